@@ -1,0 +1,1 @@
+"""Analyses: ordered passes over one kernel, each a pure function returning a frozen result."""

@@ -1,0 +1,178 @@
+"""Control-flow graph: basic blocks, edges, dominators, natural loops and unreachable blocks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from isalens.ir.instruction import BranchKind
+from isalens.ir.program import Kernel
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Instructions ``start`` .. ``end - 1`` of the kernel."""
+
+    index: int
+    start: int
+    end: int
+    succs: tuple[int, ...]
+    preds: tuple[int, ...]
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    """A natural loop: its header block, body blocks and nesting depth (1 = outermost)."""
+
+    header: int
+    blocks: frozenset[int]
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class CFG:
+    blocks: tuple[Block, ...]
+    block_of: tuple[int, ...]
+    loops: tuple[Loop, ...]
+    loop_depth: tuple[int, ...]
+    unreachable: tuple[int, ...]
+    reverse_postorder: tuple[int, ...]
+
+    def successors_of_instruction(self, index: int) -> tuple[int, ...]:
+        """Instruction indices that may execute right after ``index``."""
+        block = self.blocks[self.block_of[index]]
+        if index + 1 < block.end:
+            return (index + 1,)
+        return tuple(self.blocks[s].start for s in block.succs)
+
+
+_ENDS_BLOCK = (BranchKind.JUMP, BranchKind.COND, BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT)
+_FALLS_THROUGH = (BranchKind.NONE, BranchKind.COND, BranchKind.CALL)
+
+
+def cfg(kernel: Kernel) -> CFG:
+    """Build the CFG of ``kernel``."""
+    n = len(kernel.instructions)
+    # Blocks start only where control can arrive from elsewhere: labels nobody branches to do not
+    # split blocks, so `clang -S` (which labels every MIR block) and objdump (no labels) agree.
+    leaders = {0}
+    for ins in kernel.instructions:
+        if ins.target is not None and ins.branch in (BranchKind.JUMP, BranchKind.COND):
+            target = kernel.labels[ins.target]
+            if target < n:
+                leaders.add(target)
+        if ins.branch in _ENDS_BLOCK and ins.index + 1 < n:
+            leaders.add(ins.index + 1)
+    starts = sorted(leaders)
+    label_at = {i: name for name, i in sorted(kernel.labels.items(), key=lambda kv: kv[0], reverse=True)}
+    block_of = [0] * n
+    spans = []
+    for b, start in enumerate(starts):
+        end = starts[b + 1] if b + 1 < len(starts) else n
+        spans.append((start, end))
+        for i in range(start, end):
+            block_of[i] = b
+    succs: list[list[int]] = []
+    for b, (_start, end) in enumerate(spans):
+        last = kernel.instructions[end - 1]
+        out: list[int] = []
+        if last.branch in (BranchKind.JUMP, BranchKind.COND) and last.target is not None:
+            out.append(block_of[kernel.labels[last.target]])
+        if last.branch in _FALLS_THROUGH and b + 1 < len(spans):
+            if (b + 1) not in out:
+                out.append(b + 1)
+        succs.append(out)
+    preds: list[list[int]] = [[] for _ in spans]
+    for b, out in enumerate(succs):
+        for s in out:
+            preds[s].append(b)
+
+    # reverse postorder from the entry (iterative DFS)
+    seen = [False] * len(spans)
+    order: list[int] = []
+    stack: list[tuple[int, int]] = [(0, 0)] if spans else []
+    if spans:
+        seen[0] = True
+    while stack:
+        b, k = stack[-1]
+        if k < len(succs[b]):
+            stack[-1] = (b, k + 1)
+            s = succs[b][k]
+            if not seen[s]:
+                seen[s] = True
+                stack.append((s, 0))
+        else:
+            stack.pop()
+            order.append(b)
+    rpo = order[::-1]
+    unreachable = tuple(b for b in range(len(spans)) if not seen[b])
+    loops, depth = _natural_loops(rpo, succs, preds, len(spans))
+    blocks = tuple(
+        Block(b, s, e, tuple(succs[b]), tuple(preds[b]), label_at.get(s)) for b, (s, e) in enumerate(spans)
+    )
+    return CFG(blocks, tuple(block_of), loops, depth, unreachable, tuple(rpo))
+
+
+def _dominators(rpo: list[int], preds: list[list[int]], count: int) -> list[int]:
+    """Immediate dominators (Cooper, Harvey and Kennedy's iterative algorithm); -1 = none."""
+    position = {b: i for i, b in enumerate(rpo)}
+    idom = [-1] * count
+    if not rpo:
+        return idom
+    idom[rpo[0]] = rpo[0]
+    changed = True
+    while changed:
+        changed = False
+        for b in rpo[1:]:
+            new = -1
+            for p in preds[b]:
+                if idom[p] == -1:
+                    continue
+                if new == -1:
+                    new = p
+                    continue
+                a, c = p, new
+                while a != c:
+                    while position[a] > position[c]:
+                        a = idom[a]
+                    while position[c] > position[a]:
+                        c = idom[c]
+                new = a
+            if new != idom[b]:
+                idom[b] = new
+                changed = True
+    return idom
+
+
+def _dominates(idom: list[int], a: int, b: int) -> bool:
+    while True:
+        if a == b:
+            return True
+        parent = idom[b]
+        if parent == b or parent == -1:
+            return False
+        b = parent
+
+
+def _natural_loops(rpo: list[int], succs: list[list[int]], preds: list[list[int]],
+                   count: int) -> tuple[tuple[Loop, ...], tuple[int, ...]]:
+    idom = _dominators(rpo, preds, count)
+    bodies: dict[int, set[int]] = {}
+    for b in rpo:
+        for s in succs[b]:
+            if idom[s] != -1 and _dominates(idom, s, b):
+                body = bodies.setdefault(s, {s})
+                work = [b]
+                while work:
+                    x = work.pop()
+                    if x not in body:
+                        body.add(x)
+                        work.extend(p for p in preds[x] if idom[p] != -1)
+    depth = [0] * count
+    for body in bodies.values():
+        for b in body:
+            depth[b] += 1
+    loops = tuple(
+        Loop(h, frozenset(body), depth[h]) for h, body in sorted(bodies.items())
+    )
+    return loops, tuple(depth)

@@ -1,0 +1,63 @@
+"""Registers a kernel requests and the hardware allocates, beside what the compiler declared.
+
+Requested = highest register referenced + 1 per file; SGPRs add what LLVM reserves on top (VCC, the
+XNACK mask and flat scratch, :meth:`ArchSpec.extra_sgprs`), so the figure compares with ``.sgpr_count``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from isalens.arch.model import ArchSpec
+from isalens.ir.program import Kernel
+from isalens.ir.registers import RegFile, highest_register, special_pair
+
+
+@dataclass(frozen=True, slots=True)
+class FileResources:
+    """One register file: what the code references, what it costs, what the compiler said."""
+
+    file: RegFile
+    highest: int
+    requested: int
+    allocated: int
+    declared: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Resources:
+    vgpr: FileResources
+    sgpr: FileResources
+    agpr: FileResources
+    #: VGPRs a wave occupies counting AGPRs (unified register file on gfx90a+)
+    total_vgprs: int
+    uses_vcc: bool
+    extra_sgprs: int
+    wave_size: int
+
+    def of(self, file: RegFile) -> FileResources:
+        return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
+
+
+def resources(kernel: Kernel, arch: ArchSpec) -> Resources:
+    """Requested/allocated registers of ``kernel`` on ``arch``."""
+    touched = 0
+    for ins in kernel.instructions:
+        touched |= ins.defs | ins.uses
+    d = kernel.declared
+    wave = kernel.wave_size
+    v_hi = highest_register(touched, RegFile.VGPR)
+    a_hi = highest_register(touched, RegFile.AGPR)
+    s_hi = highest_register(touched, RegFile.SGPR)
+    uses_vcc = bool(touched & special_pair("vcc").mask())
+    vcc = d.reserve_vcc if d.reserve_vcc is not None else uses_vcc
+    flat = bool(d.reserve_flat_scratch) or bool(touched & special_pair("flat_scratch").mask())
+    extra = arch.extra_sgprs(vcc=vcc, xnack=d.reserve_xnack_mask, flat_scratch=flat)
+    v_req = v_hi + 1
+    a_req = a_hi + 1
+    s_req = s_hi + 1 + extra
+    total = arch.total_vgprs(v_req, a_req)
+    vgpr = FileResources(RegFile.VGPR, v_hi, v_req, arch.allocated_vgprs(total, wave), d.vgpr_count)
+    agpr = FileResources(RegFile.AGPR, a_hi, a_req, a_req, d.agpr_count)
+    sgpr = FileResources(RegFile.SGPR, s_hi, s_req, arch.allocated_sgprs(s_req), d.sgpr_count)
+    return Resources(vgpr, sgpr, agpr, total, uses_vcc, extra, wave)

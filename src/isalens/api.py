@@ -1,0 +1,149 @@
+"""The Python API and the one place that wires the layers together:
+text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` -> :mod:`isalens.analysis` results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from isalens.analysis.cfg import CFG
+from isalens.analysis.cfg import cfg as build_cfg
+from isalens.analysis.liveness import Liveness
+from isalens.analysis.liveness import liveness as solve_liveness
+from isalens.analysis.pipeline import KernelAnalysis, run
+from isalens.arch.loader import UnknownArchError, get_arch, normalize_arch_name
+from isalens.arch.model import ArchSpec
+from isalens.errors import ArchError, InputError
+from isalens.ir.program import Kernel, Module, TargetInfo
+from isalens.isa import registry
+
+__all__ = ["LoadedKernel", "LoadedModule", "analyze_kernel", "load", "resolve_arch", "target_info"]
+
+_MAX_INPUT_BYTES = 512 * 1024 * 1024
+
+
+def resolve_arch(name: str, *, file: str | None = None) -> ArchSpec:
+    """The :class:`ArchSpec` for ``name`` or a clear :class:`ArchError`."""
+    try:
+        return get_arch(name)
+    except UnknownArchError:
+        raise ArchError(f"unknown target architecture '{name}' (see `isalens arch list`)", file=file,
+                        code="unknown-arch") from None
+
+
+def target_info(arch: ArchSpec, wave_size: int | None = None) -> TargetInfo:
+    """The plain figures the ISA readers need about ``arch``."""
+    return TargetInfo(
+        name=arch.name,
+        generation=arch.generation,
+        wave_size=wave_size or arch.default_wave_size,
+        wave_size_forced=wave_size is not None,
+        addressable_vgprs=arch.addressable_vgprs,
+        addressable_agprs=arch.agprs,
+        addressable_sgprs=arch.addressable_sgprs,
+        has_sdwa=arch.has_sdwa,
+    )
+
+
+@dataclass(frozen=True)
+class LoadedKernel:
+    """A parsed kernel together with its target; analyses are computed on first use."""
+
+    ir: Kernel
+    arch: ArchSpec
+
+    @property
+    def name(self) -> str:
+        return self.ir.name
+
+    @property
+    def instructions(self) -> tuple[object, ...]:
+        return self.ir.instructions
+
+    @cached_property
+    def cfg(self) -> CFG:
+        return build_cfg(self.ir)
+
+    def liveness(self) -> Liveness:
+        """Per-instruction live-in/live-out unit sets (frozen)."""
+        return solve_liveness(self.ir, self.cfg)
+
+    def analyze(self) -> KernelAnalysis:
+        """Every analysis pass (frozen results)."""
+        return run(self.ir, self.arch)
+
+
+@dataclass(frozen=True)
+class LoadedModule:
+    """A parsed input: its kernels, dialect, target and diagnostics."""
+
+    ir: Module
+    arch: ArchSpec
+
+    @property
+    def kernels(self) -> tuple[LoadedKernel, ...]:
+        return tuple(LoadedKernel(k, self.arch) for k in self.ir.kernels)
+
+    @property
+    def diagnostics(self) -> tuple[object, ...]:
+        return self.ir.diagnostics
+
+    def kernel(self, name: str) -> LoadedKernel:
+        return LoadedKernel(self.ir.kernel(name), self.arch)
+
+
+def _read_input(path_or_text: str | Path) -> tuple[str, str]:
+    if isinstance(path_or_text, Path) or ("\n" not in path_or_text and Path(path_or_text).is_file()):
+        path = Path(path_or_text)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror}", file=str(path), code="io") from None
+        if len(data) > _MAX_INPUT_BYTES:
+            raise InputError("file is larger than 512 MiB", file=str(path), code="io")
+        if b"\0" in data[:65536]:
+            raise InputError("binary file: expected ISA text (disassemble it with llvm-objdump -d first)",
+                             file=str(path), line=1, code="binary")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise InputError("not UTF-8 text: expected ISA text", file=str(path), line=line,
+                             code="binary") from None
+        return text, str(path)
+    return str(path_or_text), "<text>"
+
+
+def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | None = None,
+         ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
+    """Parse ISA text (or the file at ``path_or_text``) into a :class:`LoadedModule`.
+
+    ``arch`` may be omitted when the input names its target (``.amdgcn_target``); when both are given
+    they must agree.
+    """
+    text, file = _read_input(path_or_text)
+    if not text.strip():
+        raise InputError("empty input: no instructions", file=file, line=1, code="empty")
+    if dialect is not None and dialect not in registry.DIALECTS:
+        raise InputError(f"unknown dialect '{dialect}' (choose from {', '.join(registry.DIALECTS)})",
+                         file=file, code="dialect")
+    dialect = dialect or registry.sniff(text)
+    declared = registry.declared_target(text, dialect)
+    if arch and declared and normalize_arch_name(arch) != normalize_arch_name(declared):
+        raise ArchError(f"--arch {arch} conflicts with the input's target {declared}", file=file,
+                        code="arch-conflict")
+    name = arch or declared
+    if not name:
+        raise ArchError("the input does not name its target: pass --arch (e.g. --arch gfx902)", file=file,
+                        code="arch-required")
+    spec = resolve_arch(name, file=file)
+    module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
+                            ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
+    return LoadedModule(module, spec)
+
+
+def analyze_kernel(kernel: LoadedKernel) -> KernelAnalysis:
+    """Run every analysis pass over one loaded kernel."""
+    return kernel.analyze()

@@ -1,0 +1,83 @@
+"""Load :class:`ArchSpec` objects from the TOML files in ``arch/data``.
+
+A file describes one family: ``[defaults]`` for the family, ``[targets.<name>]`` per target with
+overrides, and an optional top-level ``extends = "<file stem>"`` whose defaults it inherits.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from isalens.arch.model import ArchSpec
+
+_FIELDS = set(ArchSpec.__dataclass_fields__)
+
+
+class UnknownArchError(KeyError):
+    """No target of that name in the architecture data."""
+
+
+@cache
+def _family_files() -> dict[str, dict[str, Any]]:
+    data = resources.files("isalens.arch") / "data"
+    out: dict[str, dict[str, Any]] = {}
+    for entry in data.iterdir():
+        if entry.name.endswith(".toml"):
+            out[entry.name[:-5]] = tomllib.loads(entry.read_text(encoding="utf-8"))
+    return out
+
+
+def _family_defaults(stem: str, files: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    doc = files[stem]
+    base: dict[str, Any] = {}
+    if "extends" in doc:
+        base = _family_defaults(doc["extends"], files)
+    return {**base, **doc.get("defaults", {})}
+
+
+@cache
+def all_archs() -> dict[str, ArchSpec]:
+    """Every known target by name (aliases included)."""
+    files = _family_files()
+    out: dict[str, ArchSpec] = {}
+    for stem, doc in sorted(files.items()):
+        defaults = _family_defaults(stem, files)
+        for name, overrides in doc.get("targets", {}).items():
+            values = {**defaults, **overrides, "name": name}
+            unknown = set(values) - _FIELDS
+            if unknown:
+                raise ValueError(f"arch data {stem}.toml [{name}]: unknown fields {sorted(unknown)}")
+            for key in ("wave_sizes", "aliases"):
+                if key in values:
+                    values[key] = tuple(values[key])
+            spec = ArchSpec(**values)
+            out[name] = spec
+            for alias in spec.aliases:
+                out[alias] = spec
+    return out
+
+
+_TARGET_RE = re.compile(r"(gfx[0-9a-f]+)", re.IGNORECASE)
+
+
+def normalize_arch_name(text: str) -> str:
+    """``amdgcn-amd-amdhsa--gfx90a:xnack+`` or ``GFX902`` -> ``gfx90a`` / ``gfx902``."""
+    t = text.strip().lower()
+    m = _TARGET_RE.search(t)
+    return m.group(1) if m else t
+
+
+def get_arch(name: str) -> ArchSpec:
+    """The target called ``name`` (a gfx name, a triple with one, or an alias such as ``raven``)."""
+    archs = all_archs()
+    key = name.strip().lower()
+    if key in archs:
+        return archs[key]
+    key = normalize_arch_name(name)
+    if key in archs:
+        return archs[key]
+    raise UnknownArchError(name)

@@ -1,0 +1,79 @@
+"""Frozen hardware descriptions. Only plain data: the analysis layer reads these, never parsers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def align_to(value: int, granule: int) -> int:
+    """Round ``value`` up to a multiple of ``granule``."""
+    return -(-value // granule) * granule
+
+
+@dataclass(frozen=True, slots=True)
+class ArchSpec:
+    """One AMDGPU target (``gfx902``) with the figures register and occupancy analyses need.
+
+    Every figure comes from a TOML file under ``arch/data`` where its source is cited.
+    """
+
+    name: str
+    family: str
+    generation: int
+    wave_sizes: tuple[int, ...]
+    default_wave_size: int
+    max_waves_per_simd: int
+    vgpr_total_wave64: int
+    vgpr_total_wave32: int
+    vgpr_granule_wave64: int
+    vgpr_granule_wave32: int
+    addressable_vgprs: int
+    agprs: int
+    unified_vgpr_file: bool
+    sgpr_total: int
+    sgpr_granule: int
+    addressable_sgprs: int
+    sgprs_limit_occupancy: bool
+    xnack: bool
+    architected_flat_scratch: bool
+    packed_workitem_ids: bool
+    has_sdwa: bool
+    has_vopd: bool
+    lds_bytes_per_cu: int
+    aliases: tuple[str, ...] = ()
+
+    def vgpr_granule(self, wave_size: int) -> int:
+        return self.vgpr_granule_wave32 if wave_size == 32 else self.vgpr_granule_wave64
+
+    def vgpr_total(self, wave_size: int) -> int:
+        return self.vgpr_total_wave32 if wave_size == 32 else self.vgpr_total_wave64
+
+    def extra_sgprs(self, *, vcc: bool, xnack: bool | None = None, flat_scratch: bool = False) -> int:
+        """SGPRs the compiler adds to the highest SGPR used (LLVM ``getNumExtraSGPRs``).
+
+        VCC costs 2; on gfx8/9 an enabled XNACK mask raises it to 4 and flat scratch (or the
+        architected flat scratch of gfx940+) to 6; gfx10+ counts only VCC.
+        """
+        extra = 2 if vcc else 0
+        if self.generation >= 10:
+            return extra
+        if self.generation < 8:
+            return 4 if flat_scratch else extra
+        if self.xnack if xnack is None else xnack:
+            extra = 4
+        if flat_scratch or self.architected_flat_scratch:
+            extra = 6
+        return extra
+
+    def total_vgprs(self, vgprs: int, agprs: int) -> int:
+        """VGPRs a wave occupies given architectural VGPRs and AGPRs (LLVM ``getTotalNumVGPRs``)."""
+        if self.unified_vgpr_file and agprs:
+            return align_to(vgprs, 4) + agprs
+        return max(vgprs, agprs)
+
+    def allocated_vgprs(self, requested: int, wave_size: int) -> int:
+        """VGPRs the hardware allocates for ``requested`` (rounded up to the granule)."""
+        return align_to(max(requested, 1), self.vgpr_granule(wave_size))
+
+    def allocated_sgprs(self, requested: int) -> int:
+        return align_to(max(requested, 1), self.sgpr_granule)

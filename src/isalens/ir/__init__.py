@@ -1,0 +1,1 @@
+"""The intermediate representation every other layer shares. Imports nothing from isalens."""

@@ -1,0 +1,57 @@
+"""A decoded instruction: text, operands, encoding, and the registers it defines and uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from isalens.ir.operands import Operand
+
+
+class BranchKind(str, Enum):
+    """How an instruction changes control flow."""
+
+    NONE = "none"
+    JUMP = "jump"            # unconditional: s_branch
+    COND = "cond"            # conditional: s_cbranch_*
+    END = "end"              # program end: s_endpgm
+    RETURN = "return"        # s_setpc_b64 in a function
+    INDIRECT = "indirect"    # target unknown (computed jump)
+    CALL = "call"            # s_swappc_b64 / s_call_b64: returns to the next instruction
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """One machine instruction (a VOPD pair is one instruction holding two operations).
+
+    ``defs``/``uses`` are unit bitsets (see :mod:`isalens.ir.registers`): registers the instruction
+    writes and reads, implicit ones included. ``undef_before`` holds units the compiler marked as
+    undefined just before this instruction (LLVM's ``; implicit-def:`` comments): nothing flows
+    through them upwards; ``undef_after`` the same for a marker after the last instruction of a block.
+    """
+
+    index: int
+    line: int
+    text: str
+    mnemonic: str
+    operands: tuple[Operand, ...]
+    modifiers: tuple[str, ...]
+    defs: int
+    uses: int
+    branch: BranchKind = BranchKind.NONE
+    target: str | None = None
+    address: int | None = None
+    encoding: tuple[int, ...] = ()
+    undef_before: int = 0
+    undef_after: int = 0
+    guessed: bool = False
+    ops: tuple[str, ...] = field(default=())
+
+    def modifier(self, name: str) -> str | None:
+        """Value of ``name:value`` among the modifiers, ``""`` for a bare flag, else None."""
+        for mod in self.modifiers:
+            if mod == name:
+                return ""
+            if mod.startswith(name + ":"):
+                return mod[len(name) + 1 :]
+        return None

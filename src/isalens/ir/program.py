@@ -1,0 +1,82 @@
+"""Kernels and modules: instructions plus what the input says about them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from isalens.ir.diagnostics import Diagnostic
+from isalens.ir.instruction import Instruction
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredResources:
+    """Figures the compiler wrote into its output (None when the input does not say)."""
+
+    vgpr_count: int | None = None
+    sgpr_count: int | None = None
+    agpr_count: int | None = None
+    next_free_vgpr: int | None = None
+    next_free_sgpr: int | None = None
+    accum_offset: int | None = None
+    reserve_vcc: bool | None = None
+    reserve_xnack_mask: bool | None = None
+    reserve_flat_scratch: bool | None = None
+    lds_bytes: int | None = None
+    scratch_bytes: int | None = None
+    occupancy: int | None = None
+    wave_size: int | None = None
+    workgroup_size: tuple[int, int, int] | None = None
+    max_flat_workgroup_size: int | None = None
+    #: every ``; Name: value`` comment and metadata field as printed, for side-by-side display
+    raw: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Kernel:
+    """A kernel or function: an instruction list with labels and declared resources."""
+
+    name: str
+    arch: str
+    wave_size: int
+    instructions: tuple[Instruction, ...]
+    labels: dict[str, int]
+    declared: DeclaredResources = field(default_factory=DeclaredResources)
+    is_kernel: bool = True
+    #: units that hold hardware-initialised values at entry (user/system SGPRs, workitem IDs)
+    entry_live_in: int | None = None
+    file: str | None = None
+    #: MIR block numbers from ``; %bb.N:`` / ``.LBB<f>_N:``: N -> index of the block's first instruction
+    block_starts: dict[int, int] = field(default_factory=dict)
+    guessed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """Everything read from one input."""
+
+    kernels: tuple[Kernel, ...]
+    dialect: str
+    arch: str
+    file: str | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def kernel(self, name: str) -> Kernel:
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class TargetInfo:
+    """What the ISA readers need to know about the target: plain figures, no hardware model."""
+
+    name: str
+    generation: int
+    wave_size: int
+    #: the user chose the wave size: it overrides what the input declares
+    wave_size_forced: bool = False
+    addressable_vgprs: int = 256
+    addressable_agprs: int = 0
+    addressable_sgprs: int = 106
+    has_sdwa: bool = True

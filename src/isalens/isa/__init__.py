@@ -1,0 +1,1 @@
+"""Instruction-set readers: text -> ir.Module."""

@@ -1,0 +1,1 @@
+"""AMDGPU GCN/CDNA/RDNA: parsers for every listing dialect and the semantics tables."""

@@ -1,0 +1,323 @@
+"""Turn AMDGPU ISA text into an :class:`isalens.ir.program.Module`.
+
+Reading is two-staged: a dialect reader (:mod:`.dialects`) finds kernels, labels, instruction texts
+and declarations; this module parses operands, checks mnemonics and register ranges against the
+target, applies the semantics table, resolves branch targets and collects declared resources.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from isalens.errors import ParseError, UnknownInstructionError
+from isalens.ir.diagnostics import Diagnostic, Severity
+from isalens.ir.instruction import BranchKind, Instruction
+from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
+from isalens.ir.program import DeclaredResources, Kernel, Module, TargetInfo
+from isalens.ir.registers import Reg, RegFile
+from isalens.isa.amdgcn import catalog, semantics
+from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, read, sniff
+from isalens.isa.amdgcn.syntax import (
+    RawInstruction,
+    SyntaxProblem,
+    parse_instruction_text,
+    parse_mir_register,
+)
+
+__all__ = ["detect_target", "parse_module", "sniff"]
+
+_WAVE32_HINT = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32|s_\w+_wrexec_b32)\b")
+_WAVE64_HINT = re.compile(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b(?!_)")
+
+
+def detect_target(text: str, dialect: str) -> str | None:
+    """The target named in the input itself (``.amdgcn_target``), if any."""
+    if dialect != "llvm":
+        return None
+    m = re.search(r"""\.amdgcn_target\s+"([^"]+)\"""", text[:100_000])
+    return m.group(1) if m else None
+
+
+@dataclasses.dataclass(slots=True)
+class _Context:
+    file: str
+    target: TargetInfo
+    wave_size: int
+    ignore_unknown: bool
+    diagnostics: list[Diagnostic]
+    guessed: int = 0
+
+
+def _int(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value.split()[0], 0)
+    except (ValueError, IndexError):
+        return None
+
+
+def _flag(value: str | None) -> bool | None:
+    n = _int(value)
+    return None if n is None else bool(n)
+
+
+def _wave_size(draft: Draft, target: TargetInfo) -> int:
+    if target.wave_size_forced:
+        return target.wave_size
+    declared = _int(draft.metadata.get("wavefront_size"))
+    if declared in (32, 64):
+        return int(declared)
+    if "wavefront_size32" in draft.descriptor:
+        return 32 if _flag(draft.descriptor["wavefront_size32"]) else 64
+    if target.generation >= 10:
+        body = "\n".join(item.text for item in draft.items[:4000])
+        if _WAVE32_HINT.search(body):
+            return 32
+        if _WAVE64_HINT.search(body):
+            return 64
+    return target.wave_size
+
+
+def _check_ranges(op: Operand, ctx: _Context, line: int, mnemonic: str) -> None:
+    if not isinstance(op, RegOperand):
+        return
+    t = ctx.target
+    for reg in op.regs:
+        if reg.file is RegFile.VGPR and reg.last >= t.addressable_vgprs:
+            raise ParseError(
+                f"register {op.text} is out of range for {t.name} (v0-v{t.addressable_vgprs - 1}) in {mnemonic}",
+                file=ctx.file, line=line, code="register-range")
+        if reg.file is RegFile.AGPR:
+            if t.addressable_agprs == 0:
+                raise ParseError(f"{t.name} has no AGPRs, but {mnemonic} uses {op.text}",
+                                 file=ctx.file, line=line, code="register-range")
+            if reg.last >= t.addressable_agprs:
+                raise ParseError(
+                    f"register {op.text} is out of range for {t.name} (a0-a{t.addressable_agprs - 1})",
+                    file=ctx.file, line=line, code="register-range")
+        if reg.file is RegFile.SGPR and reg.last >= t.addressable_sgprs:
+            raise ParseError(
+                f"register {op.text} is out of range for {t.name} (s0-s{t.addressable_sgprs - 1})",
+                file=ctx.file, line=line, code="register-range")
+
+
+def _parse_one(text: str, ctx: _Context, line: int) -> RawInstruction:
+    try:
+        raw = parse_instruction_text(text)
+    except SyntaxProblem as exc:
+        raise ParseError(str(exc), file=ctx.file, line=line, code="syntax") from None
+    for op in raw.operands:
+        _check_ranges(op, ctx, line, raw.mnemonic)
+    return raw
+
+
+def _unknown(mnemonic: str, ctx: _Context, line: int) -> None:
+    elsewhere = [f for f in catalog.families_with(mnemonic) if f not in catalog.families_of(ctx.target.name)]
+    hint = f" (it exists on {', '.join(elsewhere)}: is --arch right?)" if elsewhere else ""
+    message = f"unknown instruction '{mnemonic}' for {ctx.target.name}{hint}"
+    if not catalog.known_mnemonics(ctx.target.name):
+        message = f"no instruction list for target {ctx.target.name}; cannot check '{mnemonic}'"
+    if not ctx.ignore_unknown:
+        raise UnknownInstructionError(message + "; use --ignore-unknown to continue",
+                                      file=ctx.file, line=line, code="unknown-instruction")
+    ctx.diagnostics.append(Diagnostic(Severity.WARNING, "unknown-instruction",
+                                      message + "; operands treated positionally (first written, rest read)",
+                                      ctx.file, line))
+    ctx.guessed += 1
+
+
+def _branch_target(raw: RawInstruction, kind: BranchKind, item: DraftInstruction, draft: Draft,
+                   ctx: _Context) -> str | None:
+    if kind not in (BranchKind.JUMP, BranchKind.COND, BranchKind.CALL):
+        return None
+    candidates: list[Operand] = list(raw.operands)
+    for op in reversed(candidates):
+        if isinstance(op, OtherOperand | LabelOperand) and re.fullmatch(r"[.A-Za-z_$][\w.$]*", op.text):
+            return op.text
+        if isinstance(op, ImmOperand) and isinstance(op.value, int):
+            if item.address is None:
+                raise ParseError(f"numeric branch target {op.text} without instruction addresses",
+                                 file=ctx.file, line=item.line, code="branch-target")
+            simm = op.value & 0xFFFF
+            if simm >= 0x8000:
+                simm -= 0x10000
+            return f"@{item.address + 4 + 4 * simm:#x}"
+    if kind is BranchKind.CALL:
+        return None
+    raise ParseError(f"{raw.mnemonic} has no branch target", file=ctx.file, line=item.line, code="branch-target")
+
+
+def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _Context) -> Instruction:
+    parts = [p.strip() for p in item.text.split("::")] if "::" in item.text else [item.text]
+    defs = uses = 0
+    branch = BranchKind.NONE
+    target: str | None = None
+    operands: list[Operand] = []
+    modifiers: list[str] = []
+    ops: list[str] = []
+    guessed = False
+    for part in parts:
+        raw = _parse_one(part, ctx, item.line)
+        ops.append(raw.mnemonic)
+        if not catalog.is_known(raw.mnemonic, ctx.target.name):
+            _unknown(raw.mnemonic, ctx, item.line)
+            guessed = True
+        effects, eff = semantics.apply(raw.mnemonic, raw.operands, raw.modifiers,
+                                       generation=ctx.target.generation, wave_size=ctx.wave_size)
+        if guessed and not eff.matched:
+            effects = _positional(raw)
+        defs |= effects.defs
+        uses |= effects.uses
+        if effects.branch is not BranchKind.NONE:
+            branch = effects.branch
+            target = _branch_target(raw, branch, item, draft, ctx)
+        for note in effects.notes:
+            ctx.diagnostics.append(Diagnostic(Severity.NOTE, "approximate", f"{raw.mnemonic}: {note}",
+                                              ctx.file, item.line))
+        operands.extend(raw.operands)
+        modifiers.extend(raw.modifiers)
+    return Instruction(
+        index=index, line=item.line, text=item.text, mnemonic=ops[0], operands=tuple(operands),
+        modifiers=tuple(modifiers), defs=defs, uses=uses, branch=branch, target=target,
+        address=item.address, encoding=item.encoding, guessed=guessed, ops=tuple(ops),
+    )
+
+
+def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
+    out = semantics.RegisterEffects()
+    for k, op in enumerate(raw.operands):
+        if isinstance(op, RegOperand):
+            mask = 0
+            for reg in op.regs:
+                mask |= reg.mask()
+            if k == 0:
+                out.defs |= mask
+            else:
+                out.uses |= mask
+    return out
+
+
+def _implicit_def_mask(spellings: str, ctx: _Context, line: int) -> int:
+    mask = 0
+    for name in re.split(r"[\s,]+", spellings.strip()):
+        if not name:
+            continue
+        regs = parse_mir_register(name)
+        if regs is None:
+            ctx.diagnostics.append(Diagnostic(Severity.NOTE, "implicit-def",
+                                              f"ignored implicit-def of {name}", ctx.file, line))
+            continue
+        for reg in regs:
+            mask |= reg.mask()
+    return mask
+
+
+def _entry_live_in(draft: Draft, target: TargetInfo, packed_tid: bool) -> int | None:
+    """Registers the hardware initialises at kernel entry, from the kernel descriptor."""
+    d = draft.descriptor
+    if not d:
+        return None
+    user = _int(d.get("user_sgpr_count")) or 0
+    system = sum(1 for key in ("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y",
+                               "system_sgpr_workgroup_id_z", "system_sgpr_workgroup_info",
+                               "system_sgpr_private_segment_wavefront_offset") if _flag(d.get(key)))
+    mask = Reg(RegFile.SGPR, 0, user + system).mask() if user + system else 0
+    ids = _int(d.get("system_vgpr_workitem_id")) or 0
+    mask |= Reg(RegFile.VGPR, 0, 1 if packed_tid else ids + 1).mask()
+    return mask
+
+
+def _declared(draft: Draft, wave_size: int) -> DeclaredResources:
+    md, desc, com = draft.metadata, draft.descriptor, draft.comments
+    wg = md.get("reqd_workgroup_size")
+    workgroup = None
+    if wg:
+        dims = [int(x) for x in wg.split()]
+        if len(dims) == 3:
+            workgroup = (dims[0], dims[1], dims[2])
+    raw = [(f".{k}", v) for k, v in sorted(md.items()) if k in (
+        "vgpr_count", "sgpr_count", "agpr_count", "vgpr_spill_count", "sgpr_spill_count",
+        "group_segment_fixed_size", "private_segment_fixed_size", "wavefront_size", "max_flat_workgroup_size")]
+    raw += [(k, v) for k, v in com.items()]
+    return DeclaredResources(
+        vgpr_count=_int(md.get("vgpr_count")) if "vgpr_count" in md else _int(com.get("NumVgprs")),
+        sgpr_count=_int(md.get("sgpr_count")) if "sgpr_count" in md else _int(com.get("NumSgprs")),
+        agpr_count=_int(md.get("agpr_count")) if "agpr_count" in md else _int(com.get("NumAgprs")),
+        next_free_vgpr=_int(desc.get("next_free_vgpr")),
+        next_free_sgpr=_int(desc.get("next_free_sgpr")),
+        accum_offset=_int(desc.get("accum_offset")),
+        reserve_vcc=_flag(desc.get("reserve_vcc")),
+        reserve_xnack_mask=_flag(desc.get("reserve_xnack_mask")),
+        reserve_flat_scratch=_flag(desc.get("reserve_flat_scratch")),
+        lds_bytes=_int(md.get("group_segment_fixed_size") or desc.get("group_segment_fixed_size")),
+        scratch_bytes=_int(md.get("private_segment_fixed_size") or desc.get("private_segment_fixed_size")),
+        occupancy=_int(com.get("Occupancy")),
+        wave_size=wave_size if (md.get("wavefront_size") or "wavefront_size32" in desc) else None,
+        workgroup_size=workgroup,
+        max_flat_workgroup_size=_int(md.get("max_flat_workgroup_size")),
+        raw=tuple(raw),
+    )
+
+
+def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: bool, packed_tid: bool,
+                  diagnostics: list[Diagnostic]) -> Kernel:
+    wave = _wave_size(draft, target)
+    ctx = _Context(file, target, wave, ignore_unknown, diagnostics)
+    instructions = [_build_instruction(i, item, draft, ctx) for i, item in enumerate(draft.items)]
+
+    # objdump/listing branch targets are addresses: give the target instruction a label
+    labels = dict(draft.labels)
+    by_address = {ins.address: ins.index for ins in instructions if ins.address is not None}
+    for ins in instructions:
+        if ins.target and ins.target.startswith("@"):
+            address = int(ins.target[1:], 16)
+            if address not in by_address:
+                raise ParseError(f"branch target address {address:#x} is not an instruction",
+                                 file=file, line=ins.line, code="branch-target")
+            labels.setdefault(ins.target, by_address[address])
+        elif ins.target and ins.target not in labels:
+            raise ParseError(f"branch to undefined label '{ins.target}'", file=file, line=ins.line,
+                             code="branch-target")
+
+    block_start_indices = set(labels.values()) | set(draft.blocks.values())
+    for ins in instructions:
+        if ins.branch is not BranchKind.NONE:
+            block_start_indices.add(ins.index + 1)
+    for index, spellings, line in draft.implicit_defs:
+        mask = _implicit_def_mask(spellings, ctx, line)
+        if not mask:
+            continue
+        if index < len(instructions) and (index not in block_start_indices or index == 0):
+            ins = instructions[index]
+            instructions[index] = dataclasses.replace(ins, undef_before=ins.undef_before | mask)
+        elif index > 0:
+            ins = instructions[index - 1]
+            instructions[index - 1] = dataclasses.replace(ins, undef_after=ins.undef_after | mask)
+
+    if not draft.ended:
+        raise ParseError(f"kernel '{draft.name}' is not terminated (no .Lfunc_end label)", file=file,
+                         line=draft.items[-1].line if draft.items else draft.start_line, code="unterminated")
+    return Kernel(
+        name=draft.name, arch=target.name, wave_size=wave, instructions=tuple(instructions), labels=labels,
+        declared=_declared(draft, wave), is_kernel=draft.is_kernel,
+        entry_live_in=_entry_live_in(draft, target, packed_tid), file=file,
+        block_starts=dict(draft.blocks), guessed=ctx.guessed,
+    )
+
+
+def parse_module(text: str, *, file: str, target: TargetInfo, dialect: str | None = None,
+                 ignore_unknown: bool = False, packed_workitem_ids: bool = False) -> Module:
+    """Parse ``text`` (any supported dialect) for ``target``."""
+    dialect = dialect or sniff(text)
+    result = read(text, file, dialect)
+    diagnostics: list[Diagnostic] = []
+    kernels = [
+        _build_kernel(d, target, file, ignore_unknown, packed_workitem_ids, diagnostics)
+        for d in result.drafts if d.items
+    ]
+    if not kernels:
+        raise ParseError("no kernel or instruction found", file=file, line=None, code="no-kernel")
+    return Module(kernels=tuple(kernels), dialect=dialect, arch=target.name, file=file,
+                  diagnostics=tuple(diagnostics))

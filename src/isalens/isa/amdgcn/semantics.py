@@ -1,0 +1,342 @@
+"""Which registers an instruction writes and reads: the rules in ``data/semantics.toml`` applied to
+parsed operands, plus the operand-level facts no table can hold (SDWA selects, op_sel, true16 halves).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from isalens.ir.instruction import BranchKind
+from isalens.ir.operands import Operand, RegOperand
+from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile, special, special_pair
+
+_ENCODING_SUFFIX = re.compile(r"_(?:e32|e64|sdwa|dpp8|dpp|e64_dpp|e32_dpp|e64_dpp8)$")
+_SPECIALS_64 = ("vcc", "exec")
+_HALF_TYPES = ("f16", "i16", "u16", "b16", "bf16")
+_BRANCH_KINDS = {kind.value: kind for kind in BranchKind}
+
+
+def base_mnemonic(mnemonic: str) -> tuple[str, str]:
+    """Split ``v_add_f32_e32`` into (``v_add_f32``, ``e32``); no suffix gives ``""``."""
+    m = _ENCODING_SUFFIX.search(mnemonic)
+    if not m:
+        return mnemonic, ""
+    return mnemonic[: m.start()], m.group(0)[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One entry of the semantics table."""
+
+    match: tuple[str, ...]
+    generations: tuple[int, int] | None
+    when_modifier: tuple[str, ...]
+    fields: dict[str, Any]
+
+    def applies(self, base: str, generation: int, modifiers: tuple[str, ...]) -> bool:
+        if self.generations and not self.generations[0] <= generation <= self.generations[1]:
+            return False
+        if self.when_modifier and not any(
+            m == w or m.startswith(w) for m in modifiers for w in self.when_modifier
+        ):
+            return False
+        return any(fnmatchcase(base, pattern) for pattern in self.match)
+
+
+_SCALAR_FIELDS = {
+    "class": str, "defs": int, "sources": int, "reads_dst": bool, "in_place_return": bool,
+    "half_return": bool, "swap": bool, "d16": str, "branch": str, "indirect_regs": bool,
+}
+_LIST_FIELDS = ("implicit_defs", "implicit_uses")
+_KNOWN_SPECIALS = ("vcc", "exec", "scc", "m0")
+
+
+def _check_rule(index: int, raw: dict[str, Any]) -> Rule:
+    where = f"semantics.toml rule #{index + 1}"
+    match = raw.get("match")
+    if not isinstance(match, list) or not match or not all(isinstance(p, str) for p in match):
+        raise ValueError(f"{where}: 'match' must be a non-empty list of patterns")
+    fields: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in ("match", "generations", "when_modifier"):
+            continue
+        if key in _SCALAR_FIELDS:
+            if not isinstance(value, _SCALAR_FIELDS[key]):
+                raise ValueError(f"{where}: '{key}' must be {_SCALAR_FIELDS[key].__name__}")
+            fields[key] = value
+        elif key in _LIST_FIELDS:
+            if not all(v in _KNOWN_SPECIALS for v in value):
+                raise ValueError(f"{where}: '{key}' names an unknown special register: {value}")
+            fields[key] = tuple(value)
+        else:
+            raise ValueError(f"{where}: unknown field '{key}'")
+    if "branch" in fields and fields["branch"] not in _BRANCH_KINDS:
+        raise ValueError(f"{where}: unknown branch kind {fields['branch']!r}")
+    if "d16" in fields and fields["d16"] not in ("lo", "hi"):
+        raise ValueError(f"{where}: d16 must be 'lo' or 'hi'")
+    gens = raw.get("generations")
+    return Rule(
+        tuple(match),
+        (int(gens[0]), int(gens[1])) if gens else None,
+        tuple(raw.get("when_modifier", ())),
+        fields,
+    )
+
+
+@cache
+def rules() -> tuple[Rule, ...]:
+    """The semantics table, validated."""
+    text = (resources.files("isalens.isa.amdgcn") / "data" / "semantics.toml").read_text("utf-8")
+    doc = tomllib.loads(text)
+    return tuple(_check_rule(i, raw) for i, raw in enumerate(doc.get("rule", [])))
+
+
+@cache
+def _modifier_triggers() -> tuple[str, ...]:
+    return tuple(sorted({w for r in rules() for w in r.when_modifier}))
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """The resolved table entry for one mnemonic on one target generation."""
+
+    klass: str = "other"
+    defs: int = 1
+    sources: int | None = None
+    reads_dst: bool = False
+    in_place_return: bool = False
+    half_return: bool = False
+    swap: bool = False
+    d16: str | None = None
+    branch: BranchKind = BranchKind.NONE
+    implicit_defs: tuple[str, ...] = ()
+    implicit_uses: tuple[str, ...] = ()
+    indirect_regs: bool = False
+    matched: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+
+@cache
+def _resolve(base: str, generation: int, triggers: tuple[str, ...]) -> Effect:
+    values: dict[str, Any] = {}
+    idefs: list[str] = []
+    iuses: list[str] = []
+    matched = False
+    for rule in rules():
+        if rule.applies(base, generation, triggers):
+            matched = True
+            for key, value in rule.fields.items():
+                if key == "implicit_defs":
+                    idefs.extend(v for v in value if v not in idefs)
+                elif key == "implicit_uses":
+                    iuses.extend(v for v in value if v not in iuses)
+                else:
+                    values[key] = value
+    return Effect(
+        klass=values.get("class", "other"),
+        defs=values.get("defs", 1),
+        sources=values.get("sources"),
+        reads_dst=values.get("reads_dst", False),
+        in_place_return=values.get("in_place_return", False),
+        half_return=values.get("half_return", False),
+        swap=values.get("swap", False),
+        d16=values.get("d16"),
+        branch=_BRANCH_KINDS[values.get("branch", "none")],
+        implicit_defs=tuple(idefs),
+        implicit_uses=tuple(iuses),
+        indirect_regs=values.get("indirect_regs", False),
+        matched=matched,
+    )
+
+
+def effect_of(mnemonic: str, generation: int, modifiers: tuple[str, ...] = ()) -> Effect:
+    """The table's verdict for ``mnemonic`` with ``modifiers`` on a target of ``generation``."""
+    base, _ = base_mnemonic(mnemonic)
+    present = tuple(t for t in _modifier_triggers() if any(m == t or m.startswith(t) for m in modifiers))
+    return _resolve(base, generation, present)
+
+
+def _special_mask(name: str, wave_size: int) -> int:
+    if name in _SPECIALS_64:
+        if wave_size == 32:
+            return special(name + "_lo").mask()
+        return special_pair(name).mask()
+    return special(name).mask()
+
+
+def _modifier_value(modifiers: tuple[str, ...], name: str) -> str | None:
+    for mod in modifiers:
+        if mod.startswith(name + ":"):
+            return mod[len(name) + 1 :]
+    return None
+
+
+def _bits(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    inner = text.strip().strip("[]")
+    try:
+        return [int(x) for x in inner.split(",") if x.strip()]
+    except ValueError:
+        return None
+
+
+_SDWA_HALF = {"WORD_0": HALF_LO, "BYTE_0": HALF_LO, "BYTE_1": HALF_LO,
+              "WORD_1": HALF_HI, "BYTE_2": HALF_HI, "BYTE_3": HALF_HI, "DWORD": HALF_BOTH}
+
+
+def _is_vector_reg(reg: Reg) -> bool:
+    return reg.file in (RegFile.VGPR, RegFile.AGPR)
+
+
+def _type_tokens(base: str) -> list[str]:
+    return base.split("_")[1:]
+
+
+def _sixteen_bit_sources(base: str) -> bool:
+    """Sources of this VALU op are 16-bit (read one half), from the type suffix of the mnemonic."""
+    if not base.startswith("v_") or base.startswith(("v_pk_", "v_dual_", "v_mfma", "v_wmma", "v_swmmac",
+                                                      "v_smfmac", "v_dot", "v_cvt_pk", "v_fma_mix",
+                                                      "v_mad_mix")):
+        return False
+    tokens = _type_tokens(base)
+    if base.startswith("v_cvt_") and len(tokens) >= 3:
+        return tokens[-1] in _HALF_TYPES
+    return bool(tokens) and tokens[-1] in _HALF_TYPES
+
+
+def _sixteen_bit_result(base: str) -> bool:
+    if not _sixteen_bit_sources(base) and not base.startswith("v_cvt_"):
+        return False
+    if base.startswith(("v_cmp", "v_pack_", "v_cvt_pk")):
+        return False
+    tokens = _type_tokens(base)
+    if base.startswith("v_cvt_") and len(tokens) >= 3:
+        return tokens[1] in _HALF_TYPES
+    return bool(tokens) and tokens[-1] in _HALF_TYPES and (len(tokens) < 2 or tokens[-2] not in
+                                                            ("u32", "i32", "f32", "b32"))
+
+
+def _packed_halves(base: str) -> bool:
+    return base.startswith("v_pk_") and not base.endswith(("_f32", "_b32", "_u32", "_i32", "_f64"))
+
+
+@dataclass(slots=True)
+class RegisterEffects:
+    """Result of applying semantics to one instruction."""
+
+    defs: int = 0
+    uses: int = 0
+    branch: BranchKind = BranchKind.NONE
+    klass: str = "other"
+    notes: list[str] = field(default_factory=list)
+
+
+def _reg_operands(operands: tuple[Operand, ...]) -> list[tuple[int, RegOperand]]:
+    return [(i, op) for i, op in enumerate(operands) if isinstance(op, RegOperand)]
+
+
+def _mask_of(op: Operand) -> int:
+    if not isinstance(op, RegOperand):
+        return 0
+    m = 0
+    for reg in op.regs:
+        m |= reg.mask()
+    return m
+
+
+def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ...], *,
+          generation: int, wave_size: int) -> tuple[RegisterEffects, Effect]:
+    """Compute the registers ``mnemonic operands modifiers`` writes and reads."""
+    eff = effect_of(mnemonic, generation, modifiers)
+    base, encoding = base_mnemonic(mnemonic)
+    out = RegisterEffects(branch=eff.branch, klass=eff.klass)
+
+    ndefs = eff.defs
+    if eff.sources is not None:
+        ndefs = max(len(operands) - eff.sources, 0)
+    ndefs = min(ndefs, len(operands))
+    dst_ops = operands[:ndefs]
+    src_ops = operands[ndefs:]
+
+    # ---- sources
+    op_sel = _bits(_modifier_value(modifiers, "op_sel"))
+    op_sel_hi = _bits(_modifier_value(modifiers, "op_sel_hi"))
+    sdwa = encoding == "sdwa" or any(m.startswith(("dst_sel:", "src0_sel:", "src1_sel:")) for m in modifiers)
+    packed = _packed_halves(base)
+    sixteen = _sixteen_bit_sources(base)
+    for k, op in enumerate(src_ops):
+        if not isinstance(op, RegOperand):
+            continue
+        if len(op.regs) != 1 or not _is_vector_reg(op.regs[0]) or op.regs[0].halves != HALF_BOTH:
+            out.uses |= _mask_of(op)
+            continue
+        reg = op.regs[0]
+        halves = HALF_BOTH
+        if sdwa and k < 2:
+            sel = _modifier_value(modifiers, f"src{k}_sel")
+            halves = _SDWA_HALF.get(sel or "DWORD", HALF_BOTH)
+        elif packed and reg.count == 1:
+            lo = HALF_HI if op_sel and k < len(op_sel) and op_sel[k] else HALF_LO
+            hi_default = 1
+            hi = HALF_HI if (op_sel_hi[k] if op_sel_hi and k < len(op_sel_hi) else hi_default) else HALF_LO
+            halves = lo | hi
+        elif sixteen and reg.count == 1:
+            halves = HALF_HI if op_sel and k < len(op_sel) and op_sel[k] else HALF_LO
+        out.uses |= reg.with_halves(halves).mask()
+
+    # ---- destinations
+    for k, op in enumerate(dst_ops):
+        if not isinstance(op, RegOperand):
+            continue
+        mask = _mask_of(op)
+        if k == 0 and len(op.regs) == 1 and _is_vector_reg(op.regs[0]) and op.regs[0].halves == HALF_BOTH:
+            reg = op.regs[0]
+            written = HALF_BOTH
+            if eff.d16 == "lo":
+                written = HALF_LO
+            elif eff.d16 == "hi":
+                written = HALF_HI
+            elif sdwa and _modifier_value(modifiers, "dst_unused") == "UNUSED_PRESERVE":
+                sel = _modifier_value(modifiers, "dst_sel") or "DWORD"
+                written = _SDWA_HALF.get(sel, HALF_BOTH)
+                if sel.startswith("BYTE"):
+                    # a byte write keeps the rest of its half too
+                    out.uses |= reg.with_halves(written).mask()
+            elif (op_sel and _sixteen_bit_result(base) and reg.count == 1
+                  and len(op_sel) == len(src_ops) + 1 and op_sel[-1]):
+                written = HALF_HI
+            if written != HALF_BOTH:
+                out.uses |= reg.with_halves(HALF_BOTH ^ written).mask()
+                mask = reg.with_halves(written).mask()
+        out.defs |= mask
+        if eff.reads_dst:
+            out.uses |= mask
+
+    if eff.swap:
+        for op in operands[:2]:
+            out.defs |= _mask_of(op)
+            out.uses |= _mask_of(op)
+
+    if eff.in_place_return and operands and isinstance(operands[0], RegOperand):
+        data = operands[0]
+        out.uses |= _mask_of(data)
+        regs = data.regs
+        if eff.half_return and len(regs) == 1 and regs[0].count >= 2:
+            out.defs |= regs[0].subrange(0, regs[0].count // 2).mask()
+        else:
+            out.defs |= _mask_of(data)
+
+    for name in eff.implicit_uses:
+        out.uses |= _special_mask(name, wave_size)
+    for name in eff.implicit_defs:
+        out.defs |= _special_mask(name, wave_size)
+    if eff.indirect_regs:
+        out.notes.append("register addressed through M0: liveness of the indexed registers is approximate")
+    return out, eff

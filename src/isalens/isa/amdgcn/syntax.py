@@ -1,0 +1,278 @@
+"""AMDGPU assembly syntax shared by every dialect: split an instruction into mnemonic, operands and
+modifiers, and read register and constant operands.
+
+The spelling follows LLVM's AMDGPU assembler (also used by Mesa ACO and AMD's driver listings):
+``v5``, ``v[4:7]``, ``s[0:1]``, ``a3``, ``acc3``, ``vcc``, ``exec_lo``, ``ttmp[4:5]``, ``-|v2|``,
+``neg(v2)``, true16 halves ``v5.l``/``v5.h``, NSA address lists ``[v4, v9, v2]``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
+from isalens.ir.registers import (
+    HALF_BOTH,
+    HALF_HI,
+    HALF_LO,
+    SPECIAL_NAMES,
+    Reg,
+    RegFile,
+    special,
+    special_pair,
+)
+
+
+class SyntaxProblem(ValueError):
+    """Operand text that is not valid AMDGPU syntax (the parser adds file and line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RawInstruction:
+    """An instruction split into its parts, before semantics."""
+
+    mnemonic: str
+    operands: tuple[Operand, ...]
+    modifiers: tuple[str, ...]
+
+
+# Flags and key:value modifiers that may follow the operands. Anything of the form ``name:value`` is
+# also a modifier; these bare words are the ones without a colon.
+_FLAG_MODIFIERS = frozenset(
+    """
+    glc slc dlc scc nt sc0 sc1 nv lds gds offen idxen addr64 tfe lwe da r128 a16 d16 unorm clamp
+    done vm compr row_en off_row high neg_lo neg_hi
+    """.split()
+)
+
+_REG_RE = re.compile(
+    r"""^(?P<file>v|s|a|acc|ttmp)
+        (?:(?P<idx>\d+)|\[(?P<lo>\d+)(?::(?P<hi>\d+))?\])
+        (?P<half>\.[lh])?$""",
+    re.VERBOSE,
+)
+
+_SPECIAL_PAIRS = ("vcc", "exec", "flat_scratch", "xnack_mask")
+#: operand names that read nothing we track (inline sources, null, off)
+_NON_REGISTERS = frozenset(
+    """
+    off null sgpr_null src_scc src_vccz src_execz src_lds_direct lds_direct
+    src_shared_base src_shared_limit src_private_base src_private_limit src_pops_exiting_wave_id
+    shared_base shared_limit private_base private_limit pops_exiting_wave_id
+    """.split()
+)
+_IMPLICIT_READERS = {"vccz": "vcc", "execz": "exec", "src_vccz": "vcc", "src_execz": "exec", "src_scc": "scc"}
+
+_INT_RE = re.compile(r"^-?(?:0x[0-9a-fA-F]+|\d+)$")
+_FLOAT_RE = re.compile(r"^-?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|inf|nan)$")
+#: float inline constants (0.5, 1.0, 2.0, 4.0 and negatives) and 1/(2*pi)
+_INLINE_FLOATS = frozenset({0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0})
+_LABEL_RE = re.compile(r"^[.A-Za-z_$][\w.$]*$")
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split at ``sep`` outside brackets and parentheses."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+def split_words(text: str) -> list[str]:
+    """Split at whitespace outside brackets and parentheses (``op_sel:[1, 0]`` stays whole)."""
+    words: list[str] = []
+    depth = 0
+    cur: list[str] = []
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch.isspace() and depth == 0:
+            if cur:
+                words.append("".join(cur))
+                cur = []
+            continue
+        cur.append(ch)
+    if cur:
+        words.append("".join(cur))
+    return words
+
+
+def is_modifier(word: str) -> bool:
+    """True for ``offset:16``, ``op_sel:[1,0]``, ``glc``: a modifier, not an operand."""
+    if word in _FLAG_MODIFIERS:
+        return True
+    if ":" in word and not word.startswith("["):
+        head = word.split(":", 1)[0]
+        return bool(re.fullmatch(r"[a-z_][a-z0-9_]*", head))
+    return False
+
+
+def parse_register(text: str) -> Reg | None:
+    """A register run from its spelling, or None if ``text`` is not a tracked register."""
+    t = text.strip().lower()
+    m = _REG_RE.match(t)
+    if m:
+        prefix = m.group("file")
+        if m.group("idx") is not None:
+            lo = hi = int(m.group("idx"))
+        else:
+            lo = int(m.group("lo"))
+            hi = int(m.group("hi")) if m.group("hi") is not None else lo
+        if hi < lo:
+            raise SyntaxProblem(f"register range {text!r} ends before it starts")
+        halves = HALF_BOTH
+        if m.group("half"):
+            halves = HALF_LO if m.group("half") == ".l" else HALF_HI
+        if prefix == "ttmp":
+            if hi >= 16:
+                raise SyntaxProblem(f"trap temporary {text!r} out of range (ttmp0-ttmp15)")
+            return Reg(RegFile.SPECIAL, SPECIAL_NAMES.index(f"ttmp{lo}"), hi - lo + 1)
+        file = {"v": RegFile.VGPR, "s": RegFile.SGPR, "a": RegFile.AGPR, "acc": RegFile.AGPR}[prefix]
+        return Reg(file, lo, hi - lo + 1, halves)
+    if t in _SPECIAL_PAIRS:
+        return special_pair(t)
+    if t in SPECIAL_NAMES:
+        return special(t)
+    return None
+
+
+def _strip_source_modifiers(text: str) -> tuple[str, bool, bool]:
+    """Remove ``-``, ``|..|``, ``abs()``, ``neg()``, ``sext()``: returns (core, neg, abs)."""
+    neg = absval = False
+    t = text.strip()
+    changed = True
+    while changed:
+        changed = False
+        if t.startswith("-") and not _INT_RE.match(t) and not _FLOAT_RE.match(t):
+            neg, t, changed = True, t[1:].strip(), True
+        if len(t) >= 2 and t[0] == "|" and t[-1] == "|":
+            absval, t, changed = True, t[1:-1].strip(), True
+        for fn in ("abs", "neg", "sext"):
+            if t.startswith(fn + "(") and t.endswith(")"):
+                t, changed = t[len(fn) + 1 : -1].strip(), True
+                absval = absval or fn == "abs"
+                neg = neg or fn == "neg"
+    return t, neg, absval
+
+
+def parse_immediate(text: str) -> ImmOperand | None:
+    """An integer or float constant, with whether it needs a literal dword (not inline)."""
+    t = text.strip()
+    if _INT_RE.match(t):
+        value = int(t, 0) if not t.startswith("-") else -int(t[1:], 0)
+        # inline integers are -16..64; anything else is a 32-bit literal
+        return ImmOperand(t, value, not -16 <= value <= 64)
+    if _FLOAT_RE.match(t):
+        fv = float(t)
+        return ImmOperand(t, fv, fv not in _INLINE_FLOATS)
+    if t in ("0.15915494", "0.15915494309189535", "1/(2*pi)"):
+        return ImmOperand(t, 0.15915494309189535, False)
+    return None
+
+
+def parse_operand(text: str) -> Operand:
+    """One operand: register(s), constant, label or other."""
+    core, neg, absval = _strip_source_modifiers(text)
+    low = core.lower()
+    if core.startswith("[") and core.endswith("]") and "," in core:
+        regs: list[Reg] = []
+        for part in split_top_level(core[1:-1]):
+            reg = parse_register(part)
+            if reg is None:
+                raise SyntaxProblem(f"expected a register in address list {text!r}, got {part!r}")
+            regs.append(reg)
+        return RegOperand(tuple(regs), text, neg, absval)
+    reg = parse_register(core)
+    if reg is not None:
+        return RegOperand((reg,), text, neg, absval)
+    if low in _IMPLICIT_READERS:
+        name = _IMPLICIT_READERS[low]
+        implicit = special_pair(name) if name != "scc" else special(name)
+        return RegOperand((implicit,), text, neg, absval)
+    if low in _NON_REGISTERS:
+        return OtherOperand(text)
+    imm = parse_immediate(core)
+    if imm is not None:
+        if neg and isinstance(imm.value, int | float):
+            return ImmOperand(text, -imm.value, imm.literal)
+        return imm
+    if re.match(r"^[vsa]\d", low) or re.match(r"^(?:v|s|a|acc|ttmp)\[", low):
+        raise SyntaxProblem(f"malformed register {text!r}")
+    return OtherOperand(text)
+
+
+def split_instruction(text: str) -> tuple[str, list[str], list[str]]:
+    """Split ``mnemonic op, op, op mod mod`` into (mnemonic, operand texts, modifier texts)."""
+    body = text.strip()
+    if not body:
+        return "", [], []
+    parts = body.split(None, 1)
+    mnemonic = parts[0].lower()
+    rest = parts[1] if len(parts) > 1 else ""
+    if not rest:
+        return mnemonic, [], []
+    operands: list[str] = []
+    modifiers: list[str] = []
+    for chunk in split_top_level(rest):
+        words = split_words(chunk)
+        if not words:
+            raise SyntaxProblem(f"empty operand in {text.strip()!r}")
+        for word in words:
+            (modifiers if is_modifier(word) else operands).append(word)
+    return mnemonic, operands, modifiers
+
+
+def parse_instruction_text(text: str) -> RawInstruction:
+    """Parse one instruction's text (no label, no comment)."""
+    mnemonic, operand_texts, modifiers = split_instruction(text)
+    operands = tuple(parse_operand(op) for op in operand_texts)
+    return RawInstruction(mnemonic, operands, tuple(modifiers))
+
+
+def label_operand(text: str) -> LabelOperand | None:
+    """A symbolic branch target, if ``text`` looks like a label."""
+    t = text.strip()
+    if _LABEL_RE.match(t) and parse_register(t) is None:
+        return LabelOperand(t, name=t)
+    return None
+
+
+_MIR_PART = re.compile(r"^(vgpr|agpr|sgpr|ttmp)(\d+)(?:_(lo16|hi16))?$")
+_MIR_SPECIAL = {
+    "vcc": "vcc", "vcc_lo": "vcc_lo", "vcc_hi": "vcc_hi", "exec": "exec", "exec_lo": "exec_lo",
+    "exec_hi": "exec_hi", "scc": "scc", "m0": "m0", "flat_scr": "flat_scratch",
+    "flat_scr_lo": "flat_scratch_lo", "flat_scr_hi": "flat_scratch_hi", "xnack_mask": "xnack_mask",
+}
+
+
+def parse_mir_register(name: str) -> list[Reg] | None:
+    """LLVM MIR physical register spelling (``$vgpr4_vgpr5``, ``$sgpr0``, ``$vcc``) -> registers."""
+    t = name.strip().lstrip("$").lower()
+    if t in _MIR_SPECIAL:
+        reg = parse_register(_MIR_SPECIAL[t])
+        return [reg] if reg else None
+    out: list[Reg] = []
+    for part in re.split(r"_(?=(?:vgpr|agpr|sgpr|ttmp)\d)", t):
+        m = _MIR_PART.match(part)
+        if not m:
+            return None
+        file = {"vgpr": RegFile.VGPR, "agpr": RegFile.AGPR, "sgpr": RegFile.SGPR}.get(m.group(1))
+        idx = int(m.group(2))
+        if file is None:
+            out.append(Reg(RegFile.SPECIAL, SPECIAL_NAMES.index(f"ttmp{idx}")))
+            continue
+        halves = {"lo16": HALF_LO, "hi16": HALF_HI}.get(m.group(3) or "", HALF_BOTH)
+        out.append(Reg(file, idx, 1, halves))
+    return out
