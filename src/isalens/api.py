@@ -100,7 +100,8 @@ def _read_input(path_or_text: str | Path) -> tuple[str, str]:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", file=str(path), code="io") from None
+            reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
+            raise InputError(f"cannot read: {reason}", file=str(path), code="io") from None
         if len(data) > _MAX_INPUT_BYTES:
             raise InputError("file is larger than 512 MiB", file=str(path), code="io")
         if b"\0" in data[:65536]:

@@ -162,18 +162,25 @@ def compile_opencl_to_ir(
     clang: str | None = None,
     libclc: Path | None = LIBCLC_AMDGCN,
 ) -> Path:
-    """Like :func:`compile_opencl` but stop at optimized LLVM IR (``-emit-llvm -S``) in ``out_ll``.
+    """Like :func:`compile_opencl` but stop at optimized LLVM IR, written to ``out_ll``.
 
-    Target-specific clang flags (``-mcpu``, ``-mwavefrontsize64``...) are recorded in the IR's
-    function attributes, so :func:`llc_compile` on this file reproduces clang's code.
+    The IR is textual (``-emit-llvm -S``) unless ``out_ll`` ends in ``.bc`` (bitcode). Target
+    clang flags (``-mcpu``, ``-mwavefrontsize64``...) are kept in the IR's function attributes.
+    Prefer ``.bc`` when the IR feeds :func:`llc_compile`: bitcode keeps the order of every
+    value's use list, on which backend choices depend, so llc then reproduces ``clang -S``
+    exactly; textual IR drops that order (and clang 19's ``-emit-llvm-uselists`` writes
+    ``uselistorder`` lines for constants that llc 19 rejects), so llc on a ``.ll`` can pick a
+    different but equally valid schedule or register assignment for some kernels.
     """
     tool = clang or find_clang()
     if tool is None:
         raise CompilerError("clang not found (looked for clang-19, clang, clang-18 .. clang-14)")
     _check_libclc(libclc)
-    flags = [*opencl_flags(target, libclc), *extra_flags, "-emit-llvm", "-S"]
+    binary = out_ll.suffix == ".bc"
+    flags = [*opencl_flags(target, libclc), *extra_flags, "-emit-llvm", "-c" if binary else "-S"]
     _run([tool, *flags, "-o", str(out_ll), str(source)], out_ll)
-    _raise_if_unresolved(_unresolved_in_ir(out_ll.read_text()), source)
+    if not binary:
+        _raise_if_unresolved(_unresolved_in_ir(out_ll.read_text()), source)
     return out_ll
 
 

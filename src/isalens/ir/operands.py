@@ -15,6 +15,15 @@ class RegOperand:
     text: str
     neg: bool = False
     abs: bool = False
+    #: units of all ``regs`` (precomputed: liveness needs it for every operand)
+    mask: int = 0
+
+    @staticmethod
+    def of(regs: tuple[Reg, ...], text: str, neg: bool = False, abs: bool = False) -> RegOperand:
+        mask = 0
+        for reg in regs:
+            mask |= reg.mask()
+        return RegOperand(regs, text, neg, abs, mask)
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,7 +104,7 @@ def _looks_like_instruction(text: str) -> bool:
     return bool(_MNEMONIC_RE.match(first.lower()))
 
 
-def _check_instruction_text(text: str, file: str, lineno: int) -> None:
+def check_instruction_text(text: str, file: str, lineno: int) -> None:
     if not _looks_like_instruction(text):
         raise ParseError(f"cannot read {text.strip()[:60]!r} as an instruction", file=file, line=lineno)
 
@@ -122,6 +122,12 @@ def read_llvm(text: str, file: str) -> ReadResult:
     metadata_lines: list[tuple[int, str]] = []
 
     for lineno, raw in enumerate(text.splitlines(), start=1):
+        if current is not None and raw[:1] == "\t" and "a" <= raw[1:2] <= "z" and section == ".text":
+            # fast path: an instruction line inside a function (the bulk of any listing)
+            code = raw.split(";", 1)[0].strip()
+            if ":" not in code.split(None, 1)[0]:
+                current.items.append(DraftInstruction(lineno, code))
+                continue
         line = raw.rstrip()
         stripped = line.strip()
         if in_metadata:
@@ -214,7 +220,6 @@ def read_llvm(text: str, file: str) -> ReadResult:
             continue
         if current is None:
             raise ParseError("instruction outside any function (no label before it)", file=file, line=lineno)
-        _check_instruction_text(code, file, lineno)
         current.items.append(DraftInstruction(lineno, code))
 
     if in_metadata:
@@ -311,7 +316,6 @@ def read_trailer_listing(text: str, file: str, *, objdump: bool) -> ReadResult:
                 raise ParseError("instruction before any function header", file=file, line=lineno)
             current = Draft(default_name, lineno, is_kernel=True)
             result.drafts.append(current)
-        _check_instruction_text(code, file, lineno)
         address = int(trailer.group(1), 16) if trailer else None
         words = _words(trailer.group(2)) if trailer else ()
         current.items.append(DraftInstruction(lineno, code, address, words))
@@ -347,7 +351,6 @@ def read_aco(text: str, file: str) -> ReadResult:
                 continue
         trailer = _ACO_TRAILER_RE.search(comment) if comment else None
         words = _words(trailer.group(1)) if trailer else ()
-        _check_instruction_text(code, file, lineno)
         draft.items.append(DraftInstruction(lineno, code, address if words else None, words))
         address += 4 * len(words)
     return result
@@ -371,7 +374,6 @@ def read_bare(text: str, file: str) -> ReadResult:
             code = label.group(2).strip()
         if not code:
             continue
-        _check_instruction_text(code, file, lineno)
         address = int(trailer.group(1), 16) if trailer else None
         words = _words(trailer.group(2)) if trailer else ()
         draft.items.append(DraftInstruction(lineno, code, address, words))

@@ -15,9 +15,9 @@ from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.program import DeclaredResources, Kernel, Module, TargetInfo
-from isalens.ir.registers import Reg, RegFile
+from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import catalog, semantics
-from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, read, sniff
+from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
 from isalens.isa.amdgcn.syntax import (
     RawInstruction,
     SyntaxProblem,
@@ -39,6 +39,22 @@ def detect_target(text: str, dialect: str) -> str | None:
     return m.group(1) if m else None
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Decoded:
+    """What an instruction's text alone determines (cached per distinct text)."""
+
+    mnemonic: str
+    operands: tuple[Operand, ...]
+    modifiers: tuple[str, ...]
+    defs: int
+    uses: int
+    branch: BranchKind
+    branch_raw: RawInstruction | None
+    ops: tuple[str, ...]
+    guessed: bool
+    notes: tuple[str, ...]
+
+
 @dataclasses.dataclass(slots=True)
 class _Context:
     file: str
@@ -47,6 +63,7 @@ class _Context:
     ignore_unknown: bool
     diagnostics: list[Diagnostic]
     guessed: int = 0
+    cache: dict[str, _Decoded] = dataclasses.field(default_factory=dict)
 
 
 def _int(value: str | None) -> int | None:
@@ -105,12 +122,26 @@ def _check_ranges(op: Operand, ctx: _Context, line: int, mnemonic: str) -> None:
 
 def _parse_one(text: str, ctx: _Context, line: int) -> RawInstruction:
     try:
-        raw = parse_instruction_text(text)
+        return parse_instruction_text(text)
     except SyntaxProblem as exc:
         raise ParseError(str(exc), file=ctx.file, line=line, code="syntax") from None
-    for op in raw.operands:
-        _check_ranges(op, ctx, line, raw.mnemonic)
-    return raw
+
+
+def _check_kernel_ranges(instructions: list[Instruction], ctx: _Context) -> None:
+    """Report the first register beyond the target's files (checked on the union, then located)."""
+    t = ctx.target
+    allowed = Reg(RegFile.VGPR, 0, t.addressable_vgprs).mask() | Reg(RegFile.SGPR, 0, t.addressable_sgprs).mask()
+    if t.addressable_agprs:
+        allowed |= Reg(RegFile.AGPR, 0, t.addressable_agprs).mask()
+    allowed |= Reg(RegFile.SPECIAL, 0, len(SPECIAL_NAMES)).mask()
+    union = 0
+    for ins in instructions:
+        union |= ins.defs | ins.uses
+    if not union & ~allowed:
+        return
+    for ins in instructions:
+        for op in ins.operands:
+            _check_ranges(op, ctx, ins.line, ins.mnemonic)
 
 
 def _unknown(mnemonic: str, ctx: _Context, line: int) -> None:
@@ -150,13 +181,32 @@ def _branch_target(raw: RawInstruction, kind: BranchKind, item: DraftInstruction
 
 
 def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _Context) -> Instruction:
+    decoded = ctx.cache.get(item.text)
+    if decoded is None or decoded.guessed:
+        decoded = _decode(item, ctx)
+        ctx.cache[item.text] = decoded
+    target = None
+    if decoded.branch_raw is not None:
+        target = _branch_target(decoded.branch_raw, decoded.branch, item, draft, ctx)
+    for note in decoded.notes:
+        ctx.diagnostics.append(Diagnostic(Severity.NOTE, "approximate", note, ctx.file, item.line))
+    return Instruction(
+        index=index, line=item.line, text=item.text, mnemonic=decoded.mnemonic, operands=decoded.operands,
+        modifiers=decoded.modifiers, defs=decoded.defs, uses=decoded.uses, branch=decoded.branch,
+        target=target, address=item.address, encoding=item.encoding, guessed=decoded.guessed, ops=decoded.ops,
+    )
+
+
+def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
+    check_instruction_text(item.text, ctx.file, item.line)
     parts = [p.strip() for p in item.text.split("::")] if "::" in item.text else [item.text]
     defs = uses = 0
     branch = BranchKind.NONE
-    target: str | None = None
+    branch_raw: RawInstruction | None = None
     operands: list[Operand] = []
     modifiers: list[str] = []
     ops: list[str] = []
+    notes: list[str] = []
     guessed = False
     for part in parts:
         raw = _parse_one(part, ctx, item.line)
@@ -172,17 +222,12 @@ def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _C
         uses |= effects.uses
         if effects.branch is not BranchKind.NONE:
             branch = effects.branch
-            target = _branch_target(raw, branch, item, draft, ctx)
-        for note in effects.notes:
-            ctx.diagnostics.append(Diagnostic(Severity.NOTE, "approximate", f"{raw.mnemonic}: {note}",
-                                              ctx.file, item.line))
+            branch_raw = raw
+        notes.extend(f"{raw.mnemonic}: {note}" for note in effects.notes)
         operands.extend(raw.operands)
         modifiers.extend(raw.modifiers)
-    return Instruction(
-        index=index, line=item.line, text=item.text, mnemonic=ops[0], operands=tuple(operands),
-        modifiers=tuple(modifiers), defs=defs, uses=uses, branch=branch, target=target,
-        address=item.address, encoding=item.encoding, guessed=guessed, ops=tuple(ops),
-    )
+    return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
+                    guessed, tuple(notes))
 
 
 def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
@@ -266,6 +311,7 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
     wave = _wave_size(draft, target)
     ctx = _Context(file, target, wave, ignore_unknown, diagnostics)
     instructions = [_build_instruction(i, item, draft, ctx) for i, item in enumerate(draft.items)]
+    _check_kernel_ranges(instructions, ctx)
 
     # objdump/listing branch targets are addresses: give the target instruction a label
     labels = dict(draft.labels)

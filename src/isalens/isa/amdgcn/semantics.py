@@ -243,59 +243,120 @@ def _reg_operands(operands: tuple[Operand, ...]) -> list[tuple[int, RegOperand]]
 
 
 def _mask_of(op: Operand) -> int:
-    if not isinstance(op, RegOperand):
-        return 0
-    m = 0
-    for reg in op.regs:
-        m |= reg.mask()
-    return m
+    return op.mask if isinstance(op, RegOperand) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Info:
+    """Per-mnemonic facts, computed once: the table's effect plus what the mnemonic says itself."""
+
+    eff: Effect
+    base: str
+    packed: bool
+    sixteen: bool
+    sixteen_result: bool
+    sdwa: bool
+    implicit_uses: int
+    implicit_defs: int
+
+
+@cache
+def _info(mnemonic: str, generation: int, wave_size: int, triggers: tuple[str, ...]) -> _Info:
+    base, encoding = base_mnemonic(mnemonic)
+    eff = _resolve(base, generation, triggers)
+    uses = defs = 0
+    for name in eff.implicit_uses:
+        uses |= _special_mask(name, wave_size)
+    for name in eff.implicit_defs:
+        defs |= _special_mask(name, wave_size)
+    return _Info(eff, base, _packed_halves(base), _sixteen_bit_sources(base), _sixteen_bit_result(base),
+                 encoding == "sdwa", uses, defs)
+
+
+_HALF_MODIFIERS = ("op_sel", "dst_sel:", "src0_sel:", "src1_sel:", "dst_unused:")
 
 
 def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ...], *,
           generation: int, wave_size: int) -> tuple[RegisterEffects, Effect]:
     """Compute the registers ``mnemonic operands modifiers`` writes and reads."""
-    eff = effect_of(mnemonic, generation, modifiers)
-    base, encoding = base_mnemonic(mnemonic)
+    triggers = _modifier_triggers()
+    present = tuple(t for t in triggers if any(m == t or m.startswith(t) for m in modifiers)) if modifiers else ()
+    info = _info(mnemonic, generation, wave_size, present)
+    eff = info.eff
     out = RegisterEffects(branch=eff.branch, klass=eff.klass)
 
     ndefs = eff.defs
     if eff.sources is not None:
         ndefs = max(len(operands) - eff.sources, 0)
     ndefs = min(ndefs, len(operands))
+
+    half_aware = (info.sdwa or info.packed or info.sixteen or eff.d16 is not None
+                  or any(m.startswith(_HALF_MODIFIERS) for m in modifiers))
+    if not half_aware:
+        for k, op in enumerate(operands):
+            if isinstance(op, RegOperand):
+                if k < ndefs:
+                    out.defs |= op.mask
+                else:
+                    out.uses |= op.mask
+        if eff.reads_dst:
+            out.uses |= out.defs
+    else:
+        _apply_halves(info, operands, modifiers, ndefs, out)
+
+    if eff.swap:
+        for op in operands[:2]:
+            out.defs |= _mask_of(op)
+            out.uses |= _mask_of(op)
+
+    if eff.in_place_return and operands and isinstance(operands[0], RegOperand):
+        data = operands[0]
+        out.uses |= data.mask
+        regs = data.regs
+        if eff.half_return and len(regs) == 1 and regs[0].count >= 2:
+            out.defs |= regs[0].subrange(0, regs[0].count // 2).mask()
+        else:
+            out.defs |= data.mask
+
+    out.uses |= info.implicit_uses
+    out.defs |= info.implicit_defs
+    if eff.indirect_regs:
+        out.notes.append("register addressed through M0: liveness of the indexed registers is approximate")
+    return out, eff
+
+
+def _apply_halves(info: _Info, operands: tuple[Operand, ...], modifiers: tuple[str, ...], ndefs: int,
+                  out: RegisterEffects) -> None:
+    """Sources and destinations when 16-bit halves matter (SDWA, op_sel, packed and 16-bit ops, D16)."""
+    eff, base = info.eff, info.base
     dst_ops = operands[:ndefs]
     src_ops = operands[ndefs:]
-
-    # ---- sources
     op_sel = _bits(_modifier_value(modifiers, "op_sel"))
     op_sel_hi = _bits(_modifier_value(modifiers, "op_sel_hi"))
-    sdwa = encoding == "sdwa" or any(m.startswith(("dst_sel:", "src0_sel:", "src1_sel:")) for m in modifiers)
-    packed = _packed_halves(base)
-    sixteen = _sixteen_bit_sources(base)
+    sdwa = info.sdwa or any(m.startswith(("dst_sel:", "src0_sel:", "src1_sel:")) for m in modifiers)
     for k, op in enumerate(src_ops):
         if not isinstance(op, RegOperand):
             continue
         if len(op.regs) != 1 or not _is_vector_reg(op.regs[0]) or op.regs[0].halves != HALF_BOTH:
-            out.uses |= _mask_of(op)
+            out.uses |= op.mask
             continue
         reg = op.regs[0]
         halves = HALF_BOTH
         if sdwa and k < 2:
             sel = _modifier_value(modifiers, f"src{k}_sel")
             halves = _SDWA_HALF.get(sel or "DWORD", HALF_BOTH)
-        elif packed and reg.count == 1:
+        elif info.packed and reg.count == 1:
             lo = HALF_HI if op_sel and k < len(op_sel) and op_sel[k] else HALF_LO
-            hi_default = 1
-            hi = HALF_HI if (op_sel_hi[k] if op_sel_hi and k < len(op_sel_hi) else hi_default) else HALF_LO
+            hi = HALF_HI if (op_sel_hi[k] if op_sel_hi and k < len(op_sel_hi) else 1) else HALF_LO
             halves = lo | hi
-        elif sixteen and reg.count == 1:
+        elif info.sixteen and reg.count == 1:
             halves = HALF_HI if op_sel and k < len(op_sel) and op_sel[k] else HALF_LO
         out.uses |= reg.with_halves(halves).mask()
 
-    # ---- destinations
     for k, op in enumerate(dst_ops):
         if not isinstance(op, RegOperand):
             continue
-        mask = _mask_of(op)
+        mask = op.mask
         if k == 0 and len(op.regs) == 1 and _is_vector_reg(op.regs[0]) and op.regs[0].halves == HALF_BOTH:
             reg = op.regs[0]
             written = HALF_BOTH
@@ -309,7 +370,7 @@ def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ..
                 if sel.startswith("BYTE"):
                     # a byte write keeps the rest of its half too
                     out.uses |= reg.with_halves(written).mask()
-            elif (op_sel and _sixteen_bit_result(base) and reg.count == 1
+            elif (op_sel and info.sixteen_result and reg.count == 1
                   and len(op_sel) == len(src_ops) + 1 and op_sel[-1]):
                 written = HALF_HI
             if written != HALF_BOTH:
@@ -318,25 +379,3 @@ def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ..
         out.defs |= mask
         if eff.reads_dst:
             out.uses |= mask
-
-    if eff.swap:
-        for op in operands[:2]:
-            out.defs |= _mask_of(op)
-            out.uses |= _mask_of(op)
-
-    if eff.in_place_return and operands and isinstance(operands[0], RegOperand):
-        data = operands[0]
-        out.uses |= _mask_of(data)
-        regs = data.regs
-        if eff.half_return and len(regs) == 1 and regs[0].count >= 2:
-            out.defs |= regs[0].subrange(0, regs[0].count // 2).mask()
-        else:
-            out.defs |= _mask_of(data)
-
-    for name in eff.implicit_uses:
-        out.uses |= _special_mask(name, wave_size)
-    for name in eff.implicit_defs:
-        out.defs |= _special_mask(name, wave_size)
-    if eff.indirect_regs:
-        out.notes.append("register addressed through M0: liveness of the indexed registers is approximate")
-    return out, eff

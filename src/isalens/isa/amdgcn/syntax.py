@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.registers import (
@@ -64,6 +65,7 @@ _NON_REGISTERS = frozenset(
 )
 _IMPLICIT_READERS = {"vccz": "vcc", "execz": "exec", "src_vccz": "vcc", "src_execz": "exec", "src_scc": "scc"}
 
+_BRACKET_LIST = re.compile(r"\[[^\]]*[, ]")
 _INT_RE = re.compile(r"^-?(?:0x[0-9a-fA-F]+|\d+)$")
 _FLOAT_RE = re.compile(r"^-?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|inf|nan)$")
 #: float inline constants (0.5, 1.0, 2.0, 4.0 and negatives) and 1/(2*pi)
@@ -109,6 +111,7 @@ def split_words(text: str) -> list[str]:
     return words
 
 
+@lru_cache(maxsize=65536)
 def is_modifier(word: str) -> bool:
     """True for ``offset:16``, ``op_sel:[1,0]``, ``glc``: a modifier, not an operand."""
     if word in _FLAG_MODIFIERS:
@@ -182,6 +185,7 @@ def parse_immediate(text: str) -> ImmOperand | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def parse_operand(text: str) -> Operand:
     """One operand: register(s), constant, label or other."""
     core, neg, absval = _strip_source_modifiers(text)
@@ -193,14 +197,14 @@ def parse_operand(text: str) -> Operand:
             if reg is None:
                 raise SyntaxProblem(f"expected a register in address list {text!r}, got {part!r}")
             regs.append(reg)
-        return RegOperand(tuple(regs), text, neg, absval)
+        return RegOperand.of(tuple(regs), text, neg, absval)
     reg = parse_register(core)
     if reg is not None:
-        return RegOperand((reg,), text, neg, absval)
+        return RegOperand.of((reg,), text, neg, absval)
     if low in _IMPLICIT_READERS:
         name = _IMPLICIT_READERS[low]
         implicit = special_pair(name) if name != "scc" else special(name)
-        return RegOperand((implicit,), text, neg, absval)
+        return RegOperand.of((implicit,), text, neg, absval)
     if low in _NON_REGISTERS:
         return OtherOperand(text)
     imm = parse_immediate(core)
@@ -225,6 +229,15 @@ def split_instruction(text: str) -> tuple[str, list[str], list[str]]:
         return mnemonic, [], []
     operands: list[str] = []
     modifiers: list[str] = []
+    if "(" not in rest and not _BRACKET_LIST.search(rest):
+        # fast path: no parenthesised or bracketed lists, so commas and spaces split everything
+        for chunk in rest.split(","):
+            words = chunk.split()
+            if not words:
+                raise SyntaxProblem(f"empty operand in {text.strip()!r}")
+            for word in words:
+                (modifiers if is_modifier(word) else operands).append(word)
+        return mnemonic, operands, modifiers
     for chunk in split_top_level(rest):
         words = split_words(chunk)
         if not words:

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Set up isalens on a Debian machine: the compilers it checks itself against (clang/LLVM 19 with
+# libclc), a virtual environment in .venv, and isalens installed into it (with test tools: --dev).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dev=0
+for arg in "$@"; do
+  case "$arg" in
+    --dev) dev=1 ;;
+    *) echo "usage: scripts/setup.sh [--dev]" >&2; exit 2 ;;
+  esac
+done
+
+need_apt=()
+command -v clang-19 >/dev/null 2>&1 || need_apt+=(clang-19)
+command -v llc-19 >/dev/null 2>&1 || need_apt+=(llvm-19)
+[ -f /usr/lib/clc/amdgcn--amdhsa.bc ] || need_apt+=(libclc-19)
+python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing ${need_apt[*]} (apt-get)" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "setup: warning: missing ${need_apt[*]}; compiler-oracle tests will be skipped" >&2
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv" >&2
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
+if [ "$dev" -eq 1 ]; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+else
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e .
+fi
+echo "setup: done (.venv/bin/isalens)" >&2

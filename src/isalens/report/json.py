@@ -1,0 +1,72 @@
+"""JSON rendering of the livereg report: stable keys (sorted), a schema version, no timestamps."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from isalens.report.model import FileSummary, KernelReport, LiveRegReport
+
+
+def _file(summary: FileSummary) -> dict[str, Any]:
+    return {
+        "peak_live": summary.peak_live,
+        "peak_lines": list(summary.peak_lines),
+        "peak_indices": list(summary.peak_indices),
+        "requested": summary.requested,
+        "allocated": summary.allocated,
+        "declared": summary.declared,
+    }
+
+
+def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
+    """The JSON object of one kernel."""
+    return {
+        "name": k.name,
+        "arch": k.arch,
+        "wave_size": k.wave_size,
+        "is_kernel": k.is_kernel,
+        "instructions": k.instructions,
+        "vgpr": {**_file(k.vgpr), "granule": k.vgpr_granule, "total_with_agprs": k.total_vgprs},
+        "sgpr": {**_file(k.sgpr), "extra_reserved": k.extra_sgprs},
+        "agpr": _file(k.agpr),
+        "lines": [
+            {
+                "line": r.line, "index": r.index, "text": r.text, "labels": list(r.labels),
+                "live_vgpr": r.live_vgpr, "live_sgpr": r.live_sgpr, "live_agpr": r.live_agpr,
+                "live_vgpr_halves": r.live_vgpr_halves, "vgpr_half_only": r.vgpr_half_only,
+                "live_special": list(r.live_special), "block": r.block, "loop_depth": r.loop_depth,
+            }
+            for r in k.lines
+        ] if lines else [],
+        "longest_lived": [
+            {"reg": r.reg, "file": r.file, "def_line": r.def_line, "last_use_line": r.last_use_line,
+             "start_index": r.start_index, "end_index": r.end_index, "span": r.span}
+            for r in k.longest_lived
+        ],
+        "peak_live_set": {
+            file: [{"reg": v.reg, "def_lines": list(v.def_lines), "next_use_lines": list(v.next_use_lines)}
+                   for v in values]
+            for file, values in k.peak_live_set.items()
+        },
+        "entry_live_in": {f: list(v) for f, v in k.entry_live_in.items()},
+        "unexpected_live_in": list(k.unexpected_live_in),
+        "cfg": {"blocks": k.blocks, "loops": k.loops, "max_loop_depth": k.max_loop_depth,
+                "unreachable_blocks": k.unreachable_blocks},
+        "guessed_instructions": k.guessed,
+        "declared_raw": {key: value for key, value in k.declared_raw},
+    }
+
+
+def render_json(report: LiveRegReport, *, lines: bool = True) -> str:
+    doc = {
+        "schema": report.schema,
+        "file": report.file,
+        "dialect": report.dialect,
+        "kernels": [kernel_dict(k, lines=lines) for k in report.kernels],
+        "diagnostics": [
+            {"severity": d.severity.value, "code": d.code, "file": d.file, "line": d.line, "message": d.message}
+            for d in report.diagnostics
+        ],
+    }
+    return json.dumps(doc, sort_keys=True, indent=1) + "\n"

@@ -1,0 +1,212 @@
+"""The report model: collected once from analysis results, then handed to renderers that only format.
+
+Objects refer to instructions by index and 1-based source line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
+from isalens.analysis.pipeline import KernelAnalysis
+from isalens.analysis.pressure import touched
+from isalens.ir.diagnostics import Diagnostic
+from isalens.ir.registers import (
+    SPECIAL_NAMES,
+    Reg,
+    RegFile,
+    highest_register,
+    registers_in,
+)
+
+SCHEMA_VERSION = 1
+FILES = (RegFile.VGPR, RegFile.SGPR, RegFile.AGPR)
+FILE_KEYS = {RegFile.VGPR: "vgpr", RegFile.SGPR: "sgpr", RegFile.AGPR: "agpr"}
+
+
+@dataclass(frozen=True, slots=True)
+class FileSummary:
+    """Peak, requested, allocated and declared counts of one register file."""
+
+    peak_live: int
+    peak_lines: tuple[int, ...]
+    peak_indices: tuple[int, ...]
+    requested: int
+    allocated: int
+    declared: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LineRow:
+    line: int
+    index: int
+    text: str
+    labels: tuple[str, ...]
+    live_vgpr: int
+    live_sgpr: int
+    live_agpr: int
+    live_vgpr_halves: int
+    vgpr_half_only: int
+    live_special: tuple[str, ...]
+    block: int
+    loop_depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class LiveValue:
+    """A register live at the peak, where its value was written and where it is read next."""
+
+    reg: str
+    def_lines: tuple[int, ...]
+    next_use_lines: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RangeRow:
+    reg: str
+    file: str
+    def_line: int
+    last_use_line: int
+    start_index: int
+    end_index: int
+    span: int
+
+
+@dataclass(frozen=True, slots=True)
+class KernelReport:
+    name: str
+    arch: str
+    wave_size: int
+    is_kernel: bool
+    instructions: int
+    vgpr: FileSummary
+    sgpr: FileSummary
+    agpr: FileSummary
+    vgpr_granule: int
+    vgpr_total: int
+    sgpr_total: int
+    total_vgprs: int
+    extra_sgprs: int
+    lines: tuple[LineRow, ...]
+    longest_lived: tuple[RangeRow, ...]
+    peak_live_set: dict[str, tuple[LiveValue, ...]]
+    entry_live_in: dict[str, tuple[str, ...]]
+    unexpected_live_in: tuple[str, ...]
+    blocks: int
+    loops: int
+    max_loop_depth: int
+    unreachable_blocks: int
+    guessed: int
+    declared_raw: tuple[tuple[str, str], ...]
+    #: per instruction, per file: (live-in-or-out mask, defs mask, uses mask) at register granularity
+    masks: tuple[tuple[int, int, int], ...]
+    labels: dict[int, tuple[str, ...]]
+
+    def summary(self, file: RegFile) -> FileSummary:
+        return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRegReport:
+    schema: int
+    file: str | None
+    dialect: str
+    kernels: tuple[KernelReport, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _reg_names(mask: int, file: RegFile) -> tuple[str, ...]:
+    prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}.get(file, "")
+    if file is RegFile.SPECIAL:
+        return tuple(SPECIAL_NAMES[i] for i in registers_in(mask, file))
+    return tuple(f"{prefix}{i}" for i in registers_in(mask, file))
+
+
+def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[LiveValue, ...]:
+    fp = result.pressure.of(file)
+    if not fp.peak_indices:
+        return ()
+    at = fp.peak_indices[0]
+    kernel = result.kernel
+    mask = result.liveness.live_in[at] | result.liveness.live_out[at]
+    out: list[LiveValue] = []
+    for reg_index in registers_in(mask, file)[:limit]:
+        reg = Reg(file, reg_index)
+        defs = definitions_reaching(kernel, result.cfg, at + 1, reg)
+        uses = next_uses(kernel, result.cfg, at, reg)
+        prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
+        out.append(LiveValue(
+            f"{prefix}{reg_index}",
+            tuple(kernel.instructions[i].line for i in defs),
+            tuple(kernel.instructions[i].line for i in uses),
+        ))
+    return tuple(out)
+
+
+def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit: int = 512) -> KernelReport:
+    """Collect everything a livereg view shows for one analysed kernel."""
+    kernel, press, live, res, graph, arch = (result.kernel, result.pressure, result.liveness,
+                                             result.resources, result.cfg, result.arch)
+    labels_at: dict[int, list[str]] = {}
+    for name, idx in kernel.labels.items():
+        if not name.startswith("@"):
+            labels_at.setdefault(idx, []).append(name)
+    rows = []
+    masks = []
+    for i, ins in enumerate(kernel.instructions):
+        occupied = live.live_in[i] | live.live_out[i]
+        rows.append(LineRow(
+            line=ins.line, index=i, text=ins.text, labels=tuple(labels_at.get(i, ())),
+            live_vgpr=press.vgpr.counts[i], live_sgpr=press.sgpr.counts[i], live_agpr=press.agpr.counts[i],
+            live_vgpr_halves=press.vgpr_halves[i], vgpr_half_only=press.vgpr_half_only[i],
+            live_special=_reg_names(touched(kernel, live, i), RegFile.SPECIAL),
+            block=graph.block_of[i], loop_depth=graph.loop_depth[graph.block_of[i]],
+        ))
+        masks.append((occupied, ins.defs, ins.uses))
+
+    def summary(file: RegFile) -> FileSummary:
+        fp = press.of(file)
+        fr = res.of(file)
+        return FileSummary(fp.peak, tuple(kernel.instructions[i].line for i in fp.peak_indices),
+                           fp.peak_indices, fr.requested, fr.allocated, fr.declared)
+
+    ranges = tuple(
+        RangeRow(r.reg, FILE_KEYS[r.file], kernel.instructions[r.start].line, kernel.instructions[r.end].line,
+                 r.start, r.end, r.span)
+        for r in longest(result.ranges, longest_count)
+    )
+    entry = live.entry
+    entry_names = {FILE_KEYS[f]: _reg_names(entry, f) for f in FILES}
+    entry_names["special"] = _reg_names(entry, RegFile.SPECIAL)
+    unexpected: tuple[str, ...] = ()
+    if kernel.entry_live_in is not None:
+        stray = entry & ~kernel.entry_live_in
+        unexpected = tuple(n for f in FILES for n in _reg_names(stray, f))
+    return KernelReport(
+        name=kernel.name, arch=arch.name, wave_size=kernel.wave_size, is_kernel=kernel.is_kernel,
+        instructions=len(kernel.instructions),
+        vgpr=summary(RegFile.VGPR), sgpr=summary(RegFile.SGPR), agpr=summary(RegFile.AGPR),
+        vgpr_granule=arch.vgpr_granule(kernel.wave_size), vgpr_total=min(arch.addressable_vgprs, 256),
+        sgpr_total=arch.addressable_sgprs, total_vgprs=res.total_vgprs, extra_sgprs=res.extra_sgprs,
+        lines=tuple(rows), longest_lived=ranges,
+        peak_live_set={FILE_KEYS[f]: _peak_values(result, f, peak_limit) for f in FILES},
+        entry_live_in=entry_names, unexpected_live_in=unexpected,
+        blocks=len(graph.blocks), loops=len(graph.loops), max_loop_depth=max(graph.loop_depth, default=0),
+        unreachable_blocks=len(graph.unreachable), guessed=kernel.guessed,
+        declared_raw=kernel.declared.raw, masks=tuple(masks),
+        labels={k: tuple(v) for k, v in labels_at.items()},
+    )
+
+
+def livereg_report(results: list[KernelAnalysis], *, file: str | None, dialect: str,
+                   diagnostics: tuple[Diagnostic, ...], longest_count: int = 10) -> LiveRegReport:
+    return LiveRegReport(SCHEMA_VERSION, file, dialect,
+                         tuple(kernel_report(r, longest_count=longest_count) for r in results), diagnostics)
+
+
+def map_width(report: KernelReport, file: RegFile) -> int:
+    """Columns of the register map: every register up to the highest one referenced."""
+    top = -1
+    for occupied, defs, uses in report.masks:
+        top = max(top, highest_register(occupied | defs | uses, file))
+    return top + 1

@@ -1,0 +1,46 @@
+"""RGA's live-register text format, byte for byte, so Radeon GPU Analyzer's GUI can read our output."""
+
+from __future__ import annotations
+
+from isalens.ir.registers import RegFile
+from isalens.report.model import KernelReport, map_width
+from isalens.report.regmap import register_map
+
+_LEGEND = """Legend:
+  ':' means that the register is kept alive, while it is not actively being used by the current instruction
+  '^' means that the current instruction writes to the register
+  'v' means that the current instruction reads from the register
+  'x' means that the current instruction both reads from the register and writes to it
+ 'Rn': Number of live registers
+"""
+
+
+def render_rga(report: KernelReport, file: RegFile = RegFile.VGPR) -> str:
+    """``kernel`` in RGA's livereg format for ``file`` (VGPR or SGPR mode)."""
+    width = map_width(report, file)
+    out = [_LEGEND, f"  Line | Rn  | {' ' * width} | Instruction",
+           "-" * 80]
+    first = True
+    for row, (occupied, defs, uses) in zip(report.lines, report.masks, strict=True):
+        labels = list(row.labels)
+        if first:
+            labels = [report.name, *[x for x in labels if x != report.name]]
+            first = False
+        prefix = "".join(f"label_{name}: " for name in labels)
+        count = {RegFile.VGPR: row.live_vgpr, RegFile.SGPR: row.live_sgpr, RegFile.AGPR: row.live_agpr}[file]
+        cells = register_map(occupied, defs, uses, file, width)
+        out.append(f"{row.line:6d} | {count:3d} | {cells} | {prefix}{row.text}")
+    summary = report.summary(file)
+    out.append("")
+    if file is RegFile.SGPR:
+        out.append(f"Maximum # SGPR used {summary.peak_live:3d}, SGPRs allocated : {width:3d}")
+        out += ["", "Architecture info:", f"  SGPRs total: {report.sgpr_total}"]
+    else:
+        name = "VGPR" if file is RegFile.VGPR else "AGPR"
+        requested = width
+        allocated = -(-max(requested, 1) // report.vgpr_granule) * report.vgpr_granule
+        out.append(f"Maximum # {name} used {summary.peak_live:3d}, {name}s allocated by HW: {allocated:3d} "
+                   f"({requested} requested)")
+        out += ["", "Architecture info:", f"  {name}s total: {report.vgpr_total}",
+                f"  {name} allocation granularity: {report.vgpr_granule}"]
+    return "\n".join(out) + "\n"

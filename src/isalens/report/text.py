@@ -1,0 +1,101 @@
+"""Readable terminal view of the livereg report."""
+
+from __future__ import annotations
+
+from isalens.ir.registers import RegFile
+from isalens.report.model import FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
+from isalens.report.regmap import register_map
+
+_BOLD = "\033[1m"
+_RED = "\033[31m"
+_DIM = "\033[2m"
+_RESET = "\033[0m"
+
+
+class _Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def __call__(self, text: str, *codes: str) -> str:
+        if not self.color or not codes:
+            return text
+        return "".join(codes) + text + _RESET
+
+
+def _summary_line(name: str, s: FileSummary) -> str:
+    declared = "-" if s.declared is None else str(s.declared)
+    lines = ", ".join(str(x) for x in s.peak_lines[:8]) + (" ..." if len(s.peak_lines) > 8 else "")
+    where = f" at line {lines}" if s.peak_lines else ""
+    return (f"  {name:5s} peak live {s.peak_live:4d}{where}\n"
+            f"        requested {s.requested:4d}   allocated {s.allocated:4d}   declared by compiler {declared}")
+
+
+def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True) -> str:
+    style = _Style(color)
+    out: list[str] = []
+    kind = "kernel" if k.is_kernel else "function"
+    out.append(style(f"{kind} {k.name}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {k.instructions} instructions, "
+               f"{k.blocks} blocks, {k.loops} loops)")
+    if listing:
+        width = map_width(k, file)
+        summary = k.summary(file)
+        peak = set(summary.peak_indices)
+        half_col = file is RegFile.VGPR
+        header = f"{'line':>6} | {'live':>4} |" + (f" {'halves':>6} |" if half_col else "") + f" {'':{width}} | instruction"
+        out.append(style(header, _DIM))
+        for row, (occupied, defs, uses) in zip(k.lines, k.masks, strict=True):
+            for label in row.labels:
+                out.append(style(f"{'':>6} | {'':>4} |" + (f" {'':>6} |" if half_col else "")
+                                 + f" {'':{width}} | {label}:", _DIM))
+            count = {RegFile.VGPR: row.live_vgpr, RegFile.SGPR: row.live_sgpr,
+                     RegFile.AGPR: row.live_agpr}[file]
+            cells = register_map(occupied, defs, uses, file, width)
+            halves = f" {row.live_vgpr_halves / 2:6.1f} |" if half_col else ""
+            mark = "*" if row.index in peak else " "
+            text = f"{row.line:6d} |{mark}{count:4d} |{halves} {cells} | {row.text}"
+            out.append(style(text, _BOLD, _RED) if row.index in peak else text)
+        out.append("")
+    out.append(style("registers", _BOLD) + "  (live counts follow RGA: live in, live out or written)")
+    out.append(_summary_line("VGPR", k.vgpr))
+    if k.agpr.requested or k.agpr.declared:
+        out.append(_summary_line("AGPR", k.agpr))
+    out.append(_summary_line("SGPR", k.sgpr))
+    out.append(f"        (SGPR requested includes {k.extra_sgprs} reserved by the compiler: VCC/XNACK/flat scratch;"
+               " VCC, EXEC, SCC and M0 are tracked separately)")
+    peak_row = k.lines[k.vgpr.peak_indices[0]] if k.vgpr.peak_indices else None
+    if peak_row is not None:
+        out.append(f"  at the VGPR peak (line {peak_row.line}): {peak_row.live_vgpr_halves / 2:.1f} VGPRs of data in "
+                   f"16-bit halves; {peak_row.vgpr_half_only} VGPRs hold one live half (the other is wasted)")
+    key = FILE_KEYS[file]
+    values = k.peak_live_set.get(key, ())
+    if values:
+        out.append("")
+        out.append(style(f"live {key.upper()}s at the first peak", _BOLD) + "  (register: written at -> next read at)")
+        for v in values:
+            defs = ", ".join(str(x) for x in v.def_lines) or "kernel entry"
+            uses = ", ".join(str(x) for x in v.next_use_lines) or "-"
+            out.append(f"  {v.reg:>5}: line {defs} -> {uses}")
+    if k.longest_lived:
+        out.append("")
+        out.append(style("longest live ranges", _BOLD) + "  (instructions from write to last read)")
+        for r in k.longest_lived:
+            out.append(f"  {r.reg:>5}: {r.span:6d} instructions, line {r.def_line} -> {r.last_use_line}")
+    entry = [n for f in ("vgpr", "sgpr") for n in k.entry_live_in.get(f, ())]
+    if entry:
+        out.append("")
+        out.append(f"live at entry (hardware-initialised or read before written): {', '.join(entry)}")
+    if k.unexpected_live_in:
+        out.append(style(f"  read before written and not initialised by hardware: {', '.join(k.unexpected_live_in)}",
+                         _RED))
+    if k.guessed:
+        out.append(style(f"  {k.guessed} unknown instruction(s) were treated positionally: figures may be wrong",
+                         _RED))
+    return "\n".join(out)
+
+
+def render_text(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
+                listing: bool = True) -> str:
+    parts = [render_kernel(k, file, color=color, listing=listing) for k in report.kernels]
+    if report.diagnostics:
+        parts.append("\n".join(d.format() for d in report.diagnostics))
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,1 @@
+"""Oracle tests: isalens results checked against real compilers (clang/llc)."""

@@ -1,0 +1,211 @@
+"""Read LLVM's post-RA block live-ins from MIR and locate the same blocks in llc's assembly.
+
+The oracle compares isalens's liveness with LLVM's at each machine basic block entry. LLVM's
+view comes from ``llc -stop-after=branch-relaxation`` MIR (see ``corpus.STOP_AFTER``), whose
+``bb.N`` numbers equal the ``; %bb.N:`` / ``.LBB<f>_N:`` numbers of the ``.s`` that llc writes
+with the same options.
+
+Registers are reported as units ``(file, index, half)``:
+
+* ``"v"``/``"a"`` (VGPR/AGPR) are tracked per 16-bit half: half 0 is bits 0-15, half 1 bits
+  16-31, so ``$vgpr5`` is ``{("v", 5, 0), ("v", 5, 1)}`` and ``$vgpr5_hi16`` is
+  ``{("v", 5, 1)}``.
+* ``"s"`` (SGPR), ``"ttmp"`` (trap temporaries; gfx12 keeps workgroup ids in them) and the
+  specials use 32-bit granularity, half always 0. Specials with two 32-bit halves use the
+  index for the half: ``vcc``/``exec``/``flat_scratch``/``xnack_mask``/``tba``/``tma`` with
+  index 0 (``_lo``) and 1 (``_hi``); ``scc``, ``m0`` and ``mode`` have only index 0.
+* ``$sgpr_null``/``$sgpr_null64`` and the read-only ``$src_*`` registers hold no value that
+  can be live, so they map to the empty set on purpose. Any other name raises ``ValueError``.
+
+A live-in may carry a lane mask (``$vgpr2_vgpr3:0x000000000000000C``). LLVM gives each 32-bit
+part ``k`` of a register two lane bits; measured with llc 19 on MIR with only one 16-bit half
+live (sub0.hi16 -> 0x1, sub0.lo16 -> 0x2, sub1.hi16 -> 0x4, sub1.lo16 -> 0x8), bit ``2k`` is
+the *high* half and bit ``2k+1`` the *low* half of part ``k``.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["Unit", "asm_block_starts", "mir_block_liveins", "mir_register_units"]
+
+Unit = tuple[str, int, int]
+
+# 32-bit pieces that make up a tuple spelling such as vgpr4_vgpr5 or ttmp4_ttmp5_ttmp6_ttmp7.
+_PIECE = re.compile(r"(vgpr|agpr|sgpr|ttmp)(\d+)")
+_TUPLE = re.compile(r"(?:(?:vgpr|agpr|sgpr|ttmp)\d+)(?:_(?:vgpr|agpr|sgpr|ttmp)\d+)*")
+_FILE = {"vgpr": "v", "agpr": "a", "sgpr": "s", "ttmp": "ttmp"}
+_SPLIT_16 = frozenset({"v", "a"})
+
+# Specials made of two 32-bit halves (name -> unit file) and 32-bit ones.
+_PAIRS = {
+    "vcc": "vcc",
+    "exec": "exec",
+    "flat_scr": "flat_scratch",
+    "xnack_mask": "xnack_mask",
+    "tba": "tba",
+    "tma": "tma",
+}
+_SINGLES = {"scc": "scc", "m0": "m0", "mode": "mode"}
+# No storage that can be live: writes are discarded or the value is a hardware constant.
+_NO_UNITS = re.compile(r"sgpr_null(?:64)?|src_[a-z_]+")
+
+_FUNC_NAME = re.compile(r"^name:\s*(?P<name>'[^']*'|\"[^\"]*\"|\S+)\s*$")
+_BLOCK = re.compile(r"^\s+bb\.(?P<num>\d+)\b.*:\s*$")
+_LIVEINS = re.compile(r"^\s+liveins:(?P<rest>.*)$")
+_LIVEIN_ITEM = re.compile(r"\$(?P<reg>[A-Za-z0-9_]+)(?::(?P<mask>0x[0-9A-Fa-f]+))?")
+
+_ASM_FUNC_TYPE = re.compile(r"^\s*\.type\s+(?P<name>[^,\s]+)\s*,\s*@function")
+_ASM_LABEL = re.compile(r"^(?P<label>[^\s:;]+):")
+_ASM_BB_COMMENT = re.compile(r"^;\s*%bb\.(?P<num>\d+):")
+_ASM_LBB = re.compile(r"^\.LBB(?P<func>\d+)_(?P<num>\d+):")
+_ASM_FUNC_END = re.compile(r"^\.Lfunc_end\d+:")
+
+
+def _parts(name: str) -> list[tuple[str, int]] | None:
+    """(file, index) of each 32-bit part of a GPR/TTMP spelling, or None if not one."""
+    if not _TUPLE.fullmatch(name):
+        return None
+    parts = [(_FILE[kind], int(num)) for kind, num in _PIECE.findall(name)]
+    files = {f for f, _ in parts}
+    indices = [i for _, i in parts]
+    if len(files) != 1 or indices != list(range(indices[0], indices[0] + len(indices))):
+        raise ValueError(f"malformed register tuple ${name}")
+    return parts
+
+
+def _special_parts(name: str) -> list[tuple[str, int]] | None:
+    if name in _SINGLES:
+        return [(_SINGLES[name], 0)]
+    if name in _PAIRS:
+        return [(_PAIRS[name], 0), (_PAIRS[name], 1)]
+    for base, file in _PAIRS.items():
+        if name == f"{base}_lo":
+            return [(file, 0)]
+        if name == f"{base}_hi":
+            return [(file, 1)]
+    return None
+
+
+def mir_register_units(reg: str, lane_mask: int | None = None) -> frozenset[Unit]:
+    """Units of one MIR physical register (``$`` optional), restricted to ``lane_mask`` if given.
+
+    Raises ``ValueError`` for names this module does not know, so nothing is dropped silently.
+    """
+    name = reg.removeprefix("$")
+    if _NO_UNITS.fullmatch(name):
+        return frozenset()
+    half: int | None = None
+    base = name
+    if name.endswith(("_lo16", "_hi16")):
+        base, half = name[:-5], (0 if name.endswith("_lo16") else 1)
+    parts = _parts(base)
+    if parts is None:
+        parts = _special_parts(base)
+    if parts is None or (half is not None and len(parts) != 1):
+        raise ValueError(f"unknown MIR register ${name}")
+    units: set[Unit] = set()
+    for k, (file, index) in enumerate(parts):
+        halves = {0, 1} if half is None else {half}
+        if lane_mask is not None:
+            # Lane bit 2k is the high 16 bits of part k, bit 2k+1 the low 16 bits.
+            halves &= {h for h, bit in ((1, 2 * k), (0, 2 * k + 1)) if lane_mask >> bit & 1}
+        if not halves:
+            continue
+        if file in _SPLIT_16:
+            units.update((file, index, h) for h in halves)
+        else:
+            units.add((file, index, 0))
+    return frozenset(units)
+
+
+def _parse_liveins(text: str) -> frozenset[Unit]:
+    units: set[Unit] = set()
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        m = _LIVEIN_ITEM.fullmatch(item)
+        if m is None:
+            raise ValueError(f"cannot parse live-in {item!r}")
+        mask = int(m["mask"], 16) if m["mask"] else None
+        units |= mir_register_units(m["reg"], mask)
+    return frozenset(units)
+
+
+def mir_block_liveins(mir_text: str) -> dict[str, dict[int, frozenset[Unit]]]:
+    """Function name -> MIR block number -> units live on entry (empty for blocks with none)."""
+    result: dict[str, dict[int, frozenset[Unit]]] = {}
+    func: str | None = None
+    blocks: dict[int, frozenset[Unit]] = {}
+    in_body = False
+    block: int | None = None
+    pending: list[str] | None = None  # live-in text of a list that continues on the next line
+
+    def flush_pending() -> None:
+        nonlocal pending
+        if pending is not None and block is not None:
+            blocks[block] = _parse_liveins(" ".join(pending))
+        pending = None
+
+    for line in mir_text.splitlines():
+        if pending is not None:
+            # The printer writes one line; a list that ends in a comma continues below.
+            if pending[-1].rstrip().endswith(","):
+                pending.append(line.strip())
+                continue
+            flush_pending()
+        if not line.strip():
+            continue
+        if line.startswith("---") or line.startswith("..."):
+            in_body = False
+            block = None
+            continue
+        if not line.startswith(" "):
+            m = _FUNC_NAME.match(line)
+            if m is not None:
+                func = m["name"].strip("'\"")
+                blocks = result.setdefault(func, {})
+                in_body = False
+            elif line.startswith("body:"):
+                in_body = func is not None
+            else:
+                in_body = False
+            continue
+        if not in_body:
+            continue
+        m = _BLOCK.match(line)
+        if m is not None:
+            block = int(m["num"])
+            blocks.setdefault(block, frozenset())
+            continue
+        m = _LIVEINS.match(line)
+        if m is not None and block is not None:
+            pending = [m["rest"].strip()]
+    flush_pending()
+    return result
+
+
+def asm_block_starts(asm_text: str) -> dict[str, dict[int, int]]:
+    """Function name -> MIR block number -> 1-based line of its ``; %bb.N:`` or ``.LBB<f>_N:``."""
+    result: dict[str, dict[int, int]] = {}
+    functions: set[str] = set()
+    current: dict[int, int] | None = None
+    for lineno, line in enumerate(asm_text.splitlines(), start=1):
+        m = _ASM_FUNC_TYPE.match(line)
+        if m is not None:
+            functions.add(m["name"])
+            continue
+        m = _ASM_BB_COMMENT.match(line) or _ASM_LBB.match(line)
+        if m is not None:
+            if current is None:
+                raise ValueError(f"line {lineno}: basic block outside a function")
+            current.setdefault(int(m["num"]), lineno)
+            continue
+        if _ASM_FUNC_END.match(line):
+            current = None
+            continue
+        m = _ASM_LABEL.match(line)
+        if m is not None and m["label"] in functions:
+            current = result.setdefault(m["label"], {})
+    return result

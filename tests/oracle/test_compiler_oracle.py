@@ -1,0 +1,80 @@
+"""isalens against LLVM on our own corpus (examples/kernels, 9 targets).
+
+* resources: requested VGPR/AGPR/SGPR must equal the compiler's ``.vgpr_count``/``.agpr_count``/
+  ``.sgpr_count`` for every kernel, and the peak of live registers can never exceed what is requested;
+* liveness: at every machine basic block entry our live set must equal the live-ins LLVM itself
+  records after register allocation (``llc -stop-after=branch-relaxation`` MIR).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import isalens
+from isalens.ir.registers import RegFile, registers_in
+from tests.oracle.corpus import CorpusEntry
+from tests.oracle.mir import mir_block_liveins
+
+FILES = {"v": RegFile.VGPR, "a": RegFile.AGPR, "s": RegFile.SGPR}
+
+
+def test_requested_registers_equal_llvm_metadata(corpus: list[CorpusEntry]) -> None:
+    checked = 0
+    mismatches = []
+    for entry in corpus:
+        module = isalens.load(entry.clang_asm)
+        for kernel in module.kernels:
+            d = kernel.ir.declared
+            if d.vgpr_count is None:
+                continue
+            result = kernel.analyze()
+            res = result.resources
+            got = (res.total_vgprs, res.agpr.requested, res.sgpr.requested)
+            want = (d.vgpr_count, d.agpr_count if d.agpr_count is not None else res.agpr.requested, d.sgpr_count)
+            checked += 1
+            if got != want:
+                mismatches.append(f"{entry.source.name} {entry.target} {kernel.name}: ours {got} llvm {want}")
+            assert result.pressure.vgpr.peak <= res.vgpr.requested
+            assert result.pressure.agpr.peak <= max(res.agpr.requested, 0)
+            assert result.pressure.sgpr.peak <= res.sgpr.requested
+    assert checked >= 40 * 9 // 2, checked
+    assert not mismatches, "\n".join(mismatches)
+
+
+def _registers(units: frozenset[tuple[str, int, int]]) -> set[tuple[str, int]]:
+    return {(file, index) for file, index, _half in units if file in FILES}
+
+
+def _ours(mask: int) -> set[tuple[str, int]]:
+    return {(key, r) for key, file in FILES.items() for r in registers_in(mask, file)}
+
+
+def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -> None:
+    total = 0
+    differ: list[str] = []
+    kinds: Counter[str] = Counter()
+    for entry in corpus:
+        mir = mir_block_liveins(entry.llc_mir.read_text())
+        module = isalens.load(entry.llc_asm)
+        for kernel in module.kernels:
+            blocks = mir.get(kernel.name, {})
+            live = kernel.liveness()
+            n = len(kernel.ir.instructions)
+            for number, start in sorted(kernel.ir.block_starts.items()):
+                if number not in blocks or start >= n:
+                    continue
+                total += 1
+                ours = _ours(live.live_in[start])
+                theirs = _registers(blocks[number])
+                if ours != theirs:
+                    extra = sorted(ours - theirs)
+                    missing = sorted(theirs - ours)
+                    kinds["ours has more" if extra and not missing else
+                          "llvm has more" if missing and not extra else "both"] += 1
+                    differ.append(f"{entry.source.name} {entry.target} {kernel.name} bb.{number}: "
+                                  f"+{extra[:6]} -{missing[:6]}")
+    agreement = 1 - len(differ) / max(total, 1)
+    print(f"\nblock live-ins compared: {total}, equal: {total - len(differ)} ({agreement:.2%}); {dict(kinds)}")
+    print("\n".join(differ[:40]))
+    assert total > 2000
+    assert agreement >= 0.99

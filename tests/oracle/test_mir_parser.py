@@ -1,0 +1,182 @@
+"""Unit tests for the MIR live-in and assembly block parsers used by the liveness oracle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .mir import asm_block_starts, mir_block_liveins, mir_register_units
+
+
+def v(index: int) -> set[tuple[str, int, int]]:
+    """Both 16-bit halves of VGPR ``index``."""
+    return {("v", index, 0), ("v", index, 1)}
+
+
+@pytest.mark.parametrize(
+    ("reg", "expected"),
+    [
+        ("$vgpr5", v(5)),
+        ("vgpr5", v(5)),
+        ("$vgpr4_vgpr5", v(4) | v(5)),
+        ("$vgpr4_vgpr5_vgpr6_vgpr7", v(4) | v(5) | v(6) | v(7)),
+        ("$vgpr5_lo16", {("v", 5, 0)}),
+        ("$vgpr5_hi16", {("v", 5, 1)}),
+        ("$agpr3", {("a", 3, 0), ("a", 3, 1)}),
+        ("$agpr0_agpr1", {("a", 0, 0), ("a", 0, 1), ("a", 1, 0), ("a", 1, 1)}),
+        ("$sgpr7", {("s", 7, 0)}),
+        ("$sgpr0_sgpr1", {("s", 0, 0), ("s", 1, 0)}),
+        ("$sgpr4_sgpr5_sgpr6_sgpr7", {("s", 4, 0), ("s", 5, 0), ("s", 6, 0), ("s", 7, 0)}),
+        ("$sgpr3_hi16", {("s", 3, 0)}),
+        ("$ttmp9", {("ttmp", 9, 0)}),
+        ("$ttmp4_ttmp5", {("ttmp", 4, 0), ("ttmp", 5, 0)}),
+        ("$vcc", {("vcc", 0, 0), ("vcc", 1, 0)}),
+        ("$vcc_lo", {("vcc", 0, 0)}),
+        ("$vcc_hi", {("vcc", 1, 0)}),
+        ("$exec", {("exec", 0, 0), ("exec", 1, 0)}),
+        ("$exec_lo", {("exec", 0, 0)}),
+        ("$exec_hi", {("exec", 1, 0)}),
+        ("$scc", {("scc", 0, 0)}),
+        ("$m0", {("m0", 0, 0)}),
+        ("$flat_scr", {("flat_scratch", 0, 0), ("flat_scratch", 1, 0)}),
+        ("$sgpr_null", set()),
+        ("$sgpr_null64", set()),
+        ("$src_private_base", set()),
+    ],
+)
+def test_register_units(reg: str, expected: set[tuple[str, int, int]]) -> None:
+    assert mir_register_units(reg) == frozenset(expected)
+
+
+def test_wide_tuple() -> None:
+    name = "_".join(f"vgpr{i}" for i in range(32))
+    units = mir_register_units("$" + name)
+    assert len(units) == 64
+    assert ("v", 31, 1) in units and ("v", 32, 0) not in units
+
+
+@pytest.mark.parametrize(
+    ("reg", "mask", "expected"),
+    [
+        # Two lane bits per 32-bit part: bit 2k is the high half, bit 2k+1 the low half.
+        ("$vgpr2_vgpr3", 0x3, v(2)),
+        ("$vgpr2_vgpr3", 0xC, v(3)),
+        ("$vgpr2_vgpr3", 0xF, v(2) | v(3)),
+        ("$vgpr0_vgpr1_vgpr2", 0x2, {("v", 0, 0)}),
+        ("$vgpr0_vgpr1_vgpr2", 0x1, {("v", 0, 1)}),
+        ("$vgpr0_vgpr1_vgpr2", 0x8, {("v", 1, 0)}),
+        ("$vgpr0_vgpr1_vgpr2", 0x10, {("v", 2, 1)}),
+        ("$vgpr7", 0x2, {("v", 7, 0)}),
+        ("$sgpr12_sgpr13_sgpr14_sgpr15", 0xF0, {("s", 14, 0), ("s", 15, 0)}),
+        ("$sgpr12_sgpr13_sgpr14_sgpr15", 0xF3, {("s", 12, 0), ("s", 14, 0), ("s", 15, 0)}),
+        # Any bit of an SGPR part makes the whole 32-bit register live.
+        ("$sgpr4_sgpr5", 0x4, {("s", 5, 0)}),
+    ],
+)
+def test_lane_masks(reg: str, mask: int, expected: set[tuple[str, int, int]]) -> None:
+    assert mir_register_units(reg, mask) == frozenset(expected)
+
+
+@pytest.mark.parametrize(
+    "reg", ["$vgpr", "$vreg5", "$private_rsrc_reg", "$fp_reg", "$vgpr1_sgpr2", "$vgpr1_vgpr3", "$vcc_lo16"]
+)
+def test_unknown_registers_raise(reg: str) -> None:
+    with pytest.raises(ValueError, match="register"):
+        mir_register_units(reg)
+
+
+MIR = """\
+--- |
+  define amdgpu_kernel void @k() { ret void }
+...
+---
+name:            k
+tracksRegLiveness: true
+liveins:
+  - { reg: '$sgpr4_sgpr5', virtual-reg: '' }
+body:             |
+  bb.0 (%ir-block.3):
+    successors: %bb.1(0x40000000), %bb.2(0x40000000)
+    liveins: $sgpr8, $vgpr0, $sgpr4_sgpr5
+
+    renamable $vgpr4 = IMPLICIT_DEF
+    S_CBRANCH_EXECZ %bb.2, implicit $exec
+
+  bb.1.._crit_edge:
+    successors: %bb.2(0x80000000)
+    liveins: $vcc, $vgpr0, $vgpr4,
+      $sgpr10_sgpr11:0x000000000000000C, $vgpr2_vgpr3:0x0000000000000003
+
+    $vgpr1 = V_MOV_B32_e32 0, implicit $exec
+
+  bb.2 (%ir-block.5, align 64):
+    S_ENDPGM 0
+...
+---
+name:            'other.fn'
+body:             |
+  bb.0:
+    liveins: $vgpr0_hi16, $ttmp9
+    S_ENDPGM 0
+...
+"""
+
+
+def test_mir_block_liveins() -> None:
+    result = mir_block_liveins(MIR)
+    assert set(result) == {"k", "other.fn"}
+    k = result["k"]
+    assert set(k) == {0, 1, 2}
+    assert k[0] == frozenset({("s", 8, 0), ("s", 4, 0), ("s", 5, 0)} | v(0))
+    assert k[1] == frozenset({("vcc", 0, 0), ("vcc", 1, 0), ("s", 11, 0)} | v(0) | v(4) | v(2))
+    assert k[2] == frozenset()
+    assert result["other.fn"][0] == frozenset({("v", 0, 1), ("ttmp", 9, 0)})
+
+
+ASM = """\
+\t.text
+\t.protected\tk
+\t.globl\tk
+\t.type\tk,@function
+k:                                      ; @k
+; %bb.0:
+\ts_cbranch_execz .LBB0_2
+; %bb.1:                                ; %._crit_edge
+\tv_mov_b32_e32 v1, 0
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+\ts_endpgm
+.Lfunc_end0:
+\t.type\tg,@function
+g:
+; %bb.0:
+\ts_endpgm
+.Lfunc_end1:
+"""
+
+
+def test_asm_block_starts() -> None:
+    assert asm_block_starts(ASM) == {"k": {0: 6, 1: 8, 2: 10}, "g": {0: 15}}
+
+
+@pytest.mark.oracle
+def test_blocks_align_with_real_llc(tmp_path: Path) -> None:
+    """llc's MIR block numbers equal its assembly's block numbers (one small kernel file)."""
+    from .corpus import KERNELS_DIR, STOP_AFTER, find_toolchain
+
+    tools = find_toolchain()
+    if tools is None:
+        pytest.skip("needs clang and llc of the same LLVM release and libclc")
+    from isalens.frontends.clang import compile_opencl_to_ir, llc_compile
+
+    source = KERNELS_DIR / "control" / "branches.cl"
+    for target in ("gfx902", "gfx1100"):
+        ir = compile_opencl_to_ir(source, target, tmp_path / f"{target}.bc", clang=tools.clang)
+        asm = llc_compile(ir, target, tmp_path / f"{target}.s", llc=tools.llc)
+        mir = llc_compile(ir, target, tmp_path / f"{target}.mir", stop_after=STOP_AFTER, llc=tools.llc)
+        live = mir_block_liveins(mir.read_text())
+        starts = asm_block_starts(asm.read_text())
+        assert set(live) == set(starts) == {"classify", "diamond", "early_exit_search"}
+        for func, blocks in live.items():
+            assert set(blocks) == set(starts[func]), (target, func)
+            assert blocks[0], "the entry block always has live-ins (kernel arguments)"
