@@ -3,7 +3,20 @@
 * resources: requested VGPR/AGPR/SGPR must equal the compiler's ``.vgpr_count``/``.agpr_count``/
   ``.sgpr_count`` for every kernel, and the peak of live registers can never exceed what is requested;
 * liveness: at every machine basic block entry our live set must equal the live-ins LLVM itself
-  records after register allocation (``llc -stop-after=branch-relaxation`` MIR).
+  records after register allocation (``llc -stop-after=branch-relaxation`` MIR), for at least 99% of
+  blocks. Measured: 6167 of 6219 blocks (99.16%) with clang/llc 19.1.7. The remaining 52 differ for
+  reasons the assembly text cannot show:
+
+  - 18 blocks, spills.cl vgpr_spill_poly: LLVM keeps the scratch resource descriptor s[0:3] (and on
+    gfx908 the AGPRs used as VGPR spill slots) live past their last use; no instruction reads them there.
+  - 12 blocks, switch.cl interpret bb.8 and bb.30: an ``; implicit-def:`` marker sits in an *empty* block
+    (``; %bb.8:`` directly followed by ``; %bb.9:``); an instruction-level IR has no place for it, so the
+    register is live through the empty block (bb.8) or, where LLVM's edge bypasses it, one block earlier.
+  - 9 blocks, int64.cl divmod64 bb.1: LLVM's live range of a PHI result covers a path on which no write
+    reaches it (its value there is undefined); we count a register live only where some write may reach.
+  - 13 blocks (matvec, sgemm_8x8, resolve_half3 on gfx10+, mfma_32x32x1): a 64-bit operand (e.g.
+    ``s_lshl_b64 s[2:3]``) reads a pair whose other half LLVM marks ``undef`` in MIR; the assembly shows
+    a plain read of both halves, so we keep the half live and LLVM does not.
 """
 
 from __future__ import annotations
@@ -75,6 +88,6 @@ def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -
                                   f"+{extra[:6]} -{missing[:6]}")
     agreement = 1 - len(differ) / max(total, 1)
     print(f"\nblock live-ins compared: {total}, equal: {total - len(differ)} ({agreement:.2%}); {dict(kinds)}")
-    print("\n".join(differ[:40]))
+    print("\n".join(differ[:60]))
     assert total > 2000
     assert agreement >= 0.99

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from isalens.ir.instruction import BranchKind
+from isalens.ir.instruction import BranchKind, Instruction
+from isalens.ir.operands import RegOperand
 from isalens.ir.program import Kernel
+from isalens.ir.registers import special, special_pair
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,8 @@ class CFG:
     loop_depth: tuple[int, ...]
     unreachable: tuple[int, ...]
     reverse_postorder: tuple[int, ...]
+    #: (from block, to block) edges where lanes switched off by EXEC skip a divergent region
+    exec_skip_edges: tuple[tuple[int, int], ...] = ()
 
     def successors_of_instruction(self, index: int) -> tuple[int, ...]:
         """Instruction indices that may execute right after ``index``."""
@@ -44,6 +48,43 @@ class CFG:
         if index + 1 < block.end:
             return (index + 1,)
         return tuple(self.blocks[s].start for s in block.succs)
+
+
+_EXEC = special_pair("exec").mask() | special("exec_lo").mask()
+_LANE_DISABLING = ("s_and_saveexec_", "s_andn2_saveexec_", "s_and_not1_saveexec_", "s_and_b", "s_andn2_b",
+                   "s_and_not1_b", "s_xor_b")
+
+
+def _saved_mask(ins: Instruction) -> int:
+    """For an instruction that may switch lanes off, the SGPRs holding the mask that will restore them."""
+    if not ins.defs & _EXEC or not ins.mnemonic.startswith(_LANE_DISABLING):
+        return 0
+    regs = [op for op in ins.operands if isinstance(op, RegOperand)]
+    if "saveexec" in ins.mnemonic:
+        return regs[0].mask & ~_EXEC if regs else 0
+    saved = 0
+    for op in regs[1:]:
+        saved |= op.mask
+    return saved & ~_EXEC
+
+
+def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
+    """(W, J) instruction pairs: W switches lanes off, J (later) switches them back on from the mask W
+    saved. Lanes off between them keep their register values, so values flow from W to J around the
+    region even when the compiler removed its ``s_cbranch_execz`` (LLVM's CFG keeps that edge)."""
+    pairs = []
+    instructions = kernel.instructions
+    for w in instructions:
+        saved = _saved_mask(w)
+        if not saved:
+            continue
+        for j in instructions[w.index + 1 :]:
+            if j.defs & _EXEC and j.uses & saved:
+                pairs.append((w.index, j.index))
+                break
+            if j.defs & saved and not j.uses & saved:
+                break  # the saved mask was overwritten: no restore to pair with
+    return pairs
 
 
 _ENDS_BLOCK = (BranchKind.JUMP, BranchKind.COND, BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT)
@@ -63,6 +104,11 @@ def cfg(kernel: Kernel) -> CFG:
                 leaders.add(target)
         if ins.branch in _ENDS_BLOCK and ins.index + 1 < n:
             leaders.add(ins.index + 1)
+    skips = _exec_skips(kernel)
+    for w, j in skips:
+        leaders.add(j)
+        if w + 1 < n:
+            leaders.add(w + 1)
     starts = sorted(leaders)
     label_at = {i: name for name, i in sorted(kernel.labels.items(), key=lambda kv: kv[0], reverse=True)}
     block_of = [0] * n
@@ -78,10 +124,15 @@ def cfg(kernel: Kernel) -> CFG:
         out: list[int] = []
         if last.branch in (BranchKind.JUMP, BranchKind.COND) and last.target is not None:
             out.append(block_of[kernel.labels[last.target]])
-        if last.branch in _FALLS_THROUGH and b + 1 < len(spans):
-            if (b + 1) not in out:
-                out.append(b + 1)
+        if last.branch in _FALLS_THROUGH and b + 1 < len(spans) and (b + 1) not in out:
+            out.append(b + 1)
         succs.append(out)
+    skip_edges = []
+    for w, j in skips:
+        a, b = block_of[w], block_of[j]
+        if b not in succs[a] and b > a:
+            succs[a].append(b)
+            skip_edges.append((a, b))
     preds: list[list[int]] = [[] for _ in spans]
     for b, out in enumerate(succs):
         for s in out:
@@ -110,7 +161,7 @@ def cfg(kernel: Kernel) -> CFG:
     blocks = tuple(
         Block(b, s, e, tuple(succs[b]), tuple(preds[b]), label_at.get(s)) for b, (s, e) in enumerate(spans)
     )
-    return CFG(blocks, tuple(block_of), loops, depth, unreachable, tuple(rpo))
+    return CFG(blocks, tuple(block_of), loops, depth, unreachable, tuple(rpo), tuple(skip_edges))
 
 
 def _dominators(rpo: list[int], preds: list[list[int]], count: int) -> list[int]:

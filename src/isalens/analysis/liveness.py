@@ -3,6 +3,11 @@
 Units are 16-bit halves for VGPRs/AGPRs and 32-bit registers for SGPRs and specials (see
 :mod:`isalens.ir.registers`). A block's transfer function is folded into one ``(kill, gen)`` pair so the
 fixpoint iterates over blocks only; per-instruction sets are filled in one final backward sweep.
+
+A register counts as live only where it may also hold a value: a forward "maybe defined" pass (entry
+= the registers the hardware initialises, when the kernel descriptor says which) removes registers read
+before any write. LLVM reads such registers as ``undef`` (a 64-bit pair whose high half was never set,
+the kept half of a ``v_fma_mixlo``) and does not count them live either.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     transfer = [_transfer(kernel, b.start, b.end) for b in graph.blocks]
     block_in = [0] * nblocks
     block_out = [0] * nblocks
+    for block in graph.blocks:
+        if not block.succs:
+            block_out[block.index] = kernel.live_at_exit
     # postorder (reverse of RPO) first, then the unreachable blocks, so most blocks settle in one pass
     order = list(reversed(graph.reverse_postorder)) + list(graph.unreachable)
     iterations = 0
@@ -55,7 +63,7 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
         iterations += 1
         for b in order:
             block = graph.blocks[b]
-            out = 0
+            out = 0 if block.succs else kernel.live_at_exit
             for s in block.succs:
                 out |= block_in[s]
             kill, gen = transfer[b]
@@ -77,4 +85,46 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             live_out[i] = out
             live_in[i] = (out & ~ins.defs) | ins.uses
             live = live_in[i] & ~ins.undef_before
+
+    if kernel.entry_live_in is not None:
+        defined = _maybe_defined(kernel, graph, kernel.entry_live_in)
+        for block in graph.blocks:
+            d = defined[block.index]
+            for i in range(block.start, block.end):
+                ins = instructions[i]
+                d |= ins.undef_before
+                live_in[i] &= d
+                d |= ins.defs | ins.undef_after
+                live_out[i] &= d
+            block_in[block.index] &= defined[block.index]
+            block_out[block.index] = live_out[block.end - 1] if block.end > block.start else 0
     return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations)
+
+
+def _maybe_defined(kernel: Kernel, graph: CFG, entry: int) -> list[int]:
+    """Units that may hold a value at each block entry (forward union over predecessors; nothing
+    ever becomes undefined again once written)."""
+    nblocks = len(graph.blocks)
+    # an implicit-def marker counts as a definition: LLVM's IMPLICIT_DEF defines the register (with an
+    # undefined value), so the register may be live after it
+    gen = [0] * nblocks
+    for block in graph.blocks:
+        g = 0
+        for ins in kernel.instructions[block.start : block.end]:
+            g |= ins.defs | ins.undef_before | ins.undef_after
+        gen[block.index] = g
+    defined_in = [0] * nblocks
+    defined_in[0] = entry
+    order = list(graph.reverse_postorder) + list(graph.unreachable)
+    changed = True
+    while changed:
+        changed = False
+        for b in order:
+            block = graph.blocks[b]
+            new = entry if b == 0 else 0
+            for p in block.preds:
+                new |= defined_in[p] | gen[p]
+            if new != defined_in[b]:
+                defined_in[b] = new
+                changed = True
+    return defined_in

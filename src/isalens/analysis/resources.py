@@ -43,7 +43,7 @@ def resources(kernel: Kernel, arch: ArchSpec) -> Resources:
     """Requested/allocated registers of ``kernel`` on ``arch``."""
     touched = 0
     for ins in kernel.instructions:
-        touched |= ins.defs | ins.uses
+        touched |= ins.defs | ins.uses | ins.referenced
     d = kernel.declared
     wave = kernel.wave_size
     v_hi = highest_register(touched, RegFile.VGPR)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from isalens.ir.operands import Operand
 
 
-class BranchKind(str, Enum):
+class BranchKind(StrEnum):
     """How an instruction changes control flow."""
 
     NONE = "none"
@@ -46,6 +46,8 @@ class Instruction:
     undef_after: int = 0
     guessed: bool = False
     ops: tuple[str, ...] = field(default=())
+    #: every register named in the operands, read or not (what the compiler counts as used)
+    referenced: int = 0
 
     def modifier(self, name: str) -> str | None:
         """Value of ``name:value`` among the modifiers, ``""`` for a bare flag, else None."""

@@ -48,6 +48,8 @@ class Kernel:
     #: MIR block numbers from ``; %bb.N:`` / ``.LBB<f>_N:``: N -> index of the block's first instruction
     block_starts: dict[int, int] = field(default_factory=dict)
     guessed: int = 0
+    #: units live when the kernel ends: VGPRs the compiler reserved for SGPR spills stay allocated
+    live_at_exit: int = 0
 
 
 @dataclass(frozen=True, slots=True)

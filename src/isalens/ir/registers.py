@@ -9,10 +9,10 @@ back into files.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class RegFile(str, Enum):
+class RegFile(StrEnum):
     """A register file. Specials are tracked but never counted as SGPR pressure."""
 
     VGPR = "v"

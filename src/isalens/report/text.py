@@ -41,7 +41,8 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
         summary = k.summary(file)
         peak = set(summary.peak_indices)
         half_col = file is RegFile.VGPR
-        header = f"{'line':>6} | {'live':>4} |" + (f" {'halves':>6} |" if half_col else "") + f" {'':{width}} | instruction"
+        halves_head = f" {'halves':>6} |" if half_col else ""
+        header = f"{'line':>6} | {'live':>4} |{halves_head} {'':{width}} | instruction"
         out.append(style(header, _DIM))
         for row, (occupied, defs, uses) in zip(k.lines, k.masks, strict=True):
             for label in row.labels:
@@ -72,9 +73,9 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
         out.append("")
         out.append(style(f"live {key.upper()}s at the first peak", _BOLD) + "  (register: written at -> next read at)")
         for v in values:
-            defs = ", ".join(str(x) for x in v.def_lines) or "kernel entry"
-            uses = ", ".join(str(x) for x in v.next_use_lines) or "-"
-            out.append(f"  {v.reg:>5}: line {defs} -> {uses}")
+            written = ", ".join(str(x) for x in v.def_lines) or "kernel entry"
+            read = ", ".join(str(x) for x in v.next_use_lines) or "-"
+            out.append(f"  {v.reg:>5}: line {written} -> {read}")
     if k.longest_lived:
         out.append("")
         out.append(style("longest live ranges", _BOLD) + "  (instructions from write to last read)")

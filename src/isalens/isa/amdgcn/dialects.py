@@ -35,8 +35,9 @@ class Draft:
     labels: dict[str, int] = field(default_factory=dict)
     #: MIR block number -> index of its first instruction
     blocks: dict[int, int] = field(default_factory=dict)
-    #: (instruction index it precedes, register spellings, line) for ``; implicit-def:`` comments
-    implicit_defs: list[tuple[int, str, int]] = field(default_factory=list)
+    #: (instruction index it precedes, register spellings, line, after a label at that index) for
+    #: ``; implicit-def:`` comments
+    implicit_defs: list[tuple[int, str, int, bool]] = field(default_factory=list)
     descriptor: dict[str, str] = field(default_factory=dict)
     metadata: dict[str, str] = field(default_factory=dict)
     comments: dict[str, str] = field(default_factory=dict)
@@ -44,7 +45,18 @@ class Draft:
     ended: bool = True
     base_address: int | None = None
 
+    def drop_empty_block_markers(self) -> None:
+        """A block starts where earlier ``implicit-def`` markers opened one: that block is empty.
+
+        Instructions cannot carry a marker for a block with no instructions (it would wrongly apply to
+        every path into the next block), so such markers are dropped: the register then stays live
+        through the empty block, as it does on the path that bypasses it.
+        """
+        at = len(self.items)
+        self.implicit_defs = [d for d in self.implicit_defs if not (d[0] == at and d[3])]
+
     def add_label(self, name: str) -> None:
+        self.drop_empty_block_markers()
         self.labels.setdefault(name, len(self.items))
         if name.startswith("label_") and len(name) > 6:
             # RGA prints a label ``X`` as ``label_X:`` but branches still name ``X``
@@ -153,11 +165,14 @@ def read_llvm(text: str, file: str) -> ReadResult:
             if current is not None and section == ".text":
                 bb = _BB_COMMENT_RE.match(stripped)
                 if bb:
+                    current.drop_empty_block_markers()
                     current.blocks.setdefault(int(bb.group(1)), len(current.items))
                     continue
                 imp = _IMPLICIT_DEF_RE.match(stripped)
                 if imp:
-                    current.implicit_defs.append((len(current.items), imp.group(1).strip(), lineno))
+                    at = len(current.items)
+                    after_label = at in current.labels.values() or at in current.blocks.values()
+                    current.implicit_defs.append((at, imp.group(1).strip(), lineno, after_label))
                     continue
             elif last_function is not None and section != ".text":
                 kv = _KEY_VALUE_COMMENT.match(stripped)

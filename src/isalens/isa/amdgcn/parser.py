@@ -53,6 +53,7 @@ class _Decoded:
     ops: tuple[str, ...]
     guessed: bool
     notes: tuple[str, ...]
+    referenced: int
 
 
 @dataclasses.dataclass(slots=True)
@@ -194,6 +195,7 @@ def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _C
         index=index, line=item.line, text=item.text, mnemonic=decoded.mnemonic, operands=decoded.operands,
         modifiers=decoded.modifiers, defs=decoded.defs, uses=decoded.uses, branch=decoded.branch,
         target=target, address=item.address, encoding=item.encoding, guessed=decoded.guessed, ops=decoded.ops,
+        referenced=decoded.referenced,
     )
 
 
@@ -226,8 +228,12 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
         notes.extend(f"{raw.mnemonic}: {note}" for note in effects.notes)
         operands.extend(raw.operands)
         modifiers.extend(raw.modifiers)
+    referenced = 0
+    for op in operands:
+        if isinstance(op, RegOperand):
+            referenced |= op.mask
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
-                    guessed, tuple(notes))
+                    guessed, tuple(notes), referenced)
 
 
 def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
@@ -246,7 +252,7 @@ def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
 
 def _implicit_def_mask(spellings: str, ctx: _Context, line: int) -> int:
     mask = 0
-    for name in re.split(r"[\s,]+", spellings.strip()):
+    for name in re.split(r"[\s,]+", spellings.split(" : ")[0].strip()):
         if not name:
             continue
         regs = parse_mir_register(name)
@@ -327,15 +333,23 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
             raise ParseError(f"branch to undefined label '{ins.target}'", file=file, line=ins.line,
                              code="branch-target")
 
+    # LLVM reserves the VGPRs that hold spilled SGPRs for the whole kernel (whole-wave registers): they
+    # stay live to the end, as its own liveness says
+    spill_lanes = 0
+    for _index, spellings, line, _after in draft.implicit_defs:
+        if "SGPR spill to VGPR lane" in spellings:
+            spill_lanes |= _implicit_def_mask(spellings, ctx, line)
+
     block_start_indices = set(labels.values()) | set(draft.blocks.values())
     for ins in instructions:
         if ins.branch is not BranchKind.NONE:
             block_start_indices.add(ins.index + 1)
-    for index, spellings, line in draft.implicit_defs:
+    for index, spellings, line, after_label in draft.implicit_defs:
         mask = _implicit_def_mask(spellings, ctx, line)
         if not mask:
             continue
-        if index < len(instructions) and (index not in block_start_indices or index == 0):
+        # a marker after a label opens its block; one before a later label closes the previous block
+        if index < len(instructions) and (after_label or index == 0 or index not in block_start_indices):
             ins = instructions[index]
             instructions[index] = dataclasses.replace(ins, undef_before=ins.undef_before | mask)
         elif index > 0:
@@ -349,7 +363,7 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
         name=draft.name, arch=target.name, wave_size=wave, instructions=tuple(instructions), labels=labels,
         declared=_declared(draft, wave), is_kernel=draft.is_kernel,
         entry_live_in=_entry_live_in(draft, target, packed_tid), file=file,
-        block_starts=dict(draft.blocks), guessed=ctx.guessed,
+        block_starts=dict(draft.blocks), guessed=ctx.guessed, live_at_exit=spill_lanes,
     )
 
 

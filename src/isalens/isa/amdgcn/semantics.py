@@ -253,6 +253,7 @@ class _Info:
     eff: Effect
     base: str
     packed: bool
+    packed32: bool
     sixteen: bool
     sixteen_result: bool
     sdwa: bool
@@ -269,7 +270,8 @@ def _info(mnemonic: str, generation: int, wave_size: int, triggers: tuple[str, .
         uses |= _special_mask(name, wave_size)
     for name in eff.implicit_defs:
         defs |= _special_mask(name, wave_size)
-    return _Info(eff, base, _packed_halves(base), _sixteen_bit_sources(base), _sixteen_bit_result(base),
+    packed32 = base.startswith("v_pk_") and base.endswith(("_f32", "_b32"))
+    return _Info(eff, base, _packed_halves(base), packed32, _sixteen_bit_sources(base), _sixteen_bit_result(base),
                  encoding == "sdwa", uses, defs)
 
 
@@ -328,7 +330,7 @@ def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ..
 def _apply_halves(info: _Info, operands: tuple[Operand, ...], modifiers: tuple[str, ...], ndefs: int,
                   out: RegisterEffects) -> None:
     """Sources and destinations when 16-bit halves matter (SDWA, op_sel, packed and 16-bit ops, D16)."""
-    eff, base = info.eff, info.base
+    eff = info.eff
     dst_ops = operands[:ndefs]
     src_ops = operands[ndefs:]
     op_sel = _bits(_modifier_value(modifiers, "op_sel"))
@@ -336,6 +338,13 @@ def _apply_halves(info: _Info, operands: tuple[Operand, ...], modifiers: tuple[s
     sdwa = info.sdwa or any(m.startswith(("dst_sel:", "src0_sel:", "src1_sel:")) for m in modifiers)
     for k, op in enumerate(src_ops):
         if not isinstance(op, RegOperand):
+            continue
+        if info.packed32 and len(op.regs) == 1 and op.regs[0].count == 2:
+            # packed 32-bit ops read 64-bit pairs: each lane takes the dword op_sel / op_sel_hi selects
+            lo_dword = op_sel[k] if op_sel and k < len(op_sel) else 0
+            hi_dword = op_sel_hi[k] if op_sel_hi and k < len(op_sel_hi) else 1
+            for dword in {lo_dword, hi_dword}:
+                out.uses |= op.regs[0].subrange(dword, 1).mask()
             continue
         if len(op.regs) != 1 or not _is_vector_reg(op.regs[0]) or op.regs[0].halves != HALF_BOTH:
             out.uses |= op.mask

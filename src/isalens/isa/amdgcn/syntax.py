@@ -40,12 +40,11 @@ class RawInstruction:
 
 # Flags and key:value modifiers that may follow the operands. Anything of the form ``name:value`` is
 # also a modifier; these bare words are the ones without a colon.
-_FLAG_MODIFIERS = frozenset(
-    """
-    glc slc dlc scc nt sc0 sc1 nv lds gds offen idxen addr64 tfe lwe da r128 a16 d16 unorm clamp
-    done vm compr row_en off_row high neg_lo neg_hi
-    """.split()
-)
+_FLAG_MODIFIERS = frozenset((
+    "glc", "slc", "dlc", "scc", "nt", "sc0", "sc1", "nv", "lds", "gds", "offen", "idxen", "addr64", "tfe",
+    "lwe", "da", "r128", "a16", "d16", "unorm", "clamp", "done", "vm", "compr", "row_en", "off_row", "high",
+    "neg_lo", "neg_hi",
+))
 
 _REG_RE = re.compile(
     r"""^(?P<file>v|s|a|acc|ttmp)
@@ -56,13 +55,11 @@ _REG_RE = re.compile(
 
 _SPECIAL_PAIRS = ("vcc", "exec", "flat_scratch", "xnack_mask")
 #: operand names that read nothing we track (inline sources, null, off)
-_NON_REGISTERS = frozenset(
-    """
-    off null sgpr_null src_scc src_vccz src_execz src_lds_direct lds_direct
-    src_shared_base src_shared_limit src_private_base src_private_limit src_pops_exiting_wave_id
-    shared_base shared_limit private_base private_limit pops_exiting_wave_id
-    """.split()
-)
+_NON_REGISTERS = frozenset((
+    "off", "null", "sgpr_null", "src_scc", "src_vccz", "src_execz", "src_lds_direct", "lds_direct",
+    "src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit", "src_pops_exiting_wave_id",
+    "shared_base", "shared_limit", "private_base", "private_limit", "pops_exiting_wave_id",
+))
 _IMPLICIT_READERS = {"vccz": "vcc", "execz": "exec", "src_vccz": "vcc", "src_execz": "exec", "src_scc": "scc"}
 
 _BRACKET_LIST = re.compile(r"\[[^\]]*[, ]")
