@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --dev
 export PATH="$PWD/.venv/bin:$PATH"
-echo "== ruff"; ruff check src tests benchmarks tools
+echo "== ruff"; ruff check src tests benchmarks tools examples
 echo "== mypy"; mypy
 echo "== import-linter"; lint-imports
 echo "== pytest"; python -m pytest -q "$@"

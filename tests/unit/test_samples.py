@@ -26,7 +26,11 @@ def test_gcn_listing_fragments_parse_without_unknowns(samples: Path, name: str) 
     assert module.ir.dialect == "listing"
     kernel = module.kernels[0]
     assert kernel.ir.guessed == 0
-    assert all(ins.encoding for ins in kernel.ir.instructions)
+    # every instruction printed with a `// ADDRESS: WORDS` trailer keeps its encoding (the fragments'
+    # last line is sometimes cut before the trailer)
+    lines = (samples / "gcn_listing" / name).read_text().splitlines()
+    for ins in kernel.ir.instructions:
+        assert bool(ins.encoding) == ("//" in lines[ins.line - 1]), ins.line
 
 
 def _aco_stat(path: Path, name: str) -> int:
@@ -111,22 +115,26 @@ def test_listing_encodings_disassemble_to_the_same_instruction(samples: Path) ->
     mc = require_tool("llvm-mc-19")
     for name in LISTINGS:
         kernel = isalens.load(samples / "gcn_listing" / name, "gfx902").kernels[0]
+        encoded = [ins for ins in kernel.ir.instructions if ins.encoding]
         words = " ".join(
             " ".join(f"0x{b:02x}" for w in ins.encoding for b in w.to_bytes(4, "little"))
-            for ins in kernel.ir.instructions
+            for ins in encoded
         )
         out = subprocess.run([mc, "-arch=amdgcn", "-mcpu=gfx902", "--disassemble"], input=words,
                              capture_output=True, text=True, check=True).stdout
         decoded = [line.strip() for line in out.splitlines() if line.strip() and not line.strip().startswith(".")]
-        assert len(decoded) == len(kernel.ir.instructions), name
-        for ins, text in zip(kernel.ir.instructions, decoded, strict=True):
+        assert len(decoded) == len(encoded), name
+        for ins, text in zip(encoded, decoded, strict=True):
             assert _canonical(text) == _canonical(ins.text), (name, ins.line, text, ins.text)
 
 
 def _canonical(text: str) -> str:
     """Spelling differences between AMD's listing and LLVM's printer that do not change meaning."""
     t = text.split("//")[0].split(";")[0].strip().lower()
-    t = re.sub(r"_e32\b|_e64\b", "", t)
+    t = re.sub(r"_e32\b|_e64\b|_sdwa\b|_dpp\b", "", t)
     t = re.sub(r"0x0*([0-9a-f]+)", lambda m: str(int(m.group(1), 16)), t)
+    # LLVM omits op_sel/op_sel_hi when they hold their defaults (all 0 / all 1)
+    t = re.sub(r"\s+op_sel_hi:\[1(?:,1)*\]", "", t)
+    t = re.sub(r"\s+op_sel:\[0(?:,0)*\]", "", t)
     t = re.sub(r"\s+", " ", t).replace(" ,", ",")
     return t

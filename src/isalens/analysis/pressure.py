@@ -52,22 +52,37 @@ def touched(kernel: Kernel, live: Liveness, index: int) -> int:
     return live.live_in[index] | live.live_out[index] | kernel.instructions[index].defs
 
 
-def _file_pressure(file: RegFile, masks: list[int]) -> FilePressure:
-    counts = tuple(count_registers(m, file) for m in masks)
+def _file_pressure(file: RegFile, column: tuple[int, ...]) -> FilePressure:
+    counts = tuple(column)
     peak = max(counts, default=0)
     indices = tuple(i for i, c in enumerate(counts) if c == peak) if peak else ()
     return FilePressure(file, counts, peak, indices)
 
 
+def _counts(mask: int) -> tuple[int, int, int, int, int, int]:
+    return (count_registers(mask, RegFile.VGPR), count_registers(mask, RegFile.SGPR),
+            count_registers(mask, RegFile.AGPR), count_halves(mask, RegFile.VGPR),
+            half_only_registers(mask, RegFile.VGPR), count_registers(mask, RegFile.SPECIAL))
+
+
 def pressure(kernel: Kernel, graph: CFG, live: Liveness) -> Pressure:
     """Count live registers at every instruction of ``kernel``."""
     del graph  # the counts need only the live sets; kept for the uniform pass signature
-    masks = [touched(kernel, live, i) for i in range(len(kernel.instructions))]
+    instructions = kernel.instructions
+    seen: dict[int, tuple[int, int, int, int, int, int]] = {}
+    rows = []
+    for i, (a, b) in enumerate(zip(live.live_in, live.live_out, strict=True)):
+        mask = a | b | instructions[i].defs
+        counts = seen.get(mask)
+        if counts is None:
+            counts = seen[mask] = _counts(mask)
+        rows.append(counts)
+    columns = list(zip(*rows, strict=True)) if rows else [()] * 6
     return Pressure(
-        vgpr=_file_pressure(RegFile.VGPR, masks),
-        sgpr=_file_pressure(RegFile.SGPR, masks),
-        agpr=_file_pressure(RegFile.AGPR, masks),
-        vgpr_halves=tuple(count_halves(m, RegFile.VGPR) for m in masks),
-        vgpr_half_only=tuple(half_only_registers(m, RegFile.VGPR) for m in masks),
-        special=tuple(count_registers(m, RegFile.SPECIAL) for m in masks),
+        vgpr=_file_pressure(RegFile.VGPR, columns[0]),
+        sgpr=_file_pressure(RegFile.SGPR, columns[1]),
+        agpr=_file_pressure(RegFile.AGPR, columns[2]),
+        vgpr_halves=tuple(columns[3]),
+        vgpr_half_only=tuple(columns[4]),
+        special=tuple(columns[5]),
     )

@@ -149,7 +149,8 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
                                              result.resources, result.cfg, result.arch)
     labels_at: dict[int, list[str]] = {}
     for name, idx in kernel.labels.items():
-        if not name.startswith("@"):
+        # "@0x1c" labels name objdump addresses; "X" beside "label_X" is RGA's alias of one label
+        if not name.startswith("@") and kernel.labels.get(f"label_{name}") != idx:
             labels_at.setdefault(idx, []).append(name)
     rows = []
     masks = []

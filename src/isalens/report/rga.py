@@ -22,11 +22,12 @@ def render_rga(report: KernelReport, file: RegFile = RegFile.VGPR) -> str:
            "-" * 80]
     first = True
     for row, (occupied, defs, uses) in zip(report.lines, report.masks, strict=True):
-        labels = list(row.labels)
+        labels = [x if x.startswith("label_") else f"label_{x}" for x in row.labels]
         if first:
-            labels = [report.name, *[x for x in labels if x != report.name]]
+            own = f"label_{report.name}"
+            labels = [own, *[x for x in labels if x != own]]
             first = False
-        prefix = "".join(f"label_{name}: " for name in labels)
+        prefix = "".join(f"{name}: " for name in labels)
         count = {RegFile.VGPR: row.live_vgpr, RegFile.SGPR: row.live_sgpr, RegFile.AGPR: row.live_agpr}[file]
         cells = register_map(occupied, defs, uses, file, width)
         out.append(f"{row.line:6d} | {count:3d} | {cells} | {prefix}{row.text}")

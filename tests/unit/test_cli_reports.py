@@ -1,0 +1,82 @@
+"""The livereg command end to end: every output format agrees with the analysis it renders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import isalens
+from isalens.cli import main
+from tests.conftest import EXAMPLES
+
+EXAMPLE = EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["livereg", *args]) == 0
+    return capsys.readouterr().out
+
+
+def test_json_has_the_documented_keys_and_matches_the_analysis(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads(run_cli(capsys, str(EXAMPLE), "--json"))
+    assert doc["schema"] == 1 and doc["diagnostics"] == []
+    kernel = doc["kernels"][0]
+    for key in ("name", "arch", "wave_size", "instructions", "vgpr", "sgpr", "agpr", "lines", "longest_lived"):
+        assert key in kernel
+    for file in ("vgpr", "sgpr", "agpr"):
+        assert set(kernel[file]) >= {"peak_live", "peak_lines", "requested", "allocated", "declared"}
+    line = kernel["lines"][0]
+    assert set(line) >= {"line", "index", "text", "live_vgpr", "live_sgpr", "live_agpr", "live_vgpr_halves"}
+    assert set(kernel["longest_lived"][0]) >= {"reg", "def_line", "last_use_line", "span"}
+
+    result = isalens.load(EXAMPLE).kernels[0].analyze()
+    assert [x["live_vgpr"] for x in kernel["lines"]] == list(result.pressure.vgpr.counts)
+    assert [x["live_sgpr"] for x in kernel["lines"]] == list(result.pressure.sgpr.counts)
+    # the compiler's own figures: requested equals .vgpr_count / .sgpr_count of this clang-19 output
+    assert kernel["vgpr"]["requested"] == kernel["vgpr"]["declared"]
+    assert kernel["sgpr"]["requested"] == kernel["sgpr"]["declared"]
+    # the peak is a maximum of the per-line counts, reached at the lines it lists
+    assert kernel["vgpr"]["peak_live"] == max(x["live_vgpr"] for x in kernel["lines"])
+    at_peak = {x["line"] for x in kernel["lines"] if x["live_vgpr"] == kernel["vgpr"]["peak_live"]}
+    assert set(kernel["vgpr"]["peak_lines"]) == at_peak
+    # gfx9 allocates VGPRs in granules of 4 (LLVM getVGPRAllocGranule)
+    assert kernel["vgpr"]["allocated"] == -(-kernel["vgpr"]["requested"] // 4) * 4
+    spans = [r["span"] for r in kernel["longest_lived"]]
+    assert spans == sorted(spans, reverse=True)
+
+
+def test_text_view_lists_every_instruction_and_marks_the_peak(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_cli(capsys, str(EXAMPLE), "--color", "never")
+    result = isalens.load(EXAMPLE).kernels[0].analyze()
+    marked = [line for line in out.splitlines() if line[8:9] == "*"]
+    assert len(marked) == len(result.pressure.vgpr.peak_indices)
+    assert "requested" in out and "declared by compiler" in out
+
+
+def test_summary_and_sgpr_map(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_cli(capsys, str(EXAMPLE), "--summary", "--reg", "sgpr")
+    assert "live SGPRs at the first peak" in out
+
+
+def test_rga_needs_one_kernel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    two = tmp_path / "two.s"
+    two.write_text("a:\n v_mov_b32_e32 v0, v1\n s_endpgm\n")
+    out = run_cli(capsys, str(two), "--arch", "gfx900", "--rga")
+    assert out.startswith("Legend:")
+
+
+def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("v_mov_b32_e32 v0, v1\ns_endpgm\n"))
+    out = run_cli(capsys, "-", "--arch", "gfx1100", "--json")
+    assert json.loads(out)["kernels"][0]["instructions"] == 2
+
+
+def test_objdump_needs_arch_and_resolves_numeric_branches(samples: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dump = samples / "llvm" / "neighborhood_fp16.gfx902.objdump.txt"
+    assert main(["livereg", str(dump)]) == 2
+    assert "--arch" in capsys.readouterr().err
+    doc = json.loads(run_cli(capsys, str(dump), "--arch", "gfx902", "--json"))
+    assert doc["kernels"][0]["cfg"]["loops"] == 3
