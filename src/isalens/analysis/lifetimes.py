@@ -10,15 +10,7 @@ from isalens.analysis.cfg import CFG
 from isalens.analysis.liveness import Liveness
 from isalens.analysis.pressure import touched
 from isalens.ir.program import Kernel
-from isalens.ir.registers import (
-    AGPR_BASE,
-    SGPR_BASE,
-    SPECIAL_BASE,
-    VGPR_BASE,
-    Reg,
-    RegFile,
-    iter_bits,
-)
+from isalens.ir.registers import AGPR_BASE, SGPR_BASE, VGPR_BASE, Reg, RegFile, iter_bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +35,12 @@ def _whole_registers(mask: int) -> int:
     return _pairs(v) | (_pairs(a) << 256) | (s << 512)
 
 
+_EVEN_BITS = int("01" * 256, 2)
+
+
 def _pairs(m: int) -> int:
     """Fold bit pairs (2k, 2k+1) into bit k (a 16-bit-half mask into a register mask)."""
-    m = (m | (m >> 1)) & int("01" * 256, 2)
+    m = (m | (m >> 1)) & _EVEN_BITS
     # compress even bits into consecutive positions (classic parallel bit-extract for 512 bits)
     out = 0
     shift = 0
@@ -155,5 +150,3 @@ def next_uses(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ..
                 work.append((s, graph.blocks[s].start))
     return tuple(sorted(found))
 
-
-__all__ = ["SPECIAL_BASE", "LiveRange", "definitions_reaching", "live_ranges", "longest", "next_uses"]

@@ -131,21 +131,6 @@ def iter_bits(mask: int) -> list[int]:
     return out
 
 
-def fold_halves(mask: int, base: int, count: int) -> int:
-    """Registers of one 2-unit file with at least one live half, as a bitset indexed by register."""
-    m = (mask >> base) & _ones(2 * count, 0)
-    either = (m | (m >> 1)) & (_LOW_HALVES & _ones(2 * count, 0))
-    # compress every other bit: bit 2k -> bit k
-    out = 0
-    k = 0
-    while either:
-        if either & 1:
-            out |= 1 << k
-        either >>= 2
-        k += 1
-    return out
-
-
 def count_registers(mask: int, file: RegFile) -> int:
     """How many whole registers of ``file`` have any live unit in ``mask``."""
     if file is RegFile.SGPR:

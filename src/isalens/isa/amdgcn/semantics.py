@@ -119,7 +119,6 @@ class Effect:
     implicit_uses: tuple[str, ...] = ()
     indirect_regs: bool = False
     matched: bool = False
-    notes: tuple[str, ...] = field(default=())
 
 
 @cache
