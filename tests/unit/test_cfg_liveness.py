@@ -79,3 +79,11 @@ def test_a_register_no_write_reaches_is_not_live() -> None:
     assert 11 not in registers_in(live.entry, RegFile.SGPR)
     assert 11 not in registers_in(live.live_in[1], RegFile.SGPR)
     assert 10 in registers_in(live.live_in[1], RegFile.SGPR)
+
+
+def test_vopd_pair_is_one_instruction_with_both_operations() -> None:
+    kernel = isalens.load("v_dual_mov_b32 v0, v5 :: v_dual_add_f32 v7, v1, v2\ns_endpgm\n", "gfx1100").kernels[0]
+    ins = kernel.ir.instructions[0]
+    assert ins.ops == ("v_dual_mov_b32", "v_dual_add_f32")
+    assert registers_in(ins.defs, RegFile.VGPR) == [0, 7]
+    assert registers_in(ins.uses, RegFile.VGPR) == [1, 2, 5]
