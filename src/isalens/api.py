@@ -4,6 +4,7 @@ text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` -> :mod:`isale
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -12,14 +13,25 @@ from isalens.analysis.cfg import CFG
 from isalens.analysis.cfg import cfg as build_cfg
 from isalens.analysis.liveness import Liveness
 from isalens.analysis.liveness import liveness as solve_liveness
+from isalens.analysis.occupancy import (
+    Curve,
+    Occupancy,
+    OccupancyInput,
+    OccupancyInputError,
+    curves,
+    occupancy,
+    waves_with_lds,
+)
 from isalens.analysis.pipeline import KernelAnalysis, run
-from isalens.arch.loader import UnknownArchError, get_arch, normalize_arch_name
+from isalens.analysis.tiles import TilePlan, candidate_tiles, plan_tile
+from isalens.arch.loader import UnknownArchError, all_archs, get_arch, normalize_arch_name
 from isalens.arch.model import ArchSpec
 from isalens.errors import ArchError, InputError
 from isalens.ir.program import Kernel, Module, TargetInfo
 from isalens.isa import registry
 
-__all__ = ["LoadedKernel", "LoadedModule", "analyze_kernel", "load", "resolve_arch", "target_info"]
+__all__ = ["LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "compute_occupancy", "load",
+           "plan_tiles", "resolve_arch", "target_info"]
 
 _MAX_INPUT_BYTES = 512 * 1024 * 1024
 
@@ -29,7 +41,9 @@ def resolve_arch(name: str, *, file: str | None = None) -> ArchSpec:
     try:
         return get_arch(name)
     except UnknownArchError:
-        raise ArchError(f"unknown target architecture '{name}' (see `isalens arch list`)", file=file,
+        close = difflib.get_close_matches(name.lower(), sorted(all_archs()), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ArchError(f"unknown target architecture '{name}'{hint} (see `isalens arch list`)", file=file,
                         code="unknown-arch") from None
 
 
@@ -143,6 +157,45 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
     return LoadedModule(module, spec)
+
+
+@dataclass(frozen=True, slots=True)
+class OccupancyResult:
+    """Occupancy of one resource set, the waves the workgroup shape alone allows, and optional curves."""
+
+    occupancy: Occupancy
+    workgroup_limit: int
+    curves: tuple[Curve, ...] = ()
+
+
+def compute_occupancy(arch: str, *, vgprs: int, sgprs: int = 0, agprs: int = 0, lds_bytes: int = 0,
+                      workgroup_size: int | None = None, wave_size: int | None = None,
+                      wgp_mode: bool | None = None, with_curves: bool = False) -> OccupancyResult:
+    """Occupancy on ``arch``; a workgroup size of None means LLVM's assumption (1024 threads)."""
+    spec = resolve_arch(arch)
+    inp = OccupancyInput(vgprs=vgprs, sgprs=sgprs, agprs=agprs, lds_bytes=lds_bytes,
+                         workgroup_size=workgroup_size if workgroup_size is not None else spec.max_workgroup_size,
+                         wave_size=wave_size or spec.default_wave_size, wgp_mode=wgp_mode,
+                         workgroup_assumed=workgroup_size is None)
+    try:
+        occ = occupancy(spec, inp)
+        alone = waves_with_lds(spec, 0, inp.workgroup_size, inp.wave_size, occ.wgp_mode)
+        extra = curves(spec, inp) if with_curves else ()
+    except OccupancyInputError as exc:
+        raise InputError(str(exc), code="occupancy-input") from None
+    return OccupancyResult(occ, alone, extra)
+
+
+def plan_tiles(dims: tuple[int, ...], radius: int, bytes_per_item: int,
+               arch: str | None = None) -> tuple[TilePlan, list[TilePlan]]:
+    """The plan for ``dims`` and a table over candidate tiles of the same rank."""
+    spec = resolve_arch(arch) if arch else None
+    try:
+        plan = plan_tile(dims, radius, bytes_per_item, spec)
+        table = [plan_tile(d, radius, bytes_per_item, spec) for d in candidate_tiles(len(dims))]
+    except ValueError as exc:
+        raise InputError(str(exc), code="tile-input") from None
+    return plan, table
 
 
 def analyze_kernel(kernel: LoadedKernel) -> KernelAnalysis:

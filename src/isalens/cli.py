@@ -6,19 +6,27 @@ Exit codes: 0 success, 2 bad input or usage (one-line ``file:line: error: ...`` 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from isalens import __version__
-from isalens.api import load
+from isalens.api import compute_occupancy, load, plan_tiles, resolve_arch
 from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
 from isalens.ir.registers import RegFile
 from isalens.isa.registry import DIALECTS
 from isalens.report.json import render_json
 from isalens.report.model import livereg_report
+from isalens.report.occupancy import (
+    curves_dict,
+    occupancy_dict,
+    render_occupancy_text,
+    render_tiles_text,
+    tile_dict,
+)
 from isalens.report.rga import render_rga
 from isalens.report.text import render_text
 
@@ -73,8 +81,35 @@ def build_parser() -> argparse.ArgumentParser:
     lr.add_argument("--longest", type=int, default=10, metavar="N", help="how many longest live ranges (10)")
     lr.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text view")
 
-    arch = sub.add_parser("arch", help="list known targets")
-    arch.add_argument("action", choices=("list",), nargs="?", default="list")
+    occ = sub.add_parser(
+        "occupancy", help="waves per SIMD from registers, LDS and workgroup size; the limiter; what to change",
+        description="Occupancy as LLVM computes it ('; Occupancy:') and as it really is when whole workgroups must "
+                    "fit on a CU, the waves each resource allows, the limiter, and how much of each resource to "
+                    "remove to reach the next level.",
+    )
+    occ.add_argument("--arch", required=True, help="target, e.g. gfx902, gfx90a, gfx1100")
+    occ.add_argument("--vgprs", type=int, required=True, help="VGPRs per thread (architectural)")
+    occ.add_argument("--agprs", type=int, default=0, help="AGPRs per thread (CDNA)")
+    occ.add_argument("--sgprs", type=int, default=0, help="SGPRs per wave incl. VCC etc. (limits only before gfx10)")
+    occ.add_argument("--lds", type=int, default=0, help="LDS bytes per workgroup")
+    occ.add_argument("--wg", type=int, help="threads per workgroup (default: 1024, what LLVM assumes)")
+    occ.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: the target's)")
+    occ.add_argument("--mode", choices=("cu", "wgp"), help="gfx10+: CU or WGP mode (default: WGP, as LLVM)")
+    occ.add_argument("--json", action="store_true", help="print JSON")
+    occ.add_argument("--curves", action="store_true", help="JSON: add occupancy vs VGPRs, LDS and workgroup size")
+
+    tile = sub.add_parser("tile", help="LDS tile planner for neighbourhood filters",
+                          description="Loads, border overhead and LDS bytes of a tile plus its border, and a table "
+                                      "over candidate tile sizes.")
+    tile.add_argument("--dims", required=True, help="tile of outputs: 64, 16x16 or 8x8x8")
+    tile.add_argument("--radius", type=int, default=1, help="border width in items (default 1)")
+    tile.add_argument("--bytes-per-item", type=int, default=4, help="bytes per staged item (default 4)")
+    tile.add_argument("--arch", help="target, for LDS allocation and groups per CU")
+    tile.add_argument("--json", action="store_true", help="print JSON")
+
+    arch = sub.add_parser("arch", help="list or show known targets")
+    arch.add_argument("action", choices=("list", "show"), nargs="?", default="list")
+    arch.add_argument("name", nargs="?", help="target to show")
     return parser
 
 
@@ -119,7 +154,49 @@ def _cmd_livereg(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_occupancy(args: argparse.Namespace) -> int:
+    result = compute_occupancy(
+        args.arch, vgprs=args.vgprs, sgprs=args.sgprs, agprs=args.agprs, lds_bytes=args.lds,
+        workgroup_size=args.wg, wave_size=args.wave, wgp_mode=None if args.mode is None else args.mode == "wgp",
+        with_curves=args.curves,
+    )
+    if args.json:
+        doc = occupancy_dict(result.occupancy, workgroup_limit=result.workgroup_limit)
+        if args.curves:
+            doc["curves"] = curves_dict(result.curves)
+        sys.stdout.write(json.dumps(doc, sort_keys=True, indent=1) + "\n")
+    else:
+        assumed = "" if args.wg is not None else " (workgroup size not given: 1024 assumed, as LLVM does)"
+        sys.stdout.write(render_occupancy_text(result.occupancy, title=f"occupancy{assumed}"))
+    return EXIT_OK
+
+
+def _parse_dims(text: str) -> tuple[int, ...]:
+    try:
+        dims = tuple(int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise IsalensError(f"--dims {text!r}: expected sizes like 64, 16x16 or 8x8x8") from None
+    return dims
+
+
+def _cmd_tile(args: argparse.Namespace) -> int:
+    plan, table = plan_tiles(_parse_dims(args.dims), args.radius, args.bytes_per_item, args.arch)
+    if args.json:
+        doc = {**tile_dict(plan), "table": [tile_dict(t) for t in table]}
+        sys.stdout.write(json.dumps(doc, sort_keys=True, indent=1) + "\n")
+    else:
+        sys.stdout.write(render_tiles_text(plan, table))
+    return EXIT_OK
+
+
 def _cmd_arch(args: argparse.Namespace) -> int:
+    if args.action == "show":
+        if not args.name:
+            raise IsalensError("arch show needs a target name, e.g. `isalens arch show gfx90a`")
+        spec = resolve_arch(args.name)
+        for field in spec.__dataclass_fields__:
+            sys.stdout.write(f"{field:28s} {getattr(spec, field)}\n")
+        return EXIT_OK
     seen = set()
     for name, spec in sorted(all_archs().items()):
         if spec.name != name or name in seen:
@@ -141,6 +218,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_livereg(args)
         if args.command == "arch":
             return _cmd_arch(args)
+        if args.command == "occupancy":
+            return _cmd_occupancy(args)
+        if args.command == "tile":
+            return _cmd_tile(args)
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT

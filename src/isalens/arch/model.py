@@ -40,6 +40,18 @@ class ArchSpec:
     has_sdwa: bool
     has_vopd: bool
     lds_bytes_per_cu: int
+    simds_per_cu: int = 4
+    #: LDS a single workgroup may allocate (LLVM getLocalMemorySize / AddressableLocalMemorySize)
+    lds_bytes_per_workgroup: int = 65536
+    #: LDS of a whole WGP in WGP mode (gfx10+); 0 where there are no WGPs
+    lds_bytes_per_wgp: int = 0
+    lds_alloc_granule: int = 512
+    max_workgroup_size: int = 1024
+    #: workgroups a CU can hold at once because each multi-wave group needs a barrier
+    max_barriers_per_cu: int = 16
+    max_barriers_per_wgp: int = 32
+    #: gfx10+ compile in WGP mode unless told otherwise (LLVM's default: no +cumode)
+    default_wgp_mode: bool = False
     aliases: tuple[str, ...] = ()
 
     def vgpr_granule(self, wave_size: int) -> int:

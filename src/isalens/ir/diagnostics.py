@@ -30,4 +30,6 @@ class Diagnostic:
         return self.file or "<input>"
 
     def format(self) -> str:
+        if not self.file:
+            return f"{self.severity.value}: {self.message}"
         return f"{self.location()}: {self.severity.value}: {self.message}"

@@ -1,0 +1,298 @@
+"""Occupancy: how many waves each SIMD holds, what limits it, and what to change for the next level.
+
+Two figures, because users meet both:
+
+* ``llvm_occupancy`` — the per-wave limit exactly as LLVM prints it in ``; Occupancy:``
+  (``GCNSubtarget::computeOccupancy``: the minimum of the maximum waves per SIMD, the LDS/workgroup
+  limit of ``AMDGPUSubtarget::getOccupancyWithLocalMemSize`` and the SGPR and VGPR limits of
+  ``AMDGPUBaseInfo.cpp`` ``getOccupancyWithNumSGPRs`` / ``getNumWavesPerEUWithNumVGPRs``).
+* ``waves_per_simd`` — the effective occupancy when whole workgroups must fit on a CU (or WGP): a
+  workgroup of N waves spreads over the SIMDs, so with a per-SIMD limit L only ``floor(L * SIMDs / N)``
+  groups fit. LLVM's figure ignores this: 40 VGPRs on gfx9 allow 6 waves per SIMD, yet a 1024-thread
+  group (16 waves, 4 per SIMD) fits once, leaving 4 waves per SIMD (shared/docs/domain.md §1.3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from isalens.arch.model import ArchSpec, align_to
+
+
+class OccupancyInputError(ValueError):
+    """Resource figures that cannot describe a kernel on this target."""
+
+
+@dataclass(frozen=True, slots=True)
+class OccupancyInput:
+    """The resources of one kernel (registers per wave, LDS bytes per workgroup, threads per workgroup)."""
+
+    vgprs: int
+    sgprs: int = 0
+    agprs: int = 0
+    lds_bytes: int = 0
+    workgroup_size: int = 1024
+    wave_size: int = 64
+    wgp_mode: bool | None = None
+    #: True when the workgroup size is the compiler's assumption, not a declared one
+    workgroup_assumed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NextStep:
+    """What to change, alone, to reach the next effective occupancy level (None: not reachable that way)."""
+
+    target_waves_per_simd: float
+    vgprs_to_remove: int | None
+    sgprs_to_remove: int | None
+    lds_bytes_to_remove: int | None
+    threads_to_remove: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Occupancy:
+    arch: str
+    wave_size: int
+    wgp_mode: bool
+    max_waves_per_simd: int
+    simds: int
+    #: waves per SIMD each resource alone allows (the LLVM per-wave view)
+    limit_vgpr: int
+    limit_sgpr: int
+    limit_lds_workgroup: int
+    llvm_occupancy: int
+    #: whole workgroups
+    waves_per_workgroup: int
+    workgroups_per_cu: int
+    workgroups_by: dict[str, int]
+    waves_per_simd: float
+    occupancy_pct: float
+    limited_by: tuple[str, ...]
+    total_vgprs: int
+    vgpr_granule: int
+    allocated_vgprs: int
+    lds_allocated: int
+    next_step: NextStep | None
+
+
+def _check(arch: ArchSpec, inp: OccupancyInput) -> None:
+    if inp.wave_size not in arch.wave_sizes:
+        sizes = " or ".join(f"wave{w}" for w in arch.wave_sizes)
+        raise OccupancyInputError(f"{arch.name} runs {sizes}, not wave{inp.wave_size}")
+    if inp.vgprs < 0 or inp.sgprs < 0 or inp.agprs < 0 or inp.lds_bytes < 0:
+        raise OccupancyInputError("register and LDS counts must not be negative")
+    if inp.workgroup_size <= 0:
+        raise OccupancyInputError("the workgroup size must be at least 1 thread")
+    if inp.workgroup_size > arch.max_workgroup_size:
+        raise OccupancyInputError(
+            f"a workgroup of {inp.workgroup_size} threads exceeds {arch.name}'s maximum of {arch.max_workgroup_size}")
+    if inp.agprs and not arch.agprs:
+        raise OccupancyInputError(f"{arch.name} has no AGPRs")
+    if inp.vgprs > arch.addressable_vgprs or inp.agprs > max(arch.agprs, 0):
+        raise OccupancyInputError(f"{arch.name} addresses at most {arch.addressable_vgprs} VGPRs"
+                                  + (f" and {arch.agprs} AGPRs" if arch.agprs else ""))
+    if inp.lds_bytes > arch.lds_bytes_per_workgroup:
+        raise OccupancyInputError(f"{inp.lds_bytes} bytes of LDS exceed the {arch.lds_bytes_per_workgroup} bytes a "
+                                  f"workgroup may allocate on {arch.name}")
+
+
+def _wgp(arch: ArchSpec, inp: OccupancyInput) -> bool:
+    if inp.wgp_mode is None:
+        return arch.default_wgp_mode
+    return inp.wgp_mode and arch.lds_bytes_per_wgp > 0
+
+
+def waves_with_vgprs(arch: ArchSpec, total_vgprs: int, wave_size: int) -> int:
+    """Waves per SIMD the VGPR file allows (LLVM ``getNumWavesPerEUWithNumVGPRs``)."""
+    granule = arch.vgpr_granule(wave_size)
+    if total_vgprs < granule:
+        return arch.max_waves_per_simd
+    rounded = align_to(total_vgprs, granule)
+    return min(max(arch.vgpr_total(wave_size) // rounded, 1), arch.max_waves_per_simd)
+
+
+def waves_with_sgprs(arch: ArchSpec, sgprs: int) -> int:
+    """Waves per SIMD the SGPR file allows (LLVM ``getOccupancyWithNumSGPRs``); none limit on gfx10+."""
+    if not arch.sgprs_limit_occupancy or sgprs == 0:
+        return arch.max_waves_per_simd
+    table: tuple[tuple[int, int], ...]
+    if arch.generation >= 8:
+        table = ((80, 10), (88, 9), (100, 8))
+        fallback = 7
+    else:
+        table = ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
+        fallback = 5
+    for limit, waves in table:
+        if sgprs <= limit:
+            return min(waves, arch.max_waves_per_simd)
+    return min(fallback, arch.max_waves_per_simd)
+
+
+def _eus_per_cu(arch: ArchSpec, wgp: bool) -> int:
+    # LLVM getEUsPerCU: 4 SIMDs per CU before gfx10 and per WGP in WGP mode, 2 per CU in CU mode
+    if arch.generation >= 10 and not wgp:
+        return 2
+    return 4
+
+
+def _max_workgroups_llvm(arch: ArchSpec, wg_size: int, wave: int, wgp: bool) -> int:
+    """LLVM ``getMaxWorkGroupsPerCU``: barriers limit multi-wave groups to 16 (32 in WGP mode)."""
+    eus = _eus_per_cu(arch, wgp)
+    max_waves = arch.max_waves_per_simd * eus
+    n = -(-wg_size // wave)
+    if n == 1:
+        return max_waves
+    barriers = arch.max_barriers_per_wgp if (arch.generation >= 10 and wgp) else arch.max_barriers_per_cu
+    return min(max_waves // n, barriers)
+
+
+def waves_with_lds(arch: ArchSpec, lds_bytes: int, wg_size: int, wave: int, wgp: bool) -> int:
+    """LLVM ``getOccupancyWithLocalMemSize``: waves per SIMD the LDS and the workgroup size allow."""
+    max_groups = _max_workgroups_llvm(arch, wg_size, wave, wgp)
+    if not max_groups:
+        return 0
+    groups = arch.lds_bytes_per_workgroup // (lds_bytes or 1)
+    if groups == 0:
+        return 1
+    groups = min(max_groups, groups)
+    waves = groups * -(-wg_size // wave)
+    waves = -(-waves // _eus_per_cu(arch, wgp))
+    return min(waves, arch.max_waves_per_simd)
+
+
+def occupancy(arch: ArchSpec, inp: OccupancyInput) -> Occupancy:
+    """Occupancy of a kernel with resources ``inp`` on ``arch``."""
+    _check(arch, inp)
+    wgp = _wgp(arch, inp)
+    wave = inp.wave_size
+    total = arch.total_vgprs(inp.vgprs, inp.agprs)
+    lim_v = waves_with_vgprs(arch, total, wave) if total else arch.max_waves_per_simd
+    lim_s = waves_with_sgprs(arch, inp.sgprs)
+    lim_l = waves_with_lds(arch, inp.lds_bytes, inp.workgroup_size, wave, wgp)
+    llvm = min(arch.max_waves_per_simd, lim_l, lim_s, lim_v)
+
+    simds, per_group, lds_alloc, by = _workgroup_limits(arch, inp, wgp, lim_v, lim_s)
+    groups = min(by.values())
+    waves_per_simd = groups * per_group / simds
+    limited = tuple(k for k in ("vgpr", "sgpr", "lds", "barriers", "waves") if by.get(k) == groups)
+    granule = arch.vgpr_granule(wave)
+    result = Occupancy(
+        arch=arch.name, wave_size=wave, wgp_mode=wgp, max_waves_per_simd=arch.max_waves_per_simd, simds=simds,
+        limit_vgpr=lim_v, limit_sgpr=lim_s, limit_lds_workgroup=lim_l, llvm_occupancy=llvm,
+        waves_per_workgroup=per_group, workgroups_per_cu=groups,
+        workgroups_by=by,
+        waves_per_simd=waves_per_simd,
+        occupancy_pct=100.0 * waves_per_simd / arch.max_waves_per_simd,
+        limited_by=limited, total_vgprs=total, vgpr_granule=granule,
+        allocated_vgprs=align_to(max(total, 1), granule), lds_allocated=lds_alloc, next_step=None,
+    )
+    return _with_next_step(arch, inp, result)
+
+
+def _workgroup_limits(arch: ArchSpec, inp: OccupancyInput, wgp: bool, lim_v: int,
+                      lim_s: int) -> tuple[int, int, int, dict[str, int]]:
+    """(SIMDs, waves per group, LDS allocated, workgroups per CU each resource allows).
+
+    A CU (a WGP in WGP mode: twice the SIMDs and the WGP's LDS) takes a workgroup only whole.
+    """
+    simds = arch.simds_per_cu * (2 if wgp and arch.generation >= 10 else 1)
+    per_group = -(-inp.workgroup_size // inp.wave_size)
+    lds_pool = arch.lds_bytes_per_wgp if wgp and arch.lds_bytes_per_wgp else arch.lds_bytes_per_cu
+    lds_alloc = align_to(inp.lds_bytes, arch.lds_alloc_granule) if inp.lds_bytes else 0
+    by = {"waves": (arch.max_waves_per_simd * simds) // per_group}
+    # a register file limits only when it allows fewer waves than the SIMD holds anyway
+    if lim_v < arch.max_waves_per_simd:
+        by["vgpr"] = (lim_v * simds) // per_group
+    if lim_s < arch.max_waves_per_simd:
+        by["sgpr"] = (lim_s * simds) // per_group
+    if lds_alloc:
+        by["lds"] = lds_pool // lds_alloc
+    if per_group > 1:
+        # each multi-wave workgroup holds a barrier (LLVM getMaxWorkGroupsPerCU)
+        by["barriers"] = arch.max_barriers_per_wgp if (wgp and arch.generation >= 10) else arch.max_barriers_per_cu
+    return simds, per_group, lds_alloc, by
+
+
+def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occupancy:
+    """What each resource alone must shed so one more workgroup fits."""
+    want = occ.workgroups_per_cu + 1
+    per_group = occ.waves_per_workgroup
+    need_per_simd = -(-want * per_group // occ.simds)
+    if need_per_simd > occ.max_waves_per_simd:
+        return occ
+    target = want * per_group / occ.simds
+
+    def fits(field: str, value: int) -> bool:
+        trial = _with(inp, field, value)
+        try:
+            return _groups_only(arch, trial) >= want
+        except OccupancyInputError:
+            return False
+
+    def smallest_cut(field: str, current: int, step: int) -> int | None:
+        for cut in range(step, current + 1, step):
+            if fits(field, current - cut):
+                return cut
+        return None
+
+    vgpr_cut = smallest_cut("vgprs", inp.vgprs, 1) if inp.vgprs else None
+    sgpr_cut = smallest_cut("sgprs", inp.sgprs, 1) if inp.sgprs and arch.sgprs_limit_occupancy else None
+    lds_cut = smallest_cut("lds_bytes", inp.lds_bytes, arch.lds_alloc_granule) if inp.lds_bytes else None
+    thread_cut = smallest_cut("workgroup_size", inp.workgroup_size, inp.wave_size) \
+        if inp.workgroup_size > inp.wave_size else None
+    step = NextStep(target, vgpr_cut, sgpr_cut, lds_cut, thread_cut)
+    return dataclasses.replace(occ, next_step=step)
+
+
+def _with(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
+    """``inp`` with one resource changed."""
+    if field == "vgprs":
+        return dataclasses.replace(inp, vgprs=value)
+    if field == "sgprs":
+        return dataclasses.replace(inp, sgprs=value)
+    if field == "lds_bytes":
+        return dataclasses.replace(inp, lds_bytes=value)
+    if field == "workgroup_size":
+        return dataclasses.replace(inp, workgroup_size=value)
+    raise KeyError(field)
+
+
+def _groups_only(arch: ArchSpec, inp: OccupancyInput) -> int:
+    _check(arch, inp)
+    total = arch.total_vgprs(inp.vgprs, inp.agprs)
+    lim_v = waves_with_vgprs(arch, total, inp.wave_size) if total else arch.max_waves_per_simd
+    lim_s = waves_with_sgprs(arch, inp.sgprs)
+    return min(_workgroup_limits(arch, inp, _wgp(arch, inp), lim_v, lim_s)[3].values())
+
+
+@dataclass(frozen=True, slots=True)
+class Curve:
+    """Occupancy as one resource varies, the others fixed: x values and effective waves per SIMD."""
+
+    resource: str
+    x: tuple[int, ...]
+    waves_per_simd: tuple[float, ...]
+    llvm_occupancy: tuple[int, ...]
+
+
+def curves(arch: ArchSpec, inp: OccupancyInput) -> tuple[Curve, ...]:
+    """The three graphs of the CUDA occupancy calculator: vs VGPRs, vs LDS bytes, vs workgroup size."""
+    out = []
+    specs = [
+        ("vgprs", range(1, arch.addressable_vgprs + 1)),
+        ("lds_bytes", range(0, arch.lds_bytes_per_workgroup + 1, arch.lds_alloc_granule)),
+        ("workgroup_size", range(inp.wave_size, arch.max_workgroup_size + 1, inp.wave_size)),
+    ]
+    for field, xs in specs:
+        kept_x, eff, llvm = [], [], []
+        for x in xs:
+            try:
+                occ = occupancy(arch, _with(inp, field, x))
+            except OccupancyInputError:
+                continue
+            kept_x.append(x)
+            eff.append(occ.waves_per_simd)
+            llvm.append(occ.llvm_occupancy)
+        out.append(Curve(field, tuple(kept_x), tuple(eff), tuple(llvm)))
+    return tuple(out)

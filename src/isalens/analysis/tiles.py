@@ -1,0 +1,52 @@
+"""LDS tile planning for neighbourhood filters: a tile of outputs plus a border of ``radius`` items on
+every side must be staged; how much of that is overhead, how many bytes, how many groups fit by LDS."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from isalens.arch.model import ArchSpec, align_to
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlan:
+    dims: tuple[int, ...]
+    radius: int
+    bytes_per_item: int
+    loads: int
+    useful: int
+    border: int
+    #: border items per useful item (what "+56%" for an 8x8 tile with radius 1 means)
+    overhead_vs_useful_pct: float
+    #: border items as a share of everything loaded
+    overhead_vs_total_pct: float
+    lds_bytes: int
+    lds_allocated: int
+    groups_per_cu_by_lds: int | None
+
+
+def plan_tile(dims: tuple[int, ...], radius: int, bytes_per_item: int, arch: ArchSpec | None = None) -> TilePlan:
+    """Plan one tile of ``dims`` outputs (1D, 2D or 3D) with a border of ``radius``."""
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
+        raise ValueError("tile dimensions must be 1 to 3 positive sizes, e.g. 16x16")
+    if radius < 0 or bytes_per_item <= 0:
+        raise ValueError("the radius must be >= 0 and the item size > 0 bytes")
+    useful = math.prod(dims)
+    loads = math.prod(d + 2 * radius for d in dims)
+    border = loads - useful
+    lds = loads * bytes_per_item
+    groups = None
+    allocated = lds
+    if arch is not None:
+        allocated = align_to(lds, arch.lds_alloc_granule)
+        pool = arch.lds_bytes_per_wgp if arch.default_wgp_mode and arch.lds_bytes_per_wgp else arch.lds_bytes_per_cu
+        groups = pool // allocated if allocated <= arch.lds_bytes_per_workgroup else 0
+    return TilePlan(dims, radius, bytes_per_item, loads, useful, border, 100.0 * border / useful,
+                    100.0 * border / loads, lds, allocated, groups)
+
+
+def candidate_tiles(rank: int) -> list[tuple[int, ...]]:
+    """Square/cubic power-of-two tiles from 4 to 64 per side (fewer for 3D)."""
+    sides = (4, 8, 16, 32, 64) if rank < 3 else (2, 4, 8, 16)
+    return [tuple([s] * rank) for s in sides]

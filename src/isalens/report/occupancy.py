@@ -1,0 +1,112 @@
+"""Occupancy and tile-plan renderers (text and JSON-ready dicts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from isalens.analysis.occupancy import Curve, Occupancy
+from isalens.analysis.tiles import TilePlan
+
+_REASONS = {
+    "vgpr": "VGPRs", "sgpr": "SGPRs", "lds": "LDS", "barriers": "barriers (workgroups per CU)",
+    "waves": "wave slots per SIMD (whole workgroups)",
+}
+
+
+def occupancy_dict(occ: Occupancy, *, workgroup_limit: int) -> dict[str, Any]:
+    """The documented JSON object (``workgroup_limit``: waves per SIMD the workgroup shape alone allows)."""
+    step = occ.next_step
+    return {
+        "arch": occ.arch,
+        "wave_size": occ.wave_size,
+        "wgp_mode": occ.wgp_mode,
+        "waves_per_simd": occ.waves_per_simd,
+        "llvm_occupancy": occ.llvm_occupancy,
+        "max_waves_per_simd": occ.max_waves_per_simd,
+        "workgroups_per_cu": occ.workgroups_per_cu,
+        "workgroups_by": dict(sorted(occ.workgroups_by.items())),
+        "waves_per_workgroup": occ.waves_per_workgroup,
+        "occupancy_pct": round(occ.occupancy_pct, 2),
+        "limited_by": list(occ.limited_by),
+        "limits": {"vgpr": occ.limit_vgpr, "sgpr": occ.limit_sgpr, "lds": occ.limit_lds_workgroup,
+                   "workgroup": workgroup_limit},
+        "vgprs": {"total": occ.total_vgprs, "granule": occ.vgpr_granule, "allocated": occ.allocated_vgprs},
+        "lds_allocated": occ.lds_allocated,
+        "next_step": None if step is None else {
+            "waves_per_simd": step.target_waves_per_simd,
+            "vgprs_to_remove": step.vgprs_to_remove,
+            "sgprs_to_remove": step.sgprs_to_remove,
+            "lds_bytes_to_remove": step.lds_bytes_to_remove,
+            "threads_to_remove": step.threads_to_remove,
+        },
+    }
+
+
+def curves_dict(curves: tuple[Curve, ...]) -> dict[str, Any]:
+    return {c.resource: {"x": list(c.x), "waves_per_simd": list(c.waves_per_simd),
+                         "llvm_occupancy": list(c.llvm_occupancy)} for c in curves}
+
+
+def render_occupancy_text(occ: Occupancy, *, title: str | None = None) -> str:
+    out = []
+    if title:
+        out.append(title)
+    mode = " (WGP mode)" if occ.wgp_mode else ""
+    out.append(f"  {occ.arch}{mode}, wave{occ.wave_size}: {occ.waves_per_simd:g} waves per SIMD of "
+               f"{occ.max_waves_per_simd} ({occ.occupancy_pct:.0f}%), {occ.workgroups_per_cu} workgroup(s) of "
+               f"{occ.waves_per_workgroup} waves per {'WGP' if occ.wgp_mode else 'CU'}")
+    why = ""
+    if occ.waves_per_simd < occ.llvm_occupancy:
+        why = "  (higher: LLVM does not require whole workgroups to fit)"
+    elif occ.waves_per_simd > occ.llvm_occupancy:
+        why = "  (lower: LLVM budgets LDS as 64 KiB per CU even when a WGP shares 128 KiB)"
+    out.append(f"  LLVM's per-wave figure ('; Occupancy:'): {occ.llvm_occupancy}{why}")
+    out.append(f"  waves per SIMD each resource allows: VGPR {occ.limit_vgpr}, SGPR {occ.limit_sgpr}, "
+               f"LDS+workgroup {occ.limit_lds_workgroup}")
+    out.append(f"  workgroups per {'WGP' if occ.wgp_mode else 'CU'} each resource allows: "
+               + ", ".join(f"{k} {v}" for k, v in sorted(occ.workgroups_by.items())))
+    out.append("  limited by: " + ", ".join(_REASONS.get(x, x) for x in occ.limited_by))
+    step = occ.next_step
+    if step is None:
+        out.append("  next level: none (the SIMDs cannot hold another whole workgroup)")
+    else:
+        options = []
+        if step.vgprs_to_remove is not None:
+            options.append(f"{step.vgprs_to_remove} fewer VGPRs")
+        if step.sgprs_to_remove is not None:
+            options.append(f"{step.sgprs_to_remove} fewer SGPRs")
+        if step.lds_bytes_to_remove is not None:
+            options.append(f"{step.lds_bytes_to_remove} fewer LDS bytes")
+        if step.threads_to_remove is not None:
+            options.append(f"{step.threads_to_remove} fewer threads per workgroup")
+        out.append(f"  to reach {step.target_waves_per_simd:g} waves per SIMD: "
+                   + (" or ".join(options) if options else "no single resource suffices"))
+    return "\n".join(out) + "\n"
+
+
+def tile_dict(plan: TilePlan) -> dict[str, Any]:
+    return {
+        "dims": list(plan.dims), "radius": plan.radius, "bytes_per_item": plan.bytes_per_item,
+        "loads": plan.loads, "useful": plan.useful, "border": plan.border,
+        "overhead_vs_useful_pct": round(plan.overhead_vs_useful_pct, 2),
+        "overhead_vs_total_pct": round(plan.overhead_vs_total_pct, 2),
+        "lds_bytes": plan.lds_bytes, "lds_allocated": plan.lds_allocated,
+        "groups_per_cu_by_lds": plan.groups_per_cu_by_lds,
+    }
+
+
+def render_tiles_text(plan: TilePlan, table: list[TilePlan]) -> str:
+    dims = "x".join(str(d) for d in plan.dims)
+    out = [f"tile {dims}, radius {plan.radius}, {plan.bytes_per_item} bytes per item:",
+           f"  loads {plan.loads} for {plan.useful} outputs: {plan.border} border items = "
+           f"+{plan.overhead_vs_useful_pct:.1f}% over the useful items ({plan.overhead_vs_total_pct:.1f}% of "
+           f"all loads)",
+           f"  LDS {plan.lds_bytes} bytes" + (f" ({plan.lds_allocated} allocated), {plan.groups_per_cu_by_lds} "
+                                             "groups per CU by LDS" if plan.groups_per_cu_by_lds is not None else ""),
+           "", f"  {'tile':>10} {'loads':>8} {'useful':>8} {'+border':>8} {'LDS bytes':>10} {'groups':>7}"]
+    for t in table:
+        name = "x".join(str(d) for d in t.dims)
+        groups = "-" if t.groups_per_cu_by_lds is None else str(t.groups_per_cu_by_lds)
+        out.append(f"  {name:>10} {t.loads:8d} {t.useful:8d} {t.overhead_vs_useful_pct:7.1f}% {t.lds_bytes:10d} "
+                   f"{groups:>7}")
+    return "\n".join(out) + "\n"
