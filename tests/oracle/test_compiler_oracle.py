@@ -91,3 +91,25 @@ def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -
     print("\n".join(differ[:60]))
     assert total > 2000
     assert agreement >= 0.99
+
+
+def test_llvm_occupancy_equals_the_compilers_comment(corpus: list[CorpusEntry]) -> None:
+    """Our per-wave figure from requested registers, declared LDS and workgroup size must equal the
+    ``; Occupancy:`` line clang printed for every kernel of the corpus."""
+    checked = 0
+    mismatches = []
+    for entry in corpus:
+        for kernel in isalens.load(entry.clang_asm).kernels:
+            declared = kernel.ir.declared.occupancy
+            if declared is None:
+                continue
+            result = kernel.analyze()
+            assert result.occupancy is not None
+            checked += 1
+            ours = result.occupancy[0].llvm_occupancy
+            if ours != declared:
+                inp = result.occupancy[1]
+                mismatches.append(f"{entry.source.name} {entry.target} {kernel.name}: ours {ours} llvm {declared} "
+                                  f"({inp})")
+    assert checked > 400
+    assert not mismatches, "\n".join(mismatches)

@@ -17,7 +17,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from isalens.analysis.resources import Resources
 from isalens.arch.model import ArchSpec, align_to
+from isalens.ir.program import Kernel
 
 
 class OccupancyInputError(ValueError):
@@ -152,7 +154,9 @@ def waves_with_lds(arch: ArchSpec, lds_bytes: int, wg_size: int, wave: int, wgp:
     max_groups = _max_workgroups_llvm(arch, wg_size, wave, wgp)
     if not max_groups:
         return 0
-    groups = arch.lds_bytes_per_workgroup // (lds_bytes or 1)
+    # LLVM doubles the LDS it budgets in WGP mode (the WGP's 128 KiB; GCNSubtarget's LocalMemorySize)
+    pool = arch.lds_bytes_per_wgp if (wgp and arch.lds_bytes_per_wgp) else arch.lds_bytes_per_cu
+    groups = pool // (lds_bytes or 1)
     if groups == 0:
         return 1
     groups = min(max_groups, groups)
@@ -216,10 +220,12 @@ def _workgroup_limits(arch: ArchSpec, inp: OccupancyInput, wgp: bool, lim_v: int
 
 def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occupancy:
     """What each resource alone must shed so one more workgroup fits."""
-    want = occ.workgroups_per_cu + 1
     per_group = occ.waves_per_workgroup
-    need_per_simd = -(-want * per_group // occ.simds)
-    if need_per_simd > occ.max_waves_per_simd:
+    # the next level is the next whole number of waves per SIMD: small groups must add several
+    want = occ.workgroups_per_cu + 1
+    while (want * per_group) % occ.simds and want * per_group <= occ.max_waves_per_simd * occ.simds:
+        want += 1
+    if -(-want * per_group // occ.simds) > occ.max_waves_per_simd:
         return occ
     target = want * per_group / occ.simds
 
@@ -296,3 +302,27 @@ def curves(arch: ArchSpec, inp: OccupancyInput) -> tuple[Curve, ...]:
             llvm.append(occ.llvm_occupancy)
         out.append(Curve(field, tuple(kept_x), tuple(eff), tuple(llvm)))
     return tuple(out)
+
+
+def kernel_occupancy(kernel: Kernel, arch: ArchSpec, res: Resources) -> tuple[Occupancy, OccupancyInput] | None:
+    """Occupancy of an analysed kernel from its requested registers and declared LDS and workgroup size.
+
+    Without a declared workgroup size LLVM assumes 1024 threads (or the declared maximum flat size).
+    """
+    d = kernel.declared
+    if d.workgroup_size is not None:
+        wg, assumed = d.workgroup_size[0] * d.workgroup_size[1] * d.workgroup_size[2], False
+    elif d.max_flat_workgroup_size is not None:
+        wg, assumed = d.max_flat_workgroup_size, False
+    else:
+        wg, assumed = arch.max_workgroup_size, True
+    inp = OccupancyInput(
+        vgprs=res.vgpr.requested, sgprs=res.sgpr.requested, agprs=res.agpr.requested,
+        lds_bytes=d.lds_bytes or 0, workgroup_size=min(wg, arch.max_workgroup_size),
+        wave_size=kernel.wave_size if kernel.wave_size in arch.wave_sizes else arch.default_wave_size,
+        workgroup_assumed=assumed,
+    )
+    try:
+        return occupancy(arch, inp), inp
+    except OccupancyInputError:
+        return None

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from isalens.analysis.cfg import CFG, cfg
 from isalens.analysis.lifetimes import LiveRange, live_ranges
 from isalens.analysis.liveness import Liveness, liveness
+from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy
 from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 
 #: pass names in execution order (each module exports one function of that name)
-PASSES = ("cfg", "liveness", "pressure", "live_ranges", "resources")
+PASSES = ("cfg", "liveness", "pressure", "live_ranges", "resources", "kernel_occupancy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,8 @@ class KernelAnalysis:
     pressure: Pressure
     ranges: tuple[LiveRange, ...]
     resources: Resources
+    #: None when the resources cannot run on the target (e.g. more LDS than a workgroup may use)
+    occupancy: tuple[Occupancy, OccupancyInput] | None
 
 
 def run(kernel: Kernel, arch: ArchSpec) -> KernelAnalysis:
@@ -36,4 +39,5 @@ def run(kernel: Kernel, arch: ArchSpec) -> KernelAnalysis:
     press = pressure(kernel, graph, live)
     ranges = live_ranges(kernel, graph, live)
     res = resources(kernel, arch)
-    return KernelAnalysis(kernel, arch, graph, live, press, ranges, res)
+    occ = kernel_occupancy(kernel, arch, res)
+    return KernelAnalysis(kernel, arch, graph, live, press, ranges, res, occ)

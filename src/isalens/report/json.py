@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from isalens.report.model import FileSummary, KernelReport, LiveRegReport
+from isalens.report.occupancy import occupancy_dict
 
 
 def _file(summary: FileSummary) -> dict[str, Any]:
@@ -54,6 +55,12 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         "cfg": {"blocks": k.blocks, "loops": k.loops, "max_loop_depth": k.max_loop_depth,
                 "unreachable_blocks": k.unreachable_blocks},
         "guessed_instructions": k.guessed,
+        "occupancy": None if k.occupancy is None else {
+            **occupancy_dict(k.occupancy, workgroup_limit=k.workgroup_limit),
+            "workgroup_size_assumed": k.occupancy_workgroup_assumed,
+        },
+        "vgpr_hint": {"used": k.total_vgprs, "allocated": k.vgpr.allocated, "file": k.vgpr_file,
+                      "reduce_by_to_save_a_granule": k.vgpr_granule_saving},
         "declared_raw": {key: value for key, value in k.declared_raw},
     }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
+from isalens.analysis.occupancy import Occupancy
 from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.pressure import touched
 from isalens.ir.diagnostics import Diagnostic
@@ -84,6 +85,8 @@ class KernelReport:
     agpr: FileSummary
     vgpr_granule: int
     vgpr_total: int
+    #: VGPRs one wave can address (512 where VGPRs and AGPRs share the file)
+    vgpr_file: int
     sgpr_total: int
     total_vgprs: int
     extra_sgprs: int
@@ -101,6 +104,12 @@ class KernelReport:
     #: per instruction, per file: (live-in-or-out mask, defs mask, uses mask) at register granularity
     masks: tuple[tuple[int, int, int], ...]
     labels: dict[int, tuple[str, ...]]
+    occupancy: Occupancy | None
+    occupancy_workgroup_assumed: bool
+    #: waves per SIMD the workgroup shape alone allows (for the JSON "limits")
+    workgroup_limit: int
+    #: RGA's hint: VGPRs to remove to save one allocation granule (0: already on a boundary)
+    vgpr_granule_saving: int
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
@@ -188,6 +197,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         instructions=len(kernel.instructions),
         vgpr=summary(RegFile.VGPR), sgpr=summary(RegFile.SGPR), agpr=summary(RegFile.AGPR),
         vgpr_granule=arch.vgpr_granule(kernel.wave_size), vgpr_total=min(arch.addressable_vgprs, 256),
+        vgpr_file=arch.addressable_vgprs + (arch.agprs if arch.unified_vgpr_file else 0),
         sgpr_total=arch.addressable_sgprs, total_vgprs=res.total_vgprs, extra_sgprs=res.extra_sgprs,
         lines=tuple(rows), longest_lived=ranges,
         peak_live_set={FILE_KEYS[f]: _peak_values(result, f, peak_limit) for f in FILES},
@@ -196,6 +206,10 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         unreachable_blocks=len(graph.unreachable), guessed=kernel.guessed,
         declared_raw=kernel.declared.raw, masks=tuple(masks),
         labels={k: tuple(v) for k, v in labels_at.items()},
+        occupancy=result.occupancy[0] if result.occupancy else None,
+        occupancy_workgroup_assumed=bool(result.occupancy and result.occupancy[1].workgroup_assumed),
+        workgroup_limit=result.occupancy[0].limit_lds_workgroup if result.occupancy else 0,
+        vgpr_granule_saving=res.total_vgprs % arch.vgpr_granule(kernel.wave_size) if res.total_vgprs else 0,
     )
 
 

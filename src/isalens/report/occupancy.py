@@ -59,7 +59,7 @@ def render_occupancy_text(occ: Occupancy, *, title: str | None = None) -> str:
     if occ.waves_per_simd < occ.llvm_occupancy:
         why = "  (higher: LLVM does not require whole workgroups to fit)"
     elif occ.waves_per_simd > occ.llvm_occupancy:
-        why = "  (lower: LLVM budgets LDS as 64 KiB per CU even when a WGP shares 128 KiB)"
+        why = "  (lower: LLVM ignores the LDS allocation granularity and the barrier limit)"
     out.append(f"  LLVM's per-wave figure ('; Occupancy:'): {occ.llvm_occupancy}{why}")
     out.append(f"  waves per SIMD each resource allows: VGPR {occ.limit_vgpr}, SGPR {occ.limit_sgpr}, "
                f"LDS+workgroup {occ.limit_lds_workgroup}")

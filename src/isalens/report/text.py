@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from isalens.ir.registers import RegFile
 from isalens.report.model import FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
+from isalens.report.occupancy import render_occupancy_text
 from isalens.report.regmap import register_map
 
 _BOLD = "\033[1m"
@@ -63,6 +64,14 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
     out.append(_summary_line("SGPR", k.sgpr))
     out.append(f"        (SGPR requested includes {k.extra_sgprs} reserved by the compiler: VCC/XNACK/flat scratch;"
                " VCC, EXEC, SCC and M0 are tracked separately)")
+    saving = (f"; reduce by {k.vgpr_granule_saving} to save a granule of {k.vgpr_granule}"
+              if k.vgpr_granule_saving else "")
+    out.append(f"        {k.total_vgprs} VGPRs used, {k.vgpr.allocated} allocated out of {k.vgpr_file}{saving}")
+    if k.occupancy is not None:
+        assumed = " (no workgroup size declared: 1024 threads assumed, as LLVM does)" \
+            if k.occupancy_workgroup_assumed else ""
+        out.append("")
+        out.append(render_occupancy_text(k.occupancy, title=style("occupancy", _BOLD) + assumed).rstrip("\n"))
     peak_row = k.lines[k.vgpr.peak_indices[0]] if k.vgpr.peak_indices else None
     if peak_row is not None:
         out.append(f"  at the VGPR peak (line {peak_row.line}): {peak_row.live_vgpr_halves / 2:.1f} VGPRs of data in "
