@@ -35,6 +35,6 @@ fi
 if [ "$dev" -eq 1 ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 else
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e .
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[plot]'
 fi
 echo "setup: done (.venv/bin/isalens)" >&2

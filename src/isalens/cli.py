@@ -27,6 +27,7 @@ from isalens.report.occupancy import (
     render_tiles_text,
     tile_dict,
 )
+from isalens.report.plot import PlotUnavailable, plot_occupancy
 from isalens.report.rga import render_rga
 from isalens.report.text import render_text
 
@@ -97,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     occ.add_argument("--mode", choices=("cu", "wgp"), help="gfx10+: CU or WGP mode (default: WGP, as LLVM)")
     occ.add_argument("--json", action="store_true", help="print JSON")
     occ.add_argument("--curves", action="store_true", help="JSON: add occupancy vs VGPRs, LDS and workgroup size")
+    occ.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
+                     help="draw occupancy vs VGPRs, LDS and workgroup size (needs matplotlib)")
 
     tile = sub.add_parser("tile", help="LDS tile planner for neighbourhood filters",
                           description="Loads, border overhead and LDS bytes of a tile plus its border, and a table "
@@ -158,8 +161,16 @@ def _cmd_occupancy(args: argparse.Namespace) -> int:
     result = compute_occupancy(
         args.arch, vgprs=args.vgprs, sgprs=args.sgprs, agprs=args.agprs, lds_bytes=args.lds,
         workgroup_size=args.wg, wave_size=args.wave, wgp_mode=None if args.mode is None else args.mode == "wgp",
-        with_curves=args.curves,
+        with_curves=args.curves or args.plot is not None,
     )
+    if args.plot is not None:
+        current = {"vgprs": args.vgprs, "lds_bytes": args.lds,
+                   "workgroup_size": result.occupancy.waves_per_workgroup * result.occupancy.wave_size}
+        try:
+            plot_occupancy(result.occupancy, result.curves, current, args.plot)
+        except (PlotUnavailable, ValueError, OSError) as exc:
+            raise IsalensError(str(exc), file=str(args.plot), code="plot") from None
+        sys.stderr.write(f"isalens: wrote {args.plot}\n")
     if args.json:
         doc = occupancy_dict(result.occupancy, workgroup_limit=result.workgroup_limit)
         if args.curves:

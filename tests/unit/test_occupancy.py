@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +115,19 @@ def test_bad_occupancy_input(args: list[str], capsys: pytest.CaptureFixture[str]
 def test_unknown_arch_suggests_names(capsys: pytest.CaptureFixture[str]) -> None:
     main(["occupancy", "--arch", "gfx9000", "--vgprs", "40"])
     assert "gfx900" in capsys.readouterr().err
+
+
+def test_plot_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    for name in ("occ.png", "occ.svg"):
+        out = tmp_path / name
+        assert main(["occupancy", "--arch", "gfx1100", "--vgprs", "96", "--wg", "256", "--plot", str(out)]) == 0
+        data = out.read_bytes()
+        assert data.startswith(b"\x89PNG") if name.endswith(".png") else b"<svg" in data[:2000]
+    assert main(["occupancy", "--arch", "gfx900", "--vgprs", "8", "--plot", str(tmp_path / "x.pdf")]) == 2
+
+
+def test_a_group_that_cannot_launch() -> None:
+    # 1024 threads = 16 waves = 4 per SIMD; 68 VGPRs allow 256 / 68 = 3 waves per SIMD: no group fits
+    occ = occupancy(GFX9, OccupancyInput(vgprs=68, workgroup_size=1024))
+    assert occ.workgroups_per_cu == 0 and occ.waves_per_simd == 0 and occ.llvm_occupancy == 3

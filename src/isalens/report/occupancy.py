@@ -66,6 +66,9 @@ def render_occupancy_text(occ: Occupancy, *, title: str | None = None) -> str:
     out.append(f"  workgroups per {'WGP' if occ.wgp_mode else 'CU'} each resource allows: "
                + ", ".join(f"{k} {v}" for k, v in sorted(occ.workgroups_by.items())))
     out.append("  limited by: " + ", ".join(_REASONS.get(x, x) for x in occ.limited_by))
+    if occ.workgroups_per_cu == 0:
+        out.append(f"  a workgroup cannot launch: its {occ.waves_per_workgroup} waves need "
+                   f"{-(-occ.waves_per_workgroup // occ.simds)} per SIMD, more than the resources allow")
     step = occ.next_step
     if step is None:
         out.append("  next level: none (the SIMDs cannot hold another whole workgroup)")
