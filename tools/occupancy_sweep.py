@@ -385,6 +385,7 @@ def _summary_md(args: argparse.Namespace, rows: list[dict[str, str]], unsupporte
     llc = cc.find_llc() or "llc"
     per_target = Counter(r["target"].split(":")[0] for r in rows)
     supported = [t for t in args.targets if t in per_target]
+    shown = out.relative_to(REPO) if out.is_relative_to(REPO) else out
     lines = [
         "# occupancy_llvm19.csv: how it was produced",
         "",
@@ -392,10 +393,8 @@ def _summary_md(args: argparse.Namespace, rows: list[dict[str, str]], unsupporte
         "compiled by the real compiler; the figures are read from the `; Kernel info:` comments and the",
         "HSA metadata of `clang -S`. Regenerate with the command below; verify with `--check`.",
         "",
-        f"- command: `PYTHONPATH=src python3 tools/occupancy_sweep.py --jobs {args.jobs} --out {out.relative_to(REPO)
-                                                                                               if out.is_relative_to(REPO)
-                                                                                               else out}`",
-        f"- check: `PYTHONPATH=src python3 tools/occupancy_sweep.py --check 40`",
+        f"- command: `PYTHONPATH=src python3 tools/occupancy_sweep.py --jobs {args.jobs} --out {shown}`",
+        "- check: `PYTHONPATH=src python3 tools/occupancy_sweep.py --check 40`",
         f"- clang: `{cc.tool_version(clang)}` ({clang}); llc: `{cc.tool_version(llc)}` ({llc})",
         f"- clang flags: `{' '.join(cc.opencl_flags('<target>'))}` plus per configuration `-mwavefrontsize64` /",
         "  `-mno-wavefrontsize64` and `-mcumode` (gfx10+ only)",
@@ -460,20 +459,20 @@ def generate(args: argparse.Namespace) -> int:
         workdir = Path(tmp)
         for target in args.targets:
             builds = builds_for(target)
-            for build in builds:
-                if build.llc or build.cumode:
+            wave_sizes = sorted({b.wave_size for b in builds}, reverse=gfx_major(target) < 10)
+            for wave in wave_sizes:
+                error = probe(Build(target, wave, False, False), workdir)
+                if error is None:
+                    cases += [c for b in builds if b.wave_size == wave for c in _cases_for(b)]
                     continue
-                error = probe(build, workdir)
-                if error is not None:
-                    unsupported[target if build.wave_size == builds[0].wave_size else f"{target} wave{build.wave_size}"] = error
-                    print(f"{target} (wave{build.wave_size}): not supported: {error}", file=sys.stderr)
-            if target in unsupported:
-                continue
-            for build in builds:
-                if f"{target} wave{build.wave_size}" not in unsupported:
-                    cases += _cases_for(build)
-        print(f"{len(cases)} kernels for {len(args.targets) - len(unsupported)} targets", file=sys.stderr)
-        rows, problems = run_cases(cases, workdir, args.jobs, args.chunk)
+                key = target if wave == wave_sizes[0] else f"{target} (wave{wave})"
+                unsupported[key] = error
+                print(f"{key}: not supported: {error}", file=sys.stderr)
+                if wave == wave_sizes[0]:
+                    break
+        print(f"{len(cases)} kernels to compile", file=sys.stderr)
+        results, problems = run_cases(cases, workdir, args.jobs, args.chunk)
+    rows = [results[c] for c in cases if c in results]
     seconds = time.monotonic() - started
     compiles = sum(math.ceil(n / args.chunk) for n in Counter(c.build for c in cases).values())
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -482,14 +481,14 @@ def generate(args: argparse.Namespace) -> int:
         writer.writeheader()
         writer.writerows(rows)
     out.with_suffix(".md").write_text(_summary_md(args, rows, unsupported, problems, compiles, seconds, out))
-    for p in problems[:20]:
-        print(f"problem: {p}", file=sys.stderr)
+    for problem in problems[:20]:
+        print(f"problem: {problem}", file=sys.stderr)
     print(f"wrote {len(rows)} rows to {out} in {seconds:.0f}s ({len(problems)} sanity problems)", file=sys.stderr)
     return 0
 
 
 def case_from_row(row: dict[str, str]) -> Case:
-    """Rebuild the kernel description of a CSV row (the inverse of :func:`make_row`'s input half)."""
+    """Rebuild the kernel description of a CSV row."""
     target, _, mode = row["target"].partition(":")
     wg_attr = row["wg_attr"]
     build = Build(target, int(row["wave_size"]), mode == "cumode", wg_attr == "ir_none")
@@ -504,14 +503,12 @@ def check(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     sample = rng.sample(table, min(args.check, len(table)))
     print(f"checking {len(sample)} of {len(table)} rows (seed {args.seed})", file=sys.stderr)
-    cases = [case_from_row(r) for r in sample]
+    cases = [case_from_row(row) for row in sample]
     with tempfile.TemporaryDirectory(prefix="occcheck-") as tmp:
-        rows, problems = run_cases(cases, Path(tmp), args.jobs, args.chunk)
-    got = {tuple(r[k] for k in FIELDS[:8] if k != "wg_size"): r for r in rows}
+        results, _ = run_cases(sorted(set(cases)), Path(tmp), args.jobs, args.chunk)
     mismatches = 0
-    for want in sample:
-        key = tuple(want[k] for k in FIELDS[:8] if k != "wg_size")
-        have = got.get(key)
+    for case, want in zip(cases, sample, strict=True):
+        have = results.get(case)
         if have is None or any(have[k] != want[k] for k in FIELDS):
             mismatches += 1
             print(f"MISMATCH: table {want}\n          now   {have}", file=sys.stderr)
