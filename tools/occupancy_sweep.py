@@ -53,9 +53,9 @@ from isalens.frontends import clang as cc  # noqa: E402
 DEFAULT_CSV = REPO / "tests" / "data" / "occupancy_llvm19.csv"
 
 FIELDS = (
-    "target,wave_size,vgprs,agprs,sgprs,lds_bytes,wg_attr,wg_size,llvm_occupancy,"
-    "num_vgprs,num_agprs,num_sgprs,vgpr_count_md,sgpr_count_md,group_segment"
-).split(",")
+    "target", "wave_size", "vgprs", "agprs", "sgprs", "lds_bytes", "wg_attr", "wg_size", "llvm_occupancy",
+    "num_vgprs", "num_agprs", "num_sgprs", "vgpr_count_md", "sgpr_count_md", "group_segment",
+)  # fmt: skip
 
 #: Targets to sweep. The last three are unknown to clang 19 and end up listed as unsupported.
 TARGETS = (
@@ -158,10 +158,7 @@ def kernel_source(name: str, case: Case) -> str:
     clobbers = [f'"{kind}{n - 1}"' for kind, n in (("v", case.vgprs), ("a", case.agprs), ("s", case.sgprs)) if n]
     clobber_list = ", ".join(clobbers)
     if case.lds_bytes:
-        body = (
-            f"  __local char lds[{case.lds_bytes}];\n"
-            f'  __asm__ volatile("; lds %0" :: "s"(lds) : {clobber_list});\n'
-        )
+        body = f'  __local char lds[{case.lds_bytes}];\n  __asm__ volatile("; lds %0" :: "s"(lds) : {clobber_list});\n'
     else:
         body = f'  __asm__ volatile("" ::: {clobber_list});\n'
     return f"{attr}__kernel void {name}(void) {{\n{body}}}\n"
@@ -175,8 +172,9 @@ def _cases_for(build: Build) -> list[Case]:
     """The kernels compiled for one configuration (see the module docstring and the .md file)."""
     cases: list[Case] = []
 
-    def add(vgprs: Iterable[int], lds: Iterable[int], wgs: Iterable[tuple[str, int]], agprs: int = 0,
-            sgprs: int = 0) -> None:
+    def add(
+        vgprs: Iterable[int], lds: Iterable[int], wgs: Iterable[tuple[str, int]], agprs: int = 0, sgprs: int = 0
+    ) -> None:
         for wg_attr, wg_req in wgs:
             for b in lds:
                 for v in vgprs:
@@ -214,8 +212,9 @@ def builds_for(target: str) -> list[Build]:
     """Configurations of one target: wave64 only before gfx10; wave32/64, WGP/CU mode from gfx10."""
     if gfx_major(target) < 10:
         return [Build(target, 64, False, False), Build(target, 64, False, True)]
-    return [Build(target, w, cu, llc) for w in (32, 64) for cu in (False, True) for llc in (False, True) if not
-            (cu and llc)]
+    return [
+        Build(target, w, cu, llc) for w in (32, 64) for cu in (False, True) for llc in (False, True) if not (cu and llc)
+    ]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -248,9 +247,7 @@ def parse_asm(text: str) -> dict[str, dict[str, str]]:
                 entries[-1][m.group(1)] = m.group(2).strip()
         elif stripped == ".amdgpu_metadata":
             in_metadata = True
-        elif m := _KERNEL_LABEL.match(line):
-            current = m.group(1)
-        elif m := _AMDHSA_KERNEL.match(line):
+        elif (m := _KERNEL_LABEL.match(line)) or (m := _AMDHSA_KERNEL.match(line)):
             current = m.group(1)
         elif current is not None and (m := _AMDHSA_FIELD.match(line)):
             info[current][f"kd.{m.group(1)}"] = m.group(2)
@@ -324,11 +321,11 @@ def sanity_problems(case: Case, info: dict[str, str]) -> list[str]:
     return problems
 
 
-def probe(build: Build, workdir: Path) -> str | None:
-    """None when clang accepts the configuration (with the largest LDS size); else its error."""
-    case = Case(build, 1, 0, 0, LDS_MAX, "none", 0)
+def probe(build: Build, workdir: Path, lds_bytes: int = 0) -> str | None:
+    """None when clang accepts the configuration with ``lds_bytes`` of LDS; else its first error line."""
+    case = Case(build, 1, 0, 0, lds_bytes, "none", 0)
     try:
-        compile_chunk([case], workdir, f"probe-{build.label.replace(':', '-')}-w{build.wave_size}")
+        compile_chunk([case], workdir, f"probe-{build.label.replace(':', '-')}-w{build.wave_size}-{lds_bytes}")
     except cc.CompilerError as exc:
         lines = [ln for ln in str(exc).splitlines() if "error" in ln]
         return (lines[0] if lines else str(exc).splitlines()[-1]).strip()
@@ -369,8 +366,10 @@ def run_cases(
                 rows[case] = make_row(case, kinfo)
             done_kernels += len(group)
             elapsed = time.monotonic() - started
-            print(f"[{n}/{len(tasks)}] {tag}: {len(group)} kernels ({done_kernels}/{total}, {elapsed:.0f}s)",
-                  file=sys.stderr)
+            print(
+                f"[{n}/{len(tasks)}] {tag}: {len(group)} kernels ({done_kernels}/{total}, {elapsed:.0f}s)",
+                file=sys.stderr,
+            )
     return rows, problems
 
 
@@ -378,8 +377,15 @@ def run_cases(
 # Modes
 
 
-def _summary_md(args: argparse.Namespace, rows: list[dict[str, str]], unsupported: dict[str, str],
-                problems: list[str], compiles: int, seconds: float, out: Path) -> str:
+def _summary_md(
+    args: argparse.Namespace,
+    rows: list[dict[str, str]],
+    unsupported: dict[str, str],
+    problems: list[str],
+    compiles: int,
+    seconds: float,
+    out: Path,
+) -> str:
     """The companion .md text describing how the table was produced."""
     clang = cc.find_clang() or "clang"
     llc = cc.find_llc() or "llc"
@@ -420,9 +426,9 @@ def _summary_md(args: argparse.Namespace, rows: list[dict[str, str]], unsupporte
         "- `wave_size`: 32 or 64 (gfx10+ default is 32; `-mwavefrontsize64` gives 64).",
         "- `vgprs`, `agprs`, `sgprs`: registers forced by clobbering `v<n-1>`, `a<n-1>`, `s<n-1>` (0 = none).",
         "- `lds_bytes`: size of the kernel's `__local char` array.",
-        "- `wg_attr`: `reqd` = `reqd_work_group_size(X,1,1)`; `flat` = `amdgpu_flat_work_group_size(1,X)`; `none` = no",
-        "  attribute (clang's OpenCL front end then writes `amdgpu-flat-work-group-size`=`1,256` itself); `ir_none` = the",
-        "  attribute removed from the IR before `llc` (the backend default, 1024, applies).",
+        "- `wg_attr`: `reqd` = `reqd_work_group_size(X,1,1)`; `flat` = `amdgpu_flat_work_group_size(1,X)`;",
+        "  `none` = no attribute (clang's OpenCL front end then writes `amdgpu-flat-work-group-size`=`1,256`",
+        "  itself); `ir_none` = that attribute removed from the IR before `llc` (the backend default, 1024, applies).",
         "- `wg_size`: `.max_flat_workgroup_size` from the metadata, i.e. the flat work-group size limit LLVM used.",
         "- `llvm_occupancy`: `; Occupancy:`; `num_vgprs`/`num_agprs`/`num_sgprs`: `; NumVgprs:`/`; NumAgprs:`",
         "  (empty where not printed: targets without AGPRs)/`; NumSgprs:`; `vgpr_count_md`/`sgpr_count_md`/",
@@ -439,9 +445,10 @@ def _summary_md(args: argparse.Namespace, rows: list[dict[str, str]], unsupporte
         "  LDS 0, no attribute;",
         "- AGPR targets (gfx908, gfx90a, gfx942): VGPRs 256 + AGPRs 1..256 (totals 257..512; every work-group setting",
         "  where the register file is unified), AGPRs 1..256 alone, and a grid of mixed VGPR/AGPR counts;",
-        "- `ir_none` (through `llc`): the coarse VGPR set at LDS 0/16384/32768/65536 and VGPRs 1 at the fine LDS sizes;",
-        "- CU mode (gfx10+): VGPRs 1 at LDS 0/16384/32768/65536 and the fine LDS sizes for every work-group setting, and",
-        "  the coarse VGPR set at LDS 0 without attribute.",
+        "- `ir_none` (through `llc`): the coarse VGPR set at LDS 0/16384/32768/65536 and VGPRs 1 at the fine LDS",
+        "  sizes;",
+        "- CU mode (gfx10+): VGPRs 1 at LDS 0/16384/32768/65536 and at the fine LDS sizes for every work-group",
+        "  setting, and the coarse VGPR set at LDS 0 without attribute.",
         "",
     ]
     if problems:
@@ -463,7 +470,16 @@ def generate(args: argparse.Namespace) -> int:
             for wave in wave_sizes:
                 error = probe(Build(target, wave, False, False), workdir)
                 if error is None:
-                    cases += [c for b in builds if b.wave_size == wave for c in _cases_for(b)]
+                    lds_error = probe(Build(target, wave, False, False), workdir, LDS_MAX)
+                    if lds_error is not None:  # keep to the sizes below the largest one
+                        unsupported[f"{target} (wave{wave}, LDS {LDS_MAX})"] = lds_error
+                    cases += [
+                        c
+                        for b in builds
+                        if b.wave_size == wave
+                        for c in _cases_for(b)
+                        if lds_error is None or c.lds_bytes <= LDS_MAX // 2
+                    ]
                     continue
                 key = target if wave == wave_sizes[0] else f"{target} (wave{wave})"
                 unsupported[key] = error
@@ -523,8 +539,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--targets", nargs="+", default=list(TARGETS), help="processors to sweep")
     parser.add_argument("--jobs", type=int, default=2, help="compiles at a time (default 2)")
     parser.add_argument("--chunk", type=int, default=1000, help="kernels per compiled file (default 1000)")
-    parser.add_argument("--check", type=int, nargs="?", const=40, default=None, metavar="N",
-                        help="recompile N random rows (default 40) and compare with the table")
+    parser.add_argument(
+        "--check",
+        type=int,
+        nargs="?",
+        const=40,
+        default=None,
+        metavar="N",
+        help="recompile N random rows (default 40) and compare with the table",
+    )
     parser.add_argument("--seed", type=int, default=None, help="random seed for --check")
     args = parser.parse_args(argv)
     if cc.find_clang() is None:

@@ -24,14 +24,17 @@ from isalens.analysis.occupancy import (
 )
 from isalens.analysis.pipeline import KernelAnalysis, run
 from isalens.analysis.tiles import TilePlan, candidate_tiles, plan_tile
+from isalens.arch import check as arch_check
 from isalens.arch.loader import UnknownArchError, all_archs, get_arch, normalize_arch_name
 from isalens.arch.model import ArchSpec
 from isalens.errors import ArchError, InputError
 from isalens.ir.program import Kernel, Module, TargetInfo
 from isalens.isa import registry
 
-__all__ = ["LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "compute_occupancy", "load",
-           "plan_tiles", "resolve_arch", "target_info"]
+__all__ = [
+    "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "compute_occupancy",
+    "load", "plan_tiles", "resolve_arch", "target_info",
+]
 
 _MAX_INPUT_BYTES = 512 * 1024 * 1024
 
@@ -196,6 +199,11 @@ def plan_tiles(dims: tuple[int, ...], radius: int, bytes_per_item: int,
     except ValueError as exc:
         raise InputError(str(exc), code="tile-input") from None
     return plan, table
+
+
+def check_arch_data() -> list[str]:
+    """Problems found in the architecture data files (empty when consistent)."""
+    return arch_check.check_arch_data()
 
 
 def analyze_kernel(kernel: LoadedKernel) -> KernelAnalysis:

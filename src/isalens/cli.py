@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from isalens import __version__
-from isalens.api import compute_occupancy, load, plan_tiles, resolve_arch
+from isalens.api import check_arch_data, compute_occupancy, load, plan_tiles, resolve_arch
 from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
 from isalens.ir.registers import RegFile
@@ -110,8 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     tile.add_argument("--arch", help="target, for LDS allocation and groups per CU")
     tile.add_argument("--json", action="store_true", help="print JSON")
 
-    arch = sub.add_parser("arch", help="list or show known targets")
-    arch.add_argument("action", choices=("list", "show"), nargs="?", default="list")
+    arch = sub.add_parser("arch", help="list, show or check the known targets")
+    arch.add_argument("action", choices=("list", "show", "check"), nargs="?", default="list",
+                      help="list targets, show one, or check the data files for consistency")
     arch.add_argument("name", nargs="?", help="target to show")
     return parser
 
@@ -201,6 +202,13 @@ def _cmd_tile(args: argparse.Namespace) -> int:
 
 
 def _cmd_arch(args: argparse.Namespace) -> int:
+    if args.action == "check":
+        problems = check_arch_data()
+        for problem in problems:
+            sys.stderr.write(f"isalens: arch data: {problem}\n")
+        sys.stdout.write(f"{len(all_archs())} target names checked: "
+                         f"{'ok' if not problems else f'{len(problems)} problem(s)'}\n")
+        return EXIT_OK if not problems else EXIT_INPUT
     if args.action == "show":
         if not args.name:
             raise IsalensError("arch show needs a target name, e.g. `isalens arch show gfx90a`")

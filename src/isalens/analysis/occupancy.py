@@ -165,15 +165,28 @@ def waves_with_lds(arch: ArchSpec, lds_bytes: int, wg_size: int, wave: int, wgp:
     return min(waves, arch.max_waves_per_simd)
 
 
+def _limits(arch: ArchSpec, inp: OccupancyInput, wgp: bool) -> tuple[int, int, int, int]:
+    """(total VGPRs, VGPR limit, SGPR limit, LDS+workgroup limit) in waves per SIMD."""
+    total = arch.total_vgprs(inp.vgprs, inp.agprs)
+    lim_v = waves_with_vgprs(arch, total, inp.wave_size) if total else arch.max_waves_per_simd
+    lim_s = waves_with_sgprs(arch, inp.sgprs)
+    lim_l = waves_with_lds(arch, inp.lds_bytes, inp.workgroup_size, inp.wave_size, wgp)
+    return total, lim_v, lim_s, lim_l
+
+
+def llvm_occupancy(arch: ArchSpec, inp: OccupancyInput) -> int:
+    """Only the figure LLVM prints as ``; Occupancy:`` (``GCNSubtarget::computeOccupancy``)."""
+    _check(arch, inp)
+    _, lim_v, lim_s, lim_l = _limits(arch, inp, _wgp(arch, inp))
+    return min(arch.max_waves_per_simd, lim_l, lim_s, lim_v)
+
+
 def occupancy(arch: ArchSpec, inp: OccupancyInput) -> Occupancy:
     """Occupancy of a kernel with resources ``inp`` on ``arch``."""
     _check(arch, inp)
     wgp = _wgp(arch, inp)
     wave = inp.wave_size
-    total = arch.total_vgprs(inp.vgprs, inp.agprs)
-    lim_v = waves_with_vgprs(arch, total, wave) if total else arch.max_waves_per_simd
-    lim_s = waves_with_sgprs(arch, inp.sgprs)
-    lim_l = waves_with_lds(arch, inp.lds_bytes, inp.workgroup_size, wave, wgp)
+    total, lim_v, lim_s, lim_l = _limits(arch, inp, wgp)
     llvm = min(arch.max_waves_per_simd, lim_l, lim_s, lim_v)
 
     simds, per_group, lds_alloc, by = _workgroup_limits(arch, inp, wgp, lim_v, lim_s)
@@ -266,10 +279,9 @@ def _with(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
 
 def _groups_only(arch: ArchSpec, inp: OccupancyInput) -> int:
     _check(arch, inp)
-    total = arch.total_vgprs(inp.vgprs, inp.agprs)
-    lim_v = waves_with_vgprs(arch, total, inp.wave_size) if total else arch.max_waves_per_simd
-    lim_s = waves_with_sgprs(arch, inp.sgprs)
-    return min(_workgroup_limits(arch, inp, _wgp(arch, inp), lim_v, lim_s)[3].values())
+    wgp = _wgp(arch, inp)
+    _, lim_v, lim_s, _ = _limits(arch, inp, wgp)
+    return min(_workgroup_limits(arch, inp, wgp, lim_v, lim_s)[3].values())
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,156 @@
+"""Named GPUs (a Radeon RX Vega 64, an HD 4870) with the peak figures throughput estimates need.
+
+The figures live in ``arch/data/devices.toml``, each with its source in a comment. GCN, CDNA and RDNA
+devices point at an :class:`~isalens.arch.model.ArchSpec` target (``gfx900``); the VLIW5/VLIW4 parts
+that predate GCN point at their chip (``rv770``), for which there is no ArchSpec.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass, fields
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from isalens.arch.loader import all_archs
+
+#: instruction-set families a device may belong to
+ISAS = ("gcn", "cdna", "rdna", "vliw5", "vliw4")
+#: ALUs per thread processor ("stream processor" group) on the VLIW parts; one elsewhere
+VLIW_ALUS = {"vliw5": 5, "vliw4": 4}
+
+
+class UnknownDeviceError(KeyError):
+    """No device of that name in ``devices.toml``."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown device"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeviceSpec:
+    """One product with its peak rates. Clocks in MHz, rates in Gflop/s, bandwidths in GB/s (10^9 bytes).
+
+    ``fp32_gflops`` is the vendor's peak figure: for RDNA3/RDNA4 (VOPD dual issue) and MI300 (packed
+    FP32) it counts two FP32 FMAs per stream processor per clock, elsewhere one; see
+    :attr:`single_issue_fp32_gflops` for the rate without dual issue. On VLIW parts ``compute_units``
+    counts SIMD engines (16 thread processors of ``alus_per_sp`` ALUs each), ``stream_processors``
+    counts ALUs and ``boost_clock_mhz`` is the engine clock.
+    """
+
+    name: str
+    marketing_name: str
+    target: str
+    isa: str
+    compute_units: int
+    stream_processors: int
+    boost_clock_mhz: int
+    memory_clock_mhz: int | None = None
+    memory_bandwidth_gbs: float
+    fp32_gflops: float
+    #: packed FP16 (two halves per lane) or dual-issue rate, where published or derivable
+    fp16_gflops: float | None = None
+    fp64_gflops: float | None = None
+    lds_bytes_per_cu: int
+    lds_bandwidth_bytes_per_clk_per_cu: int | None = None
+    #: texture/fetch path bandwidth of the VLIW parts (domain.md §1.4)
+    tex_fetch_gbs: float | None = None
+    alus_per_sp: int = 1
+    sources: tuple[str, ...] = ()
+
+    @property
+    def single_issue_fp32_gflops(self) -> float:
+        """FP32 peak with one FMA (2 flops) per stream processor per clock, no dual issue or packing."""
+        return self.stream_processors * 2 * self.boost_clock_mhz / 1000
+
+    @property
+    def is_vliw(self) -> bool:
+        return self.isa in VLIW_ALUS
+
+
+_FIELDS = {f.name: f for f in fields(DeviceSpec)}
+_REQUIRED = {
+    "name", "marketing_name", "target", "isa", "compute_units", "stream_processors", "boost_clock_mhz",
+    "memory_bandwidth_gbs", "fp32_gflops", "lds_bytes_per_cu",
+}
+_INT_FIELDS = {
+    "compute_units", "stream_processors", "boost_clock_mhz", "memory_clock_mhz", "lds_bytes_per_cu",
+    "lds_bandwidth_bytes_per_clk_per_cu", "alus_per_sp",
+}
+_FLOAT_FIELDS = {"memory_bandwidth_gbs", "fp32_gflops", "fp16_gflops", "fp64_gflops", "tex_fetch_gbs"}
+_STR_FIELDS = {"name", "marketing_name", "target", "isa"}
+
+
+def _convert(where: str, key: str, value: Any) -> Any:
+    if key in _STR_FIELDS:
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"{where}: {key} must be a non-empty string")
+        return value
+    if key in _INT_FIELDS:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{where}: {key} must be a non-negative integer, not {value!r}")
+        return value
+    if key in _FLOAT_FIELDS:
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ValueError(f"{where}: {key} must be a non-negative number, not {value!r}")
+        return float(value)
+    # sources
+    if not isinstance(value, list) or not all(isinstance(s, str) and s for s in value):
+        raise ValueError(f"{where}: sources must be a list of non-empty strings")
+    return tuple(value)
+
+
+def _device(name: str, table: dict[str, Any]) -> DeviceSpec:
+    where = f"devices.toml [devices.{name}]"
+    # the table's key is the name, so a ``name`` field would be ambiguous
+    unknown = (set(table) - set(_FIELDS)) | ({"name"} & set(table))
+    if unknown:
+        raise ValueError(f"{where}: unknown fields {sorted(unknown)}")
+    values = {key: _convert(where, key, value) for key, value in {**table, "name": name}.items()}
+    missing = _REQUIRED - set(values)
+    if missing:
+        raise ValueError(f"{where}: missing fields {sorted(missing)}")
+    isa = values["isa"]
+    if isa not in ISAS:
+        raise ValueError(f"{where}: isa {isa!r} is not one of {', '.join(ISAS)}")
+    want_alus = VLIW_ALUS.get(isa, 1)
+    if values.get("alus_per_sp", 1) != want_alus:
+        raise ValueError(f"{where}: an {isa} device has alus_per_sp = {want_alus}")
+    if isa not in VLIW_ALUS:
+        spec = all_archs().get(values["target"])
+        if spec is None or spec.name != values["target"]:
+            raise ValueError(f"{where}: target {values['target']!r} is not a known gfx target")
+    return DeviceSpec(**values)
+
+
+@cache
+def load_devices() -> dict[str, DeviceSpec]:
+    """Every device in ``devices.toml`` by name; raises :class:`ValueError` on malformed data."""
+    text = (resources.files("isalens.arch") / "data" / "devices.toml").read_text(encoding="utf-8")
+    doc = tomllib.loads(text)
+    extra = set(doc) - {"devices"}
+    if extra:
+        raise ValueError(f"devices.toml: unknown top-level keys {sorted(extra)}")
+    return {name: _device(name, table) for name, table in doc.get("devices", {}).items()}
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def get_device(name: str) -> DeviceSpec:
+    """The device ``name`` (``rx-vega-64``), also found by marketing name (``Radeon RX Vega 64``)."""
+    devices = load_devices()
+    key = name.strip().lower()
+    if key in devices:
+        return devices[key]
+    squashed = _squash(name)
+    for dev in devices.values():
+        if squashed and squashed in (_squash(dev.name), _squash(dev.marketing_name)):
+            return dev
+    close = difflib.get_close_matches(key, sorted(devices), n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise UnknownDeviceError(f"unknown device {name!r}{hint} (known: {', '.join(sorted(devices))})")
