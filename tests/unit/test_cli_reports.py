@@ -80,3 +80,24 @@ def test_objdump_needs_arch_and_resolves_numeric_branches(samples: Path, capsys:
     assert "--arch" in capsys.readouterr().err
     doc = json.loads(run_cli(capsys, str(dump), "--arch", "gfx902", "--json"))
     assert doc["kernels"][0]["cfg"]["loops"] == 3
+
+
+def test_livereg_shows_occupancy_and_the_granule_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_cli(capsys, str(EXAMPLE), "--summary", "--color", "never")
+    # clang-19 declares 150 VGPRs; gfx9 allocates in granules of 4: 152, and 150 mod 4 = 2 saves a granule
+    assert "150 VGPRs used, 152 allocated out of 256; reduce by 2 to save a granule of 4" in out
+    # LLVM's own comment in this file says "; Occupancy: 1"; 256 / 152 -> 1 wave per SIMD
+    assert "LLVM's per-wave figure ('; Occupancy:'): 1" in out
+    doc = json.loads(run_cli(capsys, str(EXAMPLE), "--json"))
+    occ = doc["kernels"][0]["occupancy"]
+    assert occ["llvm_occupancy"] == 1 and occ["limited_by"] == ["vgpr"]
+    assert doc["kernels"][0]["vgpr_hint"]["reduce_by_to_save_a_granule"] == 2
+
+
+def test_arch_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arch", "check"]) == 0
+    assert "ok" in capsys.readouterr().out
+    assert main(["arch", "show", "raven"]) == 0
+    out = capsys.readouterr().out
+    assert "gfx902" in out and "max_waves_per_simd" in out
+    assert main(["arch", "show", "gfx9020"]) == 2
