@@ -28,6 +28,8 @@ from isalens.arch import check as arch_check
 from isalens.arch.loader import UnknownArchError, all_archs, get_arch, normalize_arch_name
 from isalens.arch.model import ArchSpec
 from isalens.errors import ArchError, InputError
+from isalens.ir.diagnostics import Diagnostic
+from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel, Module, TargetInfo
 from isalens.isa import registry
 
@@ -76,7 +78,7 @@ class LoadedKernel:
         return self.ir.name
 
     @property
-    def instructions(self) -> tuple[object, ...]:
+    def instructions(self) -> tuple[Instruction, ...]:
         return self.ir.instructions
 
     @cached_property
@@ -99,16 +101,19 @@ class LoadedModule:
     ir: Module
     arch: ArchSpec
 
-    @property
+    @cached_property
     def kernels(self) -> tuple[LoadedKernel, ...]:
         return tuple(LoadedKernel(k, self.arch) for k in self.ir.kernels)
 
     @property
-    def diagnostics(self) -> tuple[object, ...]:
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
         return self.ir.diagnostics
 
     def kernel(self, name: str) -> LoadedKernel:
-        return LoadedKernel(self.ir.kernel(name), self.arch)
+        for kernel in self.kernels:
+            if kernel.name == name:
+                return kernel
+        raise KeyError(name)
 
 
 def _read_input(path_or_text: str | Path) -> tuple[str, str]:
