@@ -18,8 +18,9 @@ from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
 from isalens.ir.registers import RegFile
 from isalens.isa.registry import DIALECTS
+from isalens.report.csv import render_csv
 from isalens.report.json import render_json
-from isalens.report.model import livereg_report
+from isalens.report.model import LiveRegReport, livereg_report
 from isalens.report.occupancy import (
     curves_dict,
     occupancy_dict,
@@ -27,7 +28,7 @@ from isalens.report.occupancy import (
     render_tiles_text,
     tile_dict,
 )
-from isalens.report.plot import PlotUnavailable, plot_occupancy
+from isalens.report.plot import PlotUnavailable, plot_occupancy, plot_pressure
 from isalens.report.rga import render_rga
 from isalens.report.text import render_text
 
@@ -81,6 +82,24 @@ def build_parser() -> argparse.ArgumentParser:
     lr.add_argument("--summary", action="store_true", help="text: omit the per-line listing")
     lr.add_argument("--longest", type=int, default=10, metavar="N", help="how many longest live ranges (10)")
     lr.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text view")
+
+    an = sub.add_parser(
+        "analyze", help="one-stop report: resources, occupancy, pressure peak, lifetimes, instruction mix",
+        description="Analyse every kernel of one or more ISA files: registers requested/allocated/declared, "
+                    "occupancy and its limiter, the pressure peak and what is live there, the longest live ranges, "
+                    "wasted 16-bit halves, instructions by class and diagnostics.",
+    )
+    an.add_argument("files", nargs="+", metavar="FILE", help="ISA text files (see `isalens livereg --help`)")
+    an.add_argument("--arch", help="target, when the input does not name it")
+    an.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
+    an.add_argument("--kernel", help="analyse only this kernel or function")
+    an.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
+    an.add_argument("--ignore-unknown", action="store_true", help="unknown instructions are warnings, not errors")
+    an.add_argument("--json", action="store_true", help="print JSON (schema 1, as livereg, per file)")
+    an.add_argument("--csv", type=Path, metavar="OUT.csv", help="write per-line live counts as CSV")
+    an.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
+                    help="draw live VGPRs per instruction with occupancy thresholds (needs matplotlib)")
+    an.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text view")
 
     occ = sub.add_parser(
         "occupancy", help="waves per SIMD from registers, LDS and workgroup size; the limiter; what to change",
@@ -155,6 +174,57 @@ def _cmd_livereg(args: argparse.Namespace) -> int:
     for diag in module.ir.diagnostics:
         if args.json or args.rga:
             sys.stderr.write(diag.format() + "\n")
+    return EXIT_OK
+
+
+def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10) -> LiveRegReport:
+    module = load(source, args.arch, dialect=args.dialect, ignore_unknown=args.ignore_unknown, wave_size=args.wave)
+    kernels = module.kernels
+    if args.kernel:
+        names = [k.name for k in kernels]
+        if args.kernel not in names:
+            raise IsalensError(f"no kernel named '{args.kernel}' (found: {', '.join(names)})", file=str(source))
+        kernels = tuple(k for k in kernels if k.name == args.kernel)
+    return livereg_report([k.analyze() for k in kernels], file=module.ir.file, dialect=module.ir.dialect,
+                          diagnostics=module.ir.diagnostics, longest_count=longest)
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    reports = [_livereg_for(_source(f), args) for f in args.files]
+    if args.json:
+        docs = [json.loads(render_json(r)) for r in reports]
+        sys.stdout.write(json.dumps(docs[0] if len(docs) == 1 else {"schema": 1, "files": docs}, sort_keys=True,
+                                    indent=1) + "\n")
+    else:
+        color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+        for report in reports:
+            if len(reports) > 1:
+                sys.stdout.write(f"== {report.file}\n")
+            sys.stdout.write(render_text(report, RegFile.VGPR, color=color, listing=False))
+    if args.csv is not None:
+        try:
+            args.csv.write_text("".join(render_csv(r) if i == 0 else render_csv(r).split("\n", 1)[1]
+                                        for i, r in enumerate(reports)))
+        except OSError as exc:
+            raise IsalensError(f"cannot write: {exc.strerror}", file=str(args.csv), code="io") from None
+        sys.stderr.write(f"isalens: wrote {args.csv}\n")
+    if args.plot is not None:
+        kernels = [k for r in reports for k in r.kernels]
+        series = [(k.name if len(reports) == 1 else f"{Path(r.file or '').name}:{k.name}",
+                   tuple(row.live_vgpr for row in k.lines)) for r in reports for k in r.kernels]
+        first = kernels[0]
+        top = max((max(s[1], default=0) for s in series), default=0)
+        thresholds: list[tuple[int, str]] = []
+        for v, w in first.vgpr_thresholds:
+            # label only steps far enough apart to read, within the plotted range
+            if w > 1 and v <= top + 16 and (not thresholds or v - thresholds[-1][0] >= max(top, 1) / 12):
+                thresholds.append((v, f"above {v} VGPRs: {w - 1} waves"))
+        try:
+            plot_pressure(series, args.plot, title=f"live VGPRs per instruction ({first.arch})",
+                          thresholds=thresholds)
+        except (PlotUnavailable, ValueError, OSError) as exc:
+            raise IsalensError(str(exc), file=str(args.plot), code="plot") from None
+        sys.stderr.write(f"isalens: wrote {args.plot}\n")
     return EXIT_OK
 
 
@@ -239,6 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_arch(args)
         if args.command == "occupancy":
             return _cmd_occupancy(args)
+        if args.command == "analyze":
+            return _cmd_analyze(args)
         if args.command == "tile":
             return _cmd_tile(args)
     except IsalensError as exc:

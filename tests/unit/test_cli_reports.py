@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -101,3 +102,28 @@ def test_arch_commands(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "gfx902" in out and "max_waves_per_simd" in out
     assert main(["arch", "show", "gfx9020"]) == 2
+
+
+def test_analyze_json_csv_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    csv_path, png = tmp_path / "lines.csv", tmp_path / "pressure.png"
+    args = ["analyze", str(EXAMPLE), "--json", "--csv", str(csv_path)]
+    if importlib.util.find_spec("matplotlib"):
+        args += ["--plot", str(png)]
+    assert main(args) == 0
+    doc = json.loads(capsys.readouterr().out)
+    kernel = doc["kernels"][0]
+    # every instruction has a class from the semantics table, none unknown, and the counts add up
+    assert sum(kernel["instruction_classes"].values()) == kernel["instructions"]
+    assert "unknown" not in kernel["instruction_classes"]
+    rows = csv_path.read_text().splitlines()
+    assert len(rows) == kernel["instructions"] + 1
+    assert [int(r.split(",")[3]) for r in rows[1:]] == [x["live_vgpr"] for x in kernel["lines"]]
+    if importlib.util.find_spec("matplotlib"):
+        assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_analyze_several_files(capsys: pytest.CaptureFixture[str]) -> None:
+    other = EXAMPLES / "isa" / "fp16_half3.gfx902.s"
+    assert main(["analyze", str(EXAMPLE), str(other), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [f["kernels"][0]["name"] for f in doc["files"]] == ["resolve_half3_two_uint", "resolve_half3"]

@@ -338,3 +338,17 @@ def kernel_occupancy(kernel: Kernel, arch: ArchSpec, res: Resources) -> tuple[Oc
         return occupancy(arch, inp), inp
     except OccupancyInputError:
         return None
+
+
+def vgpr_thresholds(arch: ArchSpec, wave_size: int) -> list[tuple[int, int]]:
+    """(most VGPRs, waves per SIMD) at each step where one more VGPR costs a wave: the lines users draw
+    over a pressure curve ("above 64 VGPRs: 3 waves")."""
+    out: list[tuple[int, int]] = []
+    granule = arch.vgpr_granule(wave_size)
+    file = arch.vgpr_total(wave_size)
+    for waves in range(arch.max_waves_per_simd, 0, -1):
+        most = (file // waves) // granule * granule
+        most = min(most, arch.addressable_vgprs)
+        if most >= granule and (not out or most > out[-1][0]):
+            out.append((most, waves))
+    return out

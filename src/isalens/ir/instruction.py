@@ -48,6 +48,8 @@ class Instruction:
     ops: tuple[str, ...] = field(default=())
     #: every register named in the operands, read or not (what the compiler counts as used)
     referenced: int = 0
+    #: broad class key from the semantics table (``valu``, ``salu``, ``ds.load``, ``vmem.store`` ...)
+    klass: str = "other"
 
     def modifier(self, name: str) -> str | None:
         """Value of ``name:value`` among the modifiers, ``""`` for a bare flag, else None."""

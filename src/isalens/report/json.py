@@ -55,6 +55,7 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         "cfg": {"blocks": k.blocks, "loops": k.loops, "max_loop_depth": k.max_loop_depth,
                 "unreachable_blocks": k.unreachable_blocks},
         "guessed_instructions": k.guessed,
+        "instruction_classes": k.classes,
         "occupancy": None if k.occupancy is None else {
             **occupancy_dict(k.occupancy, workgroup_limit=k.workgroup_limit),
             "workgroup_size_assumed": k.occupancy_workgroup_assumed,

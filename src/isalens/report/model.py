@@ -5,10 +5,11 @@ Objects refer to instructions by index and 1-based source line.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
-from isalens.analysis.occupancy import Occupancy
+from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.pressure import touched
 from isalens.ir.diagnostics import Diagnostic
@@ -110,6 +111,10 @@ class KernelReport:
     workgroup_limit: int
     #: RGA's hint: VGPRs to remove to save one allocation granule (0: already on a boundary)
     vgpr_granule_saving: int
+    #: instructions per broad class key (``valu``, ``salu``, ``ds.load`` ...)
+    classes: dict[str, int]
+    #: (most VGPRs, waves per SIMD) where occupancy steps down, for threshold lines
+    vgpr_thresholds: tuple[tuple[int, int], ...]
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
@@ -210,6 +215,9 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         occupancy_workgroup_assumed=bool(result.occupancy and result.occupancy[1].workgroup_assumed),
         workgroup_limit=result.occupancy[0].limit_lds_workgroup if result.occupancy else 0,
         vgpr_granule_saving=res.total_vgprs % arch.vgpr_granule(kernel.wave_size) if res.total_vgprs else 0,
+        classes=dict(sorted(Counter(ins.klass for ins in kernel.instructions).items())),
+        vgpr_thresholds=tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes
+        else (),
     )
 
 

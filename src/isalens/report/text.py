@@ -85,6 +85,10 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
             written = ", ".join(str(x) for x in v.def_lines) or "kernel entry"
             read = ", ".join(str(x) for x in v.next_use_lines) or "-"
             out.append(f"  {v.reg:>5}: line {written} -> {read}")
+    if k.classes:
+        out.append("")
+        by_count = sorted(k.classes.items(), key=lambda item: -item[1])
+        out.append(style("instructions by class", _BOLD) + "  " + ", ".join(f"{c} {n}" for c, n in by_count))
     if k.longest_lived:
         out.append("")
         out.append(style("longest live ranges", _BOLD) + "  (instructions from write to last read)")

@@ -54,6 +54,7 @@ class _Decoded:
     guessed: bool
     notes: tuple[str, ...]
     referenced: int
+    klass: str
 
 
 @dataclasses.dataclass(slots=True)
@@ -195,7 +196,7 @@ def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _C
         index=index, line=item.line, text=item.text, mnemonic=decoded.mnemonic, operands=decoded.operands,
         modifiers=decoded.modifiers, defs=decoded.defs, uses=decoded.uses, branch=decoded.branch,
         target=target, address=item.address, encoding=item.encoding, guessed=decoded.guessed, ops=decoded.ops,
-        referenced=decoded.referenced,
+        referenced=decoded.referenced, klass=decoded.klass,
     )
 
 
@@ -210,6 +211,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     ops: list[str] = []
     notes: list[str] = []
     guessed = False
+    klass = "other"
     for part in parts:
         raw = _parse_one(part, ctx, item.line)
         ops.append(raw.mnemonic)
@@ -220,6 +222,8 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
                                        generation=ctx.target.generation, wave_size=ctx.wave_size)
         if guessed and not eff.matched:
             effects = _positional(raw)
+        if klass == "other":
+            klass = "unknown" if guessed else effects.klass
         defs |= effects.defs
         uses |= effects.uses
         if effects.branch is not BranchKind.NONE:
@@ -233,7 +237,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
         if isinstance(op, RegOperand):
             referenced |= op.mask
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
-                    guessed, tuple(notes), referenced)
+                    guessed, tuple(notes), referenced, klass)
 
 
 def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
