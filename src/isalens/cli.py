@@ -18,6 +18,7 @@ from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
 from isalens.ir.registers import RegFile
 from isalens.isa.registry import DIALECTS
+from isalens.report.compare import Variant, compare_dict, render_compare_text
 from isalens.report.csv import render_csv
 from isalens.report.json import render_json
 from isalens.report.model import LiveRegReport, livereg_report
@@ -100,6 +101,23 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
                     help="draw live VGPRs per instruction with occupancy thresholds (needs matplotlib)")
     an.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text view")
+
+    cmp_ = sub.add_parser(
+        "compare", help="variants side by side: registers, occupancy, size, LDS forms, overlaid pressure",
+        description="Compare kernels (one per file, or --kernel) side by side: VGPR/SGPR peak, requested and "
+                    "allocated, occupancy, instruction count, code bytes, LDS reads/writes by form, packed fp16 "
+                    "ops, conversions, literals; and overlaid pressure curves.",
+    )
+    cmp_.add_argument("files", nargs="+", metavar="FILE", help="ISA text files, one variant each")
+    cmp_.add_argument("--labels", help="comma-separated names for the variants (default: file names)")
+    cmp_.add_argument("--arch", help="target, when the inputs do not name it")
+    cmp_.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
+    cmp_.add_argument("--kernel", help="the kernel to compare in every file (default: each file's first)")
+    cmp_.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
+    cmp_.add_argument("--ignore-unknown", action="store_true", help="unknown instructions are warnings")
+    cmp_.add_argument("--json", action="store_true", help="print JSON")
+    cmp_.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
+                      help="overlay the pressure curves (absolute index); OUT-normalised.* aligns lengths")
 
     occ = sub.add_parser(
         "occupancy", help="waves per SIMD from registers, LDS and workgroup size; the limiter; what to change",
@@ -228,6 +246,31 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_compare(args: argparse.Namespace) -> int:
+    labels = [x.strip() for x in args.labels.split(",")] if args.labels else [Path(f).name for f in args.files]
+    if len(labels) != len(args.files):
+        raise IsalensError(f"--labels names {len(labels)} variants for {len(args.files)} files")
+    variants = []
+    for label, f in zip(labels, args.files, strict=True):
+        report = _livereg_for(_source(f), args, longest=0)
+        variants.append(Variant(label, report.kernels[0]))
+    if args.json:
+        sys.stdout.write(json.dumps(compare_dict(variants), sort_keys=True, indent=1) + "\n")
+    else:
+        sys.stdout.write(render_compare_text(variants))
+    if args.plot is not None:
+        series = [(v.label, tuple(r.live_vgpr for r in v.kernel.lines)) for v in variants]
+        normalised = args.plot.with_name(f"{args.plot.stem}-normalised{args.plot.suffix}")
+        try:
+            plot_pressure(series, args.plot, title="live VGPRs per instruction")
+            plot_pressure(series, normalised, title="live VGPRs per instruction (normalised length)",
+                          normalise=True)
+        except (PlotUnavailable, ValueError, OSError) as exc:
+            raise IsalensError(str(exc), file=str(args.plot), code="plot") from None
+        sys.stderr.write(f"isalens: wrote {args.plot} and {normalised}\n")
+    return EXIT_OK
+
+
 def _cmd_occupancy(args: argparse.Namespace) -> int:
     result = compute_occupancy(
         args.arch, vgprs=args.vgprs, sgprs=args.sgprs, agprs=args.agprs, lds_bytes=args.lds,
@@ -311,6 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_occupancy(args)
         if args.command == "analyze":
             return _cmd_analyze(args)
+        if args.command == "compare":
+            return _cmd_compare(args)
         if args.command == "tile":
             return _cmd_tile(args)
     except IsalensError as exc:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from isalens.analysis.cfg import CFG, cfg
 from isalens.analysis.lifetimes import LiveRange, live_ranges
 from isalens.analysis.liveness import Liveness, liveness
+from isalens.analysis.mix import Mix, mix
 from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy
 from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
@@ -14,7 +15,7 @@ from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 
 #: pass names in execution order (each module exports one function of that name)
-PASSES = ("cfg", "liveness", "pressure", "live_ranges", "resources", "kernel_occupancy")
+PASSES = ("cfg", "liveness", "pressure", "live_ranges", "resources", "kernel_occupancy", "mix")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,7 @@ class KernelAnalysis:
     resources: Resources
     #: None when the resources cannot run on the target (e.g. more LDS than a workgroup may use)
     occupancy: tuple[Occupancy, OccupancyInput] | None
+    mix: Mix
 
 
 def run(kernel: Kernel, arch: ArchSpec) -> KernelAnalysis:
@@ -40,4 +42,4 @@ def run(kernel: Kernel, arch: ArchSpec) -> KernelAnalysis:
     ranges = live_ranges(kernel, graph, live)
     res = resources(kernel, arch)
     occ = kernel_occupancy(kernel, arch, res)
-    return KernelAnalysis(kernel, arch, graph, live, press, ranges, res, occ)
+    return KernelAnalysis(kernel, arch, graph, live, press, ranges, res, occ, mix(kernel))

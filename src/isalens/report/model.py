@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
+from isalens.analysis.mix import Mix
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.pressure import touched
@@ -115,6 +116,7 @@ class KernelReport:
     classes: dict[str, int]
     #: (most VGPRs, waves per SIMD) where occupancy steps down, for threshold lines
     vgpr_thresholds: tuple[tuple[int, int], ...]
+    mix: Mix
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
@@ -218,6 +220,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         classes=dict(sorted(Counter(ins.klass for ins in kernel.instructions).items())),
         vgpr_thresholds=tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes
         else (),
+        mix=result.mix,
     )
 
 

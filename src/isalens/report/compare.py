@@ -1,0 +1,65 @@
+"""Side-by-side comparison of variants: one row per kernel, rendered as text and as a JSON-ready dict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from isalens.analysis.mix import Mix
+from isalens.report.model import KernelReport
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    label: str
+    kernel: KernelReport
+
+    @property
+    def mix(self) -> Mix:
+        return self.kernel.mix
+
+
+def compare_dict(variants: list[Variant]) -> dict[str, Any]:
+    rows = []
+    for v in variants:
+        k, m = v.kernel, v.mix
+        occ = k.occupancy
+        rows.append({
+            "label": v.label, "kernel": k.name, "arch": k.arch, "instructions": k.instructions,
+            "vgpr": {"peak_live": k.vgpr.peak_live, "requested": k.vgpr.requested, "allocated": k.vgpr.allocated,
+                     "declared": k.vgpr.declared},
+            "sgpr": {"peak_live": k.sgpr.peak_live, "requested": k.sgpr.requested, "allocated": k.sgpr.allocated,
+                     "declared": k.sgpr.declared},
+            "occupancy": None if occ is None else {"waves_per_simd": occ.waves_per_simd,
+                                                   "llvm_occupancy": occ.llvm_occupancy},
+            "code_bytes": m.code_bytes, "lds_reads": m.lds_reads, "lds_writes": m.lds_writes,
+            "packed_f16": m.packed_f16, "conversions": m.conversions, "literals": m.literals,
+            "pressure": [r.live_vgpr for r in k.lines],
+        })
+    return {"schema": 1, "variants": rows}
+
+
+def render_compare_text(variants: list[Variant]) -> str:
+    head = (f"{'variant':24} {'VGPR peak':>9} {'req':>5} {'alloc':>5} {'SGPR':>5} {'waves':>6} {'LLVM':>5} "
+            f"{'instrs':>7} {'bytes':>7} {'LDS rd':>7} {'LDS wr':>7} {'pk f16':>7} {'cvt':>5} {'lit':>5}")
+    out = [head, "-" * len(head)]
+    forms: set[str] = set()
+    for v in variants:
+        k, m = v.kernel, v.mix
+        occ = k.occupancy
+        waves = "-" if occ is None else f"{occ.waves_per_simd:g}"
+        llvm = "-" if occ is None else str(occ.llvm_occupancy)
+        code = "-" if m.code_bytes is None else str(m.code_bytes)
+        out.append(f"{v.label[:24]:24} {k.vgpr.peak_live:9d} {k.vgpr.requested:5d} {k.vgpr.allocated:5d} "
+                   f"{k.sgpr.requested:5d} {waves:>6} {llvm:>5} {k.instructions:7d} {code:>7} "
+                   f"{sum(m.lds_reads.values()):7d} {sum(m.lds_writes.values()):7d} {m.packed_f16:7d} "
+                   f"{m.conversions:5d} {m.literals:5d}")
+        forms |= set(m.lds_reads) | set(m.lds_writes)
+    if forms:
+        out += ["", "LDS operations by form:"]
+        names = sorted(forms)
+        out.append(f"{'variant':24} " + " ".join(f"{n:>{max(len(n), 5)}}" for n in names))
+        for v in variants:
+            counts = {**v.mix.lds_reads, **v.mix.lds_writes}
+            out.append(f"{v.label[:24]:24} " + " ".join(f"{counts.get(n, 0):>{max(len(n), 5)}}" for n in names))
+    return "\n".join(out) + "\n"
