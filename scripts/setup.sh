@@ -17,6 +17,10 @@ command -v clang-19 >/dev/null 2>&1 || need_apt+=(clang-19)
 command -v llc-19 >/dev/null 2>&1 || need_apt+=(llvm-19)
 [ -f /usr/lib/clc/amdgcn--amdhsa.bc ] || need_apt+=(libclc-19)
 python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
+# the browser tests drive Debian's Chromium (Playwright's own browser download is not used)
+if [ "$dev" -eq 1 ]; then
+  command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${need_apt[*]} (apt-get)" >&2

@@ -20,6 +20,7 @@ from isalens.ir.registers import RegFile
 from isalens.isa.registry import DIALECTS
 from isalens.report.compare import Variant, compare_dict, render_compare_text
 from isalens.report.csv import render_csv
+from isalens.report.html import render_html
 from isalens.report.json import render_json
 from isalens.report.model import LiveRegReport, livereg_report
 from isalens.report.occupancy import (
@@ -98,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--ignore-unknown", action="store_true", help="unknown instructions are warnings, not errors")
     an.add_argument("--json", action="store_true", help="print JSON (schema 1, as livereg, per file)")
     an.add_argument("--csv", type=Path, metavar="OUT.csv", help="write per-line live counts as CSV")
+    an.add_argument("--html", type=Path, metavar="OUT.html",
+                    help="write a self-contained interactive report (chart, listing, register highlighting)")
     an.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
                     help="draw live VGPRs per instruction with occupancy thresholds (needs matplotlib)")
     an.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text view")
@@ -219,6 +222,14 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             if len(reports) > 1:
                 sys.stdout.write(f"== {report.file}\n")
             sys.stdout.write(render_text(report, RegFile.VGPR, color=color, listing=False))
+    if args.html is not None:
+        if len(reports) > 1:
+            raise IsalensError("--html writes one file's report; use `isalens compare` for several files")
+        try:
+            args.html.write_text(render_html(reports[0]), encoding="utf-8")
+        except OSError as exc:
+            raise IsalensError(f"cannot write: {exc.strerror}", file=str(args.html), code="io") from None
+        sys.stderr.write(f"isalens: wrote {args.html}\n")
     if args.csv is not None:
         try:
             args.csv.write_text("".join(render_csv(r) if i == 0 else render_csv(r).split("\n", 1)[1]

@@ -117,6 +117,8 @@ class KernelReport:
     #: (most VGPRs, waves per SIMD) where occupancy steps down, for threshold lines
     vgpr_thresholds: tuple[tuple[int, int], ...]
     mix: Mix
+    #: every live range (register name, first index, last index), for interactive views
+    ranges: tuple[tuple[str, int, int], ...]
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
@@ -221,6 +223,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         vgpr_thresholds=tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes
         else (),
         mix=result.mix,
+        ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
     )
 
 

@@ -1,0 +1,114 @@
+// isalens interactive report: data in #isalens-data; renders only the rows on screen (virtual list).
+(function () {
+  "use strict";
+  const DATA = JSON.parse(document.getElementById("isalens-data").textContent);
+  const ROW = 18;
+  const state = { kernel: 0, file: "vgpr", reg: null, current: null, found: null };
+  const $ = (id) => document.getElementById(id);
+  let K, rangesByReg, width;
+
+  function bisect(arr, x) { let lo = 0, hi = arr.length; while (lo < hi) { const m = (lo + hi) >> 1; if (arr[m] <= x) lo = m + 1; else hi = m; } return lo; }
+
+  function regState(reg, i) {
+    // ':' live, '^' written, 'v' read, 'x' both, ' ' nothing
+    const d = K.defs[i], u = K.uses[i];
+    const w = d && d.includes(reg), r = u && u.includes(reg);
+    if (w && r) return "x"; if (w) return "^"; if (r) return "v";
+    const rs = rangesByReg[reg]; if (!rs) return " ";
+    const k = bisect(rs.starts, i) - 1;
+    return k >= 0 && rs.ends[k] >= i ? ":" : " ";
+  }
+
+  function liveRows(reg) {
+    const rs = rangesByReg[reg]; const out = new Set(); if (!rs) return out;
+    for (let k = 0; k < rs.starts.length; k++) for (let i = rs.starts[k]; i <= rs.ends[k]; i++) out.add(i);
+    return out;
+  }
+
+  function selectKernel(k) {
+    state.kernel = k; K = DATA.kernels[k]; state.reg = null; state.current = null; state.found = null;
+    rangesByReg = {};
+    for (const [reg, s, e] of K.ranges) { (rangesByReg[reg] = rangesByReg[reg] || { starts: [], ends: [] }); rangesByReg[reg].starts.push(s); rangesByReg[reg].ends.push(e); }
+    width = K.map_width[state.file];
+    renderCards(); renderChart(); $("spacer").style.height = (K.lines.length * ROW) + "px"; renderRows();
+  }
+
+  function renderCards() {
+    const c = K.cards; $("cards").innerHTML = "";
+    for (const [k, v] of c) { const d = document.createElement("div"); d.className = "card"; d.innerHTML = `<div class="k"></div><div class="v"></div>`; d.children[0].textContent = k; d.children[1].textContent = v; $("cards").appendChild(d); }
+  }
+
+  function renderChart() {
+    const svg = $("chart"), n = K.lines.length, W = svg.clientWidth || 1000, H = svg.clientHeight || 170;
+    const top = Math.max(K.peak.vgpr, K.peak.sgpr, 1) * 1.1;
+    const x = (i) => (n <= 1 ? 0 : (i / (n - 1)) * (W - 40) + 30), y = (v) => H - 14 - (v / top) * (H - 24);
+    const step = Math.max(1, Math.floor(n / 4000));
+    function poly(col) { const pts = []; for (let i = 0; i < n; i += step) { let m = 0; for (let j = i; j < Math.min(n, i + step); j++) m = Math.max(m, K.lines[j][col]); pts.push(x(i).toFixed(1) + "," + y(m).toFixed(1)); } return pts.join(" "); }
+    let html = "";
+    let lastY = Infinity;
+    for (const [v, w] of K.thresholds) {
+      if (v > top || lastY - y(v) < 12) continue;  // keep labels readable: skip steps closer than 12px
+      lastY = y(v);
+      html += `<line class="threshold" x1="30" x2="${W - 10}" y1="${y(v)}" y2="${y(v)}"></line><text x="32" y="${y(v) - 2}">above ${v} VGPRs: ${w - 1} waves</text>`;
+    }
+    html += `<polyline class="vgpr" points="${poly(2)}"></polyline><polyline class="sgpr" points="${poly(3)}"></polyline>`;
+    html += `<text x="${W - 160}" y="12">VGPR (blue) / SGPR (green) live</text>`;
+    svg.innerHTML = html;
+    document.querySelectorAll(".peak-marker").forEach((e) => e.remove());
+    const pk = K.peak_indices.vgpr[0];
+    if (pk !== undefined) {
+      const m = document.createElement("div"); m.className = "peak-marker"; m.id = "peak-marker";
+      m.style.left = x(pk) + "px"; m.style.top = (y(K.lines[pk][2]) - 12) + "px";
+      m.title = `VGPR peak ${K.peak.vgpr} at line ${K.lines[pk][0]}`; m.addEventListener("click", (ev) => { ev.stopPropagation(); goTo(pk); });
+      $("chart-wrap").appendChild(m);
+    }
+    svg.onclick = (ev) => { const r = svg.getBoundingClientRect(); const i = Math.round(((ev.clientX - r.left - 30) / (W - 40)) * (n - 1)); goTo(Math.max(0, Math.min(n - 1, i))); };
+  }
+
+  function goTo(i) { state.current = i; const l = $("listing"); l.scrollTop = Math.max(0, i * ROW - l.clientHeight / 3); renderRows(); }
+
+  function renderRows() {
+    const l = $("listing"), sp = $("spacer"); const first = Math.max(0, Math.floor(l.scrollTop / ROW) - 20);
+    const last = Math.min(K.lines.length, Math.ceil((l.scrollTop + l.clientHeight) / ROW) + 20);
+    const live = state.reg === null ? null : (state._liveFor === state.reg ? state._live : (state._liveFor = state.reg, state._live = liveRows(state.reg)));
+    const frag = document.createDocumentFragment(); const peak = new Set(K.peak_indices[state.file] || []);
+    const col = state.file === "vgpr" ? 2 : 3, top = Math.max(K.peak[state.file], 1), prefix = state.file === "vgpr" ? "v" : "s";
+    for (let i = first; i < last; i++) {
+      const [line, text, , , block, depth, labels] = K.lines[i];
+      const row = document.createElement("div"); row.className = "row"; row.dataset.index = i; row.style.top = (i * ROW) + "px";
+      if (depth) row.classList.add("loop" + Math.min(depth, 3));
+      if (i > 0 && K.lines[i - 1][4] !== block) row.classList.add("block-start");
+      if (peak.has(i)) row.classList.add("peak");
+      if (live && live.has(i)) { row.classList.add("hl-live"); const st = regState(state.reg, i); if (st === "^" || st === "x") row.classList.add("hl-def"); else if (st === "v") row.classList.add("hl-use"); }
+      if (state.current === i) row.classList.add("current");
+      if (state.found === i) row.classList.add("found");
+      const cnt = K.lines[i][col];
+      let map = ""; for (let r = 0; r < width; r++) { const s = regState(prefix + r, i); map += `<b data-reg="${r}"${state.reg === prefix + r ? ' class="sel"' : ""}>${s}</b>`; }
+      row.innerHTML = `<span class="ln">${line}</span><span class="cnt"><span class="bar" style="width:${(100 * cnt / top).toFixed(0)}%"></span><span class="num">${cnt}</span></span><span class="map">${map}</span><span class="txt"></span>`;
+      row.lastChild.textContent = (labels ? labels + ": " : "") + text;
+      if (labels) row.lastChild.classList.add("label");
+      frag.appendChild(row);
+    }
+    sp.innerHTML = ""; sp.appendChild(frag);
+  }
+
+  function search(q) {
+    if (!q) return; const n = K.lines.length, start = state.found === null ? 0 : state.found + 1;
+    for (let k = 0; k < n; k++) { const i = (start + k) % n; if (K.lines[i][1].includes(q)) { state.found = i; goTo(i); $("search-status").textContent = `line ${K.lines[i][0]}`; return; } }
+    $("search-status").textContent = "not found";
+  }
+
+  $("listing").addEventListener("scroll", () => requestAnimationFrame(renderRows));
+  $("spacer").addEventListener("click", (ev) => { const b = ev.target.closest("b[data-reg]"); if (!b) return; const r = (state.file === "vgpr" ? "v" : "s") + b.dataset.reg; state.reg = state.reg === r ? null : r; renderRows(); });
+  $("search").addEventListener("keydown", (ev) => { if (ev.key === "Enter") search(ev.target.value); });
+  $("file").addEventListener("change", (ev) => { state.file = ev.target.value; state.reg = null; width = K.map_width[state.file]; renderRows(); });
+  const ks = $("kernel"); DATA.kernels.forEach((k, i) => { const o = document.createElement("option"); o.value = i; o.textContent = k.name; ks.appendChild(o); });
+  ks.addEventListener("change", (ev) => selectKernel(Number(ev.target.value)));
+  window.isalens = {
+    data: DATA, select: selectKernel, goTo: goTo,
+    selectRegister: (r) => { state.reg = r; renderRows(); },
+    liveRows: (reg) => Array.from(liveRows(reg)).sort((a, b) => a - b),
+    state: state,
+  };
+  selectKernel(0);
+})();
