@@ -18,7 +18,7 @@ from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
 from isalens.ir.registers import RegFile
 from isalens.isa.registry import DIALECTS
-from isalens.report.compare import Variant, compare_dict, render_compare_text
+from isalens.report.compare import Variant, compare_dict, render_compare_html, render_compare_text
 from isalens.report.csv import render_csv
 from isalens.report.html import render_html
 from isalens.report.json import render_json
@@ -119,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
     cmp_.add_argument("--ignore-unknown", action="store_true", help="unknown instructions are warnings")
     cmp_.add_argument("--json", action="store_true", help="print JSON")
+    cmp_.add_argument("--html", type=Path, metavar="OUT.html", help="write a self-contained page: table and chart")
     cmp_.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
                       help="overlay the pressure curves (absolute index); OUT-normalised.* aligns lengths")
 
@@ -210,6 +211,15 @@ def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10
                           diagnostics=module.ir.diagnostics, longest_count=longest)
 
 
+def _write(path: Path, text: str) -> None:
+    """Write an output file, or a one-line error naming it."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise IsalensError(f"cannot write: {exc.strerror or exc}", file=str(path), code="io") from None
+    sys.stderr.write(f"isalens: wrote {path}\n")
+
+
 def _cmd_analyze(args: argparse.Namespace) -> int:
     reports = [_livereg_for(_source(f), args) for f in args.files]
     if args.json:
@@ -225,18 +235,10 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if args.html is not None:
         if len(reports) > 1:
             raise IsalensError("--html writes one file's report; use `isalens compare` for several files")
-        try:
-            args.html.write_text(render_html(reports[0]), encoding="utf-8")
-        except OSError as exc:
-            raise IsalensError(f"cannot write: {exc.strerror}", file=str(args.html), code="io") from None
-        sys.stderr.write(f"isalens: wrote {args.html}\n")
+        _write(args.html, render_html(reports[0]))
     if args.csv is not None:
-        try:
-            args.csv.write_text("".join(render_csv(r) if i == 0 else render_csv(r).split("\n", 1)[1]
-                                        for i, r in enumerate(reports)))
-        except OSError as exc:
-            raise IsalensError(f"cannot write: {exc.strerror}", file=str(args.csv), code="io") from None
-        sys.stderr.write(f"isalens: wrote {args.csv}\n")
+        _write(args.csv, "".join(render_csv(r) if i == 0 else render_csv(r).split("\n", 1)[1]
+                                 for i, r in enumerate(reports)))
     if args.plot is not None:
         kernels = [k for r in reports for k in r.kernels]
         series = [(k.name if len(reports) == 1 else f"{Path(r.file or '').name}:{k.name}",
@@ -269,6 +271,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(compare_dict(variants), sort_keys=True, indent=1) + "\n")
     else:
         sys.stdout.write(render_compare_text(variants))
+    if args.html is not None:
+        _write(args.html, render_compare_html(variants))
     if args.plot is not None:
         series = [(v.label, tuple(r.live_vgpr for r in v.kernel.lines)) for v in variants]
         normalised = args.plot.with_name(f"{args.plot.stem}-normalised{args.plot.suffix}")

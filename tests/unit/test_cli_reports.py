@@ -127,3 +127,27 @@ def test_analyze_several_files(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(EXAMPLE), str(other), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [f["kernels"][0]["name"] for f in doc["files"]] == ["resolve_half3_two_uint", "resolve_half3"]
+
+
+def test_unwritable_output_and_missing_kernel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing_dir = tmp_path / "no" / "such" / "dir"
+    for flag in ("--html", "--csv"):
+        assert main(["analyze", str(EXAMPLE), flag, str(missing_dir / "out")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err[-1].startswith("isalens: ") and str(missing_dir) in err[-1] and "Traceback" not in "".join(err)
+    assert main(["analyze", str(EXAMPLE), "--kernel", "nope"]) == 2
+    assert "no kernel named 'nope'" in capsys.readouterr().err
+    assert main(["compare", str(EXAMPLE), "--kernel", "nope"]) == 2
+    capsys.readouterr()
+
+
+def test_compare_mixed_architectures_is_allowed_and_labelled(samples: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    a = samples / "llvm" / "neighborhood_fp16.gfx902.s"
+    b = samples / "llvm" / "neighborhood_fp16.gfx1100.s"
+    assert main(["compare", str(a), str(b), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [v["arch"] for v in doc["variants"]] == ["gfx902", "gfx1100"]
+    assert main(["compare", str(a), str(b)]) == 0
+    table = capsys.readouterr().out
+    assert "gfx902" in table and "gfx1100" in table

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from isalens.analysis.mix import Mix
@@ -40,7 +42,7 @@ def compare_dict(variants: list[Variant]) -> dict[str, Any]:
 
 
 def render_compare_text(variants: list[Variant]) -> str:
-    head = (f"{'variant':24} {'VGPR peak':>9} {'req':>5} {'alloc':>5} {'SGPR':>5} {'waves':>6} {'LLVM':>5} "
+    head = (f"{'variant':24} {'arch':>8} {'VGPR peak':>9} {'req':>5} {'alloc':>5} {'SGPR':>5} {'waves':>6} {'LLVM':>5} "
             f"{'instrs':>7} {'bytes':>7} {'LDS rd':>7} {'LDS wr':>7} {'pk f16':>7} {'cvt':>5} {'lit':>5}")
     out = [head, "-" * len(head)]
     forms: set[str] = set()
@@ -50,7 +52,7 @@ def render_compare_text(variants: list[Variant]) -> str:
         waves = "-" if occ is None else f"{occ.waves_per_simd:g}"
         llvm = "-" if occ is None else str(occ.llvm_occupancy)
         code = "-" if m.code_bytes is None else str(m.code_bytes)
-        out.append(f"{v.label[:24]:24} {k.vgpr.peak_live:9d} {k.vgpr.requested:5d} {k.vgpr.allocated:5d} "
+        out.append(f"{v.label[:24]:24} {k.arch:>8} {k.vgpr.peak_live:9d} {k.vgpr.requested:5d} {k.vgpr.allocated:5d} "
                    f"{k.sgpr.requested:5d} {waves:>6} {llvm:>5} {k.instructions:7d} {code:>7} "
                    f"{sum(m.lds_reads.values()):7d} {sum(m.lds_writes.values()):7d} {m.packed_f16:7d} "
                    f"{m.conversions:5d} {m.literals:5d}")
@@ -63,3 +65,10 @@ def render_compare_text(variants: list[Variant]) -> str:
             counts = {**v.mix.lds_reads, **v.mix.lds_writes}
             out.append(f"{v.label[:24]:24} " + " ".join(f"{counts.get(n, 0):>{max(len(n), 5)}}" for n in names))
     return "\n".join(out) + "\n"
+
+
+def render_compare_html(variants: list[Variant]) -> str:
+    """A self-contained page: the table and the overlaid pressure curves (absolute or normalised)."""
+    payload = json.dumps(compare_dict(variants), separators=(",", ":")).replace("</", "<\\/")
+    page = (resources.files("isalens.report") / "assets" / "compare.html").read_text("utf-8")
+    return page.replace("{{DATA}}", payload)
