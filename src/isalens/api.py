@@ -116,7 +116,8 @@ class LoadedModule:
         raise KeyError(name)
 
 
-def _read_input(path_or_text: str | Path) -> tuple[str, str]:
+def read_input(path_or_text: str | Path) -> tuple[str, str]:
+    """The text and a display name of a file (with clear errors for missing or binary files) or of text."""
     if isinstance(path_or_text, Path) or ("\n" not in path_or_text and Path(path_or_text).is_file()):
         path = Path(path_or_text)
         try:
@@ -146,7 +147,7 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
     ``arch`` may be omitted when the input names its target (``.amdgcn_target``); when both are given
     they must agree.
     """
-    text, file = _read_input(path_or_text)
+    text, file = read_input(path_or_text)
     if not text.strip():
         raise InputError("empty input: no instructions", file=file, line=1, code="empty")
     if dialect is not None and dialect not in registry.DIALECTS:

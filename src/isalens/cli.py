@@ -12,8 +12,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens import __version__
+from isalens import __version__, cli_vliw
 from isalens.api import check_arch_data, compute_occupancy, load, plan_tiles, resolve_arch
+from isalens.api_vliw import vliw_dialect
 from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
 from isalens.ir.registers import RegFile
@@ -151,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     tile.add_argument("--arch", help="target, for LDS allocation and groups per CU")
     tile.add_argument("--json", action="store_true", help="print JSON")
 
+    cli_vliw.register(sub)
+
     arch = sub.add_parser("arch", help="list, show or check the known targets")
     arch.add_argument("action", choices=("list", "show", "check"), nargs="?", default="list",
                       help="list targets, show one, or check the data files for consistency")
@@ -221,6 +224,17 @@ def _write(path: Path, text: str) -> None:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
+    vliw_files = [f for f in args.files if f != "-" and vliw_dialect(Path(f))]
+    if vliw_files:
+        # R600-Cayman code gets the VLIW report (slots, clauses, bounds); GCN files the rest of this command
+        if len(vliw_files) != len(args.files) or args.html or args.csv or args.plot:
+            raise IsalensError("VLIW (R600-Cayman) files are analysed alone and without --html/--csv/--plot; "
+                               "see `isalens vliw --help`")
+        code = EXIT_OK
+        for f in vliw_files:
+            code = max(code, cli_vliw.run(argparse.Namespace(file=f, device=None, target=None, fetch_gbs=None,
+                                                               dialect=None, json=args.json)))
+        return code
     reports = [_livereg_for(_source(f), args) for f in args.files]
     if args.json:
         docs = [json.loads(render_json(r)) for r in reports]
@@ -371,6 +385,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_analyze(args)
         if args.command == "compare":
             return _cmd_compare(args)
+        if args.command == "vliw":
+            return cli_vliw.run(args)
         if args.command == "tile":
             return _cmd_tile(args)
     except IsalensError as exc:

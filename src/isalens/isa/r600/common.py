@@ -1,0 +1,77 @@
+"""Pieces both VLIW readers share: operand splitting, register scans, literal slots, diagnostics."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from isalens.ir.diagnostics import Diagnostic, Severity
+
+CHANNELS = "xyzw"
+
+
+def split_operands(text: str) -> list[str]:
+    """Comma-separated operands, keeping commas inside parentheses or brackets (CAL literals)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def first_token(text: str) -> str:
+    """``text`` up to the first blank outside parentheses: an operand without the flags printed after it."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif ch.isspace() and depth == 0:
+            return text[:i]
+    return text
+
+
+def register_indices(pattern: re.Pattern[str], texts: list[str] | tuple[str, ...]) -> tuple[int, ...]:
+    """Sorted distinct register numbers ``pattern`` (one group) finds in ``texts``."""
+    found = {int(m.group(1)) for text in texts for m in pattern.finditer(text)}
+    return tuple(sorted(found))
+
+
+def literal_slots(channels: list[int], distinct_values: int) -> int:
+    """64-bit literal slots a group needs.
+
+    Each slot holds two 32-bit literals, so ``.x``/``.y`` live in the first and ``.z``/``.w`` in the
+    second (domain.md §2); literals printed without a channel are counted by distinct value.
+    """
+    by_channel = max(channels) // 2 + 1 if channels else 0
+    by_value = (distinct_values + 1) // 2
+    return max(by_channel, by_value)
+
+
+@dataclass
+class Diagnostics:
+    """Collects diagnostics for one file."""
+
+    file: str
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, severity: Severity, code: str, line: int | None, message: str) -> None:
+        self.items.append(Diagnostic(severity, code, message, self.file, line))
+
+    def warning(self, code: str, line: int | None, message: str) -> None:
+        self.add(Severity.WARNING, code, line, message)
+
+    def error(self, code: str, line: int | None, message: str) -> None:
+        self.add(Severity.ERROR, code, line, message)
+
+    def note(self, code: str, line: int | None, message: str) -> None:
+        self.add(Severity.NOTE, code, line, message)

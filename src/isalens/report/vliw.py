@@ -1,0 +1,194 @@
+"""Text and JSON views of a VLIW analysis (:class:`~isalens.analysis.vliw.VliwAnalysis`); both read the same
+object, so they cannot disagree. JSON: schema 1, sorted keys, no timestamps."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from isalens.analysis.vliw import ClauseStats, LoopStats, ProgramStats, SlotCounts, VliwAnalysis
+from isalens.ir.diagnostics import Diagnostic
+
+__all__ = ["render_vliw_json", "render_vliw_text", "vliw_dict"]
+
+SCHEMA = 1
+_GENERATION_NAMES = {"r600": "R600", "r700": "R700", "evergreen": "Evergreen", "cayman": "Cayman"}
+_DIALECT_NAMES = {"cal": "CAL dump", "llvm": "LLVM r600 assembly"}
+
+
+def _r(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _program_dict(p: ProgramStats) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "groups": p.groups,
+        "slot_ops": p.slot_ops,
+        "slots_per_group": p.width,
+        "utilization_pct": _r(p.utilization_pct),
+        "per_slot": p.per_slot.as_dict(),
+        "literal_slots": p.literal_slots,
+        "gprs": p.gprs,
+        "declared_gprs": p.declared_gprs,
+        "temps": p.temps,
+        "fetches": p.fetches,
+        "fetch_bytes": p.fetch_bytes,
+        "alu_fetch_ratio": _r(p.alu_fetch_ratio, 3),
+        "mads": p.mads,
+        "guessed_ops": p.guessed_ops,
+    }
+
+
+def _clause_dict(c: ClauseStats) -> dict[str, Any]:
+    return {
+        "kernel": c.kernel, "index": c.index, "line": c.line, "opcode": c.opcode, "kind": c.kind, "flow": c.flow,
+        "loop_depth": c.loop_depth, "groups": c.groups, "slot_ops": c.slot_ops, "per_slot": c.per_slot.as_dict(),
+        "literal_slots": c.literal_slots, "slots": c.slots, "count": c.count, "declared": c.declared,
+        "count_ok": c.count_ok, "utilization_pct": _r(c.utilization_pct), "gprs": c.gprs, "temps": c.temps,
+        "fetches": c.fetches, "fetch_bytes": c.fetch_bytes, "mads": c.mads, "guessed_ops": c.guessed_ops,
+    }
+
+
+def _loop_dict(lp: LoopStats) -> dict[str, Any]:
+    return {
+        "kernel": lp.kernel, "start": lp.start, "end": lp.end, "line": lp.line, "depth": lp.depth,
+        "groups": lp.groups, "slot_ops": lp.slot_ops, "mads": lp.mads, "mads_per_clock": _r(lp.mads_per_clock, 3),
+        "fetches": lp.fetches, "fetch_bytes": lp.fetch_bytes, "gflops": _r(lp.gflops, 1),
+        "fetch_bound_gflops": _r(lp.fetch_bound_gflops, 1), "bound": lp.bound, "guessed_ops": lp.guessed_ops,
+    }
+
+
+def _diag_dict(d: Diagnostic) -> dict[str, Any]:
+    return {"severity": d.severity.value, "code": d.code, "message": d.message, "file": d.file, "line": d.line}
+
+
+def vliw_dict(result: VliwAnalysis) -> dict[str, Any]:
+    """The JSON-ready report: file totals at the top level, then clauses, loops, kernels, diagnostics."""
+    device = result.device
+    doc = _program_dict(result.total)
+    del doc["name"]
+    doc.update({
+        "schema": SCHEMA,
+        "file": result.file,
+        "dialect": result.dialect,
+        "generation": result.generation,
+        "generation_source": result.generation_source,
+        "device": None if device is None else {
+            "name": device.name, "marketing_name": device.marketing_name, "simds": device.simds,
+            "thread_processors_per_simd": device.thread_processors, "clock_mhz": device.clock_mhz,
+            "alus_per_thread_processor": device.alus_per_sp, "peak_gflops": _r(device.peak_gflops, 1),
+            "fetch_gbs": device.fetch_gbs, "fetch_gbs_source": device.fetch_gbs_source,
+        },
+        "clauses": [_clause_dict(c) for c in result.total.clauses],
+        "loops": [_loop_dict(lp) for lp in result.total.loops],
+        "kernels": [_program_dict(p) for p in result.programs],
+        "diagnostics": [_diag_dict(d) for d in result.diagnostics],
+    })
+    return doc
+
+
+def render_vliw_json(result: VliwAnalysis) -> str:
+    return json.dumps(vliw_dict(result), sort_keys=True, indent=1) + "\n"
+
+
+def _slots(s: SlotCounts, width: int) -> str:
+    names = "xyzwt"[:width] if width == 4 and s.t == 0 else "xyzwt"
+    return "  ".join(f"{n} {getattr(s, n)}" for n in names)
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}%"
+
+
+def _program_text(p: ProgramStats) -> list[str]:
+    gprs = f"{p.gprs}"
+    if p.declared_gprs is not None:
+        gprs += f", compiler declares {p.declared_gprs}"
+    ratio = "-" if p.alu_fetch_ratio is None else f"{p.alu_fetch_ratio:.2f} groups per fetch"
+    lines = [
+        f"program {p.name}",
+        f"  instruction groups  {p.groups}",
+        f"  slot operations     {p.slot_ops} of {p.groups * p.width} ({_pct(p.utilization_pct)} of "
+        f"{p.width} slots per group)",
+        f"  per slot            {_slots(p.per_slot, p.width)}",
+        f"  literal slots       {p.literal_slots}",
+        f"  GPRs                {gprs}; clause temporaries: "
+        f"{'none' if not p.temps else f'up to {p.temps} in one clause'}",
+        f"  fetches             {p.fetches} ({p.fetch_bytes} bytes per thread); ALU:fetch {ratio}",
+        f"  MADs                {p.mads}",
+    ]
+    if p.guessed_ops:
+        lines.append(f"  unknown operations  {p.guessed_ops} (counted in their slot; not MADs; see diagnostics)")
+    return lines
+
+
+def _clause_line(c: ClauseStats) -> str:
+    indent = "  " * c.loop_depth
+    name = f"{indent}{c.opcode}"
+    if c.kind == "cf":
+        return f"  {c.index:>3}  {c.line:>5}  {name}"
+    check = "" if c.count_ok is None else (" ok" if c.count_ok else f" != {c.slots}")
+    count = "-" if c.declared is None else f"{c.declared}{check}"
+    if c.kind == "fetch":
+        return f"  {c.index:>3}  {c.line:>5}  {name:<20} {'':>6} {c.fetches:>5} {'':>24} {count:>11}  " \
+               f"{c.fetch_bytes} bytes fetched"
+    s = c.per_slot
+    slots = f"{s.x:>4}{s.y:>4}{s.z:>4}{s.w:>4}{s.t:>4}{c.literal_slots:>4}"
+    return (f"  {c.index:>3}  {c.line:>5}  {name:<20} {c.groups:>6} {c.slot_ops:>5} {slots} {count:>11} "
+            f"{_pct(c.utilization_pct):>7}  MAD {c.mads}, T {c.temps}")
+
+
+def _loop_text(lp: LoopStats) -> str:
+    head = (f"  CF {lp.start:02d}-{lp.end:02d} (line {lp.line}, depth {lp.depth}): {lp.groups} groups, {lp.mads} MADs")
+    if lp.mads_per_clock is not None:
+        head += f" -> {lp.mads_per_clock:.2f} MAD/clk"
+    if lp.gflops is not None:
+        head += f" -> ALU bound {lp.gflops:.1f} Gflop/s"
+    head += f"; {lp.fetches} fetches, {lp.fetch_bytes} bytes"
+    if lp.fetch_bound_gflops is not None:
+        head += f" -> fetch bound {lp.fetch_bound_gflops:.1f} Gflop/s"
+    if lp.bound is not None:
+        head += f"; {lp.bound} bound"
+    if lp.guessed_ops:
+        head += f" ({lp.guessed_ops} unknown operations: MADs may be undercounted)"
+    return head
+
+
+def render_vliw_text(result: VliwAnalysis) -> str:
+    """A human-readable report."""
+    source = {"given": "as given", "inferred": "inferred from the code", "default": "assumed; --target to change"}
+    gen = _GENERATION_NAMES.get(result.generation, result.generation)
+    out = [f"isalens vliw: {result.file} ({_DIALECT_NAMES.get(result.dialect, result.dialect)}, {gen} "
+           f"{'VLIW4' if result.width == 4 else 'VLIW5'}, {source.get(result.generation_source, '')})", ""]
+    for p in result.programs:
+        out += _program_text(p)
+        out.append("")
+    if len(result.programs) > 1:
+        out += _program_text(result.total)
+        out.append("")
+    out.append("clauses (ops: ALU operations or fetches; CNT: the header's count, 'ok' when the body matches)")
+    out.append(f"  {'CF':>3}  {'line':>5}  {'opcode':<20} {'groups':>6} {'ops':>5} "
+               f"{'x':>4}{'y':>4}{'z':>4}{'w':>4}{'t':>4}{'lit':>4} {'CNT':>11} {'util':>7}")
+    for p in result.programs:
+        if len(result.programs) > 1:
+            out.append(f"  [{p.name}]")
+        out += [_clause_line(c) for c in p.clauses]
+    out.append("")
+    device = result.device
+    if result.total.loops or device is not None:
+        if device is not None:
+            fetch = "no fetch bandwidth" if device.fetch_gbs is None else \
+                f"fetch {device.fetch_gbs:g} GB/s ({device.fetch_gbs_source})"
+            out.append(f"loops on {device.marketing_name}: {device.simds} SIMDs x {device.thread_processors} thread "
+                       f"processors x {device.alus_per_sp} ALUs at {device.clock_mhz} MHz "
+                       f"(peak {device.peak_gflops:.0f} Gflop/s), {fetch}")
+        else:
+            out.append("loops (give --device for Gflop/s bounds)")
+        out += [_loop_text(lp) for lp in result.total.loops] or ["  none"]
+        out.append("")
+    if result.diagnostics:
+        out.append("diagnostics")
+        out += [f"  {d.format()}" for d in result.diagnostics]
+        out.append("")
+    return "\n".join(out)
