@@ -433,3 +433,12 @@ def test_totals_over_several_programs() -> None:
     total: ProgramStats = result.total
     assert (total.groups, total.slot_ops, total.mads) == (24, 82, 20)
     assert len(total.loops) == 2
+
+
+def test_analyze_routes_vliw_files_to_the_vliw_report(samples: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from isalens.cli import main as isalens_main
+
+    assert isalens_main(["analyze", str(samples / "r700" / "pixel_shader.isa"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    # 146 groups and 570 slot operations (the hand count in this file's sample test)
+    assert doc["groups"] == 146 and doc["slot_ops"] == 570
