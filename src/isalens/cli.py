@@ -169,23 +169,12 @@ def _source(file: str) -> str | Path:
 
 
 def _cmd_livereg(args: argparse.Namespace) -> int:
-    source = _source(args.file)
-    module = load(source, args.arch, dialect=args.dialect, ignore_unknown=args.ignore_unknown,
-                  wave_size=args.wave)
-    kernels = module.kernels
-    if args.kernel:
-        names = [k.name for k in kernels]
-        if args.kernel not in names:
-            raise IsalensError(f"no kernel named '{args.kernel}' (found: {', '.join(names)})", file=args.file)
-        kernels = tuple(k for k in kernels if k.name == args.kernel)
-    if args.rga and len(kernels) > 1:
-        raise IsalensError("--rga prints one kernel; choose it with --kernel (found: "
-                           + ", ".join(k.name for k in kernels) + ")", file=args.file)
     if args.longest < 0:
         raise IsalensError("--longest must be >= 0")
-    results = [k.analyze() for k in kernels]
-    report = livereg_report(results, file=module.ir.file, dialect=module.ir.dialect,
-                            diagnostics=module.ir.diagnostics, longest_count=args.longest)
+    report = _livereg_for(_source(args.file), args, longest=args.longest)
+    if args.rga and len(report.kernels) > 1:
+        raise IsalensError("--rga prints one kernel; choose it with --kernel (found: "
+                           + ", ".join(k.name for k in report.kernels) + ")", file=args.file)
     file = _REG_FILES[args.reg]
     if args.json:
         sys.stdout.write(render_json(report))
@@ -196,8 +185,8 @@ def _cmd_livereg(args: argparse.Namespace) -> int:
     else:
         color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
         sys.stdout.write(render_text(report, file, color=color, listing=not args.summary))
-    for diag in module.ir.diagnostics:
-        if args.json or args.rga:
+    if args.json or args.rga:
+        for diag in report.diagnostics:
             sys.stderr.write(diag.format() + "\n")
     return EXIT_OK
 
