@@ -17,6 +17,12 @@ command -v clang-19 >/dev/null 2>&1 || need_apt+=(clang-19)
 command -v llc-19 >/dev/null 2>&1 || need_apt+=(llvm-19)
 [ -f /usr/lib/clc/amdgcn--amdhsa.bc ] || need_apt+=(libclc-19)
 python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
+# shaders: glslang -> SPIR-V -> Mesa RADV (ACO) on its null device through the Vulkan loader
+command -v glslangValidator >/dev/null 2>&1 || need_apt+=(glslang-tools)
+compgen -G '/usr/share/vulkan/icd.d/radeon_icd.*.json' >/dev/null || need_apt+=(mesa-vulkan-drivers)
+ldconfig -p | grep -q 'libvulkan\.so\.1 ' || need_apt+=(libvulkan1)
+# HIP device code: the HIP headers and ROCm device libraries, compiled by clang-19 itself
+[ -d /usr/lib/x86_64-linux-gnu/amdgcn/bitcode ] || need_apt+=(libamdhip64-dev rocm-device-libs)
 # the browser tests drive Debian's Chromium (Playwright's own browser download is not used)
 if [ "$dev" -eq 1 ]; then
   command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)

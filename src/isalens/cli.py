@@ -12,8 +12,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens import __version__, cli_vliw
+from isalens import __version__, cli_toolchain, cli_vliw
 from isalens.api import check_arch_data, compute_occupancy, load, plan_tiles, resolve_arch
+from isalens.api_frontends import ToolchainMissingError, is_source, load_source
 from isalens.api_vliw import vliw_dialect
 from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
@@ -49,6 +50,17 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_INPUT)
 
 
+def _add_source_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("source files (.cl .hip .ll .bc through clang; .comp .frag .vert .hlsl through RADV/ACO)")
+    g.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]", help="preprocessor define")
+    g.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="include directory")
+    g.add_argument("--cl-std", help="OpenCL C standard, e.g. CL1.2 or CL2.0")
+    g.add_argument("-O", dest="opt", metavar="LEVEL", help="clang optimisation level (0-3, s, z)")
+    g.add_argument("--stage", choices=("comp", "frag", "vert"), help="shader stage (default: from the suffix)")
+    g.add_argument("--entry", default="main", help="shader entry point (default main)")
+    g.add_argument("--keep-asm", type=Path, metavar="FILE", help="save the assembly that was analysed")
+
+
 def _add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="ISA text: clang -S / llc output, llvm-objdump -d, an RGA/driver listing, "
                                 "Mesa ACO disassembly, or a bare list of instructions ('-' for stdin)")
@@ -60,6 +72,7 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ignore-unknown", action="store_true",
                    help="treat unknown instructions as warnings (first operand written, rest read) "
                         "instead of errors; the report says how many were guessed")
+    _add_source_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--kernel", help="analyse only this kernel or function")
     an.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
     an.add_argument("--ignore-unknown", action="store_true", help="unknown instructions are warnings, not errors")
+    _add_source_options(an)
     an.add_argument("--json", action="store_true", help="print JSON (schema 1, as livereg, per file)")
     an.add_argument("--csv", type=Path, metavar="OUT.csv", help="write per-line live counts as CSV")
     an.add_argument("--html", type=Path, metavar="OUT.html",
@@ -119,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--kernel", help="the kernel to compare in every file (default: each file's first)")
     cmp_.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
     cmp_.add_argument("--ignore-unknown", action="store_true", help="unknown instructions are warnings")
+    _add_source_options(cmp_)
     cmp_.add_argument("--json", action="store_true", help="print JSON")
     cmp_.add_argument("--html", type=Path, metavar="OUT.html", help="write a self-contained page: table and chart")
     cmp_.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
@@ -153,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     tile.add_argument("--json", action="store_true", help="print JSON")
 
     cli_vliw.register(sub)
+    cli_toolchain.register(sub)
 
     arch = sub.add_parser("arch", help="list, show or check the known targets")
     arch.add_argument("action", choices=("list", "show", "check"), nargs="?", default="list",
@@ -192,7 +208,15 @@ def _cmd_livereg(args: argparse.Namespace) -> int:
 
 
 def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10) -> LiveRegReport:
-    module = load(source, args.arch, dialect=args.dialect, ignore_unknown=args.ignore_unknown, wave_size=args.wave)
+    stats: dict[str, str | int] = {}
+    if isinstance(source, Path) and is_source(source):
+        module, stats = load_source(
+            source, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
+            include_dirs=args.include_dirs, cl_std=args.cl_std, opt=args.opt, keep_asm=args.keep_asm,
+            wave=args.wave, ignore_unknown=args.ignore_unknown)
+    else:
+        module = load(source, args.arch, dialect=args.dialect, ignore_unknown=args.ignore_unknown,
+                      wave_size=args.wave)
     kernels = module.kernels
     if args.kernel:
         names = [k.name for k in kernels]
@@ -200,7 +224,7 @@ def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10
             raise IsalensError(f"no kernel named '{args.kernel}' (found: {', '.join(names)})", file=str(source))
         kernels = tuple(k for k in kernels if k.name == args.kernel)
     return livereg_report([k.analyze() for k in kernels], file=module.ir.file, dialect=module.ir.dialect,
-                          diagnostics=module.ir.diagnostics, longest_count=longest)
+                          diagnostics=module.ir.diagnostics, longest_count=longest, compiler_stats=stats)
 
 
 def _write(path: Path, text: str) -> None:
@@ -376,8 +400,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_compare(args)
         if args.command == "vliw":
             return cli_vliw.run(args)
+        if args.command == "toolchain":
+            return cli_toolchain.run(args)
         if args.command == "tile":
             return _cmd_tile(args)
+    except ToolchainMissingError as exc:
+        sys.stderr.write(f"isalens: {exc}; install it with: {exc.install}\n")
+        return EXIT_INPUT
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT

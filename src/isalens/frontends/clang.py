@@ -1,8 +1,10 @@
-"""Run clang and llc to turn OpenCL C into AMDGPU assembly, LLVM IR or MIR.
+"""Run clang and llc to turn OpenCL C, HIP or LLVM IR into AMDGPU assembly, LLVM IR or MIR.
 
 Standard library only. Every function takes the tool path explicitly or finds one with
-:func:`find_clang` / :func:`find_llc`, and raises :class:`CompilerError` (with the compiler's
-stderr) when a run fails or leaves calls to functions that were never linked in.
+:func:`find_clang` / :func:`find_llc`, and raises :class:`CompilerError` (a one-line diagnostic with
+the compiler's first error and its file:line; the whole stderr in ``details``) when a run fails or
+leaves calls to functions that were never linked in, or :class:`ToolchainMissingError` (with the
+``apt-get install`` command) when a tool is not installed.
 """
 
 from __future__ import annotations
@@ -13,15 +15,28 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from isalens.errors import IsalensError
+
 __all__ = [
+    "CLANG_INSTALL",
+    "HIP_INSTALL",
     "LIBCLC_AMDGCN",
+    "SOURCE_KINDS",
     "TRIPLE",
     "CompilerError",
+    "ToolchainMissingError",
+    "compile_hip",
     "compile_opencl",
     "compile_opencl_to_ir",
+    "compile_source",
+    "compiler_comments",
     "find_clang",
+    "find_hip_headers",
     "find_llc",
+    "find_rocm_device_libs",
+    "hip_targets",
     "llc_compile",
+    "one_line_diagnostic",
     "opencl_flags",
     "tool_version",
 ]
@@ -40,8 +55,47 @@ _ASM_LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):", re.MULTILINE)
 _IR_DECLARE = re.compile(r"^declare\b[^@]*@(\"[^\"]+\"|[\w.$]+)\(", re.MULTILINE)
 
 
-class CompilerError(Exception):
-    """A compiler run failed; the message includes the command line and the compiler's stderr."""
+#: Debian packages for the clang front end (OpenCL C with libclc, LLVM IR through llc).
+CLANG_INSTALL = "apt-get install -y clang-19 llvm-19 libclc-19"
+#: Debian packages for HIP: the HIP headers and the ROCm device libraries (clang-19 compiles).
+HIP_INSTALL = "apt-get install -y clang-19 libamdhip64-dev rocm-device-libs"
+
+#: Source suffixes this module compiles, and what they hold.
+SOURCE_KINDS = {".cl": "opencl", ".ll": "llvm-ir", ".bc": "llvm-ir", ".hip": "hip"}
+
+# "file:line:col: error: message" (clang, llc; the column is optional) anywhere in a line.
+_DIAG_RE = re.compile(r"(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)")
+
+
+class CompilerError(IsalensError):
+    """A compiler run failed: one-line message (with file:line when the compiler gave one), ``details``
+    holds the command line and the compiler's whole output."""
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 code: str = "compiler", details: str = "") -> None:
+        super().__init__(message, file=file, line=line, code=code)
+        self.details = details
+
+
+class ToolchainMissingError(CompilerError):
+    """A compiler or driver is not installed; ``install`` is the command that installs it."""
+
+    def __init__(self, message: str, *, install: str, file: str | None = None) -> None:
+        super().__init__(f"{message}; install it with: {install}", file=file, code="toolchain-missing")
+        self.install = install
+
+
+def one_line_diagnostic(output: str) -> tuple[str, str | None, int | None]:
+    """The first error in a compiler's output as (message, file, line); file/line None when absent."""
+    for raw in output.splitlines():
+        m = _DIAG_RE.search(raw)
+        if m:
+            return m.group("msg").strip(), m.group("file").strip(), int(m.group("line"))
+    for raw in output.splitlines():
+        if "error" in raw.lower():
+            return raw.strip(), None, None
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    return (lines[0] if lines else "no output"), None, None
 
 
 def _find_tool(tool: str) -> str | None:
@@ -101,14 +155,16 @@ def _run(cmd: Sequence[str], output: Path) -> None:
     except OSError as exc:
         raise CompilerError(f"cannot run {cmd[0]}: {exc}") from exc
     if proc.returncode != 0 or not output.is_file():
-        raise CompilerError(
-            f"{' '.join(cmd)}\nfailed with exit code {proc.returncode}:\n{proc.stderr.strip()}"
-        )
+        message, file, line = one_line_diagnostic(proc.stderr)
+        message = re.sub(r"^(?:[\w.+-]+: )?(?:fatal )?error: ", "", message)
+        details = f"{' '.join(cmd)}\nfailed with exit code {proc.returncode}:\n{proc.stderr.strip()}"
+        raise CompilerError(message if file else f"{Path(cmd[0]).name}: {message}", file=file, line=line,
+                            details=details)
 
 
 def _check_libclc(libclc: Path | None) -> None:
     if libclc is not None and not libclc.is_file():
-        raise CompilerError(f"libclc bitcode not found at {libclc} (install libclc-19 or pass libclc=None)")
+        raise ToolchainMissingError(f"libclc bitcode not found at {libclc}", install="apt-get install -y libclc-19")
 
 
 def _unresolved_in_asm(text: str) -> set[str]:
@@ -124,8 +180,8 @@ def _unresolved_in_ir(text: str) -> set[str]:
 def _raise_if_unresolved(names: set[str], source: Path) -> None:
     if names:
         raise CompilerError(
-            f"{source}: calls to functions that were not linked in (missing libclc builtins?): "
-            + ", ".join(sorted(names))
+            "calls to functions that were not linked in (missing libclc builtins?): " + ", ".join(sorted(names)),
+            file=str(source), code="unresolved",
         )
 
 
@@ -146,7 +202,8 @@ def compile_opencl(
     """
     tool = clang or find_clang()
     if tool is None:
-        raise CompilerError("clang not found (looked for clang-19, clang, clang-18 .. clang-14)")
+        raise ToolchainMissingError("clang not found (looked for clang-19, clang, clang-18 .. clang-14)",
+                                    install=CLANG_INSTALL)
     _check_libclc(libclc)
     _run([tool, *opencl_flags(target, libclc), *extra_flags, "-S", "-o", str(out_asm), str(source)], out_asm)
     _raise_if_unresolved(_unresolved_in_asm(out_asm.read_text()), source)
@@ -174,7 +231,8 @@ def compile_opencl_to_ir(
     """
     tool = clang or find_clang()
     if tool is None:
-        raise CompilerError("clang not found (looked for clang-19, clang, clang-18 .. clang-14)")
+        raise ToolchainMissingError("clang not found (looked for clang-19, clang, clang-18 .. clang-14)",
+                                    install=CLANG_INSTALL)
     _check_libclc(libclc)
     binary = out_ll.suffix == ".bc"
     flags = [*opencl_flags(target, libclc), *extra_flags, "-emit-llvm", "-c" if binary else "-S"]
@@ -192,18 +250,219 @@ def llc_compile(
     stop_after: str | None = None,
     extra_flags: Sequence[str] = (),
     llc: str | None = None,
+    opt: str = "3",
 ) -> Path:
-    """Run ``llc -mtriple=amdgcn-amd-amdhsa -mcpu=<target> -O3`` on ``ir``, writing ``out``.
+    """Run ``llc -mtriple=amdgcn-amd-amdhsa -mcpu=<target> -O<opt>`` (default -O3) on ``ir``, writing ``out``.
 
     Without ``stop_after`` the output is assembly; with it (a pass name such as
     ``branch-relaxation``) llc stops after that machine pass and writes MIR. Returns ``out``.
     """
     tool = llc or find_llc()
     if tool is None:
-        raise CompilerError("llc not found (looked for llc-19, llc, llc-18 .. llc-14)")
-    cmd = [tool, f"-mtriple={TRIPLE}", f"-mcpu={target}", "-O3", *extra_flags]
+        raise ToolchainMissingError("llc not found (looked for llc-19, llc, llc-18 .. llc-14)",
+                                    install="apt-get install -y llvm-19")
+    cmd = [tool, f"-mtriple={TRIPLE}", f"-mcpu={target}", f"-O{opt}", *extra_flags]
     if stop_after is not None:
         cmd.append(f"-stop-after={stop_after}")
     cmd += ["-o", str(out), str(ir)]
     _run(cmd, out)
     return out
+
+
+# ------------------------------------------------------------------------------------------ HIP
+_DEVICE_LIB_DIRS = ("/usr/lib/*/amdgcn/bitcode", "/usr/lib/amdgcn/bitcode", "/opt/rocm/amdgcn/bitcode",
+                    "/opt/rocm/lib/llvm/lib/clang/*/lib/amdgcn/bitcode")
+_HIP_HEADERS = ("/usr/include/hip/hip_runtime.h", "/opt/rocm/include/hip/hip_runtime.h")
+
+
+def find_rocm_device_libs() -> Path | None:
+    """The ROCm device-library bitcode directory (Debian ``rocm-device-libs``: /usr/lib/<triplet>/amdgcn/bitcode)."""
+    for pattern in _DEVICE_LIB_DIRS:
+        for found in sorted(Path("/").glob(pattern.lstrip("/"))):
+            if (found / "ockl.bc").is_file():
+                return found
+    return None
+
+
+def find_hip_headers() -> Path | None:
+    """The include directory that holds ``hip/hip_runtime.h`` (Debian ``libamdhip64-dev``)."""
+    for header in _HIP_HEADERS:
+        if Path(header).is_file():
+            return Path(header).parent.parent
+    return None
+
+
+def hip_targets(device_libs: Path | None = None) -> list[str]:
+    """The gfx targets the installed device libraries support (one ``oclc_isa_version_<N>.bc`` each)."""
+    libs = device_libs or find_rocm_device_libs()
+    if libs is None:
+        return []
+    names = [p.stem.removeprefix("oclc_isa_version_") for p in libs.glob("oclc_isa_version_*.bc")]
+    return sorted((f"gfx{n}" for n in names), key=lambda t: (len(t), t))
+
+
+def compile_hip(
+    source: Path,
+    target: str,
+    *,
+    out_asm: Path,
+    extra_flags: Sequence[str] = (),
+    clang: str | None = None,
+    device_libs: Path | None = None,
+) -> Path:
+    """Compile the device code of a HIP ``source`` for ``target`` to assembly at ``out_asm``.
+
+    Runs clang directly (``-x hip --offload-arch=<target> --cuda-device-only -O3 -S``) with Debian's HIP
+    headers and ROCm device libraries rather than Debian's ``hipcc``: that wrapper needs clang-15 and picks
+    the NVIDIA path whenever an ``nvcc`` is on PATH.
+    """
+    tool = clang or find_clang()
+    if tool is None:
+        raise ToolchainMissingError("clang not found (looked for clang-19, clang, clang-18 .. clang-14)",
+                                    install=HIP_INSTALL)
+    libs = device_libs or find_rocm_device_libs()
+    if libs is None or find_hip_headers() is None:
+        raise ToolchainMissingError("HIP headers or ROCm device libraries not found", install=HIP_INSTALL,
+                                    file=str(source))
+    known = hip_targets(libs)
+    if target not in known:
+        raise CompilerError(f"the installed ROCm device libraries have no {target} library (they support "
+                            f"{', '.join(known)}); HIP for {target} needs a newer rocm-device-libs",
+                            file=str(source), code="unsupported-target")
+    flags = ["-x", "hip", f"--offload-arch={target}", "--cuda-device-only", f"--rocm-device-lib-path={libs}",
+             "-O3", *extra_flags]
+    _run([tool, *flags, "-S", "-o", str(out_asm), str(source)], out_asm)
+    return out_asm
+
+
+# ------------------------------------------------------------------------------------------ any source
+_CL_STD_RE = re.compile(r"^(CL1\.[0-2]|CL2\.0|CL3\.0|CLC\+\+(1\.0|2021)?)$", re.IGNORECASE)
+_OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
+
+
+def _common_flags(source: Path, defines: Sequence[str], include_dirs: Sequence[str | Path],
+                  opt: str | None) -> list[str]:
+    flags: list[str] = []
+    for define in defines:
+        if not define or define.startswith("=") or any(c.isspace() for c in define.split("=", 1)[0]):
+            raise CompilerError(f"-D {define!r}: expected NAME or NAME=VALUE", file=str(source), code="usage")
+        flags.append(f"-D{define}")
+    flags += [f"-I{d}" for d in include_dirs]
+    if opt is not None:
+        level = opt.removeprefix("-O").removeprefix("O")
+        if level not in _OPT_LEVELS:
+            raise CompilerError(f"-O{level}: choose one of -O0 -O1 -O2 -O3 -Os -Oz", file=str(source), code="usage")
+        flags.append(f"-O{level}")
+    return flags
+
+
+def compile_source(
+    source: Path,
+    target: str,
+    *,
+    out_asm: Path,
+    defines: Sequence[str] = (),
+    include_dirs: Sequence[str | Path] = (),
+    cl_std: str | None = None,
+    opt: str | None = None,
+    wave: int | None = None,
+) -> Path:
+    """Compile ``source`` (``.cl``, ``.hip``, ``.ll`` or ``.bc``) for ``target`` to AMDGPU assembly at ``out_asm``.
+
+    ``defines`` are ``NAME`` or ``NAME=VALUE``; ``opt`` is ``0``-``3``, ``s`` or ``z`` (default: 3);
+    ``cl_std`` (``CL1.2``, ``CL2.0``, ``CL3.0``...) applies to OpenCL C only; ``wave`` (32/64) picks the
+    wave size on targets that have both. LLVM IR goes through llc, for which -D/-I/--cl-std mean nothing
+    and are refused.
+    """
+    if wave not in (None, 32, 64):
+        raise CompilerError(f"wave size {wave}: choose 32 or 64", file=str(source), code="usage")
+    kind = SOURCE_KINDS.get(source.suffix.lower())
+    if kind is None:
+        raise CompilerError(f"not a clang source (expected {', '.join(SOURCE_KINDS)})", file=str(source),
+                            code="usage")
+    if not source.is_file():
+        raise CompilerError("cannot read: no such file", file=str(source), code="io")
+    if cl_std is not None and (kind != "opencl" or not _CL_STD_RE.match(cl_std)):
+        raise CompilerError(f"--cl-std {cl_std}: " + ("expected CL1.0-CL1.2, CL2.0, CL3.0 or CLC++"
+                                                      if kind == "opencl" else "applies to OpenCL C only"),
+                            file=str(source), code="usage")
+    if kind == "llvm-ir":
+        if defines or include_dirs:
+            raise CompilerError("-D and -I apply to source languages, not to LLVM IR", file=str(source),
+                                code="usage")
+        level = "3" if opt is None else opt.removeprefix("-O").removeprefix("O")
+        if level not in _OPT_LEVELS:
+            raise CompilerError(f"-O{level}: choose one of -O0 -O1 -O2 -O3 -Os -Oz", file=str(source), code="usage")
+        # llc has no size levels; -Os/-Oz code generation is -O2's.
+        # IR that carries its own "target-features" keeps them: llc cannot override a function attribute.
+        wave_attr = [] if wave is None else [f"-mattr=+wavefrontsize{wave},-wavefrontsize{96 - wave}"]
+        return llc_compile(source, target, out_asm, opt="2" if level in ("s", "z") else level, extra_flags=wave_attr)
+    flags = _common_flags(source, defines, include_dirs, opt)
+    if wave is not None:
+        flags.append("-mwavefrontsize64" if wave == 64 else "-mno-wavefrontsize64")
+    if kind == "hip":
+        return compile_hip(source, target, out_asm=out_asm, extra_flags=flags)
+    if cl_std is not None:
+        flags.append(f"-cl-std={cl_std}")
+    return compile_opencl(source, target, out_asm=out_asm, extra_flags=flags)
+
+
+# ------------------------------------------------------------------------------------------ figures
+_SIZE_RE = re.compile(r"^\s*\.size\s+([\w.$]+),\s*\.Lfunc_end")
+_INFO_RE = re.compile(r"^;\s*([A-Za-z][\w ]*?)\s*(?::|=)\s*(-?\d+)\b")
+_META_ENTRY_RE = re.compile(r"^  - ")
+_META_KEY_RE = re.compile(r"^(?:  - |    )\.([a-z_]+):\s+(\S.*?)\s*$")
+_META_KEYS = {"vgpr_count", "sgpr_count", "agpr_count", "vgpr_spill_count", "sgpr_spill_count",
+              "group_segment_fixed_size", "private_segment_fixed_size", "wavefront_size",
+              "max_flat_workgroup_size", "kernarg_segment_size", "uses_dynamic_stack"}
+
+
+def compiler_comments(asm: str) -> dict[str, dict[str, str | int]]:
+    """LLVM's own figures per function: the ``; Kernel info:`` comments (``NumVgprs``, ``Occupancy``...)
+    under their names and the code-object metadata (``.vgpr_count``...) with its leading dot."""
+    out: dict[str, dict[str, str | int]] = {}
+    current: str | None = None
+    in_info = False
+    in_meta = False
+    meta: dict[str, str | int] = {}
+    for raw in asm.splitlines():
+        size = _SIZE_RE.match(raw)
+        if size:
+            current, in_info = size.group(1), False
+            continue
+        if raw.startswith("; Kernel info:") or raw.startswith("; Function info:"):
+            in_info = current is not None
+            continue
+        if in_info and current is not None:
+            m = _INFO_RE.match(raw)
+            if m and ":" not in m.group(1):
+                out.setdefault(current, {})[m.group(1).strip()] = int(m.group(2))
+                continue
+            if not raw.startswith(";"):
+                in_info = False
+        if raw.startswith("amdhsa.kernels:"):
+            in_meta = True
+            continue
+        if in_meta:
+            if raw.startswith("amdhsa.") or raw.startswith(".end_amdgpu_metadata"):
+                _store_meta(out, meta)
+                in_meta = False
+                continue
+            if _META_ENTRY_RE.match(raw):
+                _store_meta(out, meta)
+                meta = {}
+            m = _META_KEY_RE.match(raw)
+            if m:
+                value: str | int = m.group(2)
+                meta[m.group(1)] = int(value) if re.fullmatch(r"-?\d+", str(value)) else value
+    return out
+
+
+def _store_meta(out: dict[str, dict[str, str | int]], meta: dict[str, str | int]) -> None:
+    name = meta.get("name")
+    if not isinstance(name, str):
+        return
+    figures = out.setdefault(name, {})
+    for key, value in meta.items():
+        if key in _META_KEYS:
+            figures[f".{key}"] = value

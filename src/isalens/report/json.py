@@ -72,6 +72,7 @@ def render_json(report: LiveRegReport, *, lines: bool = True) -> str:
         "file": report.file,
         "dialect": report.dialect,
         "kernels": [kernel_dict(k, lines=lines) for k in report.kernels],
+        "compiler_stats": report.compiler_stats or None,
         "diagnostics": [
             {"severity": d.severity.value, "code": d.code, "file": d.file, "line": d.line, "message": d.message}
             for d in report.diagnostics

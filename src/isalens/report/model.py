@@ -131,6 +131,8 @@ class LiveRegReport:
     dialect: str
     kernels: tuple[KernelReport, ...]
     diagnostics: tuple[Diagnostic, ...]
+    #: the compiler's own figures when isalens compiled the input (ACO statistics, LLVM comments)
+    compiler_stats: dict[str, str | int]
 
 
 def _reg_names(mask: int, file: RegFile) -> tuple[str, ...]:
@@ -228,9 +230,11 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
 
 
 def livereg_report(results: list[KernelAnalysis], *, file: str | None, dialect: str,
-                   diagnostics: tuple[Diagnostic, ...], longest_count: int = 10) -> LiveRegReport:
+                   diagnostics: tuple[Diagnostic, ...], longest_count: int = 10,
+                   compiler_stats: dict[str, str | int] | None = None) -> LiveRegReport:
     return LiveRegReport(SCHEMA_VERSION, file, dialect,
-                         tuple(kernel_report(r, longest_count=longest_count) for r in results), diagnostics)
+                         tuple(kernel_report(r, longest_count=longest_count) for r in results), diagnostics,
+                         dict(compiler_stats or {}))
 
 
 def map_width(report: KernelReport, file: RegFile) -> int:

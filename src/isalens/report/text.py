@@ -110,6 +110,8 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
 def render_text(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
                 listing: bool = True) -> str:
     parts = [render_kernel(k, file, color=color, listing=listing) for k in report.kernels]
+    if report.compiler_stats:
+        parts.append("compiler's own figures: " + ", ".join(f"{k} {v}" for k, v in report.compiler_stats.items()))
     if report.diagnostics:
         parts.append("\n".join(d.format() for d in report.diagnostics))
     return "\n\n".join(parts) + "\n"

@@ -1,0 +1,629 @@
+"""GLSL/HLSL shaders through Mesa's RADV Vulkan driver (ACO back end) on its null device: no GPU needed.
+
+source --glslang--> SPIR-V --reflection--> pipeline layout (+ a companion stage for graphics)
+       --child process, RADV_FORCE_FAMILY=<family>--> pipeline with statistics and internal representations
+       --> ACO's "Assembly" text (ISA with encoding words) and its statistics.
+
+RADV's null winsys (``RADV_FORCE_FAMILY``) creates a device for a named GPU family without hardware or a
+kernel driver; the pipeline is compiled exactly as for a real GPU of that family.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from isalens.frontends.clang import CompilerError, ToolchainMissingError
+from isalens.frontends.spirv import InterfaceVariable, Reflection, SpirvError, reflect
+from isalens.frontends.vk import (
+    FORMAT_D32_SFLOAT,
+    SHADER_STAGE_BITS,
+    BindingSpec,
+    ExecutableResult,
+    PipelineRequest,
+    PipelineResult,
+    StageSpec,
+    VertexAttribute,
+)
+
+__all__ = [
+    "COLOR_FORMATS",
+    "FAMILIES",
+    "RadvResult",
+    "RadvTarget",
+    "aco_subgroups_per_simd",
+    "companion_fragment_shader",
+    "companion_vertex_shader",
+    "compile_shader",
+    "compile_to_spirv",
+    "detect_stage",
+    "expand_repeats",
+    "find_glslang",
+    "find_radv_icd",
+    "probe_families",
+    "resolve_target",
+    "run_pipeline",
+]
+
+#: Mesa's family names (``ac_get_family_name``, as ``RADV_FORCE_FAMILY`` wants them) and their LLVM targets.
+FAMILIES: dict[str, str] = {
+    "TAHITI": "gfx600", "PITCAIRN": "gfx601", "VERDE": "gfx601", "OLAND": "gfx602", "HAINAN": "gfx602",
+    "BONAIRE": "gfx704", "KAVERI": "gfx700", "KABINI": "gfx703", "HAWAII": "gfx701",
+    "TONGA": "gfx802", "ICELAND": "gfx802", "CARRIZO": "gfx801", "FIJI": "gfx803", "STONEY": "gfx810",
+    "POLARIS10": "gfx803", "POLARIS11": "gfx803", "POLARIS12": "gfx803", "VEGAM": "gfx803",
+    "VEGA10": "gfx900", "RAVEN": "gfx902", "VEGA12": "gfx904", "VEGA20": "gfx906", "RAVEN2": "gfx909",
+    "RENOIR": "gfx90c", "ARCTURUS": "gfx908", "ALDEBARAN": "gfx90a",
+    "NAVI10": "gfx1010", "NAVI12": "gfx1011", "NAVI14": "gfx1012",
+    "NAVI21": "gfx1030", "NAVI22": "gfx1031", "NAVI23": "gfx1032", "VANGOGH": "gfx1033", "NAVI24": "gfx1034",
+    "REMBRANDT": "gfx1035", "GFX1036": "gfx1036",
+    "GFX1100": "gfx1100", "GFX1101": "gfx1101", "GFX1102": "gfx1102", "GFX1103_R1": "gfx1103",
+    "GFX1103_R2": "gfx1103",
+}
+# Code names used elsewhere (the kernel driver, LLVM, marketing) for the same families.
+_FAMILY_ALIASES = {
+    "SIENNA_CICHLID": "NAVI21", "NAVY_FLOUNDER": "NAVI22", "DIMGREY_CAVEFISH": "NAVI23", "BEIGE_GOBY": "NAVI24",
+    "YELLOW_CARP": "REMBRANDT", "RAPHAEL": "GFX1036", "MENDOCINO": "GFX1036", "NAVI31": "GFX1100",
+    "NAVI32": "GFX1101", "NAVI33": "GFX1102", "PHOENIX": "GFX1103_R1", "MI100": "ARCTURUS", "MI200": "ALDEBARAN",
+}
+# The family used when a gfx target is named and several families share it.
+_PREFERRED = {"gfx601": "PITCAIRN", "gfx602": "OLAND", "gfx802": "TONGA", "gfx803": "POLARIS10",
+              "gfx1103": "GFX1103_R1"}
+
+#: CDNA parts: no graphics hardware (no interpolation, no exports).
+COMPUTE_ONLY = frozenset({"ARCTURUS", "ALDEBARAN"})
+
+#: Families whose null device crashes (SIGFPE in vkCreateDevice, 9 or 10 runs in 10) with Mesa 22.3, and a
+#: family of the same generation to use instead. Measured with Debian's 22.3.6; they still enumerate, so
+#: :func:`probe_families` lists them and the toolchain report flags them.
+NULL_DEVICE_BROKEN = {"NAVI24": "navi23", "REMBRANDT": "navi23", "GFX1036": "navi23"}
+
+#: Colour attachment formats for float fragment outputs (VkFormat values).
+COLOR_FORMATS = {"rgba8": 37, "rgba16f": 97, "rgba32f": 109}
+
+_STAGE_SUFFIXES = {".comp": "comp", ".vert": "vert", ".frag": "frag"}
+_HLSL_STAGE_HINTS = {"cs": "comp", "vs": "vert", "ps": "frag", "comp": "comp", "vert": "vert", "frag": "frag"}
+_OTHER_STAGES = {".geom", ".tesc", ".tese", ".mesh", ".task", ".rgen", ".rint", ".rahit", ".rchit", ".rmiss",
+                 ".rcall"}
+STAGES = ("comp", "vert", "frag")
+# HLSL register classes get separate binding ranges (glslang --hlsl-iomap shifts): b0 -> 0, t0 -> 64,
+# s0 -> 128, u0 -> 192, so t0/b0/s0/u0 in one shader do not collide in descriptor set 0.
+HLSL_BINDING_SHIFTS = {"b": 0, "t": 64, "s": 128, "u": 192}
+_WORKER_TIMEOUT = 600
+_GLSLANG_DIAG = re.compile(r"^ERROR: (?P<file>.+?):(?P<line>\d+): (?P<msg>.*)$", re.MULTILINE)
+
+MESA_INSTALL = "apt-get install -y mesa-vulkan-drivers libvulkan1"
+GLSLANG_INSTALL = "apt-get install -y glslang-tools"
+
+
+# --------------------------------------------------------------------------------------- targets
+@dataclass(frozen=True)
+class RadvTarget:
+    """A Mesa family and the LLVM target name our ISA tables use for it."""
+
+    family: str
+    gfx: str
+
+
+def resolve_target(arch: str) -> RadvTarget:
+    """``navi21``, ``NAVI21``, ``sienna_cichlid`` or ``gfx1030`` -> RadvTarget('NAVI21', 'gfx1030')."""
+    key = arch.strip().upper().replace("-", "_")
+    key = _FAMILY_ALIASES.get(key, key)
+    if key in FAMILIES:
+        return RadvTarget(key, FAMILIES[key])
+    gfx = arch.strip().lower()
+    if gfx in _PREFERRED:
+        return RadvTarget(_PREFERRED[gfx], gfx)
+    for family, target in FAMILIES.items():
+        if target == gfx:
+            return RadvTarget(family, gfx)
+    names = ", ".join(sorted({f.lower() for f in FAMILIES}))
+    raise CompilerError(f"RADV has no GPU family for '{arch}' (families: {names}; or a gfx target of one)",
+                        code="unknown-arch")
+
+
+# --------------------------------------------------------------------------------------- tools
+def find_glslang() -> str | None:
+    """Path of glslang's command line tool (``glslangValidator`` in Debian's glslang-tools, or ``glslang``)."""
+    return shutil.which("glslangValidator") or shutil.which("glslang")
+
+
+_ICD_DIRS = ("/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d")
+
+
+def find_radv_icd() -> Path | None:
+    """RADV's Vulkan ICD manifest (``radeon_icd.<arch>.json`` from mesa-vulkan-drivers), if installed."""
+    for directory in _ICD_DIRS:
+        found = sorted(Path(directory).glob("radeon_icd*.json"))
+        machine = [p for p in found if os.uname().machine in p.name]
+        if machine or found:
+            return (machine or found)[0]
+    return None
+
+
+def detect_stage(path: Path, text: str, stage: str | None) -> tuple[str, bool]:
+    """The stage (``comp``/``vert``/``frag``) and whether the source is HLSL."""
+    suffixes = [s.lower() for s in path.suffixes]
+    hlsl = bool(suffixes) and suffixes[-1] in (".hlsl", ".hlsli", ".fx")
+    if stage is not None:
+        if stage not in STAGES:
+            raise CompilerError(f"--stage {stage}: choose comp, frag or vert", file=str(path), code="stage")
+        return stage, hlsl
+    for suffix in reversed(suffixes):
+        if suffix in _STAGE_SUFFIXES:
+            return _STAGE_SUFFIXES[suffix], hlsl
+        if suffix in _OTHER_STAGES:
+            raise CompilerError(f"{suffix[1:]} shaders are not supported (compute, fragment and vertex are)",
+                                file=str(path), code="stage")
+        if hlsl and suffix[1:] in _HLSL_STAGE_HINTS:
+            return _HLSL_STAGE_HINTS[suffix[1:]], hlsl
+    if hlsl and re.search(r"\[\s*numthreads\s*\(", text):
+        return "comp", hlsl
+    raise CompilerError("cannot tell the shader stage: pass --stage comp|frag|vert (or name the file "
+                        "*.comp, *.frag, *.vert)", file=str(path), code="stage")
+
+
+def _glslang_error(stderr: str, stdout: str, source: Path) -> CompilerError:
+    text = f"{stdout}\n{stderr}"
+    m = _GLSLANG_DIAG.search(text)
+    if m:
+        return CompilerError(m.group("msg").strip(), file=m.group("file"), line=int(m.group("line")),
+                             code="compile", details=text.strip())
+    first = next((ln.strip() for ln in text.splitlines() if "ERROR" in ln or "error" in ln), "")
+    return CompilerError(first or "glslang failed", file=str(source), code="compile", details=text.strip())
+
+
+def compile_to_spirv(source: Path, stage: str, out_spv: Path, *, entry: str = "main", hlsl: bool = False,
+                     defines: Sequence[str] = (), include_dirs: Sequence[str | Path] = (),
+                     glslang: str | None = None) -> Path:
+    """Compile a GLSL or HLSL ``source`` for ``stage`` to SPIR-V (Vulkan 1.2 environment) at ``out_spv``."""
+    tool = glslang or find_glslang()
+    if tool is None:
+        raise ToolchainMissingError("glslang not found (glslangValidator)", install=GLSLANG_INSTALL)
+    cmd = [tool, "-V", "--target-env", "vulkan1.2", "-S", stage]
+    if hlsl:
+        cmd += ["-D", "-e", entry, "--hlsl-iomap"]
+        for reg, shift in HLSL_BINDING_SHIFTS.items():
+            flag = {"b": "--sub", "t": "--stb", "s": "--ssb", "u": "--suavb"}[reg]
+            cmd += [flag, str(shift)]
+    elif entry != "main":
+        cmd += ["-e", entry, "--source-entrypoint", entry]
+    cmd += [f"-D{d}" for d in defines]
+    cmd += [f"-I{d}" for d in include_dirs]
+    cmd += ["-o", str(out_spv), str(source)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=_WORKER_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CompilerError(f"cannot run {tool}: {exc}", file=str(source), code="compile") from None
+    if proc.returncode != 0 or not out_spv.is_file():
+        raise _glslang_error(proc.stderr, proc.stdout, source)
+    return out_spv
+
+
+# --------------------------------------------------------------------------------------- companions
+_SCALAR_NAMES = {("float", 16): "float16_t", ("float", 32): "float", ("float", 64): "double",
+                 ("int", 8): "int8_t", ("int", 16): "int16_t", ("int", 32): "int", ("int", 64): "int64_t",
+                 ("uint", 8): "uint8_t", ("uint", 16): "uint16_t", ("uint", 32): "uint", ("uint", 64): "uint64_t"}
+_VECTOR_PREFIX = {("float", 16): "f16", ("float", 32): "", ("float", 64): "d", ("int", 8): "i8",
+                  ("int", 16): "i16", ("int", 32): "i", ("int", 64): "i64", ("uint", 8): "u8", ("uint", 16): "u16",
+                  ("uint", 32): "u", ("uint", 64): "u64"}
+
+
+def _glsl_type(var: InterfaceVariable) -> str:
+    key = (var.kind, var.width)
+    if key not in _SCALAR_NAMES:
+        raise CompilerError(f"unsupported stage interface type {var.kind}{var.width} ({var.name})", code="stage")
+    if var.columns > 1:
+        return f"{_VECTOR_PREFIX[key]}mat{var.columns}x{var.components}"
+    if var.components > 1:
+        return f"{_VECTOR_PREFIX[key]}vec{var.components}"
+    return _SCALAR_NAMES[key]
+
+
+def _extensions(variables: Sequence[InterfaceVariable]) -> str:
+    lines = []
+    if any(v.width != 32 and not (v.kind == "float" and v.width == 64) for v in variables):
+        lines.append("#extension GL_EXT_shader_explicit_arithmetic_types : require")
+    if any(v.width == 16 for v in variables):
+        lines.append("#extension GL_EXT_shader_16bit_storage : require")
+    if any(v.width == 8 for v in variables):
+        lines.append("#extension GL_EXT_shader_8bit_storage : require")
+    return "\n".join(lines)
+
+
+def _layout(var: InterfaceVariable) -> str:
+    return f"location = {var.location}" + (f", component = {var.component}" if var.component else "")
+
+
+def companion_vertex_shader(fragment: Reflection, set_index: int) -> str:
+    """GLSL for a vertex shader that feeds every input of ``fragment`` with a value the driver cannot fold.
+
+    Each output is read from a storage buffer (descriptor set ``set_index``, binding 0) indexed by the vertex:
+    constant or duplicated outputs would let RADV's cross-stage optimisations change the fragment shader.
+    """
+    members = ["vec4 pos;"]
+    outs = []
+    body = []
+    for i, var in enumerate(fragment.inputs):
+        array = f"[{var.array}]" if var.array else ""
+        members.append(f"{_glsl_type(var)} m{i}{array};")
+        outs.append(f"layout({_layout(var)}) out {_glsl_type(var)} o{i}{array};")
+        body.append(f"  o{i} = isalens_in.v[gl_VertexIndex].m{i};")
+    return "\n".join([
+        "#version 450", _extensions(fragment.inputs),
+        "struct IsalensVarying { " + " ".join(members) + " };",
+        f"layout(set = {set_index}, binding = 0, std430) readonly buffer IsalensVaryings "
+        "{ IsalensVarying v[]; } isalens_in;",
+        *outs, "void main() {", *body, "  gl_Position = isalens_in.v[gl_VertexIndex].pos;", "}", ""])
+
+
+def _components(name: str, var: InterfaceVariable) -> list[str]:
+    """An expression for every scalar of an interface variable."""
+    elements = [f"{name}[{k}]" for k in range(var.array)] if var.array else [name]
+    out = []
+    for element in elements:
+        columns = [f"{element}[{c}]" for c in range(var.columns)] if var.columns > 1 else [element]
+        for column in columns:
+            if var.components > 1:
+                out += [f"{column}[{r}]" for r in range(var.components)]
+            else:
+                out.append(column)
+    return out
+
+
+def companion_fragment_shader(vertex: Reflection) -> str:
+    """GLSL for a fragment shader that reads every output of ``vertex``, so none is dead-code eliminated."""
+    ins = []
+    body = ["  vec4 acc = vec4(0.0);"]
+    for i, var in enumerate(vertex.outputs):
+        array = f"[{var.array}]" if var.array else ""
+        # flat: integer and double inputs require it, and for floats it keeps the companion trivial
+        ins.append(f"layout({_layout(var)}) flat in {_glsl_type(var)} i{i}{array};")
+        for n, expr in enumerate(_components(f"i{i}", var)):
+            body.append(f"  acc[{n % 4}] += float({expr});")
+    return "\n".join(["#version 450", _extensions(vertex.outputs), *ins,
+                      "layout(location = 0) out vec4 isalens_color;", "void main() {", *body,
+                      "  isalens_color = acc;", "}", ""])
+
+
+# --------------------------------------------------------------------------------------- formats
+_FORMAT_BASE = {  # (kind, width) -> VkFormat of the 1-component format; +3/+6/+9... for 2/3/4 components
+    ("uint", 16): 74, ("int", 16): 75, ("float", 16): 76, ("uint", 32): 98, ("int", 32): 99, ("float", 32): 100,
+    ("uint", 64): 110, ("int", 64): 111, ("float", 64): 112,
+}
+_FORMAT_STEP = {16: 7, 32: 3, 64: 3}  # 16-bit formats have UNORM/SNORM/USCALED/SSCALED in between
+
+
+def _vertex_format(var: InterfaceVariable) -> tuple[int, int]:
+    key = (var.kind, var.width)
+    if key not in _FORMAT_BASE:
+        raise CompilerError(f"no vertex format for a {var.kind}{var.width} input ({var.name})", code="stage")
+    return _FORMAT_BASE[key] + _FORMAT_STEP[var.width] * (var.components - 1), var.components * var.width // 8
+
+
+def _vertex_attributes(vertex: Reflection) -> list[VertexAttribute]:
+    attrs = []
+    for var in vertex.inputs:
+        fmt, size = _vertex_format(var)
+        step = 2 if var.width == 64 and var.components > 2 else 1
+        for k in range(var.columns * max(var.array, 1)):
+            attrs.append(VertexAttribute(var.location + k * step, fmt, size))
+    return attrs
+
+
+def _color_formats(fragment: Reflection, color_format: str) -> list[int]:
+    if color_format not in COLOR_FORMATS:
+        raise CompilerError(f"unknown colour format '{color_format}' (choose {', '.join(COLOR_FORMATS)})",
+                            code="usage")
+    by_location: dict[int, int] = {}
+    for var in fragment.outputs:
+        if var.kind == "float":
+            fmt = COLOR_FORMATS[color_format]
+        else:
+            fmt = {("uint", 16): 95, ("int", 16): 96, ("uint", 32): 107, ("int", 32): 108}.get(
+                (var.kind, var.width), 108)
+        for k in range(max(var.array, 1)):
+            by_location[var.location + k] = fmt
+    count = max(by_location, default=-1) + 1
+    return [by_location.get(i, 0) for i in range(count)]
+
+
+# --------------------------------------------------------------------------------------- the driver
+_runtime_dir: str | None = None
+
+
+def _worker_env(family: str) -> dict[str, str]:
+    global _runtime_dir
+    icd = find_radv_icd()
+    if icd is None:
+        raise ToolchainMissingError("RADV (Mesa's Vulkan driver for AMD GPUs) is not installed", install=MESA_INSTALL)
+    env = dict(os.environ)
+    env["RADV_FORCE_FAMILY"] = family
+    # Only RADV: the loader would otherwise also load lavapipe/Intel drivers (and the device-select layer).
+    env["VK_ICD_FILENAMES"] = env["VK_DRIVER_FILES"] = str(icd)
+    env["VK_LOADER_LAYERS_DISABLE"] = "~implicit~"
+    # A fresh compile every time: statistics and representations are only captured when ACO runs.
+    env["MESA_SHADER_CACHE_DISABLE"] = "true"
+    if not env.get("XDG_RUNTIME_DIR"):
+        # Mesa 22.3 compiles without it (measured), but other releases and the loader may look for it:
+        # give the child a private one, removed when this process ends.
+        if _runtime_dir is None or not Path(_runtime_dir).is_dir():
+            _runtime_dir = tempfile.mkdtemp(prefix="isalens-xdg-")
+            atexit.register(shutil.rmtree, _runtime_dir, True)
+        env["XDG_RUNTIME_DIR"] = _runtime_dir
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def _driver_failure(proc: subprocess.CompletedProcess[str], family: str, source: str) -> CompilerError:
+    lines = [ln.strip() for ln in proc.stderr.splitlines()
+             if ln.strip() and "not a conformant Vulkan implementation" not in ln]
+    # ACO prints "ACO ERROR:", the file, then the reason: the reason is the useful part.
+    reason = next((ln for ln in lines if ln.startswith(("Unsupported", "Unimplemented"))), None)
+    reason = reason or next((ln for ln in reversed(lines) if not ln.startswith("In file")), "")
+    if proc.returncode < 0:
+        try:
+            how = f"crashed ({signal.Signals(-proc.returncode).name})"
+        except ValueError:
+            how = f"crashed (signal {-proc.returncode})"
+    else:
+        how = "aborted" if proc.returncode == 134 else "failed"
+    if family in NULL_DEVICE_BROKEN and proc.returncode == -signal.SIGFPE:
+        reason = (f"this Mesa's null device does not describe {family.lower()} fully and divides by zero "
+                  f"creating the device; try {NULL_DEVICE_BROKEN[family]} (same ISA generation)")
+    return CompilerError(f"RADV ({family}) {how}: {reason or 'no message'}", file=source, code="driver",
+                         details=proc.stderr.strip())
+
+
+def run_pipeline(request: PipelineRequest, family: str, *, source: str = "<shader>") -> PipelineResult:
+    """Build the pipeline on RADV's null device for ``family`` in a child process."""
+    cmd = [sys.executable, "-m", "isalens.frontends.vk"]
+    try:
+        proc = subprocess.run(cmd, input=request.to_json(), capture_output=True, text=True, check=False,
+                              env=_worker_env(family), timeout=_WORKER_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise CompilerError(f"RADV ({family}) did not finish within {_WORKER_TIMEOUT} s", file=source,
+                            code="driver") from None
+    if proc.returncode != 0:
+        raise _driver_failure(proc, family, source)
+    return PipelineResult.from_json(proc.stdout)
+
+
+def probe_families(families: Sequence[str] | None = None) -> tuple[dict[str, str], str]:
+    """Which families RADV creates a null device for: ({family: device name}, driver info such as "Mesa 22.3.6").
+
+    One child process walks the list; RADV ends the process on a family it does not know, so the walk
+    restarts after the last family reported.
+    """
+    todo = list(families or FAMILIES)
+    found: dict[str, str] = {}
+    driver = ""
+    while todo:
+        try:
+            proc = subprocess.run([sys.executable, "-m", "isalens.frontends.vk", "probe", *todo],
+                                  capture_output=True, text=True, check=False, env=_worker_env(todo[0]),
+                                  timeout=120)
+        except subprocess.TimeoutExpired:
+            break
+        done = 0
+        for line in proc.stdout.splitlines():
+            report = json.loads(line)
+            done += 1
+            for device in report["devices"]:
+                if device["executable_properties"] and report["family"] in device["name"].upper():
+                    found[report["family"]] = device["name"]
+                    driver = driver or device["driver"]
+        if proc.returncode == 0:
+            break
+        # The family after the last one reported is the one that ended the process: skip it.
+        todo = todo[done + 1 :]
+    return found, driver
+
+
+# --------------------------------------------------------------------------------------- compile
+@dataclass
+class RadvResult:
+    """One shader compiled by RADV: the executable of the requested stage and everything around it."""
+
+    source: Path
+    target: RadvTarget
+    stage: str
+    device_name: str
+    driver_info: str
+    executable: ExecutableResult
+    executables: list[ExecutableResult] = field(default_factory=list)
+    reflection: Reflection = field(default_factory=Reflection)
+
+    @property
+    def assembly(self) -> str:
+        """ACO's disassembly (``BB0:`` labels, ``; hex`` encoding trailers)."""
+        return self.executable.representations.get("Assembly", "")
+
+    @property
+    def assembly_lines(self) -> str:
+        """:attr:`assembly` with ACO's "(then repeated N times)" lines written out, one line per instruction."""
+        return expand_repeats(self.assembly)
+
+    @property
+    def statistics(self) -> dict[str, int | float | bool]:
+        return self.executable.statistics
+
+    @property
+    def wave_size(self) -> int:
+        return self.executable.subgroup_size
+
+
+_REPEAT_RE = re.compile(r"^\s*\(then repeated (\d+) times?\)\s*$")
+
+
+def expand_repeats(assembly: str) -> str:
+    """Write out ACO's run-length lines: its disassembler prints an instruction once and then
+    "(then repeated N times)" for N more identical ones (s_waitcnt_depctr, s_nop pairs...)."""
+    out: list[str] = []
+    for line in assembly.splitlines():
+        m = _REPEAT_RE.match(line)
+        if m and out:
+            out.extend([out[-1]] * int(m.group(1)))
+        else:
+            out.append(line)
+    return "\n".join(out) + ("\n" if assembly.endswith("\n") else "")
+
+
+def _merge_bindings(reflections: Sequence[Reflection]) -> list[BindingSpec]:
+    merged: dict[tuple[int, int], BindingSpec] = {}
+    for refl in reflections:
+        for b in refl.bindings:
+            spec = BindingSpec(b.set, b.binding, b.descriptor_type, b.count)
+            old = merged.get((b.set, b.binding))
+            if old is not None and old.descriptor_type != spec.descriptor_type:
+                raise CompilerError(f"set {b.set} binding {b.binding} has different descriptor types in the "
+                                    "pipeline's stages", code="layout")
+            if old is None or spec.count > old.count:
+                merged[(b.set, b.binding)] = spec
+    return list(merged.values())
+
+
+def _companion(glsl: str, stage: str, work: Path, source: Path) -> Path:
+    """Compile a generated companion stage; its failure is reported against the user's shader."""
+    path = work / f"isalens_companion.{stage}"
+    path.write_text(glsl)
+    try:
+        return compile_to_spirv(path, stage, work / f"isalens_companion.{stage}.spv")
+    except ToolchainMissingError:
+        raise
+    except CompilerError as exc:
+        raise CompilerError(f"the generated companion {stage} shader does not compile for this interface: "
+                            f"{exc.message}", file=str(source), code="companion", details=glsl) from None
+
+
+def compile_shader(source: Path, arch: str, *, stage: str | None = None, entry: str = "main",
+                   defines: Sequence[str] = (), include_dirs: Sequence[str | Path] = (), wave: int | None = None,
+                   color_format: str = "rgba8", workdir: Path | None = None) -> RadvResult:
+    """Compile a GLSL/HLSL compute, fragment or vertex shader with RADV for ``arch`` (family or gfx name).
+
+    ``wave`` (32/64) requests a subgroup size for compute shaders (RDNA); fragment shaders get a companion
+    vertex shader and vertex shaders a companion fragment shader, generated from the reflected interface.
+    """
+    target = resolve_target(arch)
+    try:
+        text = source.read_text(errors="replace")
+    except OSError as exc:
+        raise CompilerError(f"cannot read: {exc.strerror}", file=str(source), code="io") from None
+    stage, hlsl = detect_stage(source, text, stage)
+    if color_format not in COLOR_FORMATS:
+        raise CompilerError(f"unknown colour format '{color_format}' (choose {', '.join(COLOR_FORMATS)})",
+                            file=str(source), code="usage")
+    if stage != "comp" and target.family in COMPUTE_ONLY:
+        # RADV still builds graphics pipelines for these, but with interpolation and export instructions
+        # the chips do not have (its own disassembler prints them as "(invalid instruction)").
+        raise CompilerError(f"{target.family.lower()} ({target.gfx}) is a compute-only GPU: RADV compiles only "
+                            "compute shaders correctly for it", file=str(source), code="unsupported-target")
+    if wave is not None and (wave not in (32, 64) or stage != "comp"):
+        raise CompilerError("--wave applies to compute shaders and must be 32 or 64", file=str(source),
+                            code="usage")
+    with tempfile.TemporaryDirectory(prefix="isalens-radv-") as tmp:
+        work = workdir or Path(tmp)
+        spv = compile_to_spirv(source, stage, work / f"{source.stem}.{stage}.spv", entry=entry, hlsl=hlsl,
+                               defines=defines, include_dirs=include_dirs)
+        try:
+            refl = reflect(spv.read_bytes(), entry)
+        except SpirvError as exc:
+            raise CompilerError(str(exc), file=str(source), code="spirv") from None
+        request = PipelineRequest(stages=[StageSpec(stage, str(spv), entry)], subgroup_size=wave,
+                                  push_constant_size=refl.push_constant_size)
+        if stage == "comp":
+            request.bindings = _merge_bindings([refl])
+        elif stage == "frag":
+            varying_set = max((b.set + 1 for b in refl.bindings), default=0)
+            vs_spv = _companion(companion_vertex_shader(refl, varying_set), "vert", work, source)
+            request.stages.insert(0, StageSpec("vert", str(vs_spv), "main"))
+            request.bindings = _merge_bindings([refl, reflect(vs_spv.read_bytes(), "main")])
+            request.color_formats = _color_formats(refl, color_format)
+            request.depth_format = FORMAT_D32_SFLOAT if refl.writes_frag_depth else 0
+        else:
+            fs_spv = _companion(companion_fragment_shader(refl), "frag", work, source)
+            request.stages.append(StageSpec("frag", str(fs_spv), "main"))
+            request.bindings = _merge_bindings([refl])
+            request.vertex_attributes = _vertex_attributes(refl)
+            request.color_formats = [COLOR_FORMATS[color_format]]
+        result = run_pipeline(request, target.family, source=str(source))
+    bit = SHADER_STAGE_BITS[stage]
+    chosen = next((e for e in result.executables if e.stages & bit), None)
+    if chosen is None:
+        raise CompilerError(f"RADV returned no executable for the {stage} stage", file=str(source), code="driver")
+    return RadvResult(source, target, stage, result.device_name, result.driver_info, chosen, result.executables,
+                      refl)
+
+
+# --------------------------------------------------------------------------------------- ACO's occupancy
+def _generation(gfx: str) -> tuple[int, int]:
+    """(major, minor) generation of a gfx target: gfx1030 -> (10, 3), gfx902 -> (9, 0), gfx90a -> (9, 0)."""
+    digits = gfx[3:]
+    if len(digits) == 4:
+        return int(digits[:2]), int(digits[2], 16)
+    return int(digits[0]), 0
+
+
+def aco_subgroups_per_simd(family: str, *, stage: str, vgprs: int, sgprs: int, lds_bytes: int, wave_size: int,
+                           workgroup_size: int = 0, num_interp: int = 0) -> int:
+    """ACO's "Subgroups per SIMD" statistic recomputed from a shader's resources (RADV's radv_get_max_waves).
+
+    RADV's convention differs from LLVM's occupancy and from what the hardware schedules:
+
+    * on RDNA (gfx10+) the count is in **wave32 units**: a wave64 counts twice (so a 24-VGPR wave64 compute
+      shader on navi21 reports 32: 16 wave64 slots per SIMD x 2), and a wave32 shader starts from twice the
+      wave64 limit (navi10: 40, navi21: 32);
+    * VGPRs are rounded to 4 (wave64) / 8 (wave32), and on gfx10.3+ to the real granule (8 / 16);
+    * LDS is shared out per SIMD, assuming WGP mode on gfx10+ (128 KiB over 4 SIMDs): the workgroup's LDS is
+      split over its waves and the quotient is rounded **up**, not down;
+    * SGPRs limit only before gfx10; Polaris parts allow 8 waves per SIMD instead of 10.
+    ``vgprs``, ``sgprs`` and ``lds_bytes`` are allocation figures (ACO's "VGPRs", "SGPRs", "LDS size").
+    """
+    gfx = FAMILIES[family]
+    major, minor = _generation(gfx)
+    gfx10_3 = major > 10 or (major == 10 and minor >= 3)
+    if gfx10_3:
+        max_waves = 16
+    elif major >= 10:
+        max_waves = 20
+    elif family in ("POLARIS10", "POLARIS11", "POLARIS12", "VEGAM"):
+        max_waves = 8
+    else:
+        max_waves = 10
+    lds_encode = 512 if major >= 7 else 256
+    lds_alloc = 1024 if gfx10_3 else lds_encode
+    lds_per_wave = 0
+    if stage == "frag":
+        lds_per_wave = -(-(lds_bytes + num_interp * 48) // lds_alloc) * lds_alloc
+    elif stage == "comp" and workgroup_size:
+        lds_per_wave = -(-lds_bytes // lds_alloc) * lds_alloc // -(-workgroup_size // wave_size)
+    # Mesa 22.3 starts from the wave64 limit scaled to the wave size (twice as many wave32 slots).
+    waves = max_waves * (64 // wave_size)
+    if sgprs and major < 10:
+        granule = 16 if major >= 8 else 8
+        physical_sgprs = 800 if major >= 8 else 512
+        waves = min(waves, physical_sgprs // (-(-sgprs // granule) * granule))
+    if vgprs:
+        # Physical wave64 VGPRs per SIMD: 256 before RDNA, 512 on RDNA, 768 on the large RDNA3 parts.
+        wave64_vgprs = 768 if family in ("GFX1100", "GFX1101") else 512 if major >= 10 else 256
+        physical = wave64_vgprs * (64 // wave_size)
+        rounded = -(-vgprs // (8 if wave_size == 32 else 4)) * (8 if wave_size == 32 else 4)
+        if gfx10_3:
+            granule = (wave64_vgprs // 64) * (2 if wave_size == 32 else 1)
+            rounded = -(-rounded // granule) * granule
+        waves = min(waves, physical // rounded)
+    simds = 4
+    lds_per_simd = (128 * 1024 if major >= 10 else 64 * 1024 if major >= 7 else 32 * 1024) // simds
+    if lds_per_wave:
+        waves = min(waves, -(-lds_per_simd // lds_per_wave))
+    return waves * (wave_size // 32) if major >= 10 else waves
