@@ -6,15 +6,17 @@ Exit codes: 0 success, 2 bad input or usage (one-line ``file:line: error: ...`` 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens import __version__, cli_toolchain, cli_vliw
+from isalens import __version__, cli_decode, cli_toolchain, cli_vliw
 from isalens.api import check_arch_data, compute_occupancy, load, plan_tiles, resolve_arch
 from isalens.api_frontends import ToolchainMissingError, is_source, load_source
+from isalens.api_stats import kernel_stats
 from isalens.api_vliw import vliw_dialect
 from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
@@ -34,6 +36,7 @@ from isalens.report.occupancy import (
 )
 from isalens.report.plot import PlotUnavailable, plot_occupancy, plot_pressure
 from isalens.report.rga import render_rga
+from isalens.report.stats import render_stats_text
 from isalens.report.text import render_text
 
 EXIT_OK = 0
@@ -169,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_vliw.register(sub)
     cli_toolchain.register(sub)
+    cli_decode.register(sub)
 
     arch = sub.add_parser("arch", help="list, show or check the known targets")
     arch.add_argument("action", choices=("list", "show", "check"), nargs="?", default="list",
@@ -207,7 +211,8 @@ def _cmd_livereg(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10) -> LiveRegReport:
+def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10,
+                 with_stats: bool = False) -> LiveRegReport:
     stats: dict[str, str | int] = {}
     if isinstance(source, Path) and is_source(source):
         module, stats = load_source(
@@ -223,8 +228,11 @@ def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10
         if args.kernel not in names:
             raise IsalensError(f"no kernel named '{args.kernel}' (found: {', '.join(names)})", file=str(source))
         kernels = tuple(k for k in kernels if k.name == args.kernel)
-    return livereg_report([k.analyze() for k in kernels], file=module.ir.file, dialect=module.ir.dialect,
-                          diagnostics=module.ir.diagnostics, longest_count=longest, compiler_stats=stats)
+    report = livereg_report([k.analyze() for k in kernels], file=module.ir.file, dialect=module.ir.dialect,
+                            diagnostics=module.ir.diagnostics, longest_count=longest, compiler_stats=stats)
+    if with_stats:
+        report = dataclasses.replace(report, stats=tuple(kernel_stats(k) for k in kernels))
+    return report
 
 
 def _write(path: Path, text: str) -> None:
@@ -248,7 +256,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             code = max(code, cli_vliw.run(argparse.Namespace(file=f, device=None, target=None, fetch_gbs=None,
                                                                dialect=None, json=args.json)))
         return code
-    reports = [_livereg_for(_source(f), args) for f in args.files]
+    reports = [_livereg_for(_source(f), args, with_stats=True) for f in args.files]
     if args.json:
         docs = [json.loads(render_json(r)) for r in reports]
         sys.stdout.write(json.dumps(docs[0] if len(docs) == 1 else {"schema": 1, "files": docs}, sort_keys=True,
@@ -259,6 +267,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             if len(reports) > 1:
                 sys.stdout.write(f"== {report.file}\n")
             sys.stdout.write(render_text(report, RegFile.VGPR, color=color, listing=False))
+            for kernel_stats_ in report.stats:
+                sys.stdout.write("\n" + render_stats_text(kernel_stats_))
     if args.html is not None:
         if len(reports) > 1:
             raise IsalensError("--html writes one file's report; use `isalens compare` for several files")
@@ -402,6 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_vliw.run(args)
         if args.command == "toolchain":
             return cli_toolchain.run(args)
+        if args.command == "decode":
+            return cli_decode.run(args)
         if args.command == "tile":
             return _cmd_tile(args)
     except ToolchainMissingError as exc:

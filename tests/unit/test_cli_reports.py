@@ -10,7 +10,7 @@ import pytest
 
 import isalens
 from isalens.cli import main
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, require_tool
 
 EXAMPLE = EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"
 
@@ -151,3 +151,24 @@ def test_compare_mixed_architectures_is_allowed_and_labelled(samples: Path,
     assert main(["compare", str(a), str(b)]) == 0
     table = capsys.readouterr().out
     assert "gfx902" in table and "gfx1100" in table
+
+
+def test_analyze_json_carries_instruction_stats(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", str(EXAMPLE), "--json"]) == 0
+    kernel = json.loads(capsys.readouterr().out)["kernels"][0]
+    stats = kernel["stats"]
+    for key in ("code_bytes", "classes", "lds", "modifiers", "constants"):
+        assert key in stats
+    # every instruction falls in exactly one class of the stats table
+    assert sum(stats["classes"].values()) == kernel["instructions"]
+    # the LDS table counts what the mix counts by mnemonic
+    assert sum(stats["lds"].values()) >= 81
+
+
+def test_decode_command(capsys: pytest.CaptureFixture[str]) -> None:
+    require_tool("llvm-mc-19")
+    # ds_read2st64_b32 v[45:46], v46 offset1:4 as printed in the gcn_1 listing fragment
+    assert main(["decode", "D8700400", "2D00002E", "--arch", "gfx902"]) == 0
+    assert "ds_read2st64_b32 v[45:46], v46 offset1:4" in capsys.readouterr().out
+    assert main(["decode", "D87004", "--arch", "gfx902"]) == 2
+    assert "D87004" in capsys.readouterr().err

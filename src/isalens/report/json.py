@@ -7,6 +7,7 @@ from typing import Any
 
 from isalens.report.model import FileSummary, KernelReport, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
+from isalens.report.stats import stats_dict
 
 
 def _file(summary: FileSummary) -> dict[str, Any]:
@@ -67,11 +68,14 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
 
 
 def render_json(report: LiveRegReport, *, lines: bool = True) -> str:
+    kernels = [kernel_dict(k, lines=lines) for k in report.kernels]
+    for kernel, stats in zip(kernels, report.stats, strict=False):
+        kernel["stats"] = stats_dict(stats)
     doc = {
         "schema": report.schema,
         "file": report.file,
         "dialect": report.dialect,
-        "kernels": [kernel_dict(k, lines=lines) for k in report.kernels],
+        "kernels": kernels,
         "compiler_stats": report.compiler_stats or None,
         "diagnostics": [
             {"severity": d.severity.value, "code": d.code, "file": d.file, "line": d.line, "message": d.message}

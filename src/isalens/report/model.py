@@ -13,6 +13,7 @@ from isalens.analysis.mix import Mix
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.pressure import touched
+from isalens.analysis.stats import KernelStats
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.registers import (
     SPECIAL_NAMES,
@@ -133,6 +134,8 @@ class LiveRegReport:
     diagnostics: tuple[Diagnostic, ...]
     #: the compiler's own figures when isalens compiled the input (ACO statistics, LLVM comments)
     compiler_stats: dict[str, str | int]
+    #: instruction-level statistics per kernel (classes, code bytes, modifiers, LDS), when computed
+    stats: tuple[KernelStats, ...] = ()
 
 
 def _reg_names(mask: int, file: RegFile) -> tuple[str, ...]:

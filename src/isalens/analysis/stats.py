@@ -1,0 +1,449 @@
+"""Instruction-level statistics of one kernel: class counts (per kernel, per basic block, by loop depth),
+exact code bytes, modifier and constant use, and an LDS access analysis with bank conflicts where the
+address is provably lane-linear.
+
+This layer does not read ISA tables: the caller (``isalens.api_stats``) passes, per instruction, the facts
+the ISA layer computed (:class:`InstructionFacts`: class key, size, constant kinds).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from isalens.analysis.cfg import CFG
+from isalens.ir.instruction import Instruction
+from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
+from isalens.ir.program import Kernel
+from isalens.ir.registers import RegFile
+
+__all__ = [
+    "BLOCK_LANES", "InstructionFacts", "KernelStats", "LdsAccess", "LineStats", "bank_conflict_degree", "stats",
+]
+
+#: lanes the LDS serves at once: a half-wave of a GCN wave64 (domain.md §2: 32 banks x 4 bytes, conflicts
+#: resolved per half-wave), a whole RDNA wave32
+BLOCK_LANES = 32
+_BANKS = 32
+_BANK_BYTES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class InstructionFacts:
+    """What the ISA layer knows about one instruction."""
+
+    klass: str
+    size: int
+    #: the size came from the instruction's encoding words (else from the encoding rules)
+    exact: bool
+    #: per operand: "literal", "inline", "sgpr" or None (not a constant source)
+    constants: tuple[str | None, ...] = ()
+    #: literal values as written, for "which weights became literals"
+    literals: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LdsAccess:
+    """One DS instruction's access pattern."""
+
+    index: int
+    line: int
+    mnemonic: str
+    form: str
+    #: bytes per element (4 for _b32, 8 for _b64, 2 for _u16 ...)
+    element_bytes: int
+    #: effective byte offsets added to the address: offset, or offset0/1 x size (x 64 for st64 forms)
+    offsets: tuple[int, ...]
+    bytes_per_lane: int
+    bytes_per_wave: int
+    address: str | None
+    #: bytes between consecutive lanes' addresses when provably lane-linear, else None
+    lane_stride: int | None
+    #: what the lane-linearity rests on: "mbcnt" (lane id computed) or "workitem_x" (v0 with a workgroup
+    #: x size that is a multiple of the wave size), None when unknown
+    basis: str | None
+    #: worst number of distinct dwords one bank serves for a 32-lane block, over the passes the access
+    #: needs anyway; 1 = conflict-free; None = unknown (the address is not provably lane-linear)
+    conflict_degree: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class BlockStats:
+    index: int
+    start: int
+    end: int
+    loop_depth: int
+    code_bytes: int
+    classes: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class LineStats:
+    index: int
+    line: int
+    klass: str
+    size: int
+    modifiers: tuple[str, ...]
+    constants: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class KernelStats:
+    """Statistics of one kernel (frozen)."""
+
+    name: str
+    instructions: int
+    code_bytes: int
+    #: every size came from encoding words
+    code_bytes_exact: bool
+    classes: dict[str, int]
+    #: class counts by loop depth (0 = outside loops)
+    classes_by_loop_depth: dict[int, dict[str, int]]
+    #: counts weighted by ``loop_weight ** depth`` (an assumed trip count per loop level)
+    classes_weighted: dict[str, int]
+    loop_weight: int
+    blocks: tuple[BlockStats, ...]
+    #: modifier groups (sdwa, dpp, op_sel, source, output) -> modifier text -> count
+    modifiers: dict[str, dict[str, int]]
+    #: literal / inline / sgpr source operand counts
+    constants: dict[str, int]
+    literal_values: dict[str, int]
+    #: DS instruction counts by mnemonic
+    lds: dict[str, int]
+    lds_accesses: tuple[LdsAccess, ...]
+    lds_totals: dict[str, int]
+    lines: tuple[LineStats, ...]
+
+
+# ---------------------------------------------------------------------------------------------- modifiers
+
+_SDWA = ("dst_sel:", "dst_unused:", "src0_sel:", "src1_sel:")
+_DPP = ("quad_perm:", "row_shl:", "row_shr:", "row_ror:", "wave_shl:", "wave_rol:", "wave_shr:", "wave_ror:",
+        "row_mirror", "row_half_mirror", "row_bcast:", "row_share:", "row_xmask:", "row_newbcast:", "dpp8:",
+        "row_mask:", "bank_mask:", "bound_ctrl:", "fi:")
+_OP_SEL = ("op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:", "byte_sel:")
+_OUTPUT = ("clamp", "omod:", "mul:", "div:")
+
+
+def _modifiers(ins: Instruction) -> list[tuple[str, str]]:
+    """(group, text) for every modifier the instruction uses, source modifiers included."""
+    out: list[tuple[str, str]] = []
+    words = list(ins.modifiers) + [op.text for op in ins.operands if isinstance(op, OtherOperand)]
+    for word in words:
+        if word.startswith(_SDWA):
+            out.append(("sdwa", word))
+        elif word.startswith(_DPP):
+            out.append(("dpp", word))
+        elif word.startswith(_OP_SEL):
+            out.append(("op_sel", word))
+        elif word == "clamp" or word.startswith(_OUTPUT[1:]):
+            out.append(("output", word))
+    for op in ins.operands:
+        if isinstance(op, RegOperand):
+            if op.neg:
+                out.append(("source", "neg"))
+            if op.abs:
+                out.append(("source", "abs"))
+            if "sext(" in op.text:
+                out.append(("source", "sext"))
+    if ins.mnemonic.endswith("_sdwa"):
+        out.append(("encoding", "sdwa"))
+    elif ins.mnemonic.endswith(("_dpp", "_dpp8")) or any(g == "dpp" for g, _ in out):
+        out.append(("encoding", "dpp8" if any(w.startswith("dpp8:") for _, w in out) else "dpp"))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- LDS
+
+_WIDTHS = {"b8": 1, "u8": 1, "i8": 1, "b16": 2, "u16": 2, "i16": 2, "f16": 2, "bf16": 2, "b32": 4, "u32": 4, "i32": 4,
+           "f32": 4, "b64": 8, "u64": 8, "i64": 8, "f64": 8, "b96": 12, "b128": 16}
+_DS_BASE = re.compile(r"^(ds|lds)_")
+
+
+def _element_bytes(mnemonic: str) -> int:
+    tokens = mnemonic.split("_")
+    for token in reversed(tokens):
+        if token in _WIDTHS:
+            return _WIDTHS[token]
+    return 4
+
+
+def _int_modifier(ins: Instruction, name: str) -> int:
+    value = ins.modifier(name)
+    if not value:
+        return 0
+    try:
+        return int(value, 0)
+    except ValueError:
+        return 0
+
+
+def bank_conflict_degree(stride: int, offsets: Sequence[int], element_bytes: int) -> int:
+    """Conflict degree of 32 lanes accessing ``lane * stride + offset`` (for each offset) with elements of
+    ``element_bytes``: the busiest bank's distinct dwords over the passes the access needs anyway.
+
+    32 banks x 4 bytes (domain.md §2): one bank serves one dword per pass, lanes reading the same dword
+    share it (broadcast), and n distinct dwords need at least ceil(n / 32) passes. Hand checks: b32 at stride
+    4 -> 32 dwords, one per bank -> 1; stride 8 -> two lanes on every even bank -> 2; stride 128 -> all 32
+    lanes on bank 0 -> 32; stride 0 -> one dword -> 1; b64 at stride 8 -> 64 dwords, 2 per bank, 2 passes
+    needed -> 1.
+    """
+    per_bank: dict[int, set[int]] = {}
+    for offset in offsets:
+        for lane in range(BLOCK_LANES):
+            start = lane * stride + offset
+            for dword in range(start // _BANK_BYTES, (start + element_bytes - 1) // _BANK_BYTES + 1):
+                per_bank.setdefault(dword % _BANKS, set()).add(dword)
+    distinct = sum(len(words) for words in per_bank.values())
+    worst = max((len(words) for words in per_bank.values()), default=1)
+    passes = max(1, math.ceil(distinct / _BANKS))
+    return max(1, math.ceil(worst / passes))
+
+
+# lane-affine values: VGPR index -> (bytes-or-units per lane, basis)
+_Affine = dict[int, tuple[int, str]]
+
+
+def _single_vgpr(op: object) -> int | None:
+    if isinstance(op, RegOperand) and len(op.regs) == 1 and op.regs[0].file is RegFile.VGPR \
+            and op.regs[0].count == 1 and not op.neg and not op.abs:
+        return op.regs[0].index
+    return None
+
+
+def _uniform(op: object) -> bool:
+    """A value equal in every lane: a constant or a scalar register."""
+    if isinstance(op, ImmOperand):
+        return True
+    return isinstance(op, RegOperand) and all(r.file is RegFile.SGPR for r in op.regs)
+
+
+def _const(op: object) -> int | None:
+    if isinstance(op, ImmOperand) and isinstance(op.value, int):
+        return op.value
+    return None
+
+
+def _stride_of(op: object, state: _Affine) -> tuple[int, str] | None:
+    if _uniform(op):
+        return (0, "")
+    v = _single_vgpr(op)
+    return state.get(v) if v is not None else None
+
+
+def _combine(a: tuple[int, str] | None, b: tuple[int, str] | None, sign: int = 1) -> tuple[int, str] | None:
+    if a is None or b is None:
+        return None
+    bases = [x for x in (a[1], b[1]) if x]
+    # a lane-varying basis wins over "uniform" (a VGPR holding the same value in every lane)
+    basis = next((x for x in bases if x != "uniform"), bases[0] if bases else "")
+    return (a[0] + sign * b[0], basis)
+
+
+_ADDS = ("v_add_u32", "v_add_nc_u32", "v_add_co_u32", "v_add_i32")
+_SUBS = ("v_sub_u32", "v_sub_nc_u32", "v_sub_co_u32", "v_sub_i32")
+_SUBREVS = ("v_subrev_u32", "v_subrev_nc_u32", "v_subrev_co_u32")
+
+
+def _value(base: str, srcs: Sequence[object], state: _Affine, packed_ids: bool) -> tuple[int, str] | None:
+    """The lane-affine value an instruction computes from its sources, when the pattern is one we know."""
+    consts = [_const(op) for op in srcs]
+    if base == "v_mov_b32" and len(srcs) == 1:
+        return _stride_of(srcs[0], state)
+    if base == "v_lshlrev_b32" and len(srcs) == 2 and consts[0] is not None:
+        s = _stride_of(srcs[1], state)
+        return None if s is None else (s[0] << consts[0], s[1])
+    if base in ("v_mul_u32_u24", "v_mul_lo_u32", "v_mul_i32_i24") and len(srcs) == 2:
+        for k in (0, 1):
+            s = _stride_of(srcs[1 - k], state)
+            c = consts[k]
+            if c is not None and s is not None:
+                return (s[0] * c, s[1])
+        return None
+    if len(srcs) >= 2 and base in _ADDS + _SUBS + _SUBREVS:
+        a, b = _stride_of(srcs[-2], state), _stride_of(srcs[-1], state)  # a carry-out SGPR may precede them
+        if base in _ADDS:
+            return _combine(a, b)
+        return _combine(a, b, -1) if base in _SUBS else _combine(b, a, -1)
+    if base == "v_lshl_add_u32" and len(srcs) == 3 and consts[1] is not None:
+        s = _stride_of(srcs[0], state)
+        return _combine(None if s is None else (s[0] << consts[1], s[1]), _stride_of(srcs[2], state))
+    if base == "v_add_lshl_u32" and len(srcs) == 3 and consts[2] is not None:
+        s = _combine(_stride_of(srcs[0], state), _stride_of(srcs[1], state))
+        return None if s is None else (s[0] << consts[2], s[1])
+    if base in ("v_mad_u32_u24", "v_mad_i32_i24") and len(srcs) == 3:
+        for k in (0, 1):
+            s = _stride_of(srcs[1 - k], state)
+            c = consts[k]
+            if c is not None and s is not None:
+                return _combine((s[0] * c, s[1]), _stride_of(srcs[2], state))
+        return None
+    if base == "v_mbcnt_lo_u32_b32" and len(srcs) == 2 and consts[0] == -1 and _uniform(srcs[1]):
+        # counts the lanes below this one among lanes 0-31: the lane id within a 32-lane block
+        return (1, "mbcnt")
+    if base == "v_mbcnt_hi_u32_b32" and len(srcs) == 2 and consts[0] == -1:
+        s = _stride_of(srcs[1], state)
+        return s if s is not None and s[1] == "mbcnt" else None
+    if packed_ids and base == "v_and_b32" and len(srcs) == 2 and 0x3FF in consts and -1 in state:
+        # packed workitem ids: v0 bits [9:0] hold the x id
+        other = srcs[1] if consts[0] == 0x3FF else srcs[0]
+        return state[-1] if _single_vgpr(other) == 0 else None
+    return None
+
+
+def _transfer(ins: Instruction, state: _Affine, packed_ids: bool) -> None:
+    """Update the lane-affine facts after ``ins``; any other write to a VGPR forgets what it held."""
+    ops = ins.operands
+    dst = _single_vgpr(ops[0]) if ops else None
+    value = None
+    if dst is not None and ins.mnemonic.startswith("v_"):
+        value = _value(re.sub(r"_(e32|e64)$", "", ins.mnemonic), ops[1:], state, packed_ids)
+    for v in list(state):
+        if _writes_vgpr(ins, max(v, 0)):
+            del state[v]
+    if dst is not None and value is not None:
+        state[dst] = value if value[1] else (value[0], "uniform")
+
+
+def _writes_vgpr(ins: Instruction, index: int) -> bool:
+    # two units per VGPR (16-bit halves) starting at unit 0
+    return bool(ins.defs >> (2 * index) & 3)
+
+
+def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wave: bool) -> list[_Affine]:
+    """Facts holding *before* each instruction: a forward dataflow over the CFG (meet = agreement)."""
+    n = len(kernel.instructions)
+    entry: _Affine = {}
+    if x_multiple_of_wave:
+        if packed_ids:
+            entry[-1] = (1, "workitem_x")  # marker: v0 bits [9:0] hold the x id
+        else:
+            entry[0] = (1, "workitem_x")
+    block_in: dict[int, _Affine | None] = {b.index: None for b in graph.blocks}
+    if graph.blocks:
+        block_in[0] = dict(entry)
+    before: list[_Affine] = [{} for _ in range(n)]
+    changed = True
+    rounds = 0
+    while changed and rounds < 20:
+        changed = False
+        rounds += 1
+        for b in graph.reverse_postorder:
+            block = graph.blocks[b]
+            incoming = block_in[b]
+            if incoming is None:
+                continue
+            state = dict(incoming)
+            for i in range(block.start, block.end):
+                before[i] = dict(state)
+                _transfer(kernel.instructions[i], state, packed_ids)
+            for s in block.succs:
+                old = block_in[s]
+                new = dict(state) if old is None else {k: v for k, v in old.items() if state.get(k) == v}
+                if s == 0:
+                    new = {k: v for k, v in new.items() if entry.get(k) == v}
+                if new != old:
+                    block_in[s] = new
+                    changed = True
+    return before
+
+
+def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_size: int) -> LdsAccess:
+    form = facts.klass.split(".", 1)[1] if facts.klass.startswith("ds.") else facts.klass
+    size = _element_bytes(re.sub(r"_d16(_hi)?$", "", ins.mnemonic))
+    if form in ("read2", "write2", "read2st64", "write2st64"):
+        scale = size * (64 if form.endswith("st64") else 1)
+        offsets: tuple[int, ...] = (_int_modifier(ins, "offset0") * scale, _int_modifier(ins, "offset1") * scale)
+    else:
+        offsets = (_int_modifier(ins, "offset"),)
+    per_lane = size * len(offsets)
+    # the address is the first VGPR operand that the instruction does not write
+    address: RegOperand | None = None
+    for op in ins.operands:
+        if isinstance(op, RegOperand) and op.regs and op.regs[0].file is RegFile.VGPR and not op.mask & ins.defs:
+            address = op
+            break
+    if form in ("read", "read2", "read2st64") or (ins.operands and isinstance(ins.operands[0], RegOperand)
+                                                  and ins.operands[0].mask & ins.defs):
+        regs = [op for op in ins.operands if isinstance(op, RegOperand)]
+        address = regs[1] if len(regs) > 1 else None
+    stride = basis = degree = None
+    v = _single_vgpr(address) if address is not None else None
+    if v is not None and v in state and form not in ("permute", "gws", "append", "param", "other"):
+        stride, basis = state[v]
+        degree = bank_conflict_degree(stride, offsets, size)
+    return LdsAccess(ins.index, ins.line, ins.mnemonic, form, size, offsets, per_lane, per_lane * wave_size,
+                     address.text if address is not None else None, stride, basis, degree)
+
+
+# ---------------------------------------------------------------------------------------------- driver
+
+
+def stats(kernel: Kernel, graph: CFG, facts: Sequence[InstructionFacts], *, loop_weight: int = 10,
+          packed_workitem_ids: bool = False) -> KernelStats:
+    """Statistics of ``kernel``; ``facts[i]`` describes instruction ``i``."""
+    if len(facts) != len(kernel.instructions):
+        raise ValueError(f"{len(facts)} instruction facts for {len(kernel.instructions)} instructions")
+    wave = kernel.wave_size
+    wg = kernel.declared.workgroup_size
+    # v0 is lane + (wave base) only when whole waves fit in a row of the workgroup; without a declared
+    # size, v0-based addresses count as lane-linear under that stated assumption
+    x_ok = wg is None or wg[0] % wave == 0
+    affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok)
+
+    classes: Counter[str] = Counter()
+    by_depth: dict[int, Counter[str]] = {}
+    weighted: Counter[str] = Counter()
+    modifiers: dict[str, Counter[str]] = {}
+    constants: Counter[str] = Counter()
+    literal_values: Counter[str] = Counter()
+    lds: Counter[str] = Counter()
+    accesses: list[LdsAccess] = []
+    lines: list[LineStats] = []
+    code = 0
+    for ins, fact in zip(kernel.instructions, facts, strict=True):
+        depth = graph.loop_depth[graph.block_of[ins.index]] if graph.blocks else 0
+        classes[fact.klass] += 1
+        by_depth.setdefault(depth, Counter())[fact.klass] += 1
+        weighted[fact.klass] += loop_weight ** depth
+        code += fact.size
+        mods = _modifiers(ins)
+        for group, text in mods:
+            modifiers.setdefault(group, Counter())[text] += 1
+        line_constants = Counter(k for k in fact.constants if k is not None)
+        constants.update(line_constants)
+        literal_values.update(fact.literals)
+        if fact.klass.startswith("ds.") or _DS_BASE.match(ins.mnemonic):
+            lds[ins.mnemonic] += 1
+            accesses.append(_lds_access(ins, fact, affine[ins.index], wave))
+        lines.append(LineStats(ins.index, ins.line, fact.klass, fact.size, tuple(t for _, t in mods),
+                               dict(line_constants)))
+
+    blocks = []
+    for block in graph.blocks:
+        span = range(block.start, block.end)
+        counts = Counter(facts[i].klass for i in span)
+        blocks.append(BlockStats(block.index, block.start, block.end, graph.loop_depth[block.index],
+                                 sum(facts[i].size for i in span), dict(sorted(counts.items()))))
+    reads = [a for a in accesses if a.form.startswith("read")]
+    writes = [a for a in accesses if a.form.startswith("write")]
+    totals = {
+        "instructions": len(accesses), "reads": len(reads), "writes": len(writes),
+        "read_bytes_per_wave": sum(a.bytes_per_wave for a in reads),
+        "write_bytes_per_wave": sum(a.bytes_per_wave for a in writes),
+        "conflict_free": sum(1 for a in accesses if a.conflict_degree == 1),
+        "conflicted": sum(1 for a in accesses if a.conflict_degree is not None and a.conflict_degree > 1),
+        "unknown": sum(1 for a in accesses if a.conflict_degree is None),
+    }
+    return KernelStats(
+        name=kernel.name, instructions=len(kernel.instructions), code_bytes=code,
+        code_bytes_exact=all(f.exact for f in facts), classes=dict(sorted(classes.items())),
+        classes_by_loop_depth={d: dict(sorted(c.items())) for d, c in sorted(by_depth.items())},
+        classes_weighted=dict(sorted(weighted.items())), loop_weight=loop_weight, blocks=tuple(blocks),
+        modifiers={g: dict(sorted(c.items())) for g, c in sorted(modifiers.items())},
+        constants=dict(sorted(constants.items())), literal_values=dict(literal_values.most_common()),
+        lds=dict(sorted(lds.items())), lds_accesses=tuple(accesses), lds_totals=totals, lines=tuple(lines),
+    )
