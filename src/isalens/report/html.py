@@ -10,6 +10,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from isalens.analysis.stats import KernelStats
 from isalens.ir.registers import RegFile, registers_in
 from isalens.report.model import KernelReport, LiveRegReport, map_width
 
@@ -53,9 +54,19 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
     }
 
 
+def _stats_cards(stats: KernelStats) -> list[list[str]]:
+    top = sorted(stats.classes.items(), key=lambda item: -item[1])[:4]
+    exact = "" if stats.code_bytes_exact else " (by encoding rules)"
+    return [["code bytes", f"{stats.code_bytes}{exact}"],
+            ["top classes", ", ".join(f"{c} {n}" for c, n in top)]]
+
+
 def render_html(report: LiveRegReport) -> str:
     """The whole page as one string."""
-    data = {"schema": 1, "file": report.file, "kernels": [kernel_data(k) for k in report.kernels]}
+    kernels = [kernel_data(k) for k in report.kernels]
+    for kernel, stats in zip(kernels, report.stats, strict=False):
+        kernel["cards"] += _stats_cards(stats)
+    data = {"schema": 1, "file": report.file, "kernels": kernels}
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     title = report.file or "ISA"
     page = _asset("report.html")
