@@ -64,9 +64,8 @@ def _add_source_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--keep-asm", type=Path, metavar="FILE", help="save the assembly that was analysed")
 
 
-def _add_input_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="ISA text: clang -S / llc output, llvm-objdump -d, an RGA/driver listing, "
-                                "Mesa ACO disassembly, or a bare list of instructions ('-' for stdin)")
+def _add_load_options(p: argparse.ArgumentParser) -> None:
+    """Options every command that reads ISA or source files shares."""
     p.add_argument("--arch", help="target, e.g. gfx902, gfx90a, gfx1100, or a name such as raven/navi21 "
                                   "(taken from the input when it says, e.g. .amdgcn_target)")
     p.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
@@ -76,6 +75,13 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    help="treat unknown instructions as warnings (first operand written, rest read) "
                         "instead of errors; the report says how many were guessed")
     _add_source_options(p)
+
+
+def _add_input_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="ISA text: clang -S / llc output, llvm-objdump -d, an RGA/driver listing, "
+                                "Mesa ACO disassembly, or a bare list of instructions ('-' for stdin); or a "
+                                "source file to compile first")
+    _add_load_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -108,13 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "occupancy and its limiter, the pressure peak and what is live there, the longest live ranges, "
                     "wasted 16-bit halves, instructions by class and diagnostics.",
     )
-    an.add_argument("files", nargs="+", metavar="FILE", help="ISA text files (see `isalens livereg --help`)")
-    an.add_argument("--arch", help="target, when the input does not name it")
-    an.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
-    an.add_argument("--kernel", help="analyse only this kernel or function")
-    an.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
-    an.add_argument("--ignore-unknown", action="store_true", help="unknown instructions are warnings, not errors")
-    _add_source_options(an)
+    an.add_argument("files", nargs="+", metavar="FILE", help="ISA text or source files (see `isalens livereg --help`)")
+    _add_load_options(an)
     an.add_argument("--json", action="store_true", help="print JSON (schema 1, as livereg, per file)")
     an.add_argument("--csv", type=Path, metavar="OUT.csv", help="write per-line live counts as CSV")
     an.add_argument("--html", type=Path, metavar="OUT.html",
@@ -131,12 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cmp_.add_argument("files", nargs="+", metavar="FILE", help="ISA text files, one variant each")
     cmp_.add_argument("--labels", help="comma-separated names for the variants (default: file names)")
-    cmp_.add_argument("--arch", help="target, when the inputs do not name it")
-    cmp_.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
-    cmp_.add_argument("--kernel", help="the kernel to compare in every file (default: each file's first)")
-    cmp_.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
-    cmp_.add_argument("--ignore-unknown", action="store_true", help="unknown instructions are warnings")
-    _add_source_options(cmp_)
+    _add_load_options(cmp_)
     cmp_.add_argument("--json", action="store_true", help="print JSON")
     cmp_.add_argument("--html", type=Path, metavar="OUT.html", help="write a self-contained page: table and chart")
     cmp_.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",

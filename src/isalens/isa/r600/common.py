@@ -6,25 +6,14 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.ir.diagnostics import Diagnostic, Severity
+from isalens.isa.amdgcn.syntax import split_top_level
 
 CHANNELS = "xyzw"
 
 
 def split_operands(text: str) -> list[str]:
     """Comma-separated operands, keeping commas inside parentheses or brackets (CAL literals)."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(text):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth = max(0, depth - 1)
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
+    return [p for p in split_top_level(text) if p]
 
 
 def first_token(text: str) -> str:
