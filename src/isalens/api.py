@@ -116,15 +116,20 @@ class LoadedModule:
         raise KeyError(name)
 
 
+def read_file_bytes(path: Path) -> bytes:
+    """The bytes of ``path``, or a one-line :class:`InputError` naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
+        raise InputError(f"cannot read: {reason}", file=str(path), code="io") from None
+
+
 def read_input(path_or_text: str | Path) -> tuple[str, str]:
     """The text and a display name of a file (with clear errors for missing or binary files) or of text."""
     if isinstance(path_or_text, Path) or ("\n" not in path_or_text and Path(path_or_text).is_file()):
         path = Path(path_or_text)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
-            raise InputError(f"cannot read: {reason}", file=str(path), code="io") from None
+        data = read_file_bytes(path)
         if len(data) > _MAX_INPUT_BYTES:
             raise InputError("file is larger than 512 MiB", file=str(path), code="io")
         if b"\0" in data[:65536]:

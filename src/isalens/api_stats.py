@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from isalens.analysis.stats import InstructionFacts, KernelStats, stats
-from isalens.api import LoadedKernel, load, resolve_arch
+from isalens.api import LoadedKernel, load, read_file_bytes, resolve_arch
 from isalens.errors import InputError
 from isalens.isa.amdgcn import classes, encoding
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
@@ -181,11 +181,7 @@ def _elf_text(data: bytes, where: str) -> list[int]:
 def decode_file(path: str | Path, arch: str | None) -> list[DecodedInstruction]:
     """Decode a code object's ``.text``, or the encoding words a listing prints after its instructions."""
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
-        raise InputError(f"cannot read: {reason}", file=str(p), code="io") from None
+    data = read_file_bytes(p)
     if data[:4] == b"\x7fELF":
         if arch is None:
             raise InputError("pass --arch for a code object (e.g. --arch gfx902)", file=str(p), code="arch-required")

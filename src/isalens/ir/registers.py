@@ -37,7 +37,6 @@ SPECIAL_NAMES: tuple[str, ...] = (
     *(f"ttmp{i}" for i in range(16)),
 )
 SPECIAL_UNIT: dict[str, int] = {name: SPECIAL_BASE + i for i, name in enumerate(SPECIAL_NAMES)}
-TOTAL_UNITS = SPECIAL_BASE + len(SPECIAL_NAMES)
 
 
 def _ones(count: int, shift: int) -> int:

@@ -266,6 +266,16 @@ def _dpp8_dword(base: int) -> tuple[Spec, ...]:
 
 _DS_TAIL: tuple[Spec, ...] = (("VDST", 63, 56, "vgpr"), ("DATA1", 55, 48, "vgpr"), ("DATA0", 47, 40, "vgpr"),
                               ("ADDR", 39, 32, "vgpr"))
+# EXP and VINTRP keep one layout from gfx9 to gfx10 (gfx11 changes EXP and drops VINTRP)
+_EXP_GFX9_10: tuple[Spec, ...] = (
+    ("ENCODING", 31, 26, "enc"), ("VM", 12, 12, "flag"), ("DONE", 11, 11, "flag"), ("COMPR", 10, 10, "flag"),
+    ("TGT", 9, 4, "int"), ("EN", 3, 0, "mask4"), ("VSRC3", 63, 56, "vgpr"), ("VSRC2", 55, 48, "vgpr"),
+    ("VSRC1", 47, 40, "vgpr"), ("VSRC0", 39, 32, "vgpr"),
+)
+_VINTRP_GFX9_10: tuple[Spec, ...] = (
+    ("ENCODING", 31, 26, "enc"), ("VDST", 25, 18, "vgpr"), ("OP", 17, 16, "op"), ("ATTR", 15, 10, "int"),
+    ("ATTRCHAN", 9, 8, "int"), ("VSRC", 7, 0, "vgpr"),
+)
 _LAYOUTS: dict[str, dict[str, tuple[Spec, ...]]] = {
     "gfx9": {
         "SMEM": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("IMM", 17, 17, "flag"), ("GLC", 16, 16, "flag"),
@@ -288,11 +298,8 @@ _LAYOUTS: dict[str, dict[str, tuple[Spec, ...]]] = {
                  ("SEG", 15, 14, "seg"), ("LDS", 13, 13, "flag"), ("OFFSET", 12, 0, "s13"), ("VDST", 63, 56, "vgpr"),
                  ("NV", 55, 55, "flag"), ("SADDR", 54, 48, "saddr"), ("DATA", 47, 40, "vgpr"),
                  ("ADDR", 39, 32, "vgpr")),
-        "EXP": (("ENCODING", 31, 26, "enc"), ("VM", 12, 12, "flag"), ("DONE", 11, 11, "flag"),
-                ("COMPR", 10, 10, "flag"), ("TGT", 9, 4, "int"), ("EN", 3, 0, "mask4"), ("VSRC3", 63, 56, "vgpr"),
-                ("VSRC2", 55, 48, "vgpr"), ("VSRC1", 47, 40, "vgpr"), ("VSRC0", 39, 32, "vgpr")),
-        "VINTRP": (("ENCODING", 31, 26, "enc"), ("VDST", 25, 18, "vgpr"), ("OP", 17, 16, "op"),
-                   ("ATTR", 15, 10, "int"), ("ATTRCHAN", 9, 8, "int"), ("VSRC", 7, 0, "vgpr")),
+        "EXP": _EXP_GFX9_10,
+        "VINTRP": _VINTRP_GFX9_10,
     },
     "gfx10": {
         "SMEM": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("GLC", 16, 16, "flag"), ("DLC", 14, 14, "flag"),
@@ -311,11 +318,8 @@ _LAYOUTS: dict[str, dict[str, tuple[Spec, ...]]] = {
                  ("SEG", 15, 14, "seg"), ("LDS", 13, 13, "flag"), ("DLC", 12, 12, "flag"), ("OFFSET", 11, 0, "s12"),
                  ("VDST", 63, 56, "vgpr"), ("NV", 55, 55, "flag"), ("SADDR", 54, 48, "saddr"),
                  ("DATA", 47, 40, "vgpr"), ("ADDR", 39, 32, "vgpr")),
-        "EXP": (("ENCODING", 31, 26, "enc"), ("VM", 12, 12, "flag"), ("DONE", 11, 11, "flag"),
-                ("COMPR", 10, 10, "flag"), ("TGT", 9, 4, "int"), ("EN", 3, 0, "mask4"), ("VSRC3", 63, 56, "vgpr"),
-                ("VSRC2", 55, 48, "vgpr"), ("VSRC1", 47, 40, "vgpr"), ("VSRC0", 39, 32, "vgpr")),
-        "VINTRP": (("ENCODING", 31, 26, "enc"), ("VDST", 25, 18, "vgpr"), ("OP", 17, 16, "op"),
-                   ("ATTR", 15, 10, "int"), ("ATTRCHAN", 9, 8, "int"), ("VSRC", 7, 0, "vgpr")),
+        "EXP": _EXP_GFX9_10,
+        "VINTRP": _VINTRP_GFX9_10,
     },
     "gfx11": {
         "SMEM": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("GLC", 14, 14, "flag"), ("DLC", 13, 13, "flag"),

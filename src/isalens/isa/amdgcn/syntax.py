@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
+from isalens.ir.operands import ImmOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.registers import (
     HALF_BOTH,
     HALF_HI,
@@ -67,7 +67,6 @@ _INT_RE = re.compile(r"^-?(?:0x[0-9a-fA-F]+|\d+)$")
 _FLOAT_RE = re.compile(r"^-?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|inf|nan)$")
 #: float inline constants (0.5, 1.0, 2.0, 4.0 and negatives) and 1/(2*pi)
 _INLINE_FLOATS = frozenset({0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0})
-_LABEL_RE = re.compile(r"^[.A-Za-z_$][\w.$]*$")
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:
@@ -249,14 +248,6 @@ def parse_instruction_text(text: str) -> RawInstruction:
     mnemonic, operand_texts, modifiers = split_instruction(text)
     operands = tuple(parse_operand(op) for op in operand_texts)
     return RawInstruction(mnemonic, operands, tuple(modifiers))
-
-
-def label_operand(text: str) -> LabelOperand | None:
-    """A symbolic branch target, if ``text`` looks like a label."""
-    t = text.strip()
-    if _LABEL_RE.match(t) and parse_register(t) is None:
-        return LabelOperand(t, name=t)
-    return None
 
 
 _MIR_PART = re.compile(r"^(vgpr|agpr|sgpr|ttmp)(\d+)(?:_(lo16|hi16))?$")
