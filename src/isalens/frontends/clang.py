@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from isalens.errors import IsalensError
+from isalens.frontends.argv import END_OF_OPTIONS, file_arg
 
 __all__ = [
     "CLANG_INSTALL",
@@ -205,7 +206,8 @@ def compile_opencl(
         raise ToolchainMissingError("clang not found (looked for clang-19, clang, clang-18 .. clang-14)",
                                     install=CLANG_INSTALL)
     _check_libclc(libclc)
-    _run([tool, *opencl_flags(target, libclc), *extra_flags, "-S", "-o", str(out_asm), str(source)], out_asm)
+    _run([tool, *opencl_flags(target, libclc), *extra_flags, "-S", "-o", file_arg(out_asm), END_OF_OPTIONS,
+          file_arg(source)], out_asm)
     _raise_if_unresolved(_unresolved_in_asm(out_asm.read_text()), source)
     return out_asm
 
@@ -236,7 +238,7 @@ def compile_opencl_to_ir(
     _check_libclc(libclc)
     binary = out_ll.suffix == ".bc"
     flags = [*opencl_flags(target, libclc), *extra_flags, "-emit-llvm", "-c" if binary else "-S"]
-    _run([tool, *flags, "-o", str(out_ll), str(source)], out_ll)
+    _run([tool, *flags, "-o", file_arg(out_ll), END_OF_OPTIONS, file_arg(source)], out_ll)
     if not binary:
         _raise_if_unresolved(_unresolved_in_ir(out_ll.read_text()), source)
     return out_ll
@@ -264,7 +266,7 @@ def llc_compile(
     cmd = [tool, f"-mtriple={TRIPLE}", f"-mcpu={target}", f"-O{opt}", *extra_flags]
     if stop_after is not None:
         cmd.append(f"-stop-after={stop_after}")
-    cmd += ["-o", str(out), str(ir)]
+    cmd += ["-o", file_arg(out), END_OF_OPTIONS, file_arg(ir)]
     _run(cmd, out)
     return out
 
@@ -331,7 +333,7 @@ def compile_hip(
                             file=str(source), code="unsupported-target")
     flags = ["-x", "hip", f"--offload-arch={target}", "--cuda-device-only", f"--rocm-device-lib-path={libs}",
              "-O3", *extra_flags]
-    _run([tool, *flags, "-S", "-o", str(out_asm), str(source)], out_asm)
+    _run([tool, *flags, "-S", "-o", file_arg(out_asm), END_OF_OPTIONS, file_arg(source)], out_asm)
     return out_asm
 
 
@@ -347,7 +349,7 @@ def _common_flags(source: Path, defines: Sequence[str], include_dirs: Sequence[s
         if not define or define.startswith("=") or any(c.isspace() for c in define.split("=", 1)[0]):
             raise CompilerError(f"-D {define!r}: expected NAME or NAME=VALUE", file=str(source), code="usage")
         flags.append(f"-D{define}")
-    flags += [f"-I{d}" for d in include_dirs]
+    flags += [f"-I{file_arg(d)}" for d in include_dirs]
     if opt is not None:
         level = opt.removeprefix("-O").removeprefix("O")
         if level not in _OPT_LEVELS:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from isalens.frontends.argv import file_arg
 from isalens.frontends.clang import CompilerError, ToolchainMissingError
 from isalens.frontends.spirv import InterfaceVariable, Reflection, SpirvError, reflect
 from isalens.frontends.vk import (
@@ -198,8 +199,8 @@ def compile_to_spirv(source: Path, stage: str, out_spv: Path, *, entry: str = "m
     elif entry != "main":
         cmd += ["-e", entry, "--source-entrypoint", entry]
     cmd += [f"-D{d}" for d in defines]
-    cmd += [f"-I{d}" for d in include_dirs]
-    cmd += ["-o", str(out_spv), str(source)]
+    cmd += [f"-I{file_arg(d)}" for d in include_dirs]
+    cmd += ["-o", file_arg(out_spv), file_arg(source)]  # glslang has no "--": absolute paths
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=_WORKER_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired) as exc:
