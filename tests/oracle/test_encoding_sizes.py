@@ -38,7 +38,7 @@ def llvm_sizes(mc: str, target: str, wave: int, texts: list[str]) -> list[int]:
     return sizes
 
 
-def _corpus_kernels(corpus: list[CorpusEntry]) -> list[isalens.api.LoadedKernel]:
+def _corpus_kernels(corpus: list[CorpusEntry]) -> list[isalens.engine.load.LoadedKernel]:
     return [k for entry in corpus for k in isalens.load(entry.clang_asm).kernels]
 
 
@@ -48,7 +48,7 @@ def test_corpus_sizes_equal_llvm(corpus: list[CorpusEntry]) -> None:
     targets = {k.ir.arch for k in kernels}
     assert len(targets) == 9, targets
 
-    def check(kernel: isalens.api.LoadedKernel) -> tuple[int, list[str]]:
+    def check(kernel: isalens.engine.load.LoadedKernel) -> tuple[int, list[str]]:
         ins = kernel.ir.instructions
         sizes = llvm_sizes(mc, kernel.ir.arch, kernel.ir.wave_size, [i.text for i in ins])
         bad = [f"{kernel.ir.arch} {kernel.name}: {i.text!r} ours {instruction_size(i, kernel.ir.arch).bytes}, "

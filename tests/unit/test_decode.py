@@ -6,28 +6,21 @@ arithmetic); the instruction text comes from llvm-mc (tests needing it skip when
 
 from __future__ import annotations
 
-import argparse
 import re
 import struct
 from pathlib import Path
 
 import pytest
 
-from isalens.api_stats import parse_words
-from isalens.cli_decode import register, run
+from isalens.cli import main
+from isalens.engine.decode import parse_words
 from isalens.errors import InputError
 from isalens.isa.amdgcn.fields import DecodeError, decode, split_words
 from tests.conftest import require_tool
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="isalens")
-    register(parser.add_subparsers())
-    return parser
-
-
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = run(_parser().parse_args(["decode", *argv]))
+    code = main(["decode", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 

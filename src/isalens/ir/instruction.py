@@ -8,6 +8,26 @@ from enum import StrEnum
 from isalens.ir.operands import Operand
 
 
+@dataclass(frozen=True, slots=True)
+class InstructionFacts:
+    """What the ISA tables say about one instruction, computed once by the reader (per distinct text).
+
+    Every analysis and every command reads these; none recomputes them (``compare``, ``analyze`` and the
+    statistics therefore agree by construction).
+    """
+
+    #: stable class key from ``isa/amdgcn/data/classes.toml`` (``valu.fma.f32``, ``ds.read2st64``, ``smem.load``)
+    klass: str = "unknown"
+    #: bytes of machine code
+    size: int = 0
+    #: the size came from the instruction's encoding words (else from the encoding rules)
+    exact: bool = False
+    #: per operand: "literal", "inline", "sgpr" or None (not a constant source)
+    constants: tuple[str | None, ...] = ()
+    #: literal values as written, for "which weights became literals"
+    literals: tuple[str, ...] = ()
+
+
 class BranchKind(StrEnum):
     """How an instruction changes control flow."""
 
@@ -48,8 +68,8 @@ class Instruction:
     ops: tuple[str, ...] = field(default=())
     #: every register named in the operands, read or not (what the compiler counts as used)
     referenced: int = 0
-    #: broad class key from the semantics table (``valu``, ``salu``, ``ds.load``, ``vmem.store`` ...)
-    klass: str = "other"
+    #: class key, size and constant kinds from the ISA tables
+    facts: InstructionFacts = InstructionFacts()
 
     def modifier(self, name: str) -> str | None:
         """Value of ``name:value`` among the modifiers, ``""`` for a bare flag, else None."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from isalens.report.model import FileSummary, KernelReport, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
+from isalens.report.serialize import dumps
 from isalens.report.stats import stats_dict
 
 
@@ -64,14 +64,14 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         "vgpr_hint": {"used": k.total_vgprs, "allocated": k.vgpr.allocated, "file": k.vgpr_file,
                       "reduce_by_to_save_a_granule": k.vgpr_granule_saving},
         "declared_raw": {key: value for key, value in k.declared_raw},
+        **({} if k.stats is None else {"stats": stats_dict(k.stats)}),
     }
 
 
-def render_json(report: LiveRegReport, *, lines: bool = True) -> str:
+def report_dict(report: LiveRegReport, *, lines: bool = True) -> dict[str, Any]:
+    """The JSON document of one file's report (what ``livereg --json`` and ``analyze --json`` print)."""
     kernels = [kernel_dict(k, lines=lines) for k in report.kernels]
-    for kernel, stats in zip(kernels, report.stats, strict=False):
-        kernel["stats"] = stats_dict(stats)
-    doc = {
+    return {
         "schema": report.schema,
         "file": report.file,
         "dialect": report.dialect,
@@ -82,4 +82,7 @@ def render_json(report: LiveRegReport, *, lines: bool = True) -> str:
             for d in report.diagnostics
         ],
     }
-    return json.dumps(doc, sort_keys=True, indent=1) + "\n"
+
+
+def render_json(report: LiveRegReport, *, lines: bool = True, pretty: bool = False) -> str:
+    return dumps(report_dict(report, lines=lines), pretty=pretty)

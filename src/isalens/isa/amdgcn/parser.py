@@ -12,12 +12,13 @@ import re
 
 from isalens.errors import ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
-from isalens.ir.instruction import BranchKind, Instruction
+from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.program import DeclaredResources, Kernel, Module, TargetInfo
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import catalog, semantics
 from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
+from isalens.isa.amdgcn.facts import describe, with_encoding
 from isalens.isa.amdgcn.syntax import (
     RawInstruction,
     SyntaxProblem,
@@ -54,7 +55,7 @@ class _Decoded:
     guessed: bool
     notes: tuple[str, ...]
     referenced: int
-    klass: str
+    facts: InstructionFacts
 
 
 @dataclasses.dataclass(slots=True)
@@ -196,7 +197,8 @@ def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _C
         index=index, line=item.line, text=item.text, mnemonic=decoded.mnemonic, operands=decoded.operands,
         modifiers=decoded.modifiers, defs=decoded.defs, uses=decoded.uses, branch=decoded.branch,
         target=target, address=item.address, encoding=item.encoding, guessed=decoded.guessed, ops=decoded.ops,
-        referenced=decoded.referenced, klass=decoded.klass,
+        referenced=decoded.referenced,
+        facts=with_encoding(decoded.facts, item.encoding) if item.encoding else decoded.facts,
     )
 
 
@@ -211,7 +213,6 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     ops: list[str] = []
     notes: list[str] = []
     guessed = False
-    klass = "other"
     for part in parts:
         raw = _parse_one(part, ctx, item.line)
         ops.append(raw.mnemonic)
@@ -222,8 +223,6 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
                                        generation=ctx.target.generation, wave_size=ctx.wave_size)
         if guessed and not eff.matched:
             effects = _positional(raw)
-        if klass == "other":
-            klass = "unknown" if guessed else effects.klass
         defs |= effects.defs
         uses |= effects.uses
         if effects.branch is not BranchKind.NONE:
@@ -236,8 +235,9 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     for op in operands:
         if isinstance(op, RegOperand):
             referenced |= op.mask
+    facts = describe(ops[0], tuple(operands), tuple(modifiers), item.text, ctx.target.name, ctx.target.generation)
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
-                    guessed, tuple(notes), referenced, klass)
+                    guessed, tuple(notes), referenced, facts)
 
 
 def _positional(raw: RawInstruction) -> semantics.RegisterEffects:

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens.api import LoadedModule, load, resolve_arch
+from isalens.engine.load import LoadedModule, load, resolve_arch
 from isalens.errors import ArchError, InputError
 from isalens.frontends import clang as cc
 from isalens.frontends import radv

@@ -7,18 +7,13 @@ Exit codes as for the other commands: 0 success, 2 bad input (one line naming th
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from isalens.api_stats import decode_file, decode_words, parse_words
-from isalens.errors import IsalensError
-from isalens.report.stats import decoded_dict, render_decoded_text
+from isalens.cli.common import EXIT_OK
 
 __all__ = ["register", "run"]
 
-EXIT_OK = 0
-EXIT_INPUT = 2
 
 
 def register(subparsers: Any) -> None:
@@ -40,23 +35,24 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``isalens decode``; errors are one line on stderr and exit code 2."""
-    try:
-        if args.file and args.words:
-            raise IsalensError("give either WORDS or --file, not both")
-        if args.file:
-            items = decode_file(args.file, args.arch)
-        elif args.words:
-            if not args.arch:
-                raise IsalensError("decode needs --arch for hex words (e.g. --arch gfx902)", code="arch-required")
-            items = decode_words(parse_words(args.words), args.arch, wave_size=args.wave)
-        else:
-            raise IsalensError("nothing to decode: give hex words (e.g. D8700400 3B00002A) or --file")
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+    """Run ``isalens decode``."""
+    from isalens.engine.decode import decode_file, decode_words, parse_words
+    from isalens.errors import IsalensError
+    from isalens.report.stats import decoded_dict, render_decoded_text
+
+    if args.file and args.words:
+        raise IsalensError("give either WORDS or --file, not both")
+    if args.file:
+        items = decode_file(args.file, args.arch)
+    elif args.words:
+        if not args.arch:
+            raise IsalensError("decode needs --arch for hex words (e.g. --arch gfx902)", code="arch-required")
+        items = decode_words(parse_words(args.words), args.arch, wave_size=args.wave)
+    else:
+        raise IsalensError("nothing to decode: give hex words (e.g. D8700400 3B00002A) or --file")
     if args.json:
-        sys.stdout.write(json.dumps({"arch": args.arch, "instructions": decoded_dict(items)}, indent=1) + "\n")
+        from isalens.report.serialize import dumps
+        sys.stdout.write(dumps({"arch": args.arch, "instructions": decoded_dict(items)}, pretty=True))
     else:
         sys.stdout.write(render_decoded_text(items, explain=args.explain))
     return EXIT_OK

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from isalens.frontends.toolchain import Component, install_command, survey
+if TYPE_CHECKING:
+    from isalens.frontends.toolchain import Component
 
 __all__ = ["register", "run"]
 
@@ -47,11 +47,14 @@ def _text(components: list[Component], install: str | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the survey; exit 0 (the command only reports)."""
+    from isalens.frontends.toolchain import install_command, survey
+
     components = survey(probe_radv=not args.no_probe)
     install = install_command(components)
     if args.json:
         doc = {"components": [c.to_dict() for c in components], "install": install}
-        sys.stdout.write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+        from isalens.report.serialize import dumps
+        sys.stdout.write(dumps(doc, pretty=True))
     else:
         sys.stdout.write(_text(components, install))
     return 0

@@ -1,10 +1,11 @@
-"""The Python API and the one place that wires the layers together:
-text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` -> :mod:`isalens.analysis` results.
+"""Loading ISA text: the one place that wires the readers to the target data,
+text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` (+ :class:`ArchSpec`) -> analysis passes.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -22,7 +23,7 @@ from isalens.analysis.occupancy import (
     occupancy,
     waves_with_lds,
 )
-from isalens.analysis.pipeline import KernelAnalysis, run
+from isalens.analysis.pipeline import KernelAnalysis, PassOptions, run
 from isalens.analysis.tiles import TilePlan, candidate_tiles, plan_tile
 from isalens.arch import check as arch_check
 from isalens.arch.loader import UnknownArchError, all_archs, get_arch, normalize_arch_name
@@ -38,6 +39,7 @@ __all__ = [
     "load", "plan_tiles", "resolve_arch", "target_info",
 ]
 
+_DEFAULT_PASS_OPTIONS = PassOptions()
 _MAX_INPUT_BYTES = 512 * 1024 * 1024
 
 
@@ -89,9 +91,9 @@ class LoadedKernel:
         """Per-instruction live-in/live-out unit sets (frozen)."""
         return solve_liveness(self.ir, self.cfg)
 
-    def analyze(self) -> KernelAnalysis:
-        """Every analysis pass (frozen results)."""
-        return run(self.ir, self.arch)
+    def analyze(self, extra: Collection[str] = (), options: PassOptions = _DEFAULT_PASS_OPTIONS) -> KernelAnalysis:
+        """Every analysis pass (frozen results); ``extra`` names optional passes to run too (``stats``)."""
+        return run(self.ir, self.arch, extra=extra, options=options)
 
 
 @dataclass(frozen=True)

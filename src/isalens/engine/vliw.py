@@ -10,8 +10,8 @@ import contextlib
 from pathlib import Path
 
 from isalens.analysis.vliw import VliwAnalysis, vliw
-from isalens.api import read_input
 from isalens.arch.devices import DeviceSpec, UnknownDeviceError, get_device
+from isalens.engine.load import read_input
 from isalens.errors import ArchError, InputError
 from isalens.ir.vliw import VliwModule
 from isalens.isa import r600

@@ -1,6 +1,5 @@
-"""Wiring for instruction-level statistics and ``isalens decode``: the ISA layer's per-instruction facts
-(class keys, sizes, constant kinds, field decoding) handed to :mod:`isalens.analysis.stats`, and LLVM's
-disassembler for instruction text."""
+"""``isalens decode``: our field decoder beside LLVM's disassembler for instruction text; and the statistics
+of one loaded kernel (the ``stats`` pass)."""
 
 from __future__ import annotations
 
@@ -13,52 +12,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from isalens.analysis.stats import InstructionFacts, KernelStats, stats
-from isalens.api import LoadedKernel, load, read_file_bytes, resolve_arch
+from isalens.analysis.pipeline import PassOptions
+from isalens.analysis.stats import KernelStats
+from isalens.engine.load import LoadedKernel, load, read_file_bytes, resolve_arch
 from isalens.errors import InputError
-from isalens.isa.amdgcn import classes, encoding
+from isalens.isa.amdgcn import encoding
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
-from isalens.isa.amdgcn.syntax import parse_instruction_text
 
 __all__ = [
-    "DecodedInstruction", "decode_file", "decode_words", "find_llvm_mc", "instruction_facts", "kernel_stats",
+    "DecodedInstruction", "decode_file", "decode_words", "find_llvm_mc", "kernel_stats",
     "parse_words",
 ]
 
 
-def instruction_facts(kernel: LoadedKernel) -> list[InstructionFacts]:
-    """Class key, size and constant kinds of every instruction of ``kernel``, from the ISA tables."""
-    target = kernel.ir.arch
-    generation = kernel.arch.generation
-    out = []
-    for ins in kernel.ir.instructions:
-        klass = classes.class_of(ins.mnemonic, generation)
-        try:
-            size = encoding.instruction_size(ins, target)
-            nbytes, exact = size.bytes, size.exact
-        except ValueError:  # an instruction kept with --ignore-unknown: only its words can say
-            nbytes, exact = 4 * len(ins.encoding), bool(ins.encoding)
-        if "::" in ins.text:  # VOPD: each half has its own destination and sources
-            halves = [parse_instruction_text(h) for h in ins.text.split("::")]
-            kinds: tuple[str | None, ...] = ()
-            texts: list[str] = []
-            for h in halves:
-                half_kinds = encoding.constant_kinds(h.mnemonic.replace("v_dual_", "v_", 1), h.operands, generation)
-                kinds += half_kinds
-                texts += [op.text for op, k in zip(h.operands, half_kinds, strict=True) if k == "literal"]
-        else:
-            kinds = encoding.constant_kinds(ins.mnemonic, ins.operands, generation)
-            texts = [op.text for op, k in zip(ins.operands, kinds, strict=True) if k == "literal"]
-        out.append(InstructionFacts(klass, nbytes, exact, kinds, tuple(texts)))
-    return out
-
-
 def kernel_stats(kernel: LoadedKernel, *, loop_weight: int = 10) -> KernelStats:
-    """Instruction-level statistics of one loaded kernel (see :func:`isalens.analysis.stats.stats`)."""
+    """Instruction-level statistics of one loaded kernel: the ``stats`` pass (see :mod:`isalens.analysis.stats`)."""
     if loop_weight < 1:
         raise InputError("the loop weight must be at least 1")
-    return stats(kernel.ir, kernel.cfg, instruction_facts(kernel), loop_weight=loop_weight,
-                 packed_workitem_ids=kernel.arch.packed_workitem_ids)
+    stats = kernel.analyze(extra=("stats",), options=PassOptions(loop_weight=loop_weight)).stats
+    assert stats is not None
+    return stats
 
 
 # ---------------------------------------------------------------------------------------------- decode
