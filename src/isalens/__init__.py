@@ -9,9 +9,10 @@ The public API (re-exported lazily, so the command line starts fast):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 __version__ = "0.1.0"
+
+# not typing.TYPE_CHECKING: importing typing would slow every command's start-up; mypy reads this name the same way
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from isalens.engine import Analysis, LoadOptions, analyze
@@ -26,7 +27,7 @@ _WHERE = {"Analysis": "isalens.engine", "LoadOptions": "isalens.engine", "analyz
           "IsalensError": "isalens.errors"}
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _WHERE:
         import importlib
         return getattr(importlib.import_module(_WHERE[name]), name)

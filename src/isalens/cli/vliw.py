@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.errors import IsalensError, Severity
-
 #: the VLIW readers' input formats (isalens.isa.r600.DIALECTS; a test keeps the two equal)
 DIALECTS = ("cal", "llvm")
 
@@ -54,6 +52,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens vliw`` for parsed ``args``; returns the exit code."""
     from isalens.engine.vliw import analyze_vliw, load_vliw, resolve_device
+    from isalens.errors import IsalensError, Severity
     from isalens.report.vliw import render_vliw_json, render_vliw_text
 
     try:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from isalens.ir.operands import Operand
 
@@ -40,9 +41,11 @@ class BranchKind(StrEnum):
     CALL = "call"            # s_swappc_b64 / s_call_b64: returns to the next instruction
 
 
-@dataclass(frozen=True, slots=True)
-class Instruction:
+class Instruction(NamedTuple):
     """One machine instruction (a VOPD pair is one instruction holding two operations).
+
+    Immutable; a named tuple rather than a frozen dataclass because a kernel has up to a million of them
+    and a tuple is built in one step (``_replace`` derives a changed copy).
 
     ``defs``/``uses`` are unit bitsets (see :mod:`isalens.ir.registers`): registers the instruction
     writes and reads, implicit ones included. ``undef_before`` holds units the compiler marked as
@@ -50,7 +53,7 @@ class Instruction:
     through them upwards; ``undef_after`` the same for a marker after the last instruction of a block.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index(), which instructions never use
     line: int
     text: str
     mnemonic: str
@@ -65,7 +68,7 @@ class Instruction:
     undef_before: int = 0
     undef_after: int = 0
     guessed: bool = False
-    ops: tuple[str, ...] = field(default=())
+    ops: tuple[str, ...] = ()
     #: every register named in the operands, read or not (what the compiler counts as used)
     referenced: int = 0
     #: class key, size and constant kinds from the ISA tables

@@ -43,18 +43,22 @@ class FileSummary:
 
 
 class LineRow(NamedTuple):
-    """One instruction's row (a named tuple: a listing has one per instruction, 100k and more)."""
+    """One instruction's row (a named tuple: a listing has one per instruction, 100k and more).
+
+    Its fields are the keys of the JSON line objects, in order; the two name lists are shared between rows
+    (read-only) and are lists so that the JSON document built from them equals the parsed JSON text.
+    """
 
     line: int
     index: int  # type: ignore[assignment]  # the instruction index; shadows tuple.index(), which rows never use
     text: str
-    labels: tuple[str, ...]
+    labels: list[str]
     live_vgpr: int
     live_sgpr: int
     live_agpr: int
     live_vgpr_halves: int
     vgpr_half_only: int
-    live_special: tuple[str, ...]
+    live_special: list[str]
     block: int
     loop_depth: int
 
@@ -179,19 +183,19 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
             labels_at.setdefault(idx, []).append(name)
     rows = []
     masks = []
-    specials: dict[int, tuple[str, ...]] = {}  # few distinct special sets: names computed once each
+    specials: dict[int, list[str]] = {}  # few distinct special sets: names computed once each
     live_in, live_out = live.live_in, live.live_out
     vgpr, sgpr, agpr = press.vgpr.counts, press.sgpr.counts, press.agpr.counts
     halves, half_only, block_of, depth_of = press.vgpr_halves, press.vgpr_half_only, graph.block_of, graph.loop_depth
-    no_labels: tuple[str, ...] = ()
+    no_labels: list[str] = []
     for i, ins in enumerate(kernel.instructions):
         occupied = live_in[i] | live_out[i]
         special = (occupied | ins.defs) & SPECIAL_MASK
         names = specials.get(special)
         if names is None:
-            names = specials[special] = _reg_names(special, RegFile.SPECIAL)
+            names = specials[special] = list(_reg_names(special, RegFile.SPECIAL))
         block = block_of[i]
-        rows.append(LineRow(ins.line, i, ins.text, tuple(labels_at[i]) if i in labels_at else no_labels,
+        rows.append(LineRow(ins.line, i, ins.text, labels_at.get(i, no_labels),
                             vgpr[i], sgpr[i], agpr[i], halves[i], half_only[i], names, block, depth_of[block]))
         masks.append((occupied, ins.defs, ins.uses))
 

@@ -12,16 +12,21 @@ from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, VGPR_BASE, 
 
 __all__ = ["register_map"]
 
-_BASE = {RegFile.VGPR: VGPR_BASE, RegFile.AGPR: AGPR_BASE, RegFile.SGPR: SGPR_BASE, RegFile.SPECIAL: SPECIAL_BASE}
+#: file -> (its units' mask, its first unit, two units per register)
+_LAYOUT = {f: (file_mask(f), base, f in (RegFile.VGPR, RegFile.AGPR))
+           for f, base in ((RegFile.VGPR, VGPR_BASE), (RegFile.AGPR, AGPR_BASE), (RegFile.SGPR, SGPR_BASE),
+                           (RegFile.SPECIAL, SPECIAL_BASE))}
 #: cell code (1 occupied + 2 written + 4 read) -> character
 _CELLS = bytes.maketrans(bytes(range(8)), b" :^^vvxx")
 
 
 def _digits(mask: int, file: RegFile, width: int) -> int:
     """One byte per register 0..width-1 (register 0 first), 1 where ``mask`` has any unit of it, as an int."""
-    part = (mask & file_mask(file)) >> _BASE[file]
+    units, base, halves = _LAYOUT[file]
+    part = (mask & units) >> base
+    if not part:
+        return _zeros(width)
     # VGPRs and AGPRs have two units (16-bit halves) per register: fold them, keep every other digit
-    halves = file in (RegFile.VGPR, RegFile.AGPR)
     bits = format(part | part >> 1, "b")[::-1][::2] if halves else format(part, "b")[::-1]
     return int.from_bytes(bits[:width].ljust(width, "0").encode("ascii"), "big")
 

@@ -193,13 +193,11 @@ def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _C
         target = _branch_target(decoded.branch_raw, decoded.branch, item, draft, ctx)
     for note in decoded.notes:
         ctx.diagnostics.append(Diagnostic(Severity.NOTE, "approximate", note, ctx.file, item.line))
-    return Instruction(
-        index=index, line=item.line, text=item.text, mnemonic=decoded.mnemonic, operands=decoded.operands,
-        modifiers=decoded.modifiers, defs=decoded.defs, uses=decoded.uses, branch=decoded.branch,
-        target=target, address=item.address, encoding=item.encoding, guessed=decoded.guessed, ops=decoded.ops,
-        referenced=decoded.referenced,
-        facts=with_encoding(decoded.facts, item.encoding) if item.encoding else decoded.facts,
-    )
+    # positional, in field order: this runs once per instruction
+    return Instruction(index, item.line, item.text, decoded.mnemonic, decoded.operands, decoded.modifiers,
+                       decoded.defs, decoded.uses, decoded.branch, target, item.address, item.encoding, 0, 0,
+                       decoded.guessed, decoded.ops, decoded.referenced,
+                       with_encoding(decoded.facts, item.encoding) if item.encoding else decoded.facts)
 
 
 def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
@@ -355,10 +353,10 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
         # a marker after a label opens its block; one before a later label closes the previous block
         if index < len(instructions) and (after_label or index == 0 or index not in block_start_indices):
             ins = instructions[index]
-            instructions[index] = dataclasses.replace(ins, undef_before=ins.undef_before | mask)
+            instructions[index] = ins._replace(undef_before=ins.undef_before | mask)
         elif index > 0:
             ins = instructions[index - 1]
-            instructions[index - 1] = dataclasses.replace(ins, undef_after=ins.undef_after | mask)
+            instructions[index - 1] = ins._replace(undef_after=ins.undef_after | mask)
 
     if not draft.ended:
         raise ParseError(f"kernel '{draft.name}' is not terminated (no .Lfunc_end label)", file=file,
