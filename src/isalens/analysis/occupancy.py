@@ -243,9 +243,10 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
     target = want * per_group / occ.simds
 
     def fits(field: str, value: int) -> bool:
-        trial = _with(inp, field, value)
+        # the same model answers every question: the changed kernel's own waves per SIMD (a smaller workgroup
+        # changes how many waves each group brings, so counting groups alone would overstate it)
         try:
-            return _groups_only(arch, trial) >= want
+            return _waves_only(arch, _with(inp, field, value)) >= target
         except OccupancyInputError:
             return False
 
@@ -258,8 +259,9 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
     vgpr_cut = smallest_cut("vgprs", inp.vgprs, 1) if inp.vgprs else None
     sgpr_cut = smallest_cut("sgprs", inp.sgprs, 1) if inp.sgprs and arch.sgprs_limit_occupancy else None
     lds_cut = smallest_cut("lds_bytes", inp.lds_bytes, arch.lds_alloc_granule) if inp.lds_bytes else None
-    thread_cut = smallest_cut("workgroup_size", inp.workgroup_size, inp.wave_size) \
-        if inp.workgroup_size > inp.wave_size else None
+    # the largest workgroup of k waves has k * wave threads: search k downwards for the smallest cut
+    thread_cut = next((inp.workgroup_size - k * inp.wave_size for k in range(per_group - 1, 0, -1)
+                       if fits("workgroup_size", k * inp.wave_size)), None)
     step = NextStep(target, vgpr_cut, sgpr_cut, lds_cut, thread_cut)
     return dataclasses.replace(occ, next_step=step)
 
@@ -277,11 +279,13 @@ def _with(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
     raise KeyError(field)
 
 
-def _groups_only(arch: ArchSpec, inp: OccupancyInput) -> int:
+def _waves_only(arch: ArchSpec, inp: OccupancyInput) -> float:
+    """Effective waves per SIMD of ``inp`` (what :func:`occupancy` reports, without the next step)."""
     _check(arch, inp)
     wgp = _wgp(arch, inp)
     _, lim_v, lim_s, _ = _limits(arch, inp, wgp)
-    return min(_workgroup_limits(arch, inp, wgp, lim_v, lim_s)[3].values())
+    simds, per_group, _, by = _workgroup_limits(arch, inp, wgp, lim_v, lim_s)
+    return min(by.values()) * per_group / simds
 
 
 @dataclass(frozen=True, slots=True)

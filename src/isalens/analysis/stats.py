@@ -180,7 +180,7 @@ def bank_conflict_degree(stride: int, offsets: Sequence[int], element_bytes: int
     per_bank: dict[int, set[int]] = {}
     for offset in offsets:
         for lane in range(BLOCK_LANES):
-            start = lane * stride + offset
+            start = (lane * stride + offset) % 2**32  # addresses are 32-bit VGPR values
             for dword in range(start // _BANK_BYTES, (start + element_bytes - 1) // _BANK_BYTES + 1):
                 per_bank.setdefault(dword % _BANKS, set()).add(dword)
     distinct = sum(len(words) for words in per_bank.values())
@@ -241,7 +241,7 @@ def _value(base: str, srcs: Sequence[object], state: _Affine, packed_ids: bool) 
         return _stride_of(srcs[0], state)
     if base == "v_lshlrev_b32" and len(srcs) == 2 and consts[0] is not None:
         s = _stride_of(srcs[1], state)
-        return None if s is None else (s[0] << consts[0], s[1])
+        return None if s is None else (s[0] << (consts[0] & 31), s[1])  # hardware uses the shift's low 5 bits
     if base in ("v_mul_u32_u24", "v_mul_lo_u32", "v_mul_i32_i24") and len(srcs) == 2:
         for k in (0, 1):
             s = _stride_of(srcs[1 - k], state)
@@ -256,10 +256,10 @@ def _value(base: str, srcs: Sequence[object], state: _Affine, packed_ids: bool) 
         return _combine(a, b, -1) if base in _SUBS else _combine(b, a, -1)
     if base == "v_lshl_add_u32" and len(srcs) == 3 and consts[1] is not None:
         s = _stride_of(srcs[0], state)
-        return _combine(None if s is None else (s[0] << consts[1], s[1]), _stride_of(srcs[2], state))
+        return _combine(None if s is None else (s[0] << (consts[1] & 31), s[1]), _stride_of(srcs[2], state))
     if base == "v_add_lshl_u32" and len(srcs) == 3 and consts[2] is not None:
         s = _combine(_stride_of(srcs[0], state), _stride_of(srcs[1], state))
-        return None if s is None else (s[0] << consts[2], s[1])
+        return None if s is None else (s[0] << (consts[2] & 31), s[1])
     if base in ("v_mad_u32_u24", "v_mad_i32_i24") and len(srcs) == 3:
         for k in (0, 1):
             s = _stride_of(srcs[1 - k], state)
@@ -303,6 +303,8 @@ def _transfer(ins: Instruction, state: _Affine, packed_ids: bool) -> None:
         for v in [v for v in state if defs >> (2 * v if v > 0 else 0) & 3]:
             del state[v]
     if dst is not None and value is not None:
+        # 32-bit VGPR arithmetic wraps: keep the stride as a signed 32-bit value so chains stay small
+        value = ((value[0] + 2**31) % 2**32 - 2**31, value[1])
         state[dst] = value if value[1] else (value[0], "uniform")
 
 

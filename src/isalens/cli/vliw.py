@@ -25,8 +25,8 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected GB/s as a number, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive bandwidth, not {text}")
+    if not 0 < value < float("inf"):  # inf would be written to JSON as the invalid token Infinity
+        raise argparse.ArgumentTypeError(f"expected a positive, finite bandwidth, not {text}")
     return value
 
 
@@ -71,4 +71,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_vliw_text(result))
     errors = sum(1 for d in result.diagnostics if d.severity is Severity.ERROR)
+    if errors:  # exit code 2 always comes with a reason on stderr, whatever went to stdout
+        sys.stderr.write(f"isalens: {args.file}: {errors} error(s) in the dump (listed in the report)\n")
     return EXIT_INPUT if errors else EXIT_OK

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from isalens.analysis.pipeline import PassOptions
 from isalens.analysis.stats import KernelStats
-from isalens.engine.load import LoadedKernel, load, read_file_bytes, resolve_arch
+from isalens.engine.load import LoadedKernel, check_wave_size, load, read_file_bytes, resolve_arch
 from isalens.errors import InputError
 from isalens.isa.amdgcn import encoding
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
@@ -130,6 +130,7 @@ def decode_words(words: Sequence[int], arch: str, *, wave_size: int | None = Non
                  where: str = "") -> list[DecodedInstruction]:
     """Split ``words`` into instructions, decode their fields and get their text from LLVM's disassembler."""
     spec = resolve_arch(arch)
+    check_wave_size(spec, wave_size, file=where or None)
     chunks = _split(words, spec.generation, where)
     texts = _disassemble(chunks, spec.name, wave_size, where)
     return [DecodedInstruction(offset, d, text) for (offset, d), text in zip(chunks, texts, strict=True)]

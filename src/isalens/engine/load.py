@@ -35,7 +35,8 @@ from isalens.ir.program import Kernel, Module, TargetInfo
 from isalens.isa import registry
 
 __all__ = [
-    "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "compute_occupancy",
+    "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "check_wave_size",
+    "compute_occupancy",
     "load", "plan_tiles", "resolve_arch", "target_info",
 ]
 
@@ -54,8 +55,18 @@ def resolve_arch(name: str, *, file: str | None = None) -> ArchSpec:
                         code="unknown-arch") from None
 
 
+def check_wave_size(arch: ArchSpec, wave_size: int | None, *, file: str | None = None,
+                    what: str = "--wave") -> None:
+    """The one check every command makes: ``wave_size`` (None: the target's default) runs on ``arch``."""
+    if wave_size is not None and wave_size not in arch.wave_sizes:
+        sizes = " or ".join(f"wave{w}" for w in arch.wave_sizes)
+        raise ArchError(f"{arch.name} runs {sizes}, not wave{wave_size} ({what} {wave_size})", file=file,
+                        code="wave-size")
+
+
 def target_info(arch: ArchSpec, wave_size: int | None = None) -> TargetInfo:
     """The plain figures the ISA readers need about ``arch``."""
+    check_wave_size(arch, wave_size)
     return TargetInfo(
         name=arch.name,
         generation=arch.generation,
@@ -66,6 +77,14 @@ def target_info(arch: ArchSpec, wave_size: int | None = None) -> TargetInfo:
         addressable_sgprs=arch.addressable_sgprs,
         has_sdwa=arch.has_sdwa,
     )
+
+
+def _same_target(a: str, b: str) -> bool | None:
+    """Whether two target names mean the same chip (aliases such as raven resolved); None if one is unknown."""
+    try:
+        return get_arch(a).name == get_arch(b).name
+    except UnknownArchError:
+        return None if normalize_arch_name(a) == normalize_arch_name(b) else False
 
 
 @dataclass(frozen=True)
@@ -134,6 +153,13 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
         data = read_file_bytes(path)
         if len(data) > _MAX_INPUT_BYTES:
             raise InputError("file is larger than 512 MiB", file=str(path), code="io")
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            # UTF-16 with a byte-order mark (Windows editors, PowerShell's `>`): decode it, it is still text
+            try:
+                return data.decode("utf-16").removeprefix("\ufeff"), str(path)
+            except UnicodeDecodeError:
+                raise InputError("UTF-16 byte-order mark but not valid UTF-16 text", file=str(path), line=1,
+                                 code="binary") from None
         if b"\0" in data[:65536]:
             raise InputError("binary file: expected ISA text (disassemble it with llvm-objdump -d first)",
                              file=str(path), line=1, code="binary")
@@ -143,8 +169,8 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
             line = data[: exc.start].count(b"\n") + 1
             raise InputError("not UTF-8 text: expected ISA text", file=str(path), line=line,
                              code="binary") from None
-        return text, str(path)
-    return str(path_or_text), "<text>"
+        return text.removeprefix("\ufeff"), str(path)  # a UTF-8 byte-order mark is not part of the code
+    return str(path_or_text).removeprefix("\ufeff"), "<text>"
 
 
 def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | None = None,
@@ -162,7 +188,7 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
                          file=file, code="dialect")
     dialect = dialect or registry.sniff(text)
     declared = registry.declared_target(text, dialect)
-    if arch and declared and normalize_arch_name(arch) != normalize_arch_name(declared):
+    if arch and declared and _same_target(arch, declared) is False:
         raise ArchError(f"--arch {arch} conflicts with the input's target {declared}", file=file,
                         code="arch-conflict")
     name = arch or declared
@@ -170,8 +196,11 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
         raise ArchError("the input does not name its target: pass --arch (e.g. --arch gfx902)", file=file,
                         code="arch-required")
     spec = resolve_arch(name, file=file)
+    check_wave_size(spec, wave_size, file=file)
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
+    for kernel in module.kernels:  # a wave size the input declares must exist on the target too
+        check_wave_size(spec, kernel.wave_size, file=file, what=f"kernel {kernel.name} declares")
     return LoadedModule(module, spec)
 
 

@@ -54,7 +54,7 @@ def analyze_vliw(program: VliwModule, device: str | DeviceSpec | None = None,
     ``fetch_gbs`` overrides the device's fetch bandwidth (GB/s).
     """
     spec = resolve_device(device) if isinstance(device, str) else device
-    if fetch_gbs is not None and not fetch_gbs > 0:
-        raise InputError(f"fetch bandwidth must be a positive number of GB/s, not {fetch_gbs}", file=program.file,
-                         code="usage")
+    if fetch_gbs is not None and not 0 < fetch_gbs < float("inf"):
+        raise InputError(f"fetch bandwidth must be a positive, finite number of GB/s, not {fetch_gbs}",
+                         file=program.file, code="usage")
     return vliw(program, device=spec, fetch_gbs=fetch_gbs)

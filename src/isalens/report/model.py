@@ -161,7 +161,9 @@ def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[Liv
     out: list[LiveValue] = []
     for reg_index in registers_in(mask, file)[:limit]:
         reg = Reg(file, reg_index)
-        defs = definitions_reaching(kernel, result.cfg, at + 1, reg)
+        # the writes reaching just after the peak: the peak itself, else those reaching it (hostile: a peak on
+        # the last line has no next instruction to ask about)
+        defs = (at,) if kernel.instructions[at].defs & reg.mask() else definitions_reaching(kernel, result.cfg, at, reg)
         uses = next_uses(kernel, result.cfg, at, reg)
         prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
         out.append(LiveValue(

@@ -221,6 +221,11 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
                                        generation=ctx.target.generation, wave_size=ctx.wave_size)
         if guessed and not eff.matched:
             effects = _positional(raw)
+        required = eff.sources if eff.sources is not None else eff.defs
+        if not guessed and len(raw.operands) < required:
+            # llvm-mc: "too few operands for instruction"; without them we would silently track nothing
+            raise ParseError(f"too few operands for {raw.mnemonic}: it writes or reads {required}, "
+                             f"found {len(raw.operands)}", file=ctx.file, line=item.line, code="syntax")
         defs |= effects.defs
         uses |= effects.uses
         if effects.branch is not BranchKind.NONE:
@@ -282,14 +287,16 @@ def _entry_live_in(draft: Draft, target: TargetInfo, packed_tid: bool) -> int | 
     return mask
 
 
-def _declared(draft: Draft, wave_size: int) -> DeclaredResources:
+def _declared(draft: Draft, wave_size: int, file: str) -> DeclaredResources:
     md, desc, com = draft.metadata, draft.descriptor, draft.comments
     wg = md.get("reqd_workgroup_size")
     workgroup = None
     if wg:
-        dims = [int(x) for x in wg.split()]
-        if len(dims) == 3:
-            workgroup = (dims[0], dims[1], dims[2])
+        dims = [_int(x) for x in wg.split()]
+        if len(dims) != 3 or any(d is None or d < 1 for d in dims):
+            raise ParseError(f"kernel '{draft.name}': .reqd_workgroup_size must be three positive integers, "
+                             f"not {wg!r}", file=file, line=draft.start_line, code="metadata")
+        workgroup = (dims[0] or 1, dims[1] or 1, dims[2] or 1)
     raw = [(f".{k}", v) for k, v in sorted(md.items()) if k in (
         "vgpr_count", "sgpr_count", "agpr_count", "vgpr_spill_count", "sgpr_spill_count",
         "group_segment_fixed_size", "private_segment_fixed_size", "wavefront_size", "max_flat_workgroup_size")]
@@ -363,7 +370,7 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
                          line=draft.items[-1].line if draft.items else draft.start_line, code="unterminated")
     return Kernel(
         name=draft.name, arch=target.name, wave_size=wave, instructions=tuple(instructions), labels=labels,
-        declared=_declared(draft, wave), is_kernel=draft.is_kernel,
+        declared=_declared(draft, wave, file), is_kernel=draft.is_kernel,
         entry_live_in=_entry_live_in(draft, target, packed_tid), file=file,
         block_starts=dict(draft.blocks), guessed=ctx.guessed, live_at_exit=spill_lanes,
     )
