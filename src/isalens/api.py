@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from isalens.analysis.calls import link_calls
 from isalens.analysis.cfg import CFG
 from isalens.analysis.cfg import cfg as build_cfg
 from isalens.analysis.liveness import Liveness
@@ -170,6 +171,8 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
     spec = resolve_arch(name, file=file)
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
+    module = link_calls(module, has_flat_address_space=spec.generation >= 7,  # call graph (analysis/calls.py)
+                        unified_vgpr_file=spec.unified_vgpr_file)
     return LoadedModule(module, spec)
 
 

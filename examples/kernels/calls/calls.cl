@@ -58,3 +58,22 @@ __kernel void call_live_across(__global const float4 *restrict a, __global const
     float4 s = blend(q, r, t);
     out[i] = r + s * p.x + q * s.y;
 }
+
+// Mutual recursion: LLVM reaches one of the two functions while the other is still being visited.
+__attribute__((noinline)) uint odd_steps(uint n);
+
+__attribute__((noinline)) uint even_steps(uint n)
+{
+    return n == 0 ? 0 : 1 + odd_steps(n - 1);
+}
+
+__attribute__((noinline)) uint odd_steps(uint n)
+{
+    return n == 0 ? 100 : 3 + even_steps(n >> 1);
+}
+
+__kernel void call_mutual(__global const uint *restrict in, __global uint *restrict out)
+{
+    const int i = get_global_id(0);
+    out[i] = even_steps(in[i] & 31u);
+}

@@ -108,6 +108,12 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                 live_out[i] &= d
             block_in[block.index] &= defined[block.index]
             block_out[block.index] = live_out[block.end - 1] if block.end > block.start else 0
+    if kernel.reserved:
+        keep = ~kernel.reserved
+        live_in = [x & keep for x in live_in]
+        live_out = [x & keep for x in live_out]
+        block_in = [x & keep for x in block_in]
+        block_out = [x & keep for x in block_out]
     return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
 from isalens.analysis.mix import Mix
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
@@ -120,6 +121,8 @@ class KernelReport:
     mix: Mix
     #: every live range (register name, first index, last index), for interactive views
     ranges: tuple[tuple[str, int, int], ...]
+    #: live-ins per basic block (analysis/blocks.py), the JSON ``blocks`` key
+    block_live_ins: tuple[BlockLiveIn, ...] = ()
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
@@ -229,6 +232,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         else (),
         mix=result.mix,
         ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
+        block_live_ins=block_live_ins(kernel, graph, live),
     )
 
 
