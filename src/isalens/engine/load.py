@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from isalens.analysis.calls import link_calls
 from isalens.analysis.cfg import CFG
 from isalens.analysis.cfg import cfg as build_cfg
 from isalens.analysis.liveness import Liveness
@@ -201,6 +202,8 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
     for kernel in module.kernels:  # a wave size the input declares must exist on the target too
         check_wave_size(spec, kernel.wave_size, file=file, what=f"kernel {kernel.name} declares")
+    module = link_calls(module, has_flat_address_space=spec.generation >= 7,  # call graph (analysis/calls.py)
+                        unified_vgpr_file=spec.unified_vgpr_file)
     return LoadedModule(module, spec)
 
 

@@ -48,6 +48,8 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         },
         "entry_live_in": {f: list(v) for f, v in k.entry_live_in.items()},
         "unexpected_live_in": list(k.unexpected_live_in),
+        "blocks": [{"index": b.index, "labels": list(b.labels), "first_line": b.first_line,
+                    "loop_depth": b.loop_depth, "live_in": list(b.live_in)} for b in k.block_live_ins],
         "cfg": {"blocks": k.blocks, "loops": k.loops, "max_loop_depth": k.max_loop_depth,
                 "unreachable_blocks": k.unreachable_blocks},
         "guessed_instructions": k.guessed,

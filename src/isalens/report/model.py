@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
@@ -128,6 +129,8 @@ class KernelReport:
     stats: KernelStats | None
     #: every live range (register name, first index, last index), for interactive views
     ranges: tuple[tuple[str, int, int], ...]
+    #: live-ins per basic block (analysis/blocks.py), the JSON ``blocks`` key
+    block_live_ins: tuple[BlockLiveIn, ...] = ()
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
@@ -242,6 +245,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         else (),
         stats=result.stats,
         ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
+        block_live_ins=block_live_ins(kernel, graph, live),
     )
 
 

@@ -19,6 +19,7 @@ from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import catalog, semantics
 from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
 from isalens.isa.amdgcn.facts import describe, with_encoding
+from isalens.isa.amdgcn.indexing import Limits, apply_indexing
 from isalens.isa.amdgcn.syntax import (
     RawInstruction,
     SyntaxProblem,
@@ -327,6 +328,10 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
     ctx = _Context(file, target, wave, ignore_unknown, diagnostics)
     instructions = [_build_instruction(i, item, draft, ctx) for i, item in enumerate(draft.items)]
     _check_kernel_ranges(instructions, ctx)
+    # indexed operands (s_set_gpr_idx_on, *_movrel*) read/write the whole range they can reach
+    limits = Limits(target.addressable_vgprs, target.addressable_sgprs)
+    for index, note in apply_indexing(instructions, target.generation, limits, set(draft.labels.values())):
+        diagnostics.append(Diagnostic(Severity.NOTE, "indexed", note, file, instructions[index].line))
 
     # objdump/listing branch targets are addresses: give the target instruction a label
     labels = dict(draft.labels)
