@@ -9,7 +9,7 @@ from __future__ import annotations
 from isalens.errors import ArchError, ParseError
 from isalens.ir.vliw import VliwModule
 from isalens.isa.r600 import cal, llvm
-from isalens.isa.r600.common import Diagnostics
+from isalens.isa.r600.common import Diagnostics, lines_of
 from isalens.isa.r600.rules import GENERATIONS, generation_of, tables
 
 __all__ = ["DIALECTS", "GENERATIONS", "generation_of", "parse", "sniff"]
@@ -27,7 +27,7 @@ def sniff(text: str) -> str | None:
 
 
 def _first_line(text: str) -> int:
-    for i, line in enumerate(text.splitlines(), start=1):
+    for i, line in enumerate(lines_of(text), start=1):
         if line.strip():
             return i
     return 1
