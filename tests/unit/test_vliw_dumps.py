@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,20 @@ def test_no_line_inside_the_disassembly_is_dropped_silently(inserts: list[tuple[
         return
     named = {d.line for d in result.diagnostics if d.code == "vliw-unparsed-line"}
     assert junk_lines <= named
+
+
+_LLVM = ("\t.section\t.AMDGPU.config,\"\",@progbits\n\t.long\t166100\n\t.long\t522\n\t.text\nk:\n"
+         "\tALU 0, @4, KC0[], KC1[]\n\tCF_END\n\tALU clause starting at 4:\n\t  MOV * T0.X, 0.0,\n")
+
+
+@pytest.mark.parametrize(("edit", "line", "code"), [
+    (lambda t: "%% junk before any function\n" + t, 1, "vliw-unparsed-line"),
+    (lambda t: t.replace("\t.long\t522\n", "\t.long\t522\n\twhat is this\n"), 4, "vliw-unparsed-line"),
+    (lambda t: t.replace("\t.long\t522\n", "\t.long\t" + "5" * 5000 + "\n"), 3, "vliw-unparsed-line"),
+    (lambda t: t.replace("ALU 0, @4", "ALU " + "9" * 5000 + ", @4"), 6, "vliw-syntax"),
+    (lambda t: t.replace("ALU 0, @4", "ALU 0, @" + "4" * 30), 6, "vliw-syntax"),
+    (lambda t: t.replace("MOV * T0.X", "MOV * T" + "1" * 5000 + ".X"), 9, "vliw-register"),
+])
+def test_llvm_garbage_is_diagnosed_on_its_line(edit: Callable[[str], str], line: int, code: str) -> None:
+    result = analyze_vliw(load_vliw(str(edit(_LLVM))))
+    assert (code, line) in found(result), result.diagnostics

@@ -23,6 +23,7 @@ from isalens.isa.r600.common import (
     lines_of,
     literal_slots,
     register_indices,
+    show,
     split_operands,
 )
 from isalens.isa.r600.rules import Tables
@@ -175,7 +176,7 @@ class CalReader:
             where = f"{clause.kind.value.upper()} clause {clause.index:02d}"
         else:
             where = "the control-flow list"
-        self.diags.warning("vliw-unparsed-line", lineno, f"cannot read this line of {where}: {_show(line)}")
+        self.diags.warning("vliw-unparsed-line", lineno, f"cannot read this line of {where}: {show(line)}")
 
     def _numbered(self, m: re.Match[str], lineno: int, name: str) -> bool:
         """Handle a line that starts with a number; False when it is none of CF line, group or fetch."""
@@ -321,12 +322,6 @@ def _ranges(lines: list[int]) -> str:
         parts.append(str(start) if start == prev else f"{start}-{prev}")
         start = prev = n
     return ", ".join(parts)
-
-
-def _show(line: str) -> str:
-    """The line for a message: stripped, at most 80 characters, control characters escaped."""
-    text = line.strip()
-    return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
 def read_cal(text: str, file: str, tables: Tables, generation: str, diags: Diagnostics) -> list[VliwProgram]:

@@ -17,6 +17,12 @@ def lines_of(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in text.split("\n")]
 
 
+def show(line: str) -> str:
+    """A line quoted for a message: stripped, at most 80 characters, control characters escaped."""
+    text = line.strip()
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
 def split_operands(text: str) -> list[str]:
     """Comma-separated operands, keeping commas inside parentheses or brackets (CAL literals)."""
     return [p for p in split_top_level(text) if p]

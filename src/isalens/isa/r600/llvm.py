@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.ir.vliw import AluGroup, AluOp, Clause, ClauseKind, FetchOp, Unit, VliwProgram
-from isalens.isa.r600.common import CHANNELS, Diagnostics, lines_of, register_indices, split_operands
+from isalens.isa.r600.common import CHANNELS, Diagnostics, lines_of, register_indices, show, split_operands
 from isalens.isa.r600.rules import Tables
 
 _LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):")
@@ -116,6 +116,9 @@ class LlvmReader:
             if in_config:
                 if m := _LONG.match(line):
                     config.append(int(m.group(1)) & 0xFFFFFFFF)
+                else:
+                    self.diags.warning("vliw-unparsed-line", lineno, f"expected '.long <register or value>' in "
+                                                                     f".AMDGPU.config, not {show(line)}")
                 continue
             if m := _LABEL.match(line):
                 name = m.group(1)
@@ -143,10 +146,13 @@ class LlvmReader:
                 self.functions.append(func)
                 config = []
             if func is None:
+                # outside a function only labels, directives and comments are expected
+                self.diags.warning("vliw-unparsed-line", lineno, f"cannot read this line outside a function: "
+                                                                 f"{show(line)}")
                 continue
             if body is None:
                 if m is None:
-                    self.diags.warning("vliw-unparsed-line", lineno, f"cannot read control-flow line {line.strip()!r}")
+                    self.diags.warning("vliw-unparsed-line", lineno, f"cannot read control-flow line {show(line)}")
                     continue
                 func.cf.append(_RawCf(lineno, len(func.cf), m.group(1), f"{m.group(2) or ''}{m.group(3)}".strip()))
             elif body[0] == "ALU":
@@ -162,7 +168,7 @@ class LlvmReader:
             groups[-1].literal_lines += 1
             return
         if m is None:
-            self.diags.warning("vliw-unparsed-line", lineno, f"cannot read ALU line {line.strip()!r}")
+            self.diags.warning("vliw-unparsed-line", lineno, f"cannot read ALU line {show(line)}")
             return
         if not groups or groups[-1].closed:
             groups.append(_RawGroup(lineno))
@@ -185,7 +191,7 @@ class LlvmReader:
 
     def _fetch_line(self, fetches: list[FetchOp], line: str, lineno: int, m: re.Match[str] | None) -> None:
         if m is None:
-            self.diags.warning("vliw-unparsed-line", lineno, f"cannot read fetch line {line.strip()!r}")
+            self.diags.warning("vliw-unparsed-line", lineno, f"cannot read fetch line {show(line)}")
             return
         opcode, rest = m.group(1), m.group(3)
         name, known = self.tables.fetch_name(opcode)
@@ -296,3 +302,4 @@ def _operands(rest: str) -> tuple[list[str], bool]:
         if kept:
             operands.append(" ".join(kept))
     return operands, masked
+
