@@ -417,7 +417,7 @@ def _program_occupancy(program: VliwProgram, module: VliwModule, rates: DeviceRa
     # the hardware allocates what the compiler declares (NUM_GPRS) when the dump says it
     gprs = program.declared_gprs if program.declared_gprs is not None else _gprs(program)
     if rates is None or rates.chip is None:
-        return occupancy(facts, module.generation, gprs)
+        return occupancy(facts, module.generation, gprs, chip=module.chip)
     return occupancy(facts, module.generation, gprs, chip=rates.chip, simds=rates.simds,
                      chip_wavefronts=rates.max_wavefronts)
 

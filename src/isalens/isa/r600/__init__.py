@@ -74,5 +74,6 @@ def parse(text: str, *, file: str, dialect: str | None = None, target: str | Non
     if not programs:
         raise ParseError(f"no VLIW program found in this {dialect} input", file=file, line=_first_line(text),
                          code="no-program")
+    chip = target.strip().lower() if target is not None and target.strip().lower() in t.chips else None
     return VliwModule(file=file, dialect=dialect, generation=generation, generation_source=source,
-                      width=t.widths[generation], programs=tuple(programs), diagnostics=tuple(diags.items))
+                      width=t.widths[generation], programs=tuple(programs), diagnostics=tuple(diags.items), chip=chip)
