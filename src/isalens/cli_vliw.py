@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         target = args.target or (device.target if device is not None and device.is_vliw else None)
         source: str | Path = sys.stdin.read() if args.file == "-" else Path(args.file)
         module = load_vliw(source, args.dialect, target=target)
-        result = analyze_vliw(module, device, args.fetch_gbs, args.fetch_latency)
+        # `isalens analyze` builds its own Namespace for VLIW files, without the newer options
+        result = analyze_vliw(module, device, args.fetch_gbs, getattr(args, "fetch_latency", None))
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT

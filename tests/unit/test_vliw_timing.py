@@ -184,3 +184,14 @@ def test_text_uses_the_timing_words_and_bad_latency_exits_2(capsys: pytest.Captu
         assert exc.value.code == 2
     with pytest.raises(IsalensError):
         analyze(VLIW / "sgemm_8x8.rv770.isa", fetch_latency=-5)
+
+
+def test_analyze_routes_a_vliw_file_with_its_timing(capsys: pytest.CaptureFixture[str]) -> None:
+    # `isalens analyze` builds its own argument namespace for VLIW files: the timing must come out there too
+    from isalens.cli import main as isalens_main
+
+    assert isalens_main(["analyze", str(VLIW / "sgemm_8x8.rv770.isa"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    # 28 GPRs -> 248 / 28 = 8 wavefronts (no device: the cap is 32); the loop's 32 groups = 128 ALU clocks
+    assert doc["occupancy"]["wavefronts_per_simd"] == 8
+    assert doc["timing"]["loops"][0]["issue_cycles"] == {"alu": 128.0}
