@@ -1,12 +1,14 @@
 """Reader for AMD CAL / GPU ShaderAnalyzer disassembly (R600, R700, Evergreen, Cayman).
 
-The format: numbered control-flow lines at column 0 (``01 ALU_PUSH_BEFORE: ADDR(64) CNT(101)``,
+The format: numbered control-flow lines (``01 ALU_PUSH_BEFORE: ADDR(64) CNT(101)``,
 ``05 TEX: ADDR(658) CNT(6) VALID_PIX``, ``02 JUMP  POP_CNT(1) ADDR(36)``, ``38 EXP_DONE: PIX0, R0``,
 ``END_OF_PROGRAM``); inside ALU clauses numbered instruction groups whose operations name their slot
 (``     1  x: MULADD  T1.x, C34.x, R6.x, -1.0f``, then ``y:`` ... ``t:`` lines); inside fetch clauses
 numbered fetches (``     52  SAMPLE_G R4.__x_, R7.xyxx, t0, s0``). ``R<n>`` are GPRs, ``T0``..``T3``
 clause temporaries, ``PV<n>``/``PS<n>`` the previous group's results, ``C<n>``/``KC0[n]`` constants,
-``(0x3F800000, 1.0f).x`` a literal, ``____`` a masked write.
+``(0x3F800000, 1.0f).x`` a literal, ``____`` a masked write. GPU ShaderAnalyzer indents control flow
+nested in a loop or branch before its number (``    04 ALU_BREAK: ADDR(105) CNT(3)``) and the clause body
+one step deeper; other tools indent after the number (``02     TEX: ...``). Both are read, at any depth.
 """
 
 from __future__ import annotations
