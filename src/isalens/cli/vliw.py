@@ -30,6 +30,16 @@ def _positive(text: str) -> float:
     return value
 
 
+def _clocks(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of clocks, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected clocks >= 0, not {text}")
+    return value
+
+
 def register(subparsers: Any) -> None:
     """Add the ``vliw`` subcommand to ``subparsers`` (the object ``add_subparsers`` returned)."""
     p = subparsers.add_parser(
@@ -43,6 +53,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--device", help="device for the Gflop/s bounds, e.g. hd4870, hd5870, hd6970, hd2900-xt")
     p.add_argument("--fetch-gbs", type=_positive, metavar="GBS",
                    help="fetch-path bandwidth in GB/s (default: the device's, when known)")
+    p.add_argument("--fetch-latency", type=_clocks, metavar="CLOCKS",
+                   help="clocks one fetch clause waits, for latency hiding and timing (default: 180, an L1 hit)")
     p.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
     p.add_argument("--target", help="chip or generation whose slot rules apply: rv770, cypress, cayman, r700 ... "
                                     "(default: the device's chip, else inferred from the code)")
@@ -60,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         target = args.target or (device.target if device is not None and device.is_vliw else None)
         source: str | Path = sys.stdin.read() if args.file == "-" else Path(args.file)
         module = load_vliw(source, args.dialect, target=target)
-        result = analyze_vliw(module, device, args.fetch_gbs)
+        # `isalens analyze` builds its own Namespace for VLIW files, without the newer options
+        result = analyze_vliw(module, device, args.fetch_gbs, getattr(args, "fetch_latency", None))
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT

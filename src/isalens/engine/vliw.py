@@ -10,6 +10,7 @@ import contextlib
 from pathlib import Path
 
 from isalens.analysis.vliw import VliwAnalysis, vliw
+from isalens.analysis.vliw_timing import DEFAULT_FETCH_LATENCY
 from isalens.arch.devices import DeviceSpec, UnknownDeviceError, get_device
 from isalens.engine.load import read_input
 from isalens.errors import ArchError, InputError
@@ -48,13 +49,20 @@ def load_vliw(path_or_text: str | Path, dialect: str | None = None, *, target: s
 
 
 def analyze_vliw(program: VliwModule, device: str | DeviceSpec | None = None,
-                 fetch_gbs: float | None = None) -> VliwAnalysis:
-    """Groups, slots, clauses and loops of ``program``; with ``device``, each loop's ALU and fetch bounds.
+                 fetch_gbs: float | None = None, fetch_latency: int | None = None) -> VliwAnalysis:
+    """Groups, slots, clauses, loops, occupancy and timing of ``program``; with ``device``, each loop's ALU
+    and fetch bounds.
 
-    ``fetch_gbs`` overrides the device's fetch bandwidth (GB/s).
+    ``fetch_gbs`` overrides the device's fetch bandwidth (GB/s); ``fetch_latency`` the clocks a fetch clause
+    waits (default 180, an L1 hit on RV770 as domain.md §1.4 reasons).
     """
     spec = resolve_device(device) if isinstance(device, str) else device
     if fetch_gbs is not None and not 0 < fetch_gbs < float("inf"):
         raise InputError(f"fetch bandwidth must be a positive, finite number of GB/s, not {fetch_gbs}",
                          file=program.file, code="usage")
-    return vliw(program, device=spec, fetch_gbs=fetch_gbs)
+    if fetch_latency is not None and (isinstance(fetch_latency, bool) or not isinstance(fetch_latency, int)
+                                      or fetch_latency < 0):
+        raise InputError(f"fetch latency must be a whole number of clocks >= 0, not {fetch_latency!r}",
+                         file=program.file, code="usage")
+    latency = DEFAULT_FETCH_LATENCY if fetch_latency is None else fetch_latency
+    return vliw(program, device=spec, fetch_gbs=fetch_gbs, fetch_latency=latency)
