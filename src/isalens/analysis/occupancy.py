@@ -118,17 +118,7 @@ def waves_with_sgprs(arch: ArchSpec, sgprs: int) -> int:
     """Waves per SIMD the SGPR file allows (LLVM ``getOccupancyWithNumSGPRs``); none limit on gfx10+."""
     if not arch.sgprs_limit_occupancy or sgprs == 0:
         return arch.max_waves_per_simd
-    table: tuple[tuple[int, int], ...]
-    if arch.generation >= 8:
-        table = ((80, 10), (88, 9), (100, 8))
-        fallback = 7
-    else:
-        table = ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
-        fallback = 5
-    for limit, waves in table:
-        if sgprs <= limit:
-            return min(waves, arch.max_waves_per_simd)
-    return min(fallback, arch.max_waves_per_simd)
+    return min(arch.waves_with_sgprs(sgprs), arch.max_waves_per_simd)  # the table is arch data
 
 
 def _eus_per_cu(arch: ArchSpec, wgp: bool) -> int:

@@ -87,12 +87,12 @@ def _hex(words: Sequence[int]) -> str:
     return " ".join(f"{w:08X}" for w in words)
 
 
-def _split(words: Sequence[int], generation: int, where: str) -> list[tuple[int, Decoded]]:
+def _split(words: Sequence[int], generation: int, where: str, layout: str) -> list[tuple[int, Decoded]]:
     out = []
     i = 0
     while i < len(words):
         try:
-            d = decode(words[i:], generation)
+            d = decode(words[i:], generation, layout)
         except DecodeError as exc:
             raise InputError(f"word {i + 1}: {exc.message}", file=where or None,
                              code="decode") from None
@@ -131,7 +131,7 @@ def decode_words(words: Sequence[int], arch: str, *, wave_size: int | None = Non
     """Split ``words`` into instructions, decode their fields and get their text from LLVM's disassembler."""
     spec = resolve_arch(arch)
     check_wave_size(spec, wave_size, file=where or None)
-    chunks = _split(words, spec.generation, where)
+    chunks = _split(words, spec.generation, where, spec.encoding_layout)  # bench: layout from arch data
     texts = _disassemble(chunks, spec.name, wave_size, where)
     return [DecodedInstruction(offset, d, text) for (offset, d), text in zip(chunks, texts, strict=True)]
 

@@ -77,6 +77,7 @@ def target_info(arch: ArchSpec, wave_size: int | None = None) -> TargetInfo:
         addressable_agprs=arch.agprs,
         addressable_sgprs=arch.addressable_sgprs,
         has_sdwa=arch.has_sdwa,
+        mnemonic_lists=arch.mnemonic_lists,  # bench: target facts from arch data
     )
 
 

@@ -108,3 +108,5 @@ class TargetInfo:
     addressable_agprs: int = 0
     addressable_sgprs: int = 106
     has_sdwa: bool = True
+    #: the mnemonic lists (``isa/amdgcn/data/mnemonics_<name>.txt``) that make up the target's instructions
+    mnemonic_lists: tuple[str, ...] = ()

@@ -149,10 +149,10 @@ def _check_kernel_ranges(instructions: list[Instruction], ctx: _Context) -> None
 
 
 def _unknown(mnemonic: str, ctx: _Context, line: int) -> None:
-    elsewhere = [f for f in catalog.families_with(mnemonic) if f not in catalog.families_of(ctx.target.name)]
+    elsewhere = [f for f in catalog.families_with(mnemonic) if f not in ctx.target.mnemonic_lists]
     hint = f" (it exists on {', '.join(elsewhere)}: is --arch right?)" if elsewhere else ""
     message = f"unknown instruction '{mnemonic}' for {ctx.target.name}{hint}"
-    if not catalog.known_mnemonics(ctx.target.name):
+    if not catalog.known_mnemonics(ctx.target.mnemonic_lists):
         message = f"no instruction list for target {ctx.target.name}; cannot check '{mnemonic}'"
     if not ctx.ignore_unknown:
         raise UnknownInstructionError(message + "; use --ignore-unknown to continue",
@@ -215,7 +215,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     for part in parts:
         raw = _parse_one(part, ctx, item.line)
         ops.append(raw.mnemonic)
-        if not catalog.is_known(raw.mnemonic, ctx.target.name):
+        if not catalog.is_known(raw.mnemonic, ctx.target.mnemonic_lists):
             _unknown(raw.mnemonic, ctx, item.line)
             guessed = True
         effects, eff = semantics.apply(raw.mnemonic, raw.operands, raw.modifiers,
