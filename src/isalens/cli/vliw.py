@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         source: str | Path = sys.stdin.read() if args.file == "-" else Path(args.file)
         module = load_vliw(source, args.dialect, target=target)
         # `isalens analyze` builds its own Namespace for VLIW files, without the newer options
-        result = analyze_vliw(module, device, args.fetch_gbs, getattr(args, "fetch_latency", None))
+        result = analyze_vliw(module, device, args.fetch_gbs, args.fetch_latency)
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT

@@ -39,7 +39,7 @@ def _program_dict(p: ProgramStats) -> dict[str, Any]:
         "mads": p.mads,
         "guessed_ops": p.guessed_ops,
         "occupancy": _occupancy_dict(p.occupancy),
-        "timing": _program_timing(p),
+        "timing": _timing_dict(p.timing),     # the whole program; its loops are in the top-level timing
     }
 
 
@@ -82,8 +82,9 @@ def _latency_dict(h: LatencyHiding, waves: int) -> dict[str, Any]:
     }
 
 
-def _timing_dict(t: Timing | None) -> dict[str, Any] | None:
-    """The section names of the GCN timing model (issue 13): one vocabulary for every target."""
+def _timing_dict(t: Timing | None, kernel: str | None = None) -> dict[str, Any] | None:
+    """The section names of the GCN timing model (issue 13): one vocabulary for every target. A loop's entry
+    also names its ``kernel``; its latency hiding sits beside its bounds in ``loops``."""
     if t is None:
         return None
     roofs = None if t.roofs is None else {
@@ -96,12 +97,8 @@ def _timing_dict(t: Timing | None) -> dict[str, Any] | None:
         "latency_cycles": t.latency_cycles, "waves": t.waves,
         "cycles_per_iteration": _r(t.cycles_per_iteration), "bottleneck": t.bottleneck,
         "flops": t.flops, "bytes": {"global": t.bytes_global, "lds": t.bytes_lds}, "roofs": roofs,
-        "latency": _latency_dict(t.latency, t.waves),
+        **({} if kernel is None else {"kernel": kernel}),
     }
-
-
-def _program_timing(p: ProgramStats) -> dict[str, Any]:
-    return {"loops": [_timing_dict(lp.timing) for lp in p.loops], "kernel": _timing_dict(p.timing)}
 
 
 def _diag_dict(d: Diagnostic) -> dict[str, Any]:
@@ -130,7 +127,7 @@ def vliw_dict(result: VliwAnalysis) -> dict[str, Any]:
         "kernels": [_program_dict(p) for p in result.programs],
         # one program: its figures; several: per kernel only (the loops are listed across all of them)
         "occupancy": _occupancy_dict(result.programs[0].occupancy) if len(result.programs) == 1 else None,
-        "timing": {"loops": [_timing_dict(lp.timing) for lp in result.total.loops],
+        "timing": {"loops": [_timing_dict(lp.timing, lp.kernel) for lp in result.total.loops],
                    "kernel": _timing_dict(result.programs[0].timing) if len(result.programs) == 1 else None},
         "diagnostics": [_diag_dict(d) for d in result.diagnostics],
     })
