@@ -20,6 +20,7 @@ from isalens.api_stats import kernel_stats
 from isalens.api_vliw import vliw_dialect
 from isalens.arch.loader import all_archs
 from isalens.errors import IsalensError
+from isalens.frontends.radv import dump_statistics
 from isalens.ir.registers import RegFile
 from isalens.isa.registry import DIALECTS
 from isalens.report.compare import Variant, compare_dict, render_compare_html, render_compare_text
@@ -61,6 +62,8 @@ def _add_source_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("-O", dest="opt", metavar="LEVEL", help="clang optimisation level (0-3, s, z)")
     g.add_argument("--stage", choices=("comp", "frag", "vert"), help="shader stage (default: from the suffix)")
     g.add_argument("--entry", default="main", help="shader entry point (default main)")
+    g.add_argument("--lang", choices=("glsl", "hlsl"), help="shader language (default: from the suffix; *.frag "
+                                                            "etc. are GLSL)")
     g.add_argument("--keep-asm", type=Path, metavar="FILE", help="save the assembly that was analysed")
 
 
@@ -214,10 +217,11 @@ def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10
         module, stats = load_source(
             source, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
             include_dirs=args.include_dirs, cl_std=args.cl_std, opt=args.opt, keep_asm=args.keep_asm,
-            wave=args.wave, ignore_unknown=args.ignore_unknown)
+            wave=args.wave, ignore_unknown=args.ignore_unknown, lang=args.lang)
     else:
         module = load(source, args.arch, dialect=args.dialect, ignore_unknown=args.ignore_unknown,
                       wave_size=args.wave)
+        stats = dump_statistics(module.ir)  # a RADV_DEBUG=shaders dump's own statistics, else none
     kernels = module.kernels
     if args.kernel:
         names = [k.name for k in kernels]

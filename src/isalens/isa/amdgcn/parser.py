@@ -18,6 +18,7 @@ from isalens.ir.program import DeclaredResources, Kernel, Module, TargetInfo
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import catalog, semantics
 from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
+from isalens.isa.amdgcn.radv_dump import declared_family
 from isalens.isa.amdgcn.syntax import (
     RawInstruction,
     SyntaxProblem,
@@ -32,7 +33,10 @@ _WAVE64_HINT = re.compile(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b
 
 
 def detect_target(text: str, dialect: str) -> str | None:
-    """The target named in the input itself (``.amdgcn_target``), if any."""
+    """The target named in the input itself (``.amdgcn_target``; a RADV dump's family), if any."""
+    if dialect == "radv":
+        named = declared_family(text)
+        return named[0] if named else None
     if dialect != "llvm":
         return None
     m = re.search(r"""\.amdgcn_target\s+"([^"]+)\"""", text[:100_000])
@@ -312,6 +316,8 @@ def _declared(draft: Draft, wave_size: int) -> DeclaredResources:
         wave_size=wave_size if (md.get("wavefront_size") or "wavefront_size32" in desc) else None,
         workgroup_size=workgroup,
         max_flat_workgroup_size=_int(md.get("max_flat_workgroup_size")),
+        shader_stage=md.get("shader_stage"),
+        shader_inputs=_int(md.get("shader_inputs")),
         raw=tuple(raw),
     )
 
@@ -319,6 +325,11 @@ def _declared(draft: Draft, wave_size: int) -> DeclaredResources:
 def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: bool, packed_tid: bool,
                   diagnostics: list[Diagnostic]) -> Kernel:
     wave = _wave_size(draft, target)
+    if draft.metadata.get("wave_size_source") == "default" and target.generation >= 10 \
+            and not target.wave_size_forced:
+        diagnostics.append(Diagnostic(Severity.NOTE, "wave-size", f"{draft.name}: the dump does not show the wave "
+                                      f"size; RADV's default wave{wave} assumed (--wave overrides)", file,
+                                      draft.start_line))
     ctx = _Context(file, target, wave, ignore_unknown, diagnostics)
     instructions = [_build_instruction(i, item, draft, ctx) for i, item in enumerate(draft.items)]
     _check_kernel_ranges(instructions, ctx)
@@ -376,7 +387,8 @@ def parse_module(text: str, *, file: str, target: TargetInfo, dialect: str | Non
     """Parse ``text`` (any supported dialect) for ``target``."""
     dialect = dialect or sniff(text)
     result = read(text, file, dialect)
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[Diagnostic] = [Diagnostic(Severity.NOTE, "skipped", note, file, line)
+                                     for line, note in result.notes]
     kernels = [
         _build_kernel(d, target, file, ignore_unknown, packed_workitem_ids, diagnostics)
         for d in result.drafts if d.items
