@@ -362,6 +362,7 @@ def read_aco(text: str, file: str) -> ReadResult:
     """
     result = ReadResult([])
     draft = Draft(_stem(file), 1, is_kernel=True)
+    draft.metadata["aco"] = "1"
     result.drafts.append(draft)
     address = 0
     in_constants = False

@@ -216,6 +216,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     notes: list[str] = []
     guessed = False
     klass = "other"
+    unread = 0
     for part in parts:
         raw = _parse_one(part, ctx, item.line)
         ops.append(raw.mnemonic)
@@ -230,6 +231,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
             klass = "unknown" if guessed else effects.klass
         defs |= effects.defs
         uses |= effects.uses
+        unread |= effects.unread
         if effects.branch is not BranchKind.NONE:
             branch = effects.branch
             branch_raw = raw
@@ -240,6 +242,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     for op in operands:
         if isinstance(op, RegOperand):
             referenced |= op.mask
+    referenced &= ~unread  # printed, not read: nothing to allocate
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
                     guessed, tuple(notes), referenced, klass)
 
@@ -371,6 +374,9 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
             ins = instructions[index - 1]
             instructions[index - 1] = dataclasses.replace(ins, undef_after=ins.undef_after | mask)
 
+    if draft.metadata.get("aco"):
+        _drop_aco_undef_exports(instructions, ctx)
+
     if not draft.ended:
         raise ParseError(f"kernel '{draft.name}' is not terminated (no .Lfunc_end label)", file=file,
                          line=draft.items[-1].line if draft.items else draft.start_line, code="unterminated")
@@ -380,6 +386,26 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
         entry_live_in=_entry_live_in(draft, target, packed_tid), file=file,
         block_starts=dict(draft.blocks), guessed=ctx.guessed, live_at_exit=spill_lanes,
     )
+
+
+#: ACO's undefined operand is its physical register 128 (``Operand(RegClass)`` in aco_ir.h: an inline
+#: constant 0 in ACO's numbering, where VGPRs start at 256); in an export's 8-bit VGPR field it reads v128
+#: (``exp pos0 v128, v128, v128, v128 done``): no value, nothing to allocate.
+_ACO_UNDEF_VGPR = Reg(RegFile.VGPR, 128, 1).mask()
+
+
+def _drop_aco_undef_exports(instructions: list[Instruction], ctx: _Context) -> None:
+    """Exports of ACO's undefined operand (v128 never written in the kernel) read nothing."""
+    if not any(ins.uses & _ACO_UNDEF_VGPR for ins in instructions):
+        return
+    if any(ins.defs & _ACO_UNDEF_VGPR for ins in instructions):
+        return  # a real v128
+    for k, ins in enumerate(instructions):
+        if ins.mnemonic.startswith("exp") and ins.uses & _ACO_UNDEF_VGPR:
+            instructions[k] = dataclasses.replace(ins, uses=ins.uses & ~_ACO_UNDEF_VGPR,
+                                                  referenced=ins.referenced & ~_ACO_UNDEF_VGPR)
+            ctx.diagnostics.append(Diagnostic(Severity.NOTE, "undefined-export", "v128 in this export is ACO's "
+                                              "undefined operand (never written): not counted", ctx.file, ins.line))
 
 
 def parse_module(text: str, *, file: str, target: TargetInfo, dialect: str | None = None,

@@ -216,6 +216,7 @@ class _Reader:
         self.titles[title] = count
         name = _slug(title) + (f"_{count}" if count > 1 else "")
         draft = Draft(name, i + 1, is_kernel=True)
+        draft.metadata["aco"] = "1"
         stage = _Stage(title, i + 1, draft, self.pending_ir)
         self.pending_ir = []
         wanted = _stage_of(title)
