@@ -69,6 +69,8 @@ class ArchSpec:
             if sgprs <= limit:
                 return waves
         return self.sgpr_waves_beyond
+    #: gfx10+ give every wave the same SGPR block whatever it uses (0: allocated per wave in granules)
+    sgprs_fixed_per_wave: int = 0
 
     def vgpr_granule(self, wave_size: int) -> int:
         return self.vgpr_granule_wave32 if wave_size == 32 else self.vgpr_granule_wave64
@@ -104,4 +106,7 @@ class ArchSpec:
         return align_to(max(requested, 1), self.vgpr_granule(wave_size))
 
     def allocated_sgprs(self, requested: int) -> int:
+        """SGPRs a wave holds: the requested count in granules, or the fixed block of gfx10+."""
+        if self.sgprs_fixed_per_wave:
+            return self.sgprs_fixed_per_wave
         return align_to(max(requested, 1), self.sgpr_granule)

@@ -16,7 +16,7 @@ EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 
 #: input formats of the GCN/CDNA/RDNA readers (isalens.isa.registry.DIALECTS; a test keeps the two equal)
-DIALECTS = ("llvm", "objdump", "listing", "aco", "bare")
+DIALECTS = ("llvm", "objdump", "listing", "aco", "radv", "bare")
 
 
 def add_source_options(p: argparse.ArgumentParser) -> None:
@@ -27,6 +27,8 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("-O", dest="opt", metavar="LEVEL", help="clang optimisation level (0-3, s, z)")
     g.add_argument("--stage", choices=("comp", "frag", "vert"), help="shader stage (default: from the suffix)")
     g.add_argument("--entry", default="main", help="shader entry point (default main)")
+    g.add_argument("--lang", choices=("glsl", "hlsl"), help="shader language (default: from the suffix; *.frag "
+                                                            "etc. are GLSL)")
     g.add_argument("--keep-asm", type=Path, metavar="FILE", help="save the assembly that was analysed")
 
 
@@ -60,7 +62,7 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
     return LoadOptions(arch=args.arch, dialect=args.dialect, kernel=args.kernel, wave=args.wave,
                        ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
                        include_dirs=tuple(args.include_dirs), cl_std=args.cl_std, opt=args.opt, stage=args.stage,
-                       entry=args.entry, keep_asm=args.keep_asm)
+                       entry=args.entry, lang=args.lang, keep_asm=args.keep_asm)
 
 
 def use_color(choice: str) -> bool:

@@ -44,6 +44,8 @@ class LoadOptions:
     opt: str | None = None
     stage: str | None = None
     entry: str = "main"
+    #: shader language when the suffix only names the stage (*.frag holding HLSL): "glsl" or "hlsl"
+    lang: str | None = None
     keep_asm: Path | None = None
 
 
@@ -107,10 +109,13 @@ def load_input(source: str | Path, options: LoadOptions = LoadOptions(),
         module, stats = load_source(
             source, options.arch, stage=options.stage, entry=options.entry, defines=options.defines,
             include_dirs=options.include_dirs, cl_std=options.cl_std, opt=options.opt, keep_asm=options.keep_asm,
-            wave=options.wave, ignore_unknown=options.ignore_unknown)
+            wave=options.wave, ignore_unknown=options.ignore_unknown, lang=options.lang)
     else:
         module = load(source, options.arch, dialect=options.dialect, ignore_unknown=options.ignore_unknown,
                       wave_size=options.wave)
+        if module.ir.dialect == "radv":  # a RADV_DEBUG=shaders dump carries the driver's own statistics
+            from isalens.frontends.radv import dump_statistics
+            stats = dump_statistics(module.ir)
     kernels = module.kernels
     if options.kernel:
         names = [k.name for k in kernels]

@@ -8,6 +8,7 @@ compiler's own figures under the compiler's own names.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tempfile
 from collections.abc import Sequence
@@ -79,12 +80,12 @@ def _load_clang(path: Path, arch: str | None, defines: Sequence[str], include_di
 
 def _load_radv(path: Path, arch: str | None, stage: str | None, entry: str, defines: Sequence[str],
                include_dirs: Sequence[str | Path], keep_asm: str | Path | None, wave: int | None,
-               ignore_unknown: bool) -> tuple[LoadedModule, dict[str, str | int]]:
+               ignore_unknown: bool, lang: str | None = None) -> tuple[LoadedModule, dict[str, str | int]]:
     if not arch:
         raise ArchError("compiling a shader needs a GPU: pass --arch (e.g. --arch navi21 or --arch gfx902)",
                         file=str(path), code="arch-required")
     result = radv.compile_shader(path, arch, stage=stage, entry=entry, defines=defines, include_dirs=include_dirs,
-                                 wave=wave)
+                                 wave=wave, lang=lang)
     text = result.assembly_lines
     if not text.strip():
         raise CompilerError("RADV returned no \"Assembly\" representation", file=str(path), code="driver")
@@ -99,10 +100,11 @@ def _load_radv(path: Path, arch: str | None, stage: str | None, entry: str, defi
         _keep(text, asm)
         module = load(asm, result.target.gfx, dialect="aco", ignore_unknown=ignore_unknown,
                       wave_size=result.wave_size)
-    stats: dict[str, str | int] = {}
-    for name, value in result.statistics.items():
-        stats[name] = int(value) if isinstance(value, bool) else value if isinstance(value, int) else str(value)
-    stats["Subgroup size"] = result.wave_size
+    # radv: the stage, workgroup and ACO's figures go with the kernel (occupancy by RADV's convention)
+    module = LoadedModule(dataclasses.replace(
+        module.ir, kernels=tuple(radv.declare_shader(k, result) for k in module.ir.kernels),
+        diagnostics=(*module.ir.diagnostics, radv.radv_convention_note(module.ir.file))), module.arch)
+    stats = radv.statistics_of(result.executable)
     stats["compiler"] = f"{result.driver_info} RADV/ACO, {result.device_name}"
     return module, stats
 
@@ -110,12 +112,13 @@ def _load_radv(path: Path, arch: str | None, stage: str | None, entry: str, defi
 def load_source(path: str | Path, arch: str | None, *, stage: str | None = None, entry: str = "main",
                 defines: Sequence[str] = (), include_dirs: Sequence[str | Path] = (), cl_std: str | None = None,
                 opt: str | None = None, keep_asm: str | Path | None = None, wave: int | None = None,
-                ignore_unknown: bool = False) -> tuple[LoadedModule, dict[str, str | int]]:
+                ignore_unknown: bool = False, lang: str | None = None) -> tuple[LoadedModule, dict[str, str | int]]:
     """Compile ``path`` for ``arch`` and load the assembly; return the module and the compiler's figures.
 
     clang sources (``.cl``, ``.hip``, ``.ll``, ``.bc``) take a gfx target or a name such as navi21;
     shaders take a Mesa family (raven, navi21...) or a gfx target. ``defines`` are ``NAME[=VALUE]``;
-    ``stage`` (comp/frag/vert) and ``entry`` apply to shaders, ``cl_std`` to OpenCL C, ``opt`` (0-3, s, z)
+    ``stage`` (comp/frag/vert), ``entry`` and ``lang`` (glsl/hlsl: for HLSL in a ``.frag``) apply to
+    shaders, ``cl_std`` to OpenCL C, ``opt`` (0-3, s, z)
     to clang sources. ``keep_asm`` saves the assembly that was analysed. ``compiler_stats`` holds ACO's
     statistics ("VGPRs", "Subgroups per SIMD", "Latency"...) or LLVM's resource comments ("NumVgprs",
     "Occupancy"...) and metadata (".vgpr_count"...), plus "compiler" (the compiler's version).
@@ -127,14 +130,14 @@ def load_source(path: str | Path, arch: str | None, *, stage: str | None = None,
     if not src.is_file():
         raise InputError("cannot read: no such file", file=str(src), code="io")
     if suffix in cc.SOURCE_KINDS:
-        if stage is not None or entry != "main":
-            raise InputError("--stage and --entry apply to shaders, not to clang sources", file=str(src),
+        if stage is not None or entry != "main" or lang is not None:
+            raise InputError("--stage, --entry and --lang apply to shaders, not to clang sources", file=str(src),
                              code="usage")
         return _load_clang(src, arch, defines, include_dirs, cl_std, opt, keep_asm, wave, ignore_unknown)
     if suffix in SHADER_SUFFIXES:
         if cl_std is not None or opt is not None:
             raise InputError("--cl-std and -O apply to clang sources, not to shaders", file=str(src), code="usage")
-        return _load_radv(src, arch, stage, entry, defines, include_dirs, keep_asm, wave, ignore_unknown)
+        return _load_radv(src, arch, stage, entry, defines, include_dirs, keep_asm, wave, ignore_unknown, lang)
     raise InputError(f"not a source file this front end compiles (suffixes: {', '.join(SOURCE_SUFFIXES)})",
                      file=str(src), code="usage")
 

@@ -27,6 +27,10 @@ class DeclaredResources:
     wave_size: int | None = None
     workgroup_size: tuple[int, int, int] | None = None
     max_flat_workgroup_size: int | None = None
+    #: a graphics/compute shader compiled by RADV/ACO (``comp``, ``frag``, ``vert``...): ACO's conventions apply
+    shader_stage: str | None = None
+    #: a fragment shader's interpolated inputs (ACO reserves LDS for each)
+    shader_inputs: int | None = None
     #: every ``; Name: value`` comment and metadata field as printed, for side-by-side display
     raw: tuple[tuple[str, str], ...] = ()
 

@@ -20,6 +20,7 @@ from isalens.isa.amdgcn import catalog, semantics
 from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
 from isalens.isa.amdgcn.facts import describe, with_encoding
 from isalens.isa.amdgcn.indexing import Limits, apply_indexing
+from isalens.isa.amdgcn.radv_dump import declared_family
 from isalens.isa.amdgcn.syntax import (
     RawInstruction,
     SyntaxProblem,
@@ -34,7 +35,10 @@ _WAVE64_HINT = re.compile(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b
 
 
 def detect_target(text: str, dialect: str) -> str | None:
-    """The target named in the input itself (``.amdgcn_target``), if any."""
+    """The target named in the input itself (``.amdgcn_target``; a RADV dump's family), if any."""
+    if dialect == "radv":
+        named = declared_family(text)
+        return named[0] if named else None
     if dialect != "llvm":
         return None
     m = re.search(r"""\.amdgcn_target\s+"([^"]+)\"""", text[:100_000])
@@ -212,6 +216,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     ops: list[str] = []
     notes: list[str] = []
     guessed = False
+    unread = 0
     for part in parts:
         raw = _parse_one(part, ctx, item.line)
         ops.append(raw.mnemonic)
@@ -229,6 +234,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
                              f"found {len(raw.operands)}", file=ctx.file, line=item.line, code="syntax")
         defs |= effects.defs
         uses |= effects.uses
+        unread |= effects.unread
         if effects.branch is not BranchKind.NONE:
             branch = effects.branch
             branch_raw = raw
@@ -239,6 +245,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     for op in operands:
         if isinstance(op, RegOperand):
             referenced |= op.mask
+    referenced &= ~unread  # printed, not read: nothing to allocate
     facts = describe(ops[0], tuple(operands), tuple(modifiers), item.text, ctx.target.name, ctx.target.generation)
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
                     guessed, tuple(notes), referenced, facts)
@@ -318,6 +325,8 @@ def _declared(draft: Draft, wave_size: int, file: str) -> DeclaredResources:
         wave_size=wave_size if (md.get("wavefront_size") or "wavefront_size32" in desc) else None,
         workgroup_size=workgroup,
         max_flat_workgroup_size=_int(md.get("max_flat_workgroup_size")),
+        shader_stage=md.get("shader_stage"),
+        shader_inputs=_int(md.get("shader_inputs")),
         raw=tuple(raw),
     )
 
@@ -325,6 +334,11 @@ def _declared(draft: Draft, wave_size: int, file: str) -> DeclaredResources:
 def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: bool, packed_tid: bool,
                   diagnostics: list[Diagnostic]) -> Kernel:
     wave = _wave_size(draft, target)
+    if draft.metadata.get("wave_size_source") == "default" and target.generation >= 10 \
+            and not target.wave_size_forced:
+        diagnostics.append(Diagnostic(Severity.NOTE, "wave-size", f"{draft.name}: the dump does not show the wave "
+                                      f"size; RADV's default wave{wave} assumed (--wave overrides)", file,
+                                      draft.start_line))
     ctx = _Context(file, target, wave, ignore_unknown, diagnostics)
     instructions = [_build_instruction(i, item, draft, ctx) for i, item in enumerate(draft.items)]
     _check_kernel_ranges(instructions, ctx)
@@ -370,6 +384,9 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
             ins = instructions[index - 1]
             instructions[index - 1] = ins._replace(undef_after=ins.undef_after | mask)
 
+    if draft.metadata.get("aco"):
+        _drop_aco_undef_exports(instructions, ctx)
+
     if not draft.ended:
         raise ParseError(f"kernel '{draft.name}' is not terminated (no .Lfunc_end label)", file=file,
                          line=draft.items[-1].line if draft.items else draft.start_line, code="unterminated")
@@ -381,12 +398,33 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
     )
 
 
+#: ACO's undefined operand is its physical register 128 (``Operand(RegClass)`` in aco_ir.h: an inline
+#: constant 0 in ACO's numbering, where VGPRs start at 256); in an export's 8-bit VGPR field it reads v128
+#: (``exp pos0 v128, v128, v128, v128 done``): no value, nothing to allocate.
+_ACO_UNDEF_VGPR = Reg(RegFile.VGPR, 128, 1).mask()
+
+
+def _drop_aco_undef_exports(instructions: list[Instruction], ctx: _Context) -> None:
+    """Exports of ACO's undefined operand (v128 never written in the kernel) read nothing."""
+    if not any(ins.uses & _ACO_UNDEF_VGPR for ins in instructions):
+        return
+    if any(ins.defs & _ACO_UNDEF_VGPR for ins in instructions):
+        return  # a real v128
+    for k, ins in enumerate(instructions):
+        if ins.mnemonic.startswith("exp") and ins.uses & _ACO_UNDEF_VGPR:
+            instructions[k] = ins._replace(uses=ins.uses & ~_ACO_UNDEF_VGPR,
+                                           referenced=ins.referenced & ~_ACO_UNDEF_VGPR)
+            ctx.diagnostics.append(Diagnostic(Severity.NOTE, "undefined-export", "v128 in this export is ACO's "
+                                              "undefined operand (never written): not counted", ctx.file, ins.line))
+
+
 def parse_module(text: str, *, file: str, target: TargetInfo, dialect: str | None = None,
                  ignore_unknown: bool = False, packed_workitem_ids: bool = False) -> Module:
     """Parse ``text`` (any supported dialect) for ``target``."""
     dialect = dialect or sniff(text)
     result = read(text, file, dialect)
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[Diagnostic] = [Diagnostic(Severity.NOTE, "skipped", note, file, line)
+                                     for line, note in result.notes]
     kernels = [
         _build_kernel(d, target, file, ignore_unknown, packed_workitem_ids, diagnostics)
         for d in result.drafts if d.items
