@@ -7,13 +7,15 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from isalens.arch.model import ArchSpec
 
-__all__ = ["UNITS", "ClassTiming", "TimingTable", "timing_family", "timing_table", "timing_tables"]
+__all__ = ["UNITS", "AcoCosts", "AcoPerf", "ClassTiming", "TimingTable", "aco_costs", "timing_family", "timing_table",
+           "timing_tables"]
 
 #: execution resources, in display order
 UNITS = ("valu", "trans", "matrix", "salu", "smem", "vmem", "lds", "export", "branch", "sequencer")
@@ -114,3 +116,51 @@ def timing_family(arch: ArchSpec) -> str | None:
     if re.fullmatch(r"gfx(8|9|10|11|12)", arch.family):
         return arch.family
     return None
+
+
+# ------------------------------------------------------------------------------------------ ACO's model
+
+@dataclass(frozen=True, slots=True)
+class AcoPerf:
+    """One row of ACO's cost table: latency and up to two (resource, cycles) uses."""
+
+    latency: int
+    uses: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AcoCosts:
+    """Mesa 22.3 ACO's cost model (``timing_aco.toml``)."""
+
+    gfx6: dict[str, AcoPerf]
+    gfx10: dict[str, AcoPerf]
+    wait: dict[str, int]
+    rules: tuple[tuple[tuple[str, ...], str], ...]
+
+    def perf(self, gfx_level: int, cls: str) -> AcoPerf:
+        table = self.gfx10 if gfx_level >= 10 else self.gfx6
+        return table.get(cls, table["other"])
+
+    def class_of(self, base_mnemonic: str) -> str:
+        for patterns, cls in self.rules:
+            if any(fnmatchcase(base_mnemonic, p) for p in patterns):
+                return cls
+        return "other"
+
+
+def _perf_row(where: str, row: Any) -> AcoPerf:
+    if not isinstance(row, list) or not row or len(row) % 2 != 1 or not isinstance(row[0], int):
+        raise ValueError(f"{where}: expected [latency, resource, cycles, ...]")
+    uses = tuple((str(row[i]), int(row[i + 1])) for i in range(1, len(row), 2))
+    return AcoPerf(int(row[0]), uses)
+
+
+@cache
+def aco_costs() -> AcoCosts:
+    """ACO's cost tables and instruction classes; ValueError if malformed."""
+    doc = _raw("aco")
+    perf = doc["perf"]
+    tables = [{cls: _perf_row(f"timing_aco.toml [perf.{g}] {cls}", row) for cls, row in perf[g].items()}
+              for g in ("gfx6", "gfx10")]
+    rules = tuple((tuple(r["match"]), str(r["class"])) for r in doc["class"])
+    return AcoCosts(tables[0], tables[1], {k: int(v) for k, v in doc["wait"].items()}, rules)
