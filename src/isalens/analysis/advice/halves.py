@@ -1,0 +1,11 @@
+"""placeholder"""
+
+from __future__ import annotations
+
+from isalens.analysis.advice.model import Advice, AdviceInput
+
+KIND = "halves"
+
+
+def detect(inp: AdviceInput) -> list[Advice]:
+    return []
