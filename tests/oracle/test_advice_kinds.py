@@ -3,6 +3,10 @@ derived by hand from the source and the listing; each with a kernel where the ki
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
+
 import pytest
 
 from isalens.analysis.advice import Advice
@@ -46,3 +50,42 @@ def test_wasted_halves_pairs_the_scalar_fp16_values() -> None:
 def test_no_wasted_halves_when_values_are_packed() -> None:
     # occupancy_budget works on float4: every live VGPR holds 32-bit data, no lonely half
     assert not _items(_kernel("occupancy_budget.cl"), "halves")
+
+
+def _encoded_bytes(text: str, arch: str) -> int:
+    """Bytes llvm-mc-19 encodes ``text`` into for ``arch`` (the oracle for instruction sizes)."""
+    mc = shutil.which("llvm-mc-19") or shutil.which("llvm-mc")
+    if mc is None:
+        pytest.skip("llvm-mc is not installed (apt install llvm-19)")
+    proc = subprocess.run([mc, "-arch=amdgcn", f"-mcpu={arch}", "-show-encoding"], input=text + "\n",
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    total = 0
+    for m in re.finditer(r"encoding: \[([^\]]*)\]", proc.stdout):
+        total += len(m.group(1).split(","))
+    return total
+
+
+def test_subdword_extract_folds_into_op_sel() -> None:
+    # By hand from the gfx902 listing of scalar_halves.cl: `v_lshrrev_b32_e32 v12, 16, v1` moves the high
+    # half of v1 (in[i*8+5], loaded packed) down for `v_fma_f16 v7, v12, s4, v7` only; v1 is not written in
+    # between, so `v_fma_f16 v7, v1, s4, v7 op_sel:[1,0,0,0]` reads it in place: 4 + 8 = 12 bytes -> 8,
+    # 2 VALU issues -> 1.
+    kernel = _kernel("scalar_halves.cl")
+    items = _items(kernel, "subdword")
+    assert len(items) == 1
+    (item,) = items
+    assert item.facts["replacement"] == "v_fma_f16 v7, v1, s4, v7 op_sel:[1,0,0,0]"
+    assert item.effect == {"valu_instructions": (2.0, 1.0), "code_bytes": (12.0, 8.0)}
+    # the sizes, checked by LLVM's assembler: the replaced pair and the replacement
+    texts = [i.text for i in kernel.instructions if i.line in item.lines]
+    assert _encoded_bytes("\n".join(texts), "gfx902") == 12
+    assert _encoded_bytes(str(item.facts["replacement"]), "gfx902") == 8
+
+
+def test_no_subdword_fold_when_the_source_is_rewritten() -> None:
+    # subdword_halves.cl on gfx902: `v_lshrrev_b32_e32 v7, 16, v6` feeds v_fma_f16 and v_mul_f16, but
+    # `v_and_b32_e32 v6, 0xffff0000, v6` rewrites v6 before them (and the shift has two readers): no fold.
+    # On gfx1100 there is no SDWA and VOP2 f16 ops take no op_sel: nothing either.
+    assert not _items(_kernel("subdword_halves.cl"), "subdword")
+    assert not _items(_kernel("subdword_halves.cl", "gfx1100"), "subdword")
