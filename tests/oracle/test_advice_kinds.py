@@ -89,3 +89,27 @@ def test_no_subdword_fold_when_the_source_is_rewritten() -> None:
     # On gfx1100 there is no SDWA and VOP2 f16 ops take no op_sel: nothing either.
     assert not _items(_kernel("subdword_halves.cl"), "subdword")
     assert not _items(_kernel("subdword_halves.cl", "gfx1100"), "subdword")
+
+
+def test_lds_pair_beyond_read2_offsets() -> None:
+    # By hand: row[l] and row[l + 300] are 300 * 4 = 1200 bytes apart; ds_read2_b32 offsets are 8-bit counts
+    # of 4 bytes (at most 255 elements) and 300 is no multiple of 64 for st64, so clang emits two ds_read_b32
+    # (offset 0 and offset:1200) and advice says a distance within 255 elements merges them: 2 -> 1 reads.
+    (item,) = _items(_kernel("lds_far.cl"), "lds")
+    assert item.facts["distance"] == 1200
+    assert item.effect == {"lds_reads_for_pair": (2.0, 1.0)}
+
+
+def test_lds_bank_conflict_of_an_even_stride() -> None:
+    # By hand: lane l reads byte 8l: dword 2l sits in bank 2l mod 32, so lanes l and l+16 share a bank:
+    # degree 2. Padding to 12 bytes: bank 3l mod 32 differs for all 32 lanes (3 is odd): degree 1.
+    (item,) = _items(_kernel("lds_stride.cl"), "lds")
+    assert item.facts == {"stride": 8, "padded_stride": 12}
+    assert item.effect == {"lds_conflict_degree": (2.0, 1.0)}
+
+
+def test_no_lds_advice_on_conflict_free_merged_reads() -> None:
+    # STRIDE 1: lane l reads dword l, one per bank (degree 1); FAR 200: clang merges the pair into one
+    # ds_read2_b32 itself. Neither fires.
+    assert not _items(_kernel("lds_stride.cl", "gfx902", "STRIDE=1"), "lds")
+    assert not _items(_kernel("lds_far.cl", "gfx902", "FAR=200"), "lds")

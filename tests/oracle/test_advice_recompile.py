@@ -62,3 +62,14 @@ def test_occupancy_step_recompiled_reaches_the_predicted_waves() -> None:
     assert occ is not None
     assert occ[0].waves_per_simd == waves_after
     assert int(stats["Occupancy"]) == waves_after
+
+
+def test_lds_pair_within_read2_range_recompiled_is_one_read() -> None:
+    kernel, _ = _compile("lds_far.cl", "FAR=300")
+    item = _item(kernel, "lds")
+    before, after = item.effect["lds_reads_for_pair"]
+    assert before == sum(1 for i in kernel.instructions if i.mnemonic.startswith("ds_read"))
+    # applied: the two elements within 255 of each other (200 elements = 800 bytes)
+    merged, _ = _compile("lds_far.cl", "FAR=200")
+    reads = [i.mnemonic for i in merged.instructions if i.mnemonic.startswith("ds_read")]
+    assert len(reads) == after and reads == ["ds_read2_b32"]

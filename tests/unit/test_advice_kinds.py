@@ -1,0 +1,53 @@
+"""Advice detectors on short ISA texts whose answers are worked out by hand in each comment."""
+
+from __future__ import annotations
+
+import isalens
+from isalens.analysis.advice import Advice, KernelAdvice
+from isalens.api_advice import kernel_advice
+
+
+def _advice(text: str, arch: str = "gfx902", **kw: bool) -> KernelAdvice:
+    return kernel_advice(isalens.load(text, arch, **kw).kernels[0])
+
+
+def _kind(text: str, kind: str, arch: str = "gfx902") -> list[Advice]:
+    return [i for i in _advice(text, arch).items if i.kind == kind]
+
+
+MERGE = """v_add_u32_e32 v2, 64, v1
+ds_read_b32 v3, v1
+ds_read_b32 v4, v2 offset:4
+s_waitcnt lgkmcnt(0)
+v_add_f32_e32 v5, v3, v4
+global_store_dword v[6:7], v5, off
+s_endpgm"""
+
+
+def test_lds_reads_on_related_addresses_merge_into_read2() -> None:
+    # By hand: v2 = v1 + 64, so line 3 reads v1 + 68 and line 2 reads v1 + 0: 68 / 4 = 17 elements apart,
+    # both within ds_read2_b32's 255: `ds_read2_b32 offset0:0 offset1:17`; 2 reads -> 1, 8 bytes less.
+    (item,) = _kind(MERGE, "lds")
+    assert "`ds_read2_b32 offset0:0 offset1:17`" in item.message
+    assert item.effect["lds_reads"] == (2.0, 1.0)
+    before, after = item.effect["code_bytes"]
+    assert before - after == 8
+    assert item.lines == (2, 3)
+
+
+def test_lds_reads_separated_by_a_write_do_not_merge() -> None:
+    # a ds_write between the reads may change what the second reads: no merge
+    text = MERGE.replace("ds_read_b32 v4", "ds_write_b32 v9, v8\nds_read_b32 v4")
+    assert not _kind(text, "lds")
+
+
+def test_no_advice_on_guessed_instructions() -> None:
+    # an unknown mnemonic read with --ignore-unknown: the registers it touches are a guess, so no advice
+    advice = _advice("v_frobnicate_b32 v1, v2\nv_add_f32 v3, v1, v2\ns_endpgm", ignore_unknown=True)
+    assert advice.items == () and advice.refused is not None and "guessed" in advice.refused
+
+
+def test_no_advice_on_register_indexed_access() -> None:
+    # v_movrels_b32 reads a register chosen by M0 at run time: liveness is approximate, so no advice
+    advice = _advice("s_mov_b32 m0, s2\nv_movrels_b32 v1, v4\nv_add_f32 v3, v1, v2\ns_endpgm", "gfx1030")
+    assert advice.items == () and advice.refused is not None and "index" in advice.refused
