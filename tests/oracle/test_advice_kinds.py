@@ -113,3 +113,25 @@ def test_no_lds_advice_on_conflict_free_merged_reads() -> None:
     # ds_read2_b32 itself. Neither fires.
     assert not _items(_kernel("lds_stride.cl", "gfx902", "STRIDE=1"), "lds")
     assert not _items(_kernel("lds_far.cl", "gfx902", "FAR=200"), "lds")
+
+
+def test_repeated_literal_in_a_loop() -> None:
+    # By hand: spill_budget.cl unrolls `c[(k + it) % 12]` for k = 0..11 inside the `it` loop; each unsigned
+    # division by 12 multiplies by the magic 0xaaaaaaab (= ceil(2^35 / 12)) in an s_mul_hi_u32 with a literal:
+    # 12 uses, 12 x 4 = 48 literal bytes fetched per iteration; one s_mov_b32 (8 bytes) before the loop
+    # saves 48 - 8 = 40 bytes of code for one more SGPR.
+    items = [i for i in _items(_kernel("spill_budget.cl", "gfx902", "BUDGET=58"), "constants")
+             if i.facts.get("literal") == "0xaaaaaaab"]
+    assert len(items) == 1
+    (item,) = items
+    assert item.facts["uses"] == 12
+    before, after = item.effect["loop_bytes_per_iteration"]
+    assert before - after == 48
+    before, after = item.effect["code_bytes"]
+    assert before - after == 40
+
+
+def test_no_constant_advice_when_llvm_already_uses_inline_constants() -> None:
+    # literals.cl: LLVM writes `x - 40` as v_subrev_u32 with the inline 40 and `s - 50` as s_sub_i32 with the
+    # inline 50; 0x80000000 in a XOR has no shorter form and nothing repeats in a loop
+    assert not _items(_kernel("literals.cl"), "constants")

@@ -51,3 +51,21 @@ def test_no_advice_on_register_indexed_access() -> None:
     # v_movrels_b32 reads a register chosen by M0 at run time: liveness is approximate, so no advice
     advice = _advice("s_mov_b32 m0, s2\nv_movrels_b32 v1, v4\nv_add_f32 v3, v1, v2\ns_endpgm", "gfx1030")
     assert advice.items == () and advice.refused is not None and "index" in advice.refused
+
+
+def test_literal_add_of_a_negative_inline_becomes_a_subtract() -> None:
+    # By hand: 0xffffffd8 is -40, a literal (inline integers are -16..64); `v_subrev_u32_e32 v1, 40, v2`
+    # computes v2 - 40 with the inline 40 in 4 bytes instead of 8. 0x80000000 loaded by s_mov_b32 is the bit
+    # reverse of 1, which s_brev_b32 loads without a literal: 8 -> 4 bytes.
+    text = "v_add_u32_e32 v1, 0xffffffd8, v2\ns_mov_b32 s4, 0x80000000\nglobal_store_dword v[4:5], v1, off\ns_endpgm"
+    (item,) = _kind(text, "constants")
+    assert item.facts["rewrites"] == 2
+    assert item.facts["first_replacement"] == "v_subrev_u32_e32 v1, 40, v2"
+    assert "`s_brev_b32 s4, 1`" in item.message
+    before, after = item.effect["code_bytes"]
+    assert before - after == 8
+
+
+def test_no_inline_rewrite_of_an_inline_constant() -> None:
+    # 40 is already inline: nothing to shorten
+    assert not _kind("v_subrev_u32_e32 v1, 40, v2\nglobal_store_dword v[4:5], v1, off\ns_endpgm", "constants")
