@@ -55,9 +55,9 @@ def _repeated(inp: AdviceInput) -> list[Advice]:
     result = inp.analysis
     graph, ins = result.cfg, result.kernel.instructions
     innermost: dict[int, int] = {}
-    for n, loop in enumerate(graph.loops):
-        for b in loop.blocks:
-            if b not in innermost or graph.loops[innermost[b]].depth < loop.depth:
+    for n, each in enumerate(graph.loops):
+        for b in each.blocks:
+            if b not in innermost or graph.loops[innermost[b]].depth < each.depth:
                 innermost[b] = n
     uses: dict[tuple[int, str], list[int]] = defaultdict(list)
     for i, x in enumerate(ins):
