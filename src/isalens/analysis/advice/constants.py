@@ -69,7 +69,7 @@ def _repeated(inp: AdviceInput) -> list[Advice]:
             uses[(loop, key)].append(i)
     out = []
     requested = result.resources.sgpr.requested
-    for (loop, value), where in sorted(uses.items(), key=lambda kv: kv[1][0]):
+    for (loop, shown_value), where in sorted(uses.items(), key=lambda kv: kv[1][0]):
         if len(where) < MIN_REPEATS:
             continue
         body = graph.loops[loop].blocks
@@ -93,12 +93,12 @@ def _repeated(inp: AdviceInput) -> list[Advice]:
         header = ins[graph.blocks[graph.loops[loop].header].start].line
         out.append(Advice(
             KIND, tuple(ins[i].line for i in where),
-            f"literal {value} appears {len(where)} times in the loop at line {header} (lines "
+            f"literal {shown_value} appears {len(where)} times in the loop at line {header} (lines "
             f"{', '.join(str(ins[i].line) for i in where[:8])}{' ...' if len(where) > 8 else ''}): load it into "
             f"an SGPR once before the loop (s_mov_b32, 8 bytes) and read the SGPR: {4 * len(where)} bytes less "
             f"per iteration, {4 * len(where) - 8} bytes less code, one more SGPR ({requested} -> {requested + 1})"
             f"{waves}",
-            effect, facts={"literal": value, "uses": len(where)}))
+            effect, facts={"literal": shown_value, "uses": len(where)}))
     return out
 
 
