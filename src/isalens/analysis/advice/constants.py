@@ -122,9 +122,9 @@ def _shorter(ins: Instruction, generation: int, scc_live_after: bool) -> str | N
         if base == "s_add_i32" and not scc_live_after:
             return f"s_sub_i32 {ops[0].text}, {others[0]}, {-value}"
     if base in ("v_mov_b32", "s_mov_b32") and len(ops) == 2:
-        rev = int(f"{value & 0xFFFF_FFFF:032b}"[::-1], 2)
-        if _inline_int(_signed(rev)):
-            return f"{'v_bfrev_b32_e32' if base == 'v_mov_b32' else 's_brev_b32'} {ops[0].text}, {_signed(rev)}"
+        mirrored = _signed(int(f"{value & 0xFFFF_FFFF:032b}"[::-1], 2))
+        if _inline_int(mirrored):
+            return f"{'v_bfrev_b32_e32' if base == 'v_mov_b32' else 's_brev_b32'} {ops[0].text}, {mirrored}"
         if base == "s_mov_b32" and -32768 <= value <= 32767:
             return f"s_movk_i32 {ops[0].text}, {value:#x}" if value >= 0 else f"s_movk_i32 {ops[0].text}, {value}"
     return None
