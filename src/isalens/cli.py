@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens import __version__, cli_advise, cli_decode, cli_toolchain, cli_vliw
+from isalens import __version__, cli_advise, cli_decode, cli_sweep, cli_toolchain, cli_vliw
 from isalens.api import check_arch_data, compute_occupancy, load, plan_tiles, resolve_arch
 from isalens.api_frontends import ToolchainMissingError, is_source, load_source
 from isalens.api_stats import kernel_stats
@@ -170,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_toolchain.register(sub)
     cli_decode.register(sub)
     cli_advise.register(sub)
+    cli_sweep.register(sub)
 
     arch = sub.add_parser("arch", help="list, show or check the known targets")
     arch.add_argument("action", choices=("list", "show", "check"), nargs="?", default="list",
@@ -413,6 +414,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_decode.run(args)
         if args.command == "advise":
             return cli_advise.run(args)
+        if args.command == "sweep":
+            return cli_sweep.run(args)
         if args.command == "tile":
             return _cmd_tile(args)
     except ToolchainMissingError as exc:

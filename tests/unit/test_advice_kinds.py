@@ -69,3 +69,21 @@ def test_literal_add_of_a_negative_inline_becomes_a_subtract() -> None:
 def test_no_inline_rewrite_of_an_inline_constant() -> None:
     # 40 is already inline: nothing to shorten
     assert not _kind("v_subrev_u32_e32 v1, 40, v2\nglobal_store_dword v[4:5], v1, off\ns_endpgm", "constants")
+
+
+def test_sweep_define_lists_and_variant_order() -> None:
+    from isalens.api_sweep import parse_sweep_defines, variants
+    from isalens.errors import InputError
+
+    defs = parse_sweep_defines(["TILE=8,16", "FAST"])
+    assert defs == [("TILE", ["8", "16"]), ("FAST", [""])]
+    # 2 targets x 2 tiles = 4 variants, targets outermost
+    assert variants(defs, ["gfx902", "gfx1030"]) == [
+        ({"TILE": "8", "FAST": ""}, "gfx902"), ({"TILE": "16", "FAST": ""}, "gfx902"),
+        ({"TILE": "8", "FAST": ""}, "gfx1030"), ({"TILE": "16", "FAST": ""}, "gfx1030")]
+    for bad in (["=1"], ["TILE=8,,16"], ["TILE=8", "TILE=16"], ["9X=1"]):
+        try:
+            parse_sweep_defines(bad)
+        except InputError:
+            continue
+        raise AssertionError(f"{bad} was accepted")
