@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 import isalens
 from isalens.analysis.advice import Advice, KernelAdvice
 from isalens.api_advice import kernel_advice
+from isalens.api_sweep import parse_sweep_defines, variants
+from isalens.cli import main
+from isalens.errors import InputError
+from tests.conftest import EXAMPLES
 
 
 def _advice(text: str, arch: str = "gfx902", **kw: bool) -> KernelAdvice:
@@ -72,9 +80,6 @@ def test_no_inline_rewrite_of_an_inline_constant() -> None:
 
 
 def test_sweep_define_lists_and_variant_order() -> None:
-    from isalens.api_sweep import parse_sweep_defines, variants
-    from isalens.errors import InputError
-
     defs = parse_sweep_defines(["TILE=8,16", "FAST"])
     assert defs == [("TILE", ["8", "16"]), ("FAST", [""])]
     # 2 targets x 2 tiles = 4 variants, targets outermost
@@ -82,8 +87,21 @@ def test_sweep_define_lists_and_variant_order() -> None:
         ({"TILE": "8", "FAST": ""}, "gfx902"), ({"TILE": "16", "FAST": ""}, "gfx902"),
         ({"TILE": "8", "FAST": ""}, "gfx1030"), ({"TILE": "16", "FAST": ""}, "gfx1030")]
     for bad in (["=1"], ["TILE=8,,16"], ["TILE=8", "TILE=16"], ["9X=1"]):
-        try:
+        with pytest.raises(InputError):
             parse_sweep_defines(bad)
-        except InputError:
-            continue
-        raise AssertionError(f"{bad} was accepted")
+
+
+def test_advise_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["advise", str(EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (kernel,) = doc["kernels"]
+    assert kernel["refused"] is None
+    kinds = [item["kind"] for item in kernel["advice"]]
+    assert kinds[:2] == ["occupancy", "pressure"]
+    for item in kernel["advice"]:
+        assert set(item) >= {"kind", "lines", "message", "effect"}
+        assert all(len(pair) == 2 for pair in item["effect"].values())
+    # bad input: one line on stderr, exit 2
+    assert main(["advise", "/nonexistent/kernel.s"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from isalens.analysis.advice import spills
 from isalens.analysis.advice.model import Advice, AdviceInput, with_resource
 from isalens.analysis.occupancy import OccupancyInput, OccupancyInputError, occupancy
 
@@ -42,6 +43,8 @@ def detect(inp: AdviceInput) -> list[Advice]:
     spare = result.resources.total_vgprs % granule
     hint = (f"; {spare} fewer VGPRs would save a granule of {granule} ({occ.allocated_vgprs} -> "
             f"{occ.allocated_vgprs - granule} allocated)" if spare and field == "vgprs" else "")
+    if field == "vgprs" and spills.vgpr_slots(inp):
+        hint += "; the kernel already spills VGPRs to scratch, so a smaller budget means more spill traffic"
     message = (f"limited by {limiter} at {occ.waves_per_simd:g} waves per SIMD: the cheapest step is {cut} fewer "
                f"{_NAMES[field]} ({before} -> {before - cut}) for {after.waves_per_simd:g} waves per SIMD"
                + (f" ({others})" if others else "") + hint)
