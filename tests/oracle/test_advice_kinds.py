@@ -10,11 +10,13 @@ import subprocess
 import pytest
 
 from isalens.analysis.advice import Advice
+from isalens.analysis.advice.pressure import attribute
 from isalens.api import LoadedKernel
 from isalens.api_advice import kernel_advice
 from isalens.api_frontends import load_source
 from isalens.frontends import clang as cc
 from tests.conftest import EXAMPLES
+from tests.unit.test_advice_pressure import _brute_force_minimum
 
 pytestmark = pytest.mark.oracle
 
@@ -135,3 +137,20 @@ def test_no_constant_advice_when_llvm_already_uses_inline_constants() -> None:
     # literals.cl: LLVM writes `x - 40` as v_subrev_u32 with the inline 40 and `s - 50` as s_sub_i32 with the
     # inline 50; 0x80000000 in a XOR has no shorter form and nothing repeats in a loop
     assert not _items(_kernel("literals.cl"), "constants")
+
+
+@pytest.mark.parametrize("name", ["scalar_halves.cl", "occupancy_budget.cl", "lds_stride.cl"])
+def test_pressure_attribution_minimal_on_small_kernels(name: str) -> None:
+    # every subset of the values live at the peak, up to the chosen size, tried by brute force
+    result = _kernel(name).analyze()
+    checked = 0
+    for cut in (1, 2, 3):
+        if result.pressure.vgpr.peak - cut < 1:
+            continue
+        att = attribute(result, cut)
+        if att.blocked_at is not None:
+            continue  # shortening every value live at the peak cannot reach this budget
+        assert _brute_force_minimum(result, cut, len(att.chosen)) == len(att.chosen)
+        assert att.new_peak <= att.budget
+        checked += 1
+    assert checked
