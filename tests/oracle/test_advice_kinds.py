@@ -154,3 +154,16 @@ def test_pressure_attribution_minimal_on_small_kernels(name: str) -> None:
         assert att.new_peak <= att.budget
         checked += 1
     assert checked
+
+
+def test_half3_two_uint_source_names_long_lived_pk_fma_results() -> None:
+    # domain.md §1.1: with half3 split over two uint arrays, packed FMA results live hundreds of lines past
+    # the pressure peak. Compiled from the example source, pressure advice names a v_pk_fma_f16 result whose
+    # next read is more than 300 lines after its definition, and says it frees one VGPR.
+    module, _ = load_source(EXAMPLES / "kernels" / "fp16_layouts" / "half3_two_uint.cl", "gfx902")
+    (item,) = _items(module.kernels[0], "pressure")
+    long_lived = [v for v in item.values if v.defined_by == "v_pk_fma_f16"
+                  and min(u for u in v.use_lines if u > v.def_line) - v.def_line > 300]
+    assert long_lived and all(v.frees == 1 for v in long_lived)
+    for v in long_lived:
+        assert f"{v.reg} (v_pk_fma_f16 line {v.def_line}" in item.message

@@ -212,7 +212,8 @@ def detect(inp: AdviceInput) -> list[Advice]:
                 for v, c in zip(values, att.chosen, strict=True)
                 if v.defined_by.startswith("v_") and not v.defined_by.startswith("v_mov")]
     if computed:
-        more += f"; computed results among them: {', '.join(computed)}"
+        more += (f"; computed results among them (shortening these frees {len(computed)} VGPR(s)): "
+                 f"{', '.join(computed)}")
     slack = requested - result.pressure.vgpr.peak
     message = (f"{len(values)} value(s) live at the VGPR peak (line {peak_line}) keep lines {first}-{last} above "
                f"{att.budget} live VGPRs; {unused} of them are not used there (defined by {kinds}). Shorten them "
