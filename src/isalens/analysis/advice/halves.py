@@ -75,7 +75,8 @@ def detect(inp: AdviceInput) -> list[Advice]:
                     f"VGPRs requested (slack kept), {occ.waves_per_simd:g} -> {after.waves_per_simd:g} waves per SIMD")
         except OccupancyInputError:
             pass
+    shown = "; ".join(named[:8]) + (f"; and {len(named) - 8} more pairs" if len(named) > 8 else "")
     message = (f"at line {ins[at].line}, {len(lonely)} VGPRs hold one live 16-bit half each; packing them in pairs "
-               f"({'; '.join(named)}) frees {pairs} VGPR(s) there: {count} -> {count - pairs} live{tail}")
+               f"({shown}) frees {pairs} VGPR(s) there: {count} -> {count - pairs} live{tail}")
     lines = tuple(sorted({ins[at].line, *(v.def_line for v in values if v.def_line)}))
     return [Advice(KIND, lines, message, effect, tuple(values), {"pairs": pairs})]
