@@ -105,3 +105,28 @@ def test_advise_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["advise", "/nonexistent/kernel.s"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such file" in err
+
+
+PACK = """v_lshrrev_b32_e32 v4, 16, v1
+v_lshrrev_b32_e32 v5, 16, v2
+v_add_f16_e32 v6, v1, v2
+v_add_f16_e32 v7, v4, v5
+v_pack_b32_f16 v8, v6, v7
+global_store_dword v[10:11], v8, off
+s_endpgm"""
+
+
+def test_halves_added_apart_and_packed_become_one_pk_add() -> None:
+    # By hand: lines 1-2 move the high halves of v1 and v2 down, line 3 adds the low halves, line 4 the high
+    # halves, line 5 packs the two sums: that is v_pk_add_f16 v8, v1, v2. Sizes: two shifts and two VOP2
+    # adds (4 bytes each) plus v_pack_b32_f16 (VOP3, 8) = 24 bytes and 5 issues -> one 8-byte VOP3P op.
+    (item,) = _kind(PACK, "subdword")
+    assert item.facts == {"form": "packed", "replacement": "v_pk_add_f16 v8, v1, v2"}
+    assert item.effect == {"valu_instructions": (5.0, 1.0), "code_bytes": (24.0, 8.0)}
+    assert item.lines == (1, 2, 3, 4, 5)
+
+
+def test_no_packed_op_when_the_high_half_comes_from_another_register() -> None:
+    # line 2 now shifts v3, not v2: the high add is not the low add's high half, so no v_pk_add_f16
+    text = PACK.replace("v_lshrrev_b32_e32 v5, 16, v2", "v_lshrrev_b32_e32 v5, 16, v3")
+    assert all(i.facts.get("form") != "packed" for i in _kind(text, "subdword"))

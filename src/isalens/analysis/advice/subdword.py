@@ -3,6 +3,8 @@
 
 * **extract**: ``v_lshrrev_b32 t, 16, x`` read only by a 16-bit op ``O`` -> ``O`` reads ``x``'s high half
   (SDWA ``src_sel:WORD_1`` for VOP1/VOP2, ``op_sel`` for native VOP3).
+* **pack**: ``v_pack_b32_f16 d, lo, hi`` where ``lo = OP(a, b)`` and ``hi = OP(a >> 16, b >> 16)`` (the same
+  op, each result read only by the pack) -> ``v_pk_OP d, a, b`` (gfx9+), when OP has a packed form.
 * **insert**: ``v_lshlrev_b32 t, 16, y`` + ``v_or_b32 d, z, t`` where ``y`` comes from a VOP1/VOP2 16-bit op
   and ``z`` from another 16-bit op (gfx8/gfx9 16-bit ops zero the high half, which is why the compiler ORs
   without a mask) -> the op writes the high half of ``z``'s register (SDWA ``dst_sel:WORD_1
@@ -182,18 +184,78 @@ def _insert(inp: AdviceInput, orr: int, block_start: int) -> Fold | None:
     return None
 
 
+#: 16-bit ops and their packed (VOP3P) forms
+PACKED = {
+    "v_add_f16": "v_pk_add_f16", "v_mul_f16": "v_pk_mul_f16", "v_fma_f16": "v_pk_fma_f16",
+    "v_max_f16": "v_pk_max_f16", "v_min_f16": "v_pk_min_f16", "v_add_u16": "v_pk_add_u16",
+    "v_sub_u16": "v_pk_sub_u16", "v_mul_lo_u16": "v_pk_mul_lo_u16", "v_max_u16": "v_pk_max_u16",
+    "v_max_i16": "v_pk_max_i16", "v_min_u16": "v_pk_min_u16", "v_min_i16": "v_pk_min_i16",
+    "v_lshlrev_b16": "v_pk_lshlrev_b16", "v_lshrrev_b16": "v_pk_lshrrev_b16", "v_ashrrev_i16": "v_pk_ashrrev_i16",
+    "v_mad_u16": "v_pk_mad_u16",
+}
+
+
+def _pack(inp: AdviceInput, p: int, block_start: int) -> Fold | None:
+    """``v_pack_b32_f16 d, OP(a, b), OP(a >> 16, b >> 16)`` -> ``v_pk_OP d, a, b``."""
+    result, arch = inp.analysis, inp.analysis.arch
+    ins = result.kernel.instructions
+    pack = ins[p]
+    if arch.generation < 9 or pack.mnemonic != "v_pack_b32_f16" or pack.modifiers or len(pack.operands) != 3:
+        return None
+    lo_reg, hi_reg = _vgpr(pack.operands[1]), _vgpr(pack.operands[2])
+    if lo_reg is None or hi_reg is None or lo_reg == hi_reg:
+        return None
+
+    def writer(v: int, before: int) -> int | None:
+        mask = Reg(RegFile.VGPR, v).mask()
+        return next((i for i in range(before - 1, block_start - 1, -1) if ins[i].defs & mask), None)
+
+    lo, hi = writer(lo_reg, p), writer(hi_reg, p)
+    if lo is None or hi is None or _only_reader(result, lo, lo_reg, p) != p or _only_reader(result, hi, hi_reg, p) != p:
+        return None
+    lo_op, hi_op = ins[lo], ins[hi]
+    base = re.sub(r"_(e32|e64)$", "", lo_op.mnemonic)
+    if base != re.sub(r"_(e32|e64)$", "", hi_op.mnemonic) or base not in PACKED or lo_op.modifiers \
+            or hi_op.modifiers or len(lo_op.operands) != len(hi_op.operands):
+        return None
+    srcs, sel_hi, removed = [], [], [lo, hi, p]
+    for a, b in zip(lo_op.operands[1:], hi_op.operands[1:], strict=True):
+        ra, rb = _vgpr(a), _vgpr(b)
+        if ra is not None and rb is not None:
+            d = writer(rb, hi)
+            shift = _shift16(ins[d], "v_lshrrev_b32") if d is not None else None
+            if shift is None or shift[1] != ra or _only_reader(result, d or 0, rb, hi) != hi \
+                    or not _unchanged(result, ra, min(d or 0, lo), max(lo, hi)):
+                return None
+            srcs.append(a.text)
+            sel_hi.append(1)
+            removed.append(d or 0)
+        elif isinstance(a, RegOperand) and isinstance(b, RegOperand) and a.text == b.text \
+                and all(r.file is RegFile.SGPR for r in a.regs):
+            srcs.append(a.text)  # the same scalar for both halves: its low half twice
+            sel_hi.append(0)
+        else:
+            return None
+    mods = "" if all(sel_hi) else f" op_sel_hi:[{','.join(map(str, sel_hi))}]"
+    text = f"{PACKED[base]} {pack.operands[0].text}, {', '.join(srcs)}{mods}"
+    removed = sorted(set(removed))
+    return Fold(tuple(removed), p, text, "packed", _sizes(inp, *removed), _WIDE)
+
+
 def folds(inp: AdviceInput) -> list[Fold]:
-    """Every extract and insert sequence one instruction would do."""
+    """Every pack, insert and extract sequence one instruction would do (the widest first: a pack would
+    otherwise lose its high-half op to an extract)."""
     graph = inp.analysis.cfg
     out = []
     taken: set[int] = set()
-    for block in graph.blocks:
-        for i in range(block.start, block.end):
-            for fold in (_insert(inp, i, block.start), _extract(inp, i, block.start)):
+    for finder in (_pack, _insert, _extract):
+        for block in graph.blocks:
+            for i in range(block.start, block.end):
+                fold = finder(inp, i, block.start)
                 if fold is not None and not taken & {*fold.removed, fold.target}:
                     out.append(fold)
                     taken |= {*fold.removed, fold.target}
-    return out
+    return sorted(out, key=lambda f: f.target)
 
 
 def detect(inp: AdviceInput) -> list[Advice]:
@@ -204,8 +266,9 @@ def detect(inp: AdviceInput) -> list[Advice]:
         seq = [*fold.removed, fold.target] if fold.target not in fold.removed else list(fold.removed)
         seq = sorted(set(seq))
         shown = "; ".join(f"line {ins[i].line} `{ins[i].text}`" for i in seq)
+        form = {"sdwa": "SDWA", "op_sel": "op_sel", "packed": "packed (v_pk_*)"}[fold.form]
         message = (f"{len(seq)} instructions ({shown}) only move 16-bit halves around one op; one "
-                   f"{'SDWA' if fold.form == 'sdwa' else 'op_sel'} instruction does it: `{fold.replacement}`"
+                   f"{form} instruction does it: `{fold.replacement}`"
                    + (" (its result lands in the high half of the preserved register)" if "PRESERVE" in fold.replacement
                       else "")
                    + f": {len(seq)} -> 1 VALU issues, {fold.bytes_before} -> {fold.bytes_after} bytes")
