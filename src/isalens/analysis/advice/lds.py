@@ -19,7 +19,7 @@ from isalens.analysis.advice.model import Advice, AdviceInput
 from isalens.analysis.stats import LdsAccess, bank_conflict_degree
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
-from isalens.ir.registers import RegFile
+from isalens.ir.registers import VGPR_MASK, RegFile, registers_in
 
 KIND = "lds"
 _DS_BYTES = 8  # every DS instruction is 8 bytes
@@ -79,10 +79,9 @@ class _Addresses:
                     break
         elif dst is not None and base == "v_mov_b32" and len(ops) == 2 and _vgpr(ops[1]) is not None:
             value = self.of(_vgpr(ops[1]) or 0)
-        for reg in range(256):
-            if ins.defs >> (2 * reg) & 3:
-                self.known.pop(reg, None)
-                self.version[reg] = self.version.get(reg, 0) + 1
+        for reg in registers_in(ins.defs & VGPR_MASK, RegFile.VGPR):
+            self.known.pop(reg, None)
+            self.version[reg] = self.version.get(reg, 0) + 1
         if dst is not None and value is not None:
             self.known[dst] = value
         elif dst is not None and ins.defs >> (2 * dst) & 3:
