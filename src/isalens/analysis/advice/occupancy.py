@@ -42,7 +42,7 @@ def detect(inp: AdviceInput) -> list[Advice]:
     granule = occ.vgpr_granule
     spare = result.resources.total_vgprs % granule
     hint = (f"; {spare} fewer VGPRs would save a granule of {granule} ({occ.allocated_vgprs} -> "
-            f"{occ.allocated_vgprs - granule} allocated)" if spare and field == "vgprs" else "")
+            f"{occ.allocated_vgprs - granule} allocated)" if spare else "")
     if field == "vgprs" and spills.vgpr_slots(inp):
         hint += "; the kernel already spills VGPRs to scratch, so a smaller budget means more spill traffic"
     message = (f"limited by {limiter} at {occ.waves_per_simd:g} waves per SIMD: the cheapest step is {cut} fewer "
