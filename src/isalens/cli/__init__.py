@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from isalens import __version__
-from isalens.cli import analyze, arch, compare, decode, livereg, occupancy, timing, toolchain, vliw
+from isalens.cli import advise, analyze, arch, compare, decode, livereg, occupancy, sweep, timing, toolchain, vliw
 from isalens.cli.common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
 
 __all__ = ["build_parser", "main"]
@@ -30,10 +30,12 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "toolchain": toolchain.run,
     "decode": decode.run,
     "timing": timing.run,
+    "advise": advise.run,
+    "sweep": sweep.run,
     "arch": arch.run,
 }
 _REGISTER = (livereg.register, analyze.register, compare.register, occupancy.register, vliw.register,
-             toolchain.register, decode.register, timing.register, arch.register)
+             toolchain.register, decode.register, timing.register, advise.register, sweep.register, arch.register)
 
 
 class _Parser(argparse.ArgumentParser):
