@@ -77,3 +77,20 @@ def test_help_does_not_import_the_heavy_layers() -> None:
             "'isalens.analysis', 'isalens.report', 'isalens.engine', 'matplotlib'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_analyze_carries_timing_and_advice(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = isalens.analyze(ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s").to_dict()
+    (kernel,) = doc["kernels"]
+    assert {"loops", "kernel"} <= set(kernel["timing"]) and kernel["timing"]["loops"]
+    assert all({"kind", "lines", "message", "effect"} <= set(a) for a in kernel["advice"])
+    assert "occupancy" in {a["kind"] for a in kernel["advice"]}
+    assert main(["analyze", str(ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s")]) == 0
+    out = capsys.readouterr().out
+    assert "timing of resolve_half3_two_uint" in out and "advice for resolve_half3_two_uint" in out
+
+
+def test_analyze_says_when_a_target_has_no_timing_facts() -> None:
+    doc = isalens.analyze("v_add_f32 v0, v1, v2\ns_endpgm\n", arch="gfx700").to_dict()
+    (kernel,) = doc["kernels"]
+    assert "no timing facts for gfx700" in kernel["timing"]["unavailable"]

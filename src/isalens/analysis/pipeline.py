@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from isalens.analysis.cfg import CFG, cfg
 from isalens.analysis.lifetimes import LiveRange, live_ranges
@@ -22,6 +22,10 @@ from isalens.analysis.resources import Resources, resources
 from isalens.analysis.stats import KernelStats, stats
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
+
+if TYPE_CHECKING:
+    from isalens.analysis.advice.model import KernelAdvice
+    from isalens.analysis.timing import KernelTiming
 
 __all__ = ["OPTIONAL", "PASSES", "KernelAnalysis", "PassOptions", "run"]
 
@@ -48,6 +52,10 @@ class KernelAnalysis:
     #: None when the resources cannot run on the target (e.g. more LDS than a workgroup may use)
     occupancy: tuple[Occupancy, OccupancyInput] | None
     stats: KernelStats | None = None
+    #: cycles per loop iteration and the bottleneck; None when not asked for or the target has no timing facts
+    timing: KernelTiming | None = None
+    #: what to change and what it buys (docs/advice.md)
+    advice: KernelAdvice | None = None
 
 
 Results = Mapping[str, Any]
@@ -83,6 +91,34 @@ def _stats(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> 
     return stats(kernel, done["cfg"], loop_weight=opts.loop_weight, packed_workitem_ids=arch.packed_workitem_ids)
 
 
+def _timing(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelTiming | None:
+    from isalens.analysis.timing import TimingInputError, evaluate, profile
+    from isalens.arch.timing import timing_family, timing_table
+
+    family = timing_family(arch)
+    if family is None:  # gfx6/gfx7: no sourced figures (the report says so)
+        return None
+    occ = done["occupancy"]
+    waves = max(int(occ[0].waves_per_simd), 1) if occ is not None else None
+    try:
+        prof = profile(kernel.instructions, done["cfg"], [ins.facts.klass for ins in kernel.instructions],
+                       timing_table(family), wave_size=kernel.wave_size, generation=arch.generation,
+                       simds_per_cu=arch.simds_per_cu, occupancy_waves=waves)
+        return evaluate(prof, simds_per_cu=arch.simds_per_cu)
+    except TimingInputError:
+        return None
+
+
+def _advice(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelAdvice:
+    from isalens.analysis.advice import advise
+    from isalens.analysis.advice.model import AdviceInput
+
+    stats_ = done.get("stats") or stats(kernel, done["cfg"], loop_weight=opts.loop_weight,
+                                        packed_workitem_ids=arch.packed_workitem_ids)
+    so_far = KernelAnalysis(kernel=kernel, arch=arch, **{k: v for k, v in done.items() if k != "advice"})
+    return advise(AdviceInput(so_far, stats_))
+
+
 #: (name, pass) in execution order; a pass reads the results of the passes before it by name
 PASSES: tuple[tuple[str, Pass], ...] = (
     ("cfg", _cfg),
@@ -92,9 +128,11 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("resources", _resources),
     ("occupancy", _occupancy),
     ("stats", _stats),
+    ("timing", _timing),
+    ("advice", _advice),
 )
 #: passes that run only when asked for (see :func:`run`)
-OPTIONAL = frozenset({"stats"})
+OPTIONAL = frozenset({"stats", "timing", "advice"})
 
 
 _DEFAULTS = PassOptions()

@@ -334,6 +334,30 @@ class _Static:
     waits: dict[str, int]
     work: Work
     memory: bool
+    #: the set bits of uses/defs (and their SGPR part), listed once: the simulation visits them per pass
+    use_units: tuple[int, ...] = ()
+    def_units: tuple[int, ...] = ()
+    use_sgprs: tuple[int, ...] = ()
+    def_sgprs: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.use_units = _units(self.uses)
+        self.def_units = _units(self.defs)
+        self.use_sgprs = _units(self.uses & SGPR_MASK)
+        self.def_sgprs = _units(self.defs & SGPR_MASK)
+
+
+_UNITS: dict[int, tuple[int, ...]] = {}
+
+
+def _units(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask`` (memoised: few distinct masks in a kernel)."""
+    found = _UNITS.get(mask)
+    if found is None:
+        if len(_UNITS) > 1 << 16:
+            _UNITS.clear()
+        found = _UNITS[mask] = tuple(_bits(mask))
+    return found
 
 
 @dataclass(slots=True)
@@ -361,7 +385,7 @@ class _Sim:
         free = self.unit_free.get(st.timing.unit, 0)
         if free > start:
             start, reason, blocker = free, "unit", None
-        for unit in _bits(st.uses):
+        for unit in st.use_units:
             t = self.ready.get(unit, 0)
             if t > start:
                 start, reason, blocker = t, "dependency", self.producer.get(unit)
@@ -372,7 +396,7 @@ class _Sim:
                 if done > start:
                     start, reason, blocker = done, counter, who
         if self.hazards and st.klass.startswith(_HAZARD_READERS):
-            for unit in _bits(st.uses & SGPR_MASK):
+            for unit in st.use_sgprs:
                 written = self.valu_sgpr_write.get(unit)
                 if written is not None and self.wait_states - written < 5:
                     # VALU writes SGPR -> VMEM reads it: 5 wait states [Vega ISA 4.5, table of hazards]
@@ -382,7 +406,7 @@ class _Sim:
         issue = st.issue
         self.unit_free[st.timing.unit] = start + issue
         done = start + (issue if st.memory else st.timing.latency)
-        for unit in _bits(st.defs):
+        for unit in st.def_units:
             self.ready[unit] = done
             self.producer[unit] = index
         for counter in st.timing.counters:
@@ -390,7 +414,7 @@ class _Sim:
         if self.hazards:
             self.wait_states += issue if st.klass == "nop" else 1
             if st.klass.startswith("valu."):
-                for unit in _bits(st.defs & SGPR_MASK):
+                for unit in st.def_sgprs:
                     self.valu_sgpr_write[unit] = self.wait_states
         # s_nop holds the wave for its wait states; anything else lets the next instruction follow
         self.next_issue = start + (issue if st.klass == "nop" else self.interval)
@@ -473,14 +497,21 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     unknown_classes: set[str] = set()
     statics: list[_Static] = []
     fallback = table.classes["valu.int"]
+    # an instruction's static facts follow from its text, class and registers: computed once per distinct one
+    # (the records are only read, so equal instructions share one)
+    seen: dict[tuple[str, str, int, int], _Static] = {}
     for ins, klass in zip(instructions, classes, strict=True):
-        timing = table.of(klass)
-        if timing is None:
-            unknown_classes.add(f"{ins.mnemonic} ({klass})")
-            timing = fallback
-        statics.append(_Static(klass, timing, _issue(ins, klass, timing, table, wave_size, lds_per_simd),
-                               ins.uses, ins.defs, _wait_limits(ins, generation), _work(ins, klass, wave_size),
-                               bool(timing.counters)))
+        key = (ins.text, klass, ins.uses, ins.defs)
+        st = seen.get(key)
+        if st is None:
+            timing = table.of(klass)
+            if timing is None:
+                unknown_classes.add(f"{ins.mnemonic} ({klass})")
+                timing = fallback
+            st = seen[key] = _Static(klass, timing, _issue(ins, klass, timing, table, wave_size, lds_per_simd),
+                                     ins.uses, ins.defs, _wait_limits(ins, generation),
+                                     _work(ins, klass, wave_size), bool(timing.counters))
+        statics.append(st)
     if unknown_classes:
         assumptions.append("no timing entry (timed as a full-rate VALU op): " + ", ".join(sorted(unknown_classes)))
     hazards = generation <= 9
@@ -539,16 +570,17 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
             unit_cost[st.timing.unit][lines[i]] = unit_cost[st.timing.unit].get(lines[i], 0) + st.issue
             work = work + st.work
         stalls: dict[str, int] = {}
-        stall_lines: dict[str, list[int]] = {}
+        # ordered sets (dict keys): membership tests on lists made this quadratic on large kernels
+        stall_lines: dict[str, dict[int, None]] = {}
         for i, _s, stall, reason, blocker in recs:
             if stall <= 0:
                 continue
             kind = _stall_kind(reason, blocker, statics)
             stalls[kind] = stalls.get(kind, 0) + stall
-            stall_lines.setdefault(kind, [])
+            seen = stall_lines.setdefault(kind, {})
             for ln in (lines[i], lines[blocker] if blocker is not None else None):
-                if ln is not None and ln not in stall_lines[kind]:
-                    stall_lines[kind].append(ln)
+                if ln is not None:
+                    seen[ln] = None
         for lp in inner:
             sub = region(lp.blocks, lp.header)
             n = trips[lp.header]
@@ -558,8 +590,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
             work = work + sub.work.scaled(n)
             for kind, c in sub.stalls.items():
                 stalls[kind] = stalls.get(kind, 0) + c * n
-                stall_lines.setdefault(kind, []).extend(x for x in sub.stall_lines[kind]
-                                                        if x not in stall_lines[kind])
+                stall_lines.setdefault(kind, {}).update(dict.fromkeys(sub.stall_lines[kind]))
             for u, lns in sub.unit_lines.items():
                 for ln in lns:
                     unit_cost.setdefault(u, {})[ln] = unit_cost.get(u, {}).get(ln, 0) + n

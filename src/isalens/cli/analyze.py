@@ -63,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
                 print_diagnostics(f.report.diagnostics)
     else:
         from isalens.ir.registers import RegFile
+        from isalens.report.advice import render_advice_text
         from isalens.report.stats import render_stats_text
         from isalens.report.text import render_text
+        from isalens.report.timing import render_timing_text
         from isalens.report.vliw import render_vliw_text
         color = use_color(args.color)
         for f in result.files:
@@ -75,6 +77,12 @@ def run(args: argparse.Namespace) -> int:
                 for k in f.report.kernels:
                     if k.stats is not None:
                         sys.stdout.write("\n" + render_stats_text(k.stats))
+                    if k.timing is not None:
+                        sys.stdout.write("\n" + render_timing_text(k.timing, name=k.name))
+                    elif k.timing_note:
+                        sys.stdout.write(f"\ntiming: {k.timing_note}\n")
+                    if k.advice is not None:
+                        sys.stdout.write("\n" + render_advice_text(k.advice))
             elif f.vliw is not None:
                 sys.stdout.write(render_vliw_text(f.vliw))
     for f in result.failed:

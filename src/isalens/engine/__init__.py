@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "load_input", "source_of"]
 
+#: the optional passes `analyze` runs beside the core ones (docs/reports.md)
+ANALYZE_PASSES = ("stats", "timing", "advice")
+
 #: suffixes the source front ends compile (clang: OpenCL C, HIP, LLVM IR; RADV: GLSL/HLSL); kept here so a
 #: plain ISA file never imports the front ends
 SOURCE_SUFFIXES = (".cl", ".hip", ".ll", ".bc", ".comp", ".frag", ".vert", ".glsl", ".hlsl", ".hlsli", ".fx")
@@ -134,7 +137,7 @@ def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest
     module, kernels, stats = load_input(source, options)
     return livereg_report([k.analyze(extra=extra) for k in kernels], file=module.ir.file,
                           dialect=module.ir.dialect, diagnostics=module.ir.diagnostics, longest_count=longest,
-                          compiler_stats=stats)
+                          compiler_stats=stats, timing_requested="timing" in extra)
 
 
 def _vliw_dialect(source: str | Path) -> str | None:
@@ -151,7 +154,7 @@ def analyze_file(source: str | Path, options: LoadOptions = LoadOptions(), *, lo
         if _vliw_dialect(source):
             from isalens.engine.vliw import analyze_vliw, load_vliw
             return FileResult(str(name), vliw=analyze_vliw(load_vliw(source, options.dialect)))
-        return FileResult(str(name), report=livereg(source, options, longest=longest, extra=("stats",)))
+        return FileResult(str(name), report=livereg(source, options, longest=longest, extra=ANALYZE_PASSES))
     except IsalensError as exc:
         return FileResult(str(name), error=exc)
 

@@ -18,15 +18,13 @@ from isalens.arch.timing import timing_family, timing_table
 from isalens.engine.load import LoadedKernel
 from isalens.engine.vliw import resolve_device
 from isalens.errors import ArchError, InputError
-from isalens.isa.amdgcn import classes
 
 __all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "parse_trip_counts"]
 
 
 def instruction_classes(kernel: LoadedKernel) -> list[str]:
-    """The class key of every instruction (the one place the timing model gets instruction facts from)."""
-    generation = kernel.arch.generation
-    return [classes.class_of(ins.mnemonic, generation) for ins in kernel.ir.instructions]
+    """The class key of every instruction, as the reader stored it (``Instruction.facts``)."""
+    return [ins.facts.klass for ins in kernel.ir.instructions]
 
 
 def parse_trip_counts(specs: Sequence[str]) -> dict[int, int]:

@@ -62,7 +62,24 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
                       "reduce_by_to_save_a_granule": k.vgpr_granule_saving},
         "declared_raw": {key: value for key, value in k.declared_raw},
         **({} if k.stats is None else {"stats": stats_dict(k.stats)}),
+        **_timing(k),
+        **_advice(k),
     }
+
+
+def _timing(k: KernelReport) -> dict[str, Any]:
+    if k.timing is not None:
+        from isalens.report.timing import timing_dict
+        return {"timing": timing_dict(k.timing)}
+    return {"timing": {"unavailable": k.timing_note}} if k.timing_note else {}
+
+
+def _advice(k: KernelReport) -> dict[str, Any]:
+    if k.advice is None:
+        return {}
+    from isalens.report.advice import advice_dict
+    doc = advice_dict(k.advice)
+    return {"advice": doc["advice"], "advice_refused": doc["refused"]}
 
 
 def report_dict(report: LiveRegReport, *, lines: bool = True) -> dict[str, Any]:

@@ -7,13 +7,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.stats import KernelStats
+
+if TYPE_CHECKING:
+    from isalens.analysis.advice.model import KernelAdvice
+    from isalens.analysis.timing import KernelTiming
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.registers import (
     SPECIAL_MASK,
@@ -127,6 +131,11 @@ class KernelReport:
     vgpr_thresholds: tuple[tuple[int, int], ...]
     #: instruction-level statistics (code bytes, modifiers, constants, LDS), when the stats pass ran
     stats: KernelStats | None
+    #: the timing model's result (None when not run, or no timing facts for the target: timing_note says)
+    timing: KernelTiming | None
+    timing_note: str | None
+    #: advice items (docs/advice.md), when the advice pass ran
+    advice: KernelAdvice | None
     #: every live range (register name, first index, last index), for interactive views
     ranges: tuple[tuple[str, int, int], ...]
     #: live-ins per basic block (analysis/blocks.py), the JSON ``blocks`` key
@@ -177,7 +186,8 @@ def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[Liv
     return tuple(out)
 
 
-def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit: int = 512) -> KernelReport:
+def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit: int = 512,
+                  timing_requested: bool = False) -> KernelReport:
     """Collect everything a livereg view shows for one analysed kernel."""
     kernel, press, live, res, graph, arch = (result.kernel, result.pressure, result.liveness,
                                              result.resources, result.cfg, result.arch)
@@ -244,6 +254,10 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         vgpr_thresholds=tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes
         else (),
         stats=result.stats,
+        timing=result.timing,
+        timing_note=None if result.timing is not None or not timing_requested else
+        f"no timing facts for {arch.name} ({arch.family}): the model covers gfx8, gfx9, CDNA1-3 and gfx10-gfx12",
+        advice=result.advice,
         ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
         block_live_ins=block_live_ins(kernel, graph, live),
     )
@@ -251,10 +265,11 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
 
 def livereg_report(results: list[KernelAnalysis], *, file: str | None, dialect: str,
                    diagnostics: tuple[Diagnostic, ...], longest_count: int = 10,
-                   compiler_stats: dict[str, str | int] | None = None) -> LiveRegReport:
+                   compiler_stats: dict[str, str | int] | None = None,
+                   timing_requested: bool = False) -> LiveRegReport:
     return LiveRegReport(SCHEMA_VERSION, file, dialect,
-                         tuple(kernel_report(r, longest_count=longest_count) for r in results), diagnostics,
-                         dict(compiler_stats or {}))
+                         tuple(kernel_report(r, longest_count=longest_count, timing_requested=timing_requested)
+                               for r in results), diagnostics, dict(compiler_stats or {}))
 
 
 def map_width(report: KernelReport, file: RegFile) -> int:
