@@ -13,8 +13,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens import __version__, cli_decode, cli_toolchain, cli_vliw
+from isalens import __version__, cli_decode, cli_list, cli_toolchain, cli_vliw
 from isalens.api import check_arch_data, compute_occupancy, load, plan_tiles, resolve_arch
+from isalens.api_binary import is_binary_file, load_binary
 from isalens.api_frontends import ToolchainMissingError, is_source, load_source
 from isalens.api_stats import kernel_stats
 from isalens.api_vliw import vliw_dialect
@@ -66,10 +67,10 @@ def _add_source_options(p: argparse.ArgumentParser) -> None:
 
 def _add_load_options(p: argparse.ArgumentParser) -> None:
     """Options every command that reads ISA or source files shares."""
-    p.add_argument("--arch", help="target, e.g. gfx902, gfx90a, gfx1100, or a name such as raven/navi21 "
+    p.add_argument("--arch", "--target", help="target, e.g. gfx902, gfx90a, gfx1100, or a name such as raven/navi21 "
                                   "(taken from the input when it says, e.g. .amdgcn_target)")
     p.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
-    p.add_argument("--kernel", help="analyse only this kernel or function")
+    p.add_argument("--kernel", help="analyse only this kernel or function (binaries: a name or shell glob)")
     p.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
     p.add_argument("--ignore-unknown", action="store_true",
                    help="treat unknown instructions as warnings (first operand written, rest read) "
@@ -169,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_vliw.register(sub)
     cli_toolchain.register(sub)
     cli_decode.register(sub)
+    cli_list.register(sub)
 
     arch = sub.add_parser("arch", help="list, show or check the known targets")
     arch.add_argument("action", choices=("list", "show", "check"), nargs="?", default="list",
@@ -210,7 +212,15 @@ def _cmd_livereg(args: argparse.Namespace) -> int:
 def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10,
                  with_stats: bool = False) -> LiveRegReport:
     stats: dict[str, str | int] = {}
-    if isinstance(source, Path) and is_source(source):
+    # --- binaries (code objects, offload bundles, .hip_fatbin of executables/libraries): the engine should call
+    # api_binary.load_binary the same way; --kernel there is a name or glob, --arch/--target picks the code objects
+    binary = isinstance(source, Path) and is_binary_file(source)
+    if binary:
+        assert isinstance(source, Path)
+        module = load_binary(source, target=args.arch, kernel=args.kernel, ignore_unknown=args.ignore_unknown,
+                             wave_size=args.wave)
+    # --- end binaries
+    elif isinstance(source, Path) and is_source(source):
         module, stats = load_source(
             source, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
             include_dirs=args.include_dirs, cl_std=args.cl_std, opt=args.opt, keep_asm=args.keep_asm,
@@ -219,7 +229,7 @@ def _livereg_for(source: str | Path, args: argparse.Namespace, longest: int = 10
         module = load(source, args.arch, dialect=args.dialect, ignore_unknown=args.ignore_unknown,
                       wave_size=args.wave)
     kernels = module.kernels
-    if args.kernel:
+    if args.kernel and not binary:
         names = [k.name for k in kernels]
         if args.kernel not in names:
             raise IsalensError(f"no kernel named '{args.kernel}' (found: {', '.join(names)})", file=str(source))
@@ -241,7 +251,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    vliw_files = [f for f in args.files if f != "-" and vliw_dialect(Path(f))]
+    vliw_files = [f for f in args.files if f != "-" and not is_binary_file(Path(f)) and vliw_dialect(Path(f))]
     if vliw_files:
         # R600-Cayman code gets the VLIW report (slots, clauses, bounds); GCN files the rest of this command
         if len(vliw_files) != len(args.files) or args.html or args.csv or args.plot:
@@ -410,6 +420,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_toolchain.run(args)
         if args.command == "decode":
             return cli_decode.run(args)
+        if args.command == "list":
+            return cli_list.run(args)
         if args.command == "tile":
             return _cmd_tile(args)
     except ToolchainMissingError as exc:

@@ -82,3 +82,12 @@ class TargetInfo:
     addressable_agprs: int = 0
     addressable_sgprs: int = 106
     has_sdwa: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class KernelFacts:
+    """What a binary says about one kernel beside its code: the kernel descriptor's fields and the metadata
+    note's, keyed as the ``.amdhsa_*`` directives and ``.amdgpu_metadata`` keys of assembly are (no prefix)."""
+
+    descriptor: dict[str, str] = field(default_factory=dict)
+    metadata: dict[str, str] = field(default_factory=dict)
