@@ -111,14 +111,15 @@ def _xnack_reserved(co: CodeObject) -> bool:
 
 
 def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
-                     wave_size: int | None = None) -> LoadedModule:
-    """Disassemble ``co`` (only the kernels matching ``kernel`` when given) and parse it."""
+                     wave_size: int | None = None, symbols: list[str] | None = None) -> LoadedModule:
+    """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it."""
     spec = resolve_arch(co.processor, file=file)
-    symbols = select_kernels(co, kernel) if kernel is not None else None
+    if symbols is None and kernel is not None:
+        symbols = select_kernels(co, kernel)
     label = f"{file} [{co.source}]"
     if symbols == []:
         return LoadedModule(Module(kernels=(), dialect="objdump", arch=spec.name, file=label), spec)
-    text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols)
+    text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols, extents=co.functions)
     reserve = {"reserve_xnack_mask": "1" if _xnack_reserved(co) else "0"}
     facts = {k.symbol: KernelFacts({**k.descriptor, **reserve}, dict(k.metadata)) for k in co.kernels}
     module = registry.parse(text, file=label, target=target_info(spec, wave_size), dialect="objdump",

@@ -73,7 +73,7 @@ def test_concatenated_bundles_all_found() -> None:
     blob = b""
     for part in (first, second, third):
         blob += part + bytes(-len(part) % 4096)
-    entries = read_bundles(blob, file="x")
+    entries = list(read_bundles(blob, file="x"))
     assert [e.triple for e in entries] == [t for t, _ in [*ENTRIES[:2], ENTRIES[0], ENTRIES[2], *ENTRIES]]
     assert [e.source.split()[1] for e in entries] == ["0", "0", "1", "1", "2", "2", "2"]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -140,17 +141,25 @@ def _decompress(data: Buffer, start: int, end_of_data: int, file: str, where: st
 
 
 def _next_magic(data: Buffer, at: int, stop: int) -> int:
-    found = [i for i in (data.find(PLAIN_MAGIC, at, stop), data.find(COMPRESSED_MAGIC, at, stop)) if i >= 0]
-    return min(found) if found else -1
+    """Where the next bundle starts: the nearest magic after ``at``. Bundles follow each other closely (4 KiB
+    padding), so the search looks in a window that doubles, not through the rest of a 1 GiB section twice."""
+    window = 1 << 16
+    while at < stop:
+        end = min(stop, at + window + len(PLAIN_MAGIC))
+        found = [i for i in (data.find(PLAIN_MAGIC, at, end), data.find(COMPRESSED_MAGIC, at, end)) if i >= 0]
+        if found:
+            return min(found)
+        at += window
+        window *= 2
+    return -1
 
 
 def read_bundles(data: Buffer, *, file: str, section: str = "", start: int = 0,
-                 stop: int | None = None) -> list[BundleEntry]:
+                 stop: int | None = None) -> Iterator[BundleEntry]:
     """Every entry of every bundle found in ``data[start:stop]`` (bundles one after another, any padding
-    between them); the first bundle must begin at ``start``. ``data`` may be an ``mmap``: only the entries
-    are copied out."""
+    between them), lazily; the first bundle must begin at ``start``. ``data`` may be an ``mmap``: only the
+    entries are copied out, one bundle at a time."""
     stop = len(data) if stop is None else stop
-    entries: list[BundleEntry] = []
     at = start
     index = 0
     prefix = f"{section} " if section else ""
@@ -162,17 +171,17 @@ def read_bundles(data: Buffer, *, file: str, section: str = "", start: int = 0,
         where = f"{prefix}bundle {index} at {at:#x}" if (section or index) else f"bundle at {at:#x}"
         if data[at:at + len(PLAIN_MAGIC)] == PLAIN_MAGIC:
             spans, at = _plain(data, at, stop, file, where)
-            entries += [BundleEntry(t, bytes(data[o:o + n]), f"{prefix}bundle {index} entry {t}") for t, o, n in spans]
+            for t, o, n in spans:
+                yield BundleEntry(t, bytes(data[o:o + n]), f"{prefix}bundle {index} entry {t}")
         elif data[at:at + len(COMPRESSED_MAGIC)] == COMPRESSED_MAGIC:
             plain, at, method = _decompress(data, at, stop, file, where)
             if not plain.startswith(PLAIN_MAGIC):
                 raise InputError(f"{where}: corrupt {method} payload in compressed offload bundle: it does not "
                                  "decompress to a bundle", file=file, code="bundle")
             spans, _ = _plain(plain, 0, len(plain), file, f"{where} ({method})")
-            entries += [BundleEntry(t, plain[o:o + n], f"{prefix}bundle {index} ({method}) entry {t}")
-                        for t, o, n in spans]
+            for t, o, n in spans:
+                yield BundleEntry(t, plain[o:o + n], f"{prefix}bundle {index} ({method}) entry {t}")
         else:
             raise InputError(f"{where}: not an offload bundle (no __CLANG_OFFLOAD_BUNDLE__ or CCOB magic)",
                              file=file, code="bundle")
         index += 1
-    return entries

@@ -77,7 +77,8 @@ class CodeObject:
     source: str
     data: bytes
     kernels: tuple[KernelInfo, ...]
-    functions: tuple[str, ...]
+    #: every function symbol: name -> (address, size in bytes)
+    functions: dict[str, tuple[int, int]]
     #: major version of the clang that compiled it (``.comment``), when it says
     compiler_major: int | None = None
 
@@ -98,13 +99,11 @@ def _notes(elf: ELFFile) -> list[tuple[str, int, bytes]]:
     return found
 
 
-def _bytes_at(elf: ELFFile, data: bytes, address: int, size: int) -> bytes | None:
-    """``size`` bytes at virtual ``address`` (the section that holds it, by address)."""
-    for section in elf.iter_sections():
-        start = int(section["sh_addr"])
-        if section["sh_type"] != "SHT_NOBITS" and start <= address and address + size <= start + section["sh_size"]:
-            offset = int(section["sh_offset"]) + address - start
-            return data[offset:offset + size]
+def _bytes_at(sections: list[tuple[int, int, int]], data: bytes, address: int, size: int) -> bytes | None:
+    """``size`` bytes at virtual ``address``, from the section (address, size, file offset) that holds it."""
+    for start, length, offset in sections:
+        if start <= address and address + size <= start + length:
+            return data[offset + address - start:offset + address - start + size]
     return None
 
 
@@ -136,20 +135,22 @@ def read_code_object(data: bytes, *, file: str, source: str) -> CodeObject:
                              code="metadata")
         processor = target.split(":", 1)[0]
         symbols: dict[str, tuple[int, int]] = {}
-        functions: list[str] = []
+        functions: dict[str, tuple[int, int]] = {}
         symtab = elf.get_section_by_name(".symtab") or elf.get_section_by_name(".dynsym")
         if isinstance(symtab, SymbolTableSection):
             for sym in symtab.iter_symbols():
                 symbols[sym.name] = (int(sym["st_value"]), int(sym["st_size"]))
                 if sym["st_info"]["type"] == "STT_FUNC" and sym["st_shndx"] != "SHN_UNDEF":
-                    functions.append(sym.name)
+                    functions[sym.name] = symbols[sym.name]
+        sections = [(int(x["sh_addr"]), int(x["sh_size"]), int(x["sh_offset"])) for x in elf.iter_sections()
+                     if x["sh_type"] != "SHT_NOBITS" and x["sh_addr"]]
         kernels = []
         for entry in meta.get("amdhsa.kernels", []) or []:
             fields = kernel_fields(entry)
             name = fields.get("name", "")
             kd_name = fields.get("symbol") or f"{name}.kd"
             kd = symbols.get(kd_name)
-            raw = _bytes_at(elf, data, kd[0], KD_SIZE) if kd else None
+            raw = _bytes_at(sections, data, kd[0], KD_SIZE) if kd else None
             if raw is None:
                 raise InputError(f"{where}: kernel {name}: no kernel descriptor {kd_name}", file=file,
                                  code="descriptor")
@@ -158,7 +159,7 @@ def read_code_object(data: bytes, *, file: str, source: str) -> CodeObject:
         raise InputError(f"{where}: unreadable ELF: {exc}", file=file, code="code-object") from None
     except (ValueError, KeyError, IndexError, AttributeError) as exc:  # pyelftools on damaged headers
         raise InputError(f"{where}: damaged ELF: {type(exc).__name__}: {exc}", file=file, code="code-object") from None
-    return CodeObject(target, version, source, data, tuple(kernels), tuple(functions), _compiler_major(elf))
+    return CodeObject(target, version, source, data, tuple(kernels), functions, _compiler_major(elf))
 
 
 _CLANG_RE = re.compile(rb"clang version (\d+)\.")

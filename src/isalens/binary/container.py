@@ -45,16 +45,19 @@ def is_binary(head: bytes) -> bool:
 
 
 def _amdgcn_entries(data: Buffer, file: str, section: str, start: int, stop: int) -> Iterator[CodeObjectRef]:
-    entries = read_bundles(data, file=file, section=section, start=start, stop=stop)
-    amd = [e for e in entries if "amdgcn" in e.triple]
-    if not amd:
-        triples = ", ".join(sorted({e.triple for e in entries})) or "none"
-        where = f"{section}: " if section else ""
-        raise InputError(f"{where}offload bundle has no AMDGPU entry (entries: {triples})", file=file,
-                         code="no-amdgpu")
-    for e in amd:
+    others: set[str] = set()
+    amd = 0
+    for e in read_bundles(data, file=file, section=section, start=start, stop=stop):
+        if "amdgcn" not in e.triple:
+            others.add(e.triple)
+            continue
+        amd += 1
         if e.data:
             yield CodeObjectRef(e.source, e.data, e.triple)
+    if not amd:
+        where = f"{section}: " if section else ""
+        raise InputError(f"{where}offload bundle has no AMDGPU entry (entries: {', '.join(sorted(others)) or 'none'})",
+                         file=file, code="no-amdgpu")
 
 
 def _elf_extent(data: Buffer, at: int, stop: int) -> int | None:

@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from isalens.errors import IsalensError
@@ -67,9 +67,10 @@ def check_disassemblable(processor: str, *, file: str, source: str) -> None:
             "by `isalens list`", file=file, code="disassembler-target")
 
 
-def disassemble(data: bytes, processor: str, *, file: str, source: str,
-                symbols: Sequence[str] | None = None) -> str:
-    """``llvm-objdump -d`` of the code object ``data`` (only ``symbols`` when given)."""
+def disassemble(data: bytes, processor: str, *, file: str, source: str, symbols: Sequence[str] | None = None,
+                extents: Mapping[str, tuple[int, int]] | None = None) -> str:
+    """``llvm-objdump -d`` of the code object ``data`` (only ``symbols`` when given); with ``extents`` (function
+    name -> address, size) the padding objdump shows after a function's last byte is left out."""
     check_disassemblable(processor, file=file, source=source)
     tool = find_objdump()
     if tool is None:
@@ -90,21 +91,29 @@ def disassemble(data: bytes, processor: str, *, file: str, source: str,
     if proc.returncode != 0:
         first = next((line for line in proc.stderr.splitlines() if line.strip()), f"exit code {proc.returncode}")
         raise IsalensError(f"{source}: llvm-objdump failed: {first.strip()}", file=file, code="disassembler")
-    return _tidy(proc.stdout)
+    return _tidy(proc.stdout, extents or {})
 
 
 _HEADER_RE = re.compile(r"^[0-9a-fA-F]+ <([^>]*)>:\s*$")
+_ADDRESS_RE = re.compile(r"//\s*([0-9A-Fa-f]+):")
 
 
-def _tidy(text: str) -> str:
-    """Drop what is not code of a function: ``...`` (objdump eliding a run of zero words between functions) and
-    blocks headed by a section name (``<.text>:``, the ``s_code_end`` padding before the first symbol)."""
+def _tidy(text: str, extents: Mapping[str, tuple[int, int]]) -> str:
+    """Drop what is not code of a function: ``...`` (objdump eliding a run of zero words between functions),
+    blocks headed by a section name (``<.text>:``, the ``s_code_end`` padding before the first symbol) and the
+    ``s_nop``/``s_code_end`` padding past a function's symbol size."""
     out: list[str] = []
     skipping = False
+    end: int | None = None
     for line in text.splitlines():
         header = _HEADER_RE.match(line)
         if header:
             skipping = header.group(1).startswith(".")
+            extent = extents.get(header.group(1))
+            end = extent[0] + extent[1] if extent and extent[1] else None
+        elif end is not None and (address := _ADDRESS_RE.search(line)) and int(address.group(1), 16) >= end:
+            out.append("")
+            continue
         if skipping or line.strip() == "...":
             out.append("")  # keep line numbers of the rest as objdump printed them
             continue
