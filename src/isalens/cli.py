@@ -13,7 +13,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens import __version__, cli_decode, cli_list, cli_query, cli_scan, cli_toolchain, cli_vliw
+from isalens import (
+    __version__,
+    cli_check,
+    cli_decode,
+    cli_diff,
+    cli_list,
+    cli_query,
+    cli_scan,
+    cli_toolchain,
+    cli_vliw,
+)
 from isalens.api import check_arch_data, compute_occupancy, load, plan_tiles, resolve_arch
 from isalens.api_binary import is_binary_file, load_binary
 from isalens.api_frontends import ToolchainMissingError, is_source, load_source
@@ -173,6 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_list.register(sub)
     cli_scan.register(sub)
     cli_query.register(sub)
+    cli_diff.register(sub)
+    cli_check.register(sub)
 
     arch = sub.add_parser("arch", help="list, show or check the known targets")
     arch.add_argument("action", choices=("list", "show", "check"), nargs="?", default="list",
@@ -428,6 +440,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_scan.run(args)
         if args.command == "query":
             return cli_query.run(args)
+        if args.command == "diff":
+            return cli_diff.run(args)
+        if args.command == "check":
+            return cli_check.run(args)
         if args.command == "tile":
             return _cmd_tile(args)
     except ToolchainMissingError as exc:

@@ -22,7 +22,7 @@ class DaskEngine:
         from distributed import wait
 
         self.client = client
-        self._wait = wait
+        self._wait: Any = wait
         self._own = own
         self._cluster = cluster
         threads = sum(client.nthreads().values()) or 1

@@ -17,6 +17,9 @@ from isalens.errors import IsalensError
 
 __all__ = ["Store", "connect_table", "read_rows"]
 
+#: columns every table has, even when no row fills them (a scan with no errors)
+_ALWAYS = ("file", "source", "target", "content_hash", "isalens_version", "kernel", "error", "error_code")
+
 
 def _require() -> tuple[Any, Any]:
     try:
@@ -127,6 +130,15 @@ class Store:
         self.written += len(rows)
         return final
 
+    @staticmethod
+    def _without_empty_columns(con: Any, query: str) -> str:
+        """``query`` keeping only columns some row fills: rows replaced by a rescan leave none of theirs behind."""
+        con.execute(f"CREATE TEMP TABLE combined AS {query}")
+        names = [d[0] for d in con.execute("SELECT * FROM combined LIMIT 0").description]
+        counts = con.execute("SELECT " + ", ".join(f'count("{n}")' for n in names) + " FROM combined").fetchone()
+        keep = [n for n, c in zip(names, counts, strict=True) if c or n in _ALWAYS]
+        return "SELECT " + ", ".join(f'"{n}"' for n in keep) + " FROM combined ORDER BY file, source, kernel"
+
     def finish(self, scanned_files: Iterable[str], current_keys: Iterable[tuple[str, str, str]]) -> int:
         """Combine the earlier table and every shard into the final table: rows of files this scan walked are kept
         only for units it still found (changed or removed code objects drop out), other files' rows stay.
@@ -148,7 +160,8 @@ class Store:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {s}" for s in sources)
         query = (f"SELECT DISTINCT r.* FROM ({union}) AS r WHERE r.file NOT IN (SELECT file FROM scanned_files) "
                  "OR EXISTS (SELECT 1 FROM current_keys AS k WHERE k.file = r.file AND k.source = r.source "
-                 "AND k.content_hash = r.content_hash) ORDER BY r.file, r.source, r.kernel")
+                 "AND k.content_hash = r.content_hash)")
+        query = self._without_empty_columns(con, query)
         if _is_duckdb(self.out):
             tmp = self.out.with_name(self.out.name + ".tmp")
             tmp.unlink(missing_ok=True)
