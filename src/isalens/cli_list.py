@@ -1,8 +1,8 @@
 """The ``isalens list`` command: the code objects of a binary (code object, offload bundle, executable or
 shared library) with their targets and each kernel's registers, LDS and wave size from its metadata.
 
-Exit codes as in :mod:`isalens.cli`: 0 success, 2 bad input (a file that is not a readable binary; a code
-object that cannot be read is shown with its reason and makes the exit code 2 as well).
+Exit codes as in :mod:`isalens.cli`: 0 success (code objects of versions before v4 are listed with a note),
+2 bad input (a file that is not a readable binary, or a damaged code object: shown with its reason).
 """
 
 from __future__ import annotations
@@ -75,4 +75,6 @@ def run(args: argparse.Namespace) -> int:
     for item in listed:
         if item.error is not None:
             sys.stderr.write(f"isalens: {item.error}\n")
-    return EXIT_INPUT if any(item.error for item in listed) else EXIT_OK
+    # code objects too old (v2/v3) are noted; a damaged one, or none readable, is bad input
+    damaged = any(item.error and item.error.code != "code-object-version" for item in listed)
+    return EXIT_INPUT if damaged or not any(item.code_object for item in listed) else EXIT_OK
