@@ -150,7 +150,8 @@ def test_descriptor_decoding_equals_llvm_objdump(built: dict[str, Path], tmp_pat
     objdump = shutil.which("llvm-objdump-19")
     assert objdump is not None
     refs = find_code_objects(built["plain"].read_bytes(), file="x")
-    co = next(read_code_object(r.data, file="x", source=r.source) for r in refs if r.triple and r.triple.endswith(target))
+    ref = next(r for r in refs if r.triple and r.triple.endswith(target))
+    co = read_code_object(ref.data, file="x", source=ref.source)
     path = tmp_path / "co.elf"
     path.write_bytes(co.data)
     for kernel in co.kernels:
