@@ -146,8 +146,9 @@ def load_binary(path: Path, *, target: str | None = None, kernel: str | None = N
             raise InputError(f"no code object for {target} (found: {', '.join(processors) or 'none readable'})",
                              file=file, code="no-target")
     if not chosen:
-        first = next(x.error for x in listed if x.error is not None)
-        raise first if first is not None else InputError("no code object", file=file)
+        first = next((x.error for x in listed if x.error is not None), None)
+        raise first if first is not None else InputError("no AMDGPU code object with code", file=file,
+                                                         code="no-code-object")
     kernels: list[Kernel] = []
     diagnostics: list[Diagnostic] = []
     spec = None

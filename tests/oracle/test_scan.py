@@ -205,3 +205,26 @@ def test_dask_local_cluster_gives_the_same_table(builds: dict[str, Path], tmp_pa
     # not an input (named on the command line it is an error row, see test_scan_rows_and_error_rows)
     assert summary.analysed == 9
     assert table(remote) == table(local)
+
+
+def test_compressed_and_concatenated_give_the_same_analysis(builds: dict[str, Path], tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    for other in (builds["compressed"], builds["object"], builds["shared"]):
+        assert main(["diff", str(builds["plain"]), str(other), "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert (doc["changed"], doc["added"], doc["removed"], doc["unchanged"]) == ([], [], [], 6), other.name
+    # three bundles one after another: every kernel of each, analysed as in its own file
+    blob = b""
+    for part in (builds["plain"], builds["compressed"], builds["heavy"]):
+        data = part.read_bytes()
+        blob += data + bytes(-len(data) % 4096)
+    three = tmp_path / "three.hipfb"
+    three.write_bytes(blob)
+    out = tmp_path / "three.parquet"
+    scan([str(three)], out, workers=1, progress=False)
+    rows = table(out)
+    assert len(rows) == 18 and not any(r["error"] for r in rows)
+    by_bundle = {}
+    for r in rows:
+        by_bundle.setdefault(r["source"].split()[1], {})[(r["target"], r["kernel"])] = r["vgpr_requested"]
+    assert by_bundle["0"] == by_bundle["1"] != by_bundle["2"]
