@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     rate = summary.kernels / summary.seconds if summary.seconds > 0 else 0.0
     if summary.interrupted:
-        sys.stderr.write(f"isalens: interrupted after {summary.analysed} unit(s); finished ones are kept in "
+        sys.stderr.write(f"isalens: interrupted after {summary.analysed} unit(s) analysed ({summary.skipped} "
+                         f"unchanged skipped, {summary.kernels} kernel row(s)); finished ones are kept in "
                          f"{args.out.name}.parts: run the same command again to resume\n")
         return EXIT_INTERRUPTED
     sys.stderr.write(f"isalens: {summary.units} unit(s): {summary.analysed} analysed, {summary.skipped} unchanged; "
