@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 
 from isalens.errors import ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
-from isalens.ir.program import DeclaredResources, Kernel, Module, TargetInfo
+from isalens.ir.program import DeclaredResources, Kernel, KernelFacts, Module, TargetInfo
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import catalog, semantics
 from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
@@ -419,10 +420,23 @@ def _drop_aco_undef_exports(instructions: list[Instruction], ctx: _Context) -> N
 
 
 def parse_module(text: str, *, file: str, target: TargetInfo, dialect: str | None = None,
-                 ignore_unknown: bool = False, packed_workitem_ids: bool = False) -> Module:
-    """Parse ``text`` (any supported dialect) for ``target``."""
+                 ignore_unknown: bool = False, packed_workitem_ids: bool = False,
+                 facts: Mapping[str, KernelFacts] | None = None) -> Module:
+    """Parse ``text`` (any supported dialect) for ``target``.
+
+    ``facts`` (from a binary: its kernel descriptors and metadata note, by symbol) stand in for the
+    ``.amdhsa_*`` directives and ``.amdgpu_metadata`` that disassembly lacks; functions without facts are
+    not kernels.
+    """
     dialect = dialect or sniff(text)
     result = read(text, file, dialect)
+    if facts is not None:
+        for draft in result.drafts:
+            known = facts.get(draft.name)
+            draft.is_kernel = known is not None
+            if known is not None:
+                draft.descriptor.update(known.descriptor)
+                draft.metadata.update(known.metadata)
     diagnostics: list[Diagnostic] = [Diagnostic(Severity.NOTE, "skipped", note, file, line)
                                      for line, note in result.notes]
     kernels = [
