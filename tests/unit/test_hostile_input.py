@@ -182,6 +182,8 @@ GARBAGE = {
     "no operands": ("v_add_f32", "too few operands"),
     "v-1": ("v_add_f32 v0, v-1, v2", "malformed register"),
     "huge range": ("v_mov_b32 v[0:9999999999], 0", "out of range"),
+    "stray brackets": ("v_mov_b32 v0, [[[", "cannot read operand"),
+    "braces": ("v_add_f32 v0, {v1}, v2", "cannot read operand"),
 }
 
 
