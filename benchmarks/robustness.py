@@ -66,37 +66,41 @@ FORMS: tuple[Form, ...] = (
 
 
 def run_form(form: Form, directory: Path, memory: int | None = None,
-             timeout: float = 600) -> tuple[int, float, int, str]:
-    """(exit code, seconds, peak RSS in KiB, stderr) of ``isalens`` on ``form`` in a fresh process."""
+             timeout: float = 600) -> tuple[int, float, float, int, str]:
+    """(exit code, seconds end to end, seconds after start-up, peak RSS in KiB, stderr) of ``isalens`` on
+    ``form`` in a fresh process."""
     path = directory / "input.s"
     path.write_text(form.text, encoding="utf-8")
     args = [a.replace("{file}", str(path)) for a in form.args]
     limit = "" if memory is None else (
         f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({memory}, {memory}))\n")
     # the child reports its own peak RSS last on stderr (RUSAGE_CHILDREN would mix every child so far)
-    code = (f"{limit}import resource, sys\nfrom isalens.cli import main\ntry:\n    rc = main(sys.argv[1:])\n"
-            "finally:\n    sys.stderr.write(f'\\n@rss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\n"
-            "sys.exit(rc)\n")
+    code = (f"{limit}import resource, sys, time\nfrom isalens.cli import main\nt = time.perf_counter()\nrc = 2\n"
+            "try:\n    rc = main(sys.argv[1:])\nexcept SystemExit as e:\n    rc = e.code\nfinally:\n"
+            "    sys.stderr.write(f'\\n@rss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} "
+            "{time.perf_counter() - t:.4f}\\n')\nsys.exit(rc)\n")
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
                             cwd=directory)
     took = time.perf_counter() - start
-    err, _, rss = result.stderr.rpartition("\n@rss ")
-    peak = int(rss.strip()) if rss.strip().isdigit() else -1
-    return result.returncode, took, peak, err.strip() if rss.strip().isdigit() else result.stderr
+    err, _, tail = result.stderr.rpartition("\n@rss ")
+    fields = tail.split()
+    if len(fields) != 2:
+        return result.returncode, took, took, -1, result.stderr
+    return result.returncode, took, float(fields[1]), int(fields[0]), err.strip()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.parse_args()
-    print("| form | exit | seconds | peak RSS (MB) |\n|---|---|---|---|")
+    print("| form | exit | seconds end to end | seconds after start-up | peak RSS (MB) |\n|---|---|---|---|---|")
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for form in FORMS:
-            code, took, peak_kib, err = run_form(form, Path(tmp))
+            code, took, work, peak_kib, err = run_form(form, Path(tmp))
             failed += code != form.exit_code
             mark = "" if code == form.exit_code else f" (expected {form.exit_code}: {err.strip()[:80]})"
-            print(f"| {form.name} | {code}{mark} | {took:.2f} | {peak_kib / 1024:.0f} |", flush=True)
+            print(f"| {form.name} | {code}{mark} | {took:.2f} | {work:.3f} | {peak_kib / 1024:.0f} |", flush=True)
     return 1 if failed else 0
 
 
