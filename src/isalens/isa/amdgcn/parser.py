@@ -29,7 +29,10 @@ from isalens.isa.amdgcn.syntax import (
     parse_mir_register,
 )
 
-__all__ = ["detect_target", "parse_module", "sniff"]
+__all__ = ["MAX_INSTRUCTIONS", "detect_target", "parse_module", "sniff"]
+
+#: the most instructions one input may hold (about 1.5 GB of analysis for 256-VGPR code; docs/robustness.md)
+MAX_INSTRUCTIONS = 500_000
 
 _WAVE32_HINT = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32|s_\w+_wrexec_b32)\b")
 _WAVE64_HINT = re.compile(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b(?!_)")
@@ -430,6 +433,15 @@ def parse_module(text: str, *, file: str, target: TargetInfo, dialect: str | Non
     """
     dialect = dialect or sniff(text)
     result = read(text, file, dialect)
+    total = 0
+    for draft in result.drafts:
+        total += len(draft.items)
+        if total > MAX_INSTRUCTIONS:
+            # memory grows with instructions x registers: a documented cap, not an exhausted machine
+            # (docs/robustness.md)
+            raise ParseError(f"more than {MAX_INSTRUCTIONS:,} instructions: isalens reads at most that many per "
+                             "input; split the file by kernel", file=file,
+                             line=draft.items[MAX_INSTRUCTIONS - total + len(draft.items)].line, code="too-large")
     if facts is not None:
         for draft in result.drafts:
             known = facts.get(draft.name)
