@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from isalens.analysis.abi import uses_scratch_descriptor
 from isalens.analysis.calls import link_calls
 from isalens.analysis.cfg import CFG
 from isalens.analysis.cfg import cfg as build_cfg
@@ -172,7 +173,8 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
     module = link_calls(module, has_flat_address_space=spec.generation >= 7,  # call graph (analysis/calls.py)
-                        unified_vgpr_file=spec.unified_vgpr_file)
+                        unified_vgpr_file=spec.unified_vgpr_file,
+                        scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch))
     return LoadedModule(module, spec)
 
 

@@ -138,7 +138,8 @@ def _own(kernel: Kernel) -> _Usage:
                   bool(touched & special_pair("flat_scratch").mask()), False, False)
 
 
-def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_vgpr_file: bool = False) -> Module:
+def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_vgpr_file: bool = False,
+               scratch_descriptor: bool = True) -> Module:
     """``module`` with each function's :class:`CallSummary` filled in, a warning per unknown call, and
     calls and returns given their register effects under the calling convention (:func:`link_liveness`)."""
     functions = {k.name: k for k in module.kernels}
@@ -242,7 +243,7 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
                     k.instructions[index].line))
         kernels.append(dataclasses.replace(k, calls=summary))
     order = [name for name in info]  # post-order: callees before callers
-    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file))
+    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor))
     return dataclasses.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
 
 
@@ -260,11 +261,11 @@ def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int
     if not kernel.is_kernel:
         for i, ins in enumerate(instructions):
             if _is_return(ins, cc):
-                # LLVM's return reads the return address as undefined: it is not live for the return
-                instructions[i] = dataclasses.replace(ins, uses=ins.uses & ~cc.return_address)
+                # LLVM's return reads the results (``implicit killed $vgpr0``) and the return address as
+                # undefined: the address is not live for the return
+                instructions[i] = dataclasses.replace(ins, uses=(ins.uses & ~cc.return_address) | exit_live)
     reserved = cc.function_reserved if not kernel.is_kernel else (cc.caller_reserved if site_uses else 0)
-    return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved,
-                               live_at_exit=kernel.live_at_exit | exit_live)
+    return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved)
 
 
 def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention) -> list[Kernel]:
@@ -315,7 +316,8 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
                 if ins.branch is not BranchKind.CALL:
                     continue  # a tail call: the callee's effects are the rest of this function
                 if callee in by_name:
-                    uses[index] = entry.get(callee, 0) | cc.scratch_descriptor
+                    # the callee reads the return address the call itself writes
+                    uses[index] = (entry.get(callee, 0) & ~cc.return_address) | cc.scratch_descriptor
                     defs[index] = writes[callee]
                 else:
                     uses[index] = _arguments_set_before(k, index, cc) | cc.scratch_descriptor
