@@ -233,6 +233,13 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
                            if usage.counts[f] > own.counts[f] and usage.origin[f] != k.name),
             lower_bound=usage.unresolved,
         )
+        if summary.limiters:
+            names = {"v": "VGPRs", "a": "AGPRs", "s": "SGPRs"}
+            said = ", ".join(f"{names[f]} by {origin}" for f, origin in summary.limiters)
+            diagnostics.append(Diagnostic(
+                Severity.NOTE, "callee-registers",
+                f"requested registers of {k.name} include its callees' ({said} sets the figure)", k.file,
+                k.instructions[0].line if k.instructions else None))
         for index, callee in sites[k.name]:
             if callee is None or callee not in functions:
                 what = f"'{callee}' is not defined in this file" if callee else "its target cannot be resolved"
