@@ -23,6 +23,8 @@ import re
 from collections.abc import Sequence
 
 from isalens.analysis.abi import CallingConvention, calling_convention
+from isalens.analysis.cfg import cfg
+from isalens.analysis.liveness import liveness
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
@@ -285,9 +287,6 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
     callee-saved. A function's results, live when it returns, are the result registers its callers read
     after calling it. Two rounds settle results and entry live-ins (results rarely change live-ins).
     """
-    from isalens.analysis.cfg import cfg
-    from isalens.analysis.liveness import liveness
-
     by_name = {k.name: k for k in kernels}
     writes: dict[str, int] = {}
     for k in kernels:
