@@ -266,13 +266,13 @@ def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int
     instructions = list(kernel.instructions)
     for index, uses in site_uses.items():
         ins = instructions[index]
-        instructions[index] = dataclasses.replace(ins, uses=ins.uses | uses, defs=ins.defs | site_defs[index])
+        instructions[index] = ins._replace(uses=ins.uses | uses, defs=ins.defs | site_defs[index])
     if not kernel.is_kernel:
         for i, ins in enumerate(instructions):
             if _is_return(ins, cc):
                 # LLVM's return reads the results (``implicit killed $vgpr0``) and the return address as
                 # undefined: the address is not live for the return
-                instructions[i] = dataclasses.replace(ins, uses=(ins.uses & ~cc.return_address) | exit_live)
+                instructions[i] = ins._replace(uses=(ins.uses & ~cc.return_address) | exit_live)
     reserved = cc.function_reserved if not kernel.is_kernel else (cc.caller_reserved if site_uses else 0)
     return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved)
 

@@ -173,7 +173,9 @@ def cfg(kernel: Kernel) -> CFG:
     for b, (_start, end) in enumerate(spans):
         last = kernel.instructions[end - 1]
         out: list[int] = []
-        if last.branch in (BranchKind.JUMP, BranchKind.COND) and last.target is not None:
+        # a label after the last instruction (a pasted snippet's exit) has no block: the branch leaves
+        if last.branch in (BranchKind.JUMP, BranchKind.COND) and last.target is not None \
+                and kernel.labels[last.target] < n:
             out.append(block_of[kernel.labels[last.target]])
         if last.branch in _FALLS_THROUGH and b + 1 < len(spans) and (b + 1) not in out:
             out.append(b + 1)

@@ -118,17 +118,7 @@ def waves_with_sgprs(arch: ArchSpec, sgprs: int) -> int:
     """Waves per SIMD the SGPR file allows (LLVM ``getOccupancyWithNumSGPRs``); none limit on gfx10+."""
     if not arch.sgprs_limit_occupancy or sgprs == 0:
         return arch.max_waves_per_simd
-    table: tuple[tuple[int, int], ...]
-    if arch.generation >= 8:
-        table = ((80, 10), (88, 9), (100, 8))
-        fallback = 7
-    else:
-        table = ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
-        fallback = 5
-    for limit, waves in table:
-        if sgprs <= limit:
-            return min(waves, arch.max_waves_per_simd)
-    return min(fallback, arch.max_waves_per_simd)
+    return min(arch.waves_with_sgprs(sgprs), arch.max_waves_per_simd)  # the table is arch data
 
 
 def _eus_per_cu(arch: ArchSpec, wgp: bool) -> int:
@@ -243,9 +233,10 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
     target = want * per_group / occ.simds
 
     def fits(field: str, value: int) -> bool:
-        trial = _with(inp, field, value)
+        # the same model answers every question: the changed kernel's own waves per SIMD (a smaller workgroup
+        # changes how many waves each group brings, so counting groups alone would overstate it)
         try:
-            return _groups_only(arch, trial) >= want
+            return _waves_only(arch, _with(inp, field, value)) >= target
         except OccupancyInputError:
             return False
 
@@ -258,8 +249,9 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
     vgpr_cut = smallest_cut("vgprs", inp.vgprs, 1) if inp.vgprs else None
     sgpr_cut = smallest_cut("sgprs", inp.sgprs, 1) if inp.sgprs and arch.sgprs_limit_occupancy else None
     lds_cut = smallest_cut("lds_bytes", inp.lds_bytes, arch.lds_alloc_granule) if inp.lds_bytes else None
-    thread_cut = smallest_cut("workgroup_size", inp.workgroup_size, inp.wave_size) \
-        if inp.workgroup_size > inp.wave_size else None
+    # the largest workgroup of k waves has k * wave threads: search k downwards for the smallest cut
+    thread_cut = next((inp.workgroup_size - k * inp.wave_size for k in range(per_group - 1, 0, -1)
+                       if fits("workgroup_size", k * inp.wave_size)), None)
     step = NextStep(target, vgpr_cut, sgpr_cut, lds_cut, thread_cut)
     return dataclasses.replace(occ, next_step=step)
 
@@ -277,11 +269,13 @@ def _with(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
     raise KeyError(field)
 
 
-def _groups_only(arch: ArchSpec, inp: OccupancyInput) -> int:
+def _waves_only(arch: ArchSpec, inp: OccupancyInput) -> float:
+    """Effective waves per SIMD of ``inp`` (what :func:`occupancy` reports, without the next step)."""
     _check(arch, inp)
     wgp = _wgp(arch, inp)
     _, lim_v, lim_s, _ = _limits(arch, inp, wgp)
-    return min(_workgroup_limits(arch, inp, wgp, lim_v, lim_s)[3].values())
+    simds, per_group, _, by = _workgroup_limits(arch, inp, wgp, lim_v, lim_s)
+    return min(by.values()) * per_group / simds
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,16 +322,21 @@ def kernel_occupancy(kernel: Kernel, arch: ArchSpec, res: Resources) -> tuple[Oc
         wg, assumed = d.max_flat_workgroup_size, False
     else:
         wg, assumed = arch.max_workgroup_size, True
+    wave = kernel.wave_size if kernel.wave_size in arch.wave_sizes else arch.default_wave_size
+    if d.shader_stage is not None and d.shader_stage != "comp":
+        wg, assumed = wave, False  # a graphics wave belongs to no workgroup: nothing to fit whole
     inp = OccupancyInput(
         vgprs=res.vgpr.requested, sgprs=res.sgpr.requested, agprs=res.agpr.requested,
         lds_bytes=d.lds_bytes or 0, workgroup_size=min(wg, arch.max_workgroup_size),
-        wave_size=kernel.wave_size if kernel.wave_size in arch.wave_sizes else arch.default_wave_size,
-        workgroup_assumed=assumed,
+        wave_size=wave, workgroup_assumed=assumed,
     )
     try:
-        return occupancy(arch, inp), inp
+        occ = occupancy(arch, inp)
     except OccupancyInputError:
         return None
+    if d.shader_stage is not None:
+        occ = with_radv_convention(occ, arch, kernel, res)
+    return occ, inp
 
 
 def vgpr_thresholds(arch: ArchSpec, wave_size: int) -> list[tuple[int, int]]:
@@ -352,3 +351,72 @@ def vgpr_thresholds(arch: ArchSpec, wave_size: int) -> list[tuple[int, int]]:
         if most >= granule and (not out or most > out[-1][0]):
             out.append((most, waves))
     return out
+
+
+# ----------------------------------------------------------------------------------- RADV's convention
+#: Mesa families whose SIMDs hold 8 waves instead of GCN's 10 (Mesa ac_gpu_info.c: POLARIS10..VEGAM).
+RADV_EIGHT_WAVE_FAMILIES = frozenset({"polaris10", "polaris11", "polaris12", "vegam"})
+
+
+def _gfx10_3_or_later(arch: ArchSpec) -> bool:
+    digits = arch.name[3:]
+    return arch.generation > 10 or (arch.generation == 10 and len(digits) == 4 and int(digits[2], 16) >= 3)
+
+
+def radv_waves_per_simd(arch: ArchSpec, *, stage: str, vgprs: int, sgprs: int, lds_bytes: int, wave_size: int,
+                        workgroup_size: int = 0, interp_inputs: int = 0, family: str | None = None) -> int:
+    """ACO's "Subgroups per SIMD" (Mesa 22.3 ``radv_get_max_waves``) from allocated resources.
+
+    RADV's convention, neither LLVM's ``; Occupancy:`` nor whole-workgroup fitting:
+
+    * on gfx10+ the figure is in **wave32 units**: a wave64 counts twice, and wave32 starts from twice the
+      wave64 limit (a 24-VGPR wave64 compute shader on navi21: 16 wave64 per SIMD -> 32);
+    * VGPRs in the target's granule (physical file: 256/512/768 wave64 VGPRs); SGPRs limit only before gfx10;
+      Polaris/VegaM hold 8 waves per SIMD (``family``);
+    * LDS is shared out per SIMD (64 KiB per CU before gfx10, 128 KiB per WGP after, over 4 SIMDs); a compute
+      workgroup's LDS is divided among its waves, rounded **up**; a fragment shader adds 48 bytes per
+      interpolated input; other stages do not count LDS.
+    """
+    max_waves = 8 if family and family.lower() in RADV_EIGHT_WAVE_FAMILIES else arch.max_waves_per_simd
+    late = _gfx10_3_or_later(arch)
+    lds_granule = 1024 if late else 512 if arch.generation >= 7 else 256
+    lds_per_wave = 0
+    if stage == "frag":
+        lds_per_wave = align_to(lds_bytes + interp_inputs * 48, lds_granule)
+    elif stage == "comp" and workgroup_size:
+        lds_per_wave = align_to(lds_bytes, lds_granule) // -(-workgroup_size // wave_size) if lds_bytes else 0
+    waves = max_waves * (64 // wave_size) if arch.generation >= 10 else max_waves
+    if sgprs and arch.generation < 10:
+        granule = 16 if arch.generation >= 8 else 8
+        waves = min(waves, arch.sgpr_total // align_to(sgprs, granule))
+    if vgprs:
+        waves = min(waves, arch.vgpr_total(wave_size) // align_to(vgprs, arch.vgpr_granule(wave_size)))
+    lds_pool = arch.lds_bytes_per_wgp if arch.generation >= 10 and arch.lds_bytes_per_wgp else arch.lds_bytes_per_cu
+    if lds_per_wave:
+        waves = min(waves, -(-(lds_pool // 4) // lds_per_wave))
+    return waves * wave_size // 32 if arch.generation >= 10 else waves
+
+
+def with_radv_convention(occ: Occupancy, arch: ArchSpec, kernel: Kernel, res: Resources) -> Occupancy:
+    """``occ`` with ``waves_per_simd`` as RADV/ACO report it for a shader (see :func:`radv_waves_per_simd`).
+
+    ACO's own "SGPRs" and "LDS size" (in the kernel's declared figures) are used when present: ours are the
+    code's registers, ACO's what the driver programs.
+    """
+    d = kernel.declared
+    raw = dict(d.raw)
+    sgprs = _number(raw.get("SGPRs")) or res.sgpr.requested
+    wg = d.workgroup_size[0] * d.workgroup_size[1] * d.workgroup_size[2] if d.workgroup_size else 0
+    waves = radv_waves_per_simd(
+        arch, stage=d.shader_stage or "comp", vgprs=res.vgpr.allocated, sgprs=sgprs, lds_bytes=d.lds_bytes or 0,
+        wave_size=occ.wave_size, workgroup_size=wg, interp_inputs=d.shader_inputs or 0,
+        family=raw.get("family"))
+    top = arch.max_waves_per_simd * (2 if arch.generation >= 10 else 1)
+    return dataclasses.replace(occ, waves_per_simd=float(waves), occupancy_pct=100.0 * waves / top)
+
+
+def _number(text: str | None) -> int:
+    try:
+        return int(text) if text is not None else 0
+    except ValueError:
+        return 0

@@ -11,6 +11,7 @@ kernel driver; the pipeline is compiled exactly as for a real GPU of that family
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import json
 import os
 import re
@@ -23,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from isalens.analysis.occupancy import radv_waves_per_simd
+from isalens.arch.loader import UnknownArchError, get_arch, mesa_families
 from isalens.frontends.argv import file_arg
 from isalens.frontends.clang import CompilerError, ToolchainMissingError
 from isalens.frontends.spirv import InterfaceVariable, Reflection, SpirvError, reflect
@@ -36,6 +39,8 @@ from isalens.frontends.vk import (
     StageSpec,
     VertexAttribute,
 )
+from isalens.ir.diagnostics import Diagnostic, Severity
+from isalens.ir.program import Kernel, Module
 
 __all__ = [
     "COLOR_FORMATS",
@@ -47,38 +52,22 @@ __all__ = [
     "companion_vertex_shader",
     "compile_shader",
     "compile_to_spirv",
+    "declare_shader",
     "detect_stage",
+    "dump_statistics",
     "expand_repeats",
     "find_glslang",
     "find_radv_icd",
     "probe_families",
+    "radv_convention_note",
     "resolve_target",
     "run_pipeline",
+    "statistics_of",
 ]
 
-#: Mesa's family names (``ac_get_family_name``, as ``RADV_FORCE_FAMILY`` wants them) and their LLVM targets.
-FAMILIES: dict[str, str] = {
-    "TAHITI": "gfx600", "PITCAIRN": "gfx601", "VERDE": "gfx601", "OLAND": "gfx602", "HAINAN": "gfx602",
-    "BONAIRE": "gfx704", "KAVERI": "gfx700", "KABINI": "gfx703", "HAWAII": "gfx701",
-    "TONGA": "gfx802", "ICELAND": "gfx802", "CARRIZO": "gfx801", "FIJI": "gfx803", "STONEY": "gfx810",
-    "POLARIS10": "gfx803", "POLARIS11": "gfx803", "POLARIS12": "gfx803", "VEGAM": "gfx803",
-    "VEGA10": "gfx900", "RAVEN": "gfx902", "VEGA12": "gfx904", "VEGA20": "gfx906", "RAVEN2": "gfx909",
-    "RENOIR": "gfx90c", "ARCTURUS": "gfx908", "ALDEBARAN": "gfx90a",
-    "NAVI10": "gfx1010", "NAVI12": "gfx1011", "NAVI14": "gfx1012",
-    "NAVI21": "gfx1030", "NAVI22": "gfx1031", "NAVI23": "gfx1032", "VANGOGH": "gfx1033", "NAVI24": "gfx1034",
-    "REMBRANDT": "gfx1035", "GFX1036": "gfx1036",
-    "GFX1100": "gfx1100", "GFX1101": "gfx1101", "GFX1102": "gfx1102", "GFX1103_R1": "gfx1103",
-    "GFX1103_R2": "gfx1103",
-}
-# Code names used elsewhere (the kernel driver, LLVM, marketing) for the same families.
-_FAMILY_ALIASES = {
-    "SIENNA_CICHLID": "NAVI21", "NAVY_FLOUNDER": "NAVI22", "DIMGREY_CAVEFISH": "NAVI23", "BEIGE_GOBY": "NAVI24",
-    "YELLOW_CARP": "REMBRANDT", "RAPHAEL": "GFX1036", "MENDOCINO": "GFX1036", "NAVI31": "GFX1100",
-    "NAVI32": "GFX1101", "NAVI33": "GFX1102", "PHOENIX": "GFX1103_R1", "MI100": "ARCTURUS", "MI200": "ALDEBARAN",
-}
-# The family used when a gfx target is named and several families share it.
-_PREFERRED = {"gfx601": "PITCAIRN", "gfx602": "OLAND", "gfx802": "TONGA", "gfx803": "POLARIS10",
-              "gfx1103": "GFX1103_R1"}
+#: Mesa's family names (``ac_get_family_name``, as ``RADV_FORCE_FAMILY`` wants them) and their LLVM targets,
+#: from the arch data (``mesa_families``; the first family of a target is the one used for its gfx name).
+FAMILIES: dict[str, str] = mesa_families()
 
 #: CDNA parts: no graphics hardware (no interpolation, no exports).
 COMPUTE_ONLY = frozenset({"ARCTURUS", "ALDEBARAN"})
@@ -96,6 +85,8 @@ _HLSL_STAGE_HINTS = {"cs": "comp", "vs": "vert", "ps": "frag", "comp": "comp", "
 _OTHER_STAGES = {".geom", ".tesc", ".tese", ".mesh", ".task", ".rgen", ".rint", ".rahit", ".rchit", ".rmiss",
                  ".rcall"}
 STAGES = ("comp", "vert", "frag")
+#: Source languages glslang reads (``--lang``): the suffix decides unless one is named.
+LANGUAGES = ("glsl", "hlsl")
 # HLSL register classes get separate binding ranges (glslang --hlsl-iomap shifts): b0 -> 0, t0 -> 64,
 # s0 -> 128, u0 -> 192, so t0/b0/s0/u0 in one shader do not collide in descriptor set 0.
 HLSL_BINDING_SHIFTS = {"b": 0, "t": 64, "s": 128, "u": 192}
@@ -118,15 +109,14 @@ class RadvTarget:
 def resolve_target(arch: str) -> RadvTarget:
     """``navi21``, ``NAVI21``, ``sienna_cichlid`` or ``gfx1030`` -> RadvTarget('NAVI21', 'gfx1030')."""
     key = arch.strip().upper().replace("-", "_")
-    key = _FAMILY_ALIASES.get(key, key)
     if key in FAMILIES:
         return RadvTarget(key, FAMILIES[key])
-    gfx = arch.strip().lower()
-    if gfx in _PREFERRED:
-        return RadvTarget(_PREFERRED[gfx], gfx)
-    for family, target in FAMILIES.items():
-        if target == gfx:
-            return RadvTarget(family, gfx)
+    try:  # a target name or one of its aliases (arch data)
+        spec = get_arch(arch.strip().lower().replace("-", "_"))
+    except UnknownArchError:
+        spec = None
+    if spec is not None and spec.mesa_families:
+        return RadvTarget(spec.mesa_families[0], spec.name)
     names = ", ".join(sorted({f.lower() for f in FAMILIES}))
     raise CompilerError(f"RADV has no GPU family for '{arch}' (families: {names}; or a gfx target of one)",
                         code="unknown-arch")
@@ -151,10 +141,12 @@ def find_radv_icd() -> Path | None:
     return None
 
 
-def detect_stage(path: Path, text: str, stage: str | None) -> tuple[str, bool]:
-    """The stage (``comp``/``vert``/``frag``) and whether the source is HLSL."""
+def detect_stage(path: Path, text: str, stage: str | None, lang: str | None = None) -> tuple[str, bool]:
+    """The stage (``comp``/``vert``/``frag``) and whether the source is HLSL (``lang`` overrides the suffix)."""
     suffixes = [s.lower() for s in path.suffixes]
-    hlsl = bool(suffixes) and suffixes[-1] in (".hlsl", ".hlsli", ".fx")
+    if lang is not None and lang not in LANGUAGES:
+        raise CompilerError(f"--lang {lang}: choose glsl or hlsl", file=str(path), code="usage")
+    hlsl = lang == "hlsl" if lang is not None else bool(suffixes) and suffixes[-1] in (".hlsl", ".hlsli", ".fx")
     if stage is not None:
         if stage not in STAGES:
             raise CompilerError(f"--stage {stage}: choose comp, frag or vert", file=str(path), code="stage")
@@ -342,13 +334,17 @@ def _color_formats(fragment: Reflection, color_format: str) -> list[int]:
 _runtime_dir: str | None = None
 
 
-def _worker_env(family: str) -> dict[str, str]:
+def _worker_env(family: str, radv_debug: str | None = None) -> dict[str, str]:
     global _runtime_dir
     icd = find_radv_icd()
     if icd is None:
         raise ToolchainMissingError("RADV (Mesa's Vulkan driver for AMD GPUs) is not installed", install=MESA_INSTALL)
     env = dict(os.environ)
     env["RADV_FORCE_FAMILY"] = family
+    if radv_debug:
+        env["RADV_DEBUG"] = radv_debug
+    else:
+        env.pop("RADV_DEBUG", None)
     # Only RADV: the loader would otherwise also load lavapipe/Intel drivers (and the device-select layer).
     env["VK_ICD_FILENAMES"] = env["VK_DRIVER_FILES"] = str(icd)
     env["VK_LOADER_LAYERS_DISABLE"] = "~implicit~"
@@ -386,18 +382,25 @@ def _driver_failure(proc: subprocess.CompletedProcess[str], family: str, source:
                          details=proc.stderr.strip())
 
 
-def run_pipeline(request: PipelineRequest, family: str, *, source: str = "<shader>") -> PipelineResult:
-    """Build the pipeline on RADV's null device for ``family`` in a child process."""
+def run_pipeline(request: PipelineRequest, family: str, *, source: str = "<shader>",
+                 radv_debug: str | None = None) -> PipelineResult:
+    """Build the pipeline on RADV's null device for ``family`` in a child process.
+
+    ``radv_debug`` sets ``RADV_DEBUG`` in the child (e.g. ``shaders,shaderstats``); what the driver prints
+    on stderr is returned in :attr:`PipelineResult.log`.
+    """
     cmd = [sys.executable, "-m", "isalens.frontends.vk"]
     try:
         proc = subprocess.run(cmd, input=request.to_json(), capture_output=True, text=True, check=False,
-                              env=_worker_env(family), timeout=_WORKER_TIMEOUT)
+                              env=_worker_env(family, radv_debug), timeout=_WORKER_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise CompilerError(f"RADV ({family}) did not finish within {_WORKER_TIMEOUT} s", file=source,
                             code="driver") from None
     if proc.returncode != 0:
         raise _driver_failure(proc, family, source)
-    return PipelineResult.from_json(proc.stdout)
+    result = PipelineResult.from_json(proc.stdout)
+    result.log = proc.stderr
+    return result
 
 
 def probe_families(families: Sequence[str] | None = None) -> tuple[dict[str, str], str]:
@@ -444,6 +447,8 @@ class RadvResult:
     executable: ExecutableResult
     executables: list[ExecutableResult] = field(default_factory=list)
     reflection: Reflection = field(default_factory=Reflection)
+    #: the driver's stderr: the ``RADV_DEBUG`` dump when ``compile_shader(radv_debug=...)`` asked for one
+    log: str = ""
 
     @property
     def assembly(self) -> str:
@@ -509,18 +514,21 @@ def _companion(glsl: str, stage: str, work: Path, source: Path) -> Path:
 
 def compile_shader(source: Path, arch: str, *, stage: str | None = None, entry: str = "main",
                    defines: Sequence[str] = (), include_dirs: Sequence[str | Path] = (), wave: int | None = None,
-                   color_format: str = "rgba8", workdir: Path | None = None) -> RadvResult:
+                   color_format: str = "rgba8", workdir: Path | None = None, lang: str | None = None,
+                   radv_debug: str | None = None) -> RadvResult:
     """Compile a GLSL/HLSL compute, fragment or vertex shader with RADV for ``arch`` (family or gfx name).
 
     ``wave`` (32/64) requests a subgroup size for compute shaders (RDNA); fragment shaders get a companion
     vertex shader and vertex shaders a companion fragment shader, generated from the reflected interface.
+    ``lang`` (``glsl``/``hlsl``) overrides the language the suffix implies; ``radv_debug`` (e.g.
+    ``"shaders,shaderstats"``) makes RADV print its dump, returned in :attr:`RadvResult.log`.
     """
     target = resolve_target(arch)
     try:
         text = source.read_text(errors="replace")
     except OSError as exc:
         raise CompilerError(f"cannot read: {exc.strerror}", file=str(source), code="io") from None
-    stage, hlsl = detect_stage(source, text, stage)
+    stage, hlsl = detect_stage(source, text, stage, lang)
     if color_format not in COLOR_FORMATS:
         raise CompilerError(f"unknown colour format '{color_format}' (choose {', '.join(COLOR_FORMATS)})",
                             file=str(source), code="usage")
@@ -534,8 +542,15 @@ def compile_shader(source: Path, arch: str, *, stage: str | None = None, entry: 
                             code="usage")
     with tempfile.TemporaryDirectory(prefix="isalens-radv-") as tmp:
         work = workdir or Path(tmp)
-        spv = compile_to_spirv(source, stage, work / f"{source.stem}.{stage}.spv", entry=entry, hlsl=hlsl,
-                               defines=defines, include_dirs=include_dirs)
+        try:
+            spv = compile_to_spirv(source, stage, work / f"{source.stem}.{stage}.spv", entry=entry, hlsl=hlsl,
+                                   defines=defines, include_dirs=include_dirs)
+        except CompilerError as exc:
+            if lang is None and not hlsl and exc.code == "compile" and _looks_like_hlsl(text):
+                # glslang reads *.frag/*.vert/*.comp as GLSL: HLSL under those names needs saying so
+                raise CompilerError(f"{exc.message} (this looks like HLSL: pass --lang hlsl)", file=exc.file,
+                                    line=exc.line, code="compile", details=exc.details) from None
+            raise
         try:
             refl = reflect(spv.read_bytes(), entry)
         except SpirvError as exc:
@@ -557,74 +572,81 @@ def compile_shader(source: Path, arch: str, *, stage: str | None = None, entry: 
             request.bindings = _merge_bindings([refl])
             request.vertex_attributes = _vertex_attributes(refl)
             request.color_formats = [COLOR_FORMATS[color_format]]
-        result = run_pipeline(request, target.family, source=str(source))
+        result = run_pipeline(request, target.family, source=str(source), radv_debug=radv_debug)
     bit = SHADER_STAGE_BITS[stage]
     chosen = next((e for e in result.executables if e.stages & bit), None)
     if chosen is None:
         raise CompilerError(f"RADV returned no executable for the {stage} stage", file=str(source), code="driver")
     return RadvResult(source, target, stage, result.device_name, result.driver_info, chosen, result.executables,
-                      refl)
+                      refl, result.log)
+
+
+_HLSL_MARKERS = re.compile(r"\[\s*numthreads\s*\(|:\s*SV_\w+|\b(?:cbuffer|RWStructuredBuffer|StructuredBuffer|"
+                           r"Texture2D|SamplerState|RWTexture2D|ByteAddressBuffer)\b|\bfloat[234](?:x[234])?\s+\w+\s*\(")
+
+
+def _looks_like_hlsl(text: str) -> bool:
+    """HLSL-only syntax (semantics such as ``: SV_Target``, ``cbuffer``, HLSL resource types)."""
+    return "#version" not in text and bool(_HLSL_MARKERS.search(text))
 
 
 # --------------------------------------------------------------------------------------- ACO's occupancy
-def _generation(gfx: str) -> tuple[int, int]:
-    """(major, minor) generation of a gfx target: gfx1030 -> (10, 3), gfx902 -> (9, 0), gfx90a -> (9, 0)."""
-    digits = gfx[3:]
-    if len(digits) == 4:
-        return int(digits[:2]), int(digits[2], 16)
-    return int(digits[0]), 0
-
-
 def aco_subgroups_per_simd(family: str, *, stage: str, vgprs: int, sgprs: int, lds_bytes: int, wave_size: int,
                            workgroup_size: int = 0, num_interp: int = 0) -> int:
-    """ACO's "Subgroups per SIMD" statistic recomputed from a shader's resources (RADV's radv_get_max_waves).
+    """ACO's "Subgroups per SIMD" statistic recomputed from a shader's resources (RADV's radv_get_max_waves);
+    the convention is described at :func:`isalens.analysis.occupancy.radv_waves_per_simd`.
 
-    RADV's convention differs from LLVM's occupancy and from what the hardware schedules:
-
-    * on RDNA (gfx10+) the count is in **wave32 units**: a wave64 counts twice (so a 24-VGPR wave64 compute
-      shader on navi21 reports 32: 16 wave64 slots per SIMD x 2), and a wave32 shader starts from twice the
-      wave64 limit (navi10: 40, navi21: 32);
-    * VGPRs are rounded to 4 (wave64) / 8 (wave32), and on gfx10.3+ to the real granule (8 / 16);
-    * LDS is shared out per SIMD, assuming WGP mode on gfx10+ (128 KiB over 4 SIMDs): the workgroup's LDS is
-      split over its waves and the quotient is rounded **up**, not down;
-    * SGPRs limit only before gfx10; Polaris parts allow 8 waves per SIMD instead of 10.
     ``vgprs``, ``sgprs`` and ``lds_bytes`` are allocation figures (ACO's "VGPRs", "SGPRs", "LDS size").
     """
-    gfx = FAMILIES[family]
-    major, minor = _generation(gfx)
-    gfx10_3 = major > 10 or (major == 10 and minor >= 3)
-    if gfx10_3:
-        max_waves = 16
-    elif major >= 10:
-        max_waves = 20
-    elif family in ("POLARIS10", "POLARIS11", "POLARIS12", "VEGAM"):
-        max_waves = 8
-    else:
-        max_waves = 10
-    lds_encode = 512 if major >= 7 else 256
-    lds_alloc = 1024 if gfx10_3 else lds_encode
-    lds_per_wave = 0
-    if stage == "frag":
-        lds_per_wave = -(-(lds_bytes + num_interp * 48) // lds_alloc) * lds_alloc
-    elif stage == "comp" and workgroup_size:
-        lds_per_wave = -(-lds_bytes // lds_alloc) * lds_alloc // -(-workgroup_size // wave_size)
-    # Mesa 22.3 starts from the wave64 limit scaled to the wave size (twice as many wave32 slots).
-    waves = max_waves * (64 // wave_size)
-    if sgprs and major < 10:
-        granule = 16 if major >= 8 else 8
-        physical_sgprs = 800 if major >= 8 else 512
-        waves = min(waves, physical_sgprs // (-(-sgprs // granule) * granule))
-    if vgprs:
-        # Physical wave64 VGPRs per SIMD: 256 before RDNA, 512 on RDNA, 768 on the large RDNA3 parts.
-        wave64_vgprs = 768 if family in ("GFX1100", "GFX1101") else 512 if major >= 10 else 256
-        physical = wave64_vgprs * (64 // wave_size)
-        rounded = -(-vgprs // (8 if wave_size == 32 else 4)) * (8 if wave_size == 32 else 4)
-        if gfx10_3:
-            granule = (wave64_vgprs // 64) * (2 if wave_size == 32 else 1)
-            rounded = -(-rounded // granule) * granule
-        waves = min(waves, physical // rounded)
-    simds = 4
-    lds_per_simd = (128 * 1024 if major >= 10 else 64 * 1024 if major >= 7 else 32 * 1024) // simds
-    if lds_per_wave:
-        waves = min(waves, -(-lds_per_simd // lds_per_wave))
-    return waves * (wave_size // 32) if major >= 10 else waves
+    return radv_waves_per_simd(get_arch(FAMILIES[family]), stage=stage, vgprs=vgprs, sgprs=sgprs,
+                               lds_bytes=lds_bytes, wave_size=wave_size, workgroup_size=workgroup_size,
+                               interp_inputs=num_interp, family=family)
+
+
+# --------------------------------------------------------------------------------------- as declared figures
+def statistics_of(executable: ExecutableResult) -> dict[str, str | int]:
+    """An executable's statistics under ACO's names (as ``compiler_stats`` shows them) plus ``Subgroup size``."""
+    stats: dict[str, str | int] = {}
+    for name, value in executable.statistics.items():
+        stats[name] = int(value) if isinstance(value, bool) else value if isinstance(value, int) else str(value)
+    stats["Subgroup size"] = executable.subgroup_size
+    return stats
+
+
+def declare_shader(kernel: Kernel, result: RadvResult) -> Kernel:
+    """``kernel`` (loaded from ``result``'s assembly) with what RADV says about it: the stage, the workgroup
+    size, ACO's LDS size and statistics (so occupancy follows RADV's convention and reports show them)."""
+    stats = statistics_of(result.executable)
+    size = result.reflection.workgroup_size if result.stage == "comp" else None
+    raw = [*kernel.declared.raw, *((k, str(v)) for k, v in stats.items()), ("family", result.target.family.lower())]
+    declared = dataclasses.replace(
+        kernel.declared, shader_stage=result.stage, lds_bytes=int(stats.get("LDS size", 0)),
+        workgroup_size=size if size and all(size) else None,
+        shader_inputs=len(result.reflection.inputs) if result.stage == "frag" else None, raw=tuple(raw))
+    return dataclasses.replace(kernel, declared=declared)
+
+
+def radv_convention_note(file: str | None) -> Diagnostic:
+    """The note that says how a shader's occupancy figure is counted."""
+    return Diagnostic(Severity.NOTE, "occupancy", "shader occupancy follows RADV/ACO (\"Subgroups per SIMD\"): "
+                      "waves per SIMD in wave32 units on gfx10+ (a wave64 counts twice), no whole-workgroup "
+                      "fitting for graphics stages, SGPRs are a fixed 128 per wave on gfx10+", file, None)
+
+
+def dump_statistics(module: Module) -> dict[str, str | int]:
+    """A RADV dump's own statistics per stage, as the RADV front end reports them (``kernel/figure`` keys
+    when there are several stages); empty for other inputs."""
+    if module.dialect != "radv":
+        return {}
+    per_kernel: dict[str, dict[str, str | int]] = {}
+    for kernel in module.kernels:
+        figures: dict[str, str | int] = {}
+        for key, value in kernel.declared.raw:
+            if key.startswith(".") or key == "family":
+                continue
+            figures[key] = int(value) if re.fullmatch(r"-?\d+", value) else value
+        figures["Subgroup size"] = kernel.wave_size
+        per_kernel[kernel.name] = figures
+    if len(per_kernel) == 1:
+        return dict(next(iter(per_kernel.values())))
+    return {f"{name}/{key}": value for name, figures in per_kernel.items() for key, value in figures.items()}

@@ -345,6 +345,8 @@ class PipelineResult:
     device_name: str
     driver_info: str
     executables: list[ExecutableResult] = field(default_factory=list)
+    #: what the driver printed on stderr (the ``RADV_DEBUG=shaders`` dump when asked for); set by the parent
+    log: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

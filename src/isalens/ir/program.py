@@ -27,6 +27,10 @@ class DeclaredResources:
     wave_size: int | None = None
     workgroup_size: tuple[int, int, int] | None = None
     max_flat_workgroup_size: int | None = None
+    #: a graphics/compute shader compiled by RADV/ACO (``comp``, ``frag``, ``vert``...): ACO's conventions apply
+    shader_stage: str | None = None
+    #: a fragment shader's interpolated inputs (ACO reserves LDS for each)
+    shader_inputs: int | None = None
     #: every ``; Name: value`` comment and metadata field as printed, for side-by-side display
     raw: tuple[tuple[str, str], ...] = ()
 
@@ -108,3 +112,5 @@ class TargetInfo:
     addressable_agprs: int = 0
     addressable_sgprs: int = 106
     has_sdwa: bool = True
+    #: the mnemonic lists (``isa/amdgcn/data/mnemonics_<name>.txt``) that make up the target's instructions
+    mnemonic_lists: tuple[str, ...] = ()

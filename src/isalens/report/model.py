@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
-from isalens.analysis.mix import Mix
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
-from isalens.analysis.pressure import touched
 from isalens.analysis.stats import KernelStats
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.registers import (
+    SPECIAL_MASK,
     SPECIAL_NAMES,
     Reg,
     RegFile,
@@ -24,7 +24,9 @@ from isalens.ir.registers import (
     registers_in,
 )
 
-SCHEMA_VERSION = 1
+#: 2: one class table (``instruction_classes``, class keys of classes.toml; ``stats.classes`` removed), compact
+#: JSON by default; see docs/reports.md
+SCHEMA_VERSION = 2
 FILES = (RegFile.VGPR, RegFile.SGPR, RegFile.AGPR)
 FILE_KEYS = {RegFile.VGPR: "vgpr", RegFile.SGPR: "sgpr", RegFile.AGPR: "agpr"}
 
@@ -41,18 +43,23 @@ class FileSummary:
     declared: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class LineRow:
+class LineRow(NamedTuple):
+    """One instruction's row (a named tuple: a listing has one per instruction, 100k and more).
+
+    Its fields are the keys of the JSON line objects, in order; the two name lists are shared between rows
+    (read-only) and are lists so that the JSON document built from them equals the parsed JSON text.
+    """
+
     line: int
-    index: int
+    index: int  # type: ignore[assignment]  # the instruction index; shadows tuple.index(), which rows never use
     text: str
-    labels: tuple[str, ...]
+    labels: list[str]
     live_vgpr: int
     live_sgpr: int
     live_agpr: int
     live_vgpr_halves: int
     vgpr_half_only: int
-    live_special: tuple[str, ...]
+    live_special: list[str]
     block: int
     loop_depth: int
 
@@ -114,11 +121,12 @@ class KernelReport:
     workgroup_limit: int
     #: RGA's hint: VGPRs to remove to save one allocation granule (0: already on a boundary)
     vgpr_granule_saving: int
-    #: instructions per broad class key (``valu``, ``salu``, ``ds.load`` ...)
+    #: instructions per class key (``valu.fma.f32``, ``ds.read2st64``, ``smem.load`` ...): the one class table
     classes: dict[str, int]
     #: (most VGPRs, waves per SIMD) where occupancy steps down, for threshold lines
     vgpr_thresholds: tuple[tuple[int, int], ...]
-    mix: Mix
+    #: instruction-level statistics (code bytes, modifiers, constants, LDS), when the stats pass ran
+    stats: KernelStats | None
     #: every live range (register name, first index, last index), for interactive views
     ranges: tuple[tuple[str, int, int], ...]
     #: live-ins per basic block (analysis/blocks.py), the JSON ``blocks`` key
@@ -137,8 +145,6 @@ class LiveRegReport:
     diagnostics: tuple[Diagnostic, ...]
     #: the compiler's own figures when isalens compiled the input (ACO statistics, LLVM comments)
     compiler_stats: dict[str, str | int]
-    #: instruction-level statistics per kernel (classes, code bytes, modifiers, LDS), when computed
-    stats: tuple[KernelStats, ...] = ()
 
 
 def _reg_names(mask: int, file: RegFile) -> tuple[str, ...]:
@@ -158,7 +164,9 @@ def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[Liv
     out: list[LiveValue] = []
     for reg_index in registers_in(mask, file)[:limit]:
         reg = Reg(file, reg_index)
-        defs = definitions_reaching(kernel, result.cfg, at + 1, reg)
+        # the writes reaching just after the peak: the peak itself, else those reaching it (hostile: a peak on
+        # the last line has no next instruction to ask about)
+        defs = (at,) if kernel.instructions[at].defs & reg.mask() else definitions_reaching(kernel, result.cfg, at, reg)
         uses = next_uses(kernel, result.cfg, at, reg)
         prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
         out.append(LiveValue(
@@ -180,15 +188,20 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
             labels_at.setdefault(idx, []).append(name)
     rows = []
     masks = []
+    specials: dict[int, list[str]] = {}  # few distinct special sets: names computed once each
+    live_in, live_out = live.live_in, live.live_out
+    vgpr, sgpr, agpr = press.vgpr.counts, press.sgpr.counts, press.agpr.counts
+    halves, half_only, block_of, depth_of = press.vgpr_halves, press.vgpr_half_only, graph.block_of, graph.loop_depth
+    no_labels: list[str] = []
     for i, ins in enumerate(kernel.instructions):
-        occupied = live.live_in[i] | live.live_out[i]
-        rows.append(LineRow(
-            line=ins.line, index=i, text=ins.text, labels=tuple(labels_at.get(i, ())),
-            live_vgpr=press.vgpr.counts[i], live_sgpr=press.sgpr.counts[i], live_agpr=press.agpr.counts[i],
-            live_vgpr_halves=press.vgpr_halves[i], vgpr_half_only=press.vgpr_half_only[i],
-            live_special=_reg_names(touched(kernel, live, i), RegFile.SPECIAL),
-            block=graph.block_of[i], loop_depth=graph.loop_depth[graph.block_of[i]],
-        ))
+        occupied = live_in[i] | live_out[i]
+        special = (occupied | ins.defs) & SPECIAL_MASK
+        names = specials.get(special)
+        if names is None:
+            names = specials[special] = list(_reg_names(special, RegFile.SPECIAL))
+        block = block_of[i]
+        rows.append(LineRow(ins.line, i, ins.text, labels_at.get(i, no_labels),
+                            vgpr[i], sgpr[i], agpr[i], halves[i], half_only[i], names, block, depth_of[block]))
         masks.append((occupied, ins.defs, ins.uses))
 
     def summary(file: RegFile) -> FileSummary:
@@ -227,10 +240,10 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         occupancy_workgroup_assumed=bool(result.occupancy and result.occupancy[1].workgroup_assumed),
         workgroup_limit=result.occupancy[0].limit_lds_workgroup if result.occupancy else 0,
         vgpr_granule_saving=res.total_vgprs % arch.vgpr_granule(kernel.wave_size) if res.total_vgprs else 0,
-        classes=dict(sorted(Counter(ins.klass for ins in kernel.instructions).items())),
+        classes=dict(sorted(Counter(ins.facts.klass for ins in kernel.instructions).items())),
         vgpr_thresholds=tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes
         else (),
-        mix=result.mix,
+        stats=result.stats,
         ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
         block_live_ins=block_live_ins(kernel, graph, live),
     )

@@ -2,8 +2,8 @@
 labels, instruction texts with their source line and encoding words, and whatever the input declares.
 
 Forms: LLVM assembly (``clang -S``/``llc``), ``llvm-objdump -d``, driver/RGA listings with
-``// ADDRESS: WORDS`` trailers, Mesa ACO disassembly (``BB3:`` labels, ``; 8e038303`` trailers), and a
-bare list of instructions.
+``// ADDRESS: WORDS`` trailers, Mesa ACO disassembly (``BB3:`` labels, ``; 8e038303`` trailers), RADV's
+``RADV_DEBUG=shaders`` dump (:mod:`.radv_dump`: one kernel per stage), and a bare list of instructions.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from isalens.errors import ParseError
 
-DIALECTS = ("llvm", "objdump", "listing", "aco", "bare")
+DIALECTS = ("llvm", "objdump", "listing", "aco", "radv", "bare")
 
 
 @dataclass(slots=True)
@@ -55,9 +55,13 @@ class Draft:
         at = len(self.items)
         self.implicit_defs = [d for d in self.implicit_defs if not (d[0] == at and d[3])]
 
-    def add_label(self, name: str) -> None:
+    def add_label(self, name: str, file: str, line: int) -> None:
+        if name in self.labels:
+            # llvm-mc: "symbol ... is already defined"; a second definition would silently move branches
+            raise ParseError(f"label '{name}' is defined twice in {self.name}", file=file, line=line,
+                             code="duplicate-label")
         self.drop_empty_block_markers()
-        self.labels.setdefault(name, len(self.items))
+        self.labels[name] = len(self.items)
         if name.startswith("label_") and len(name) > 6:
             # RGA prints a label ``X`` as ``label_X:`` but branches still name ``X``
             self.labels.setdefault(name[6:], len(self.items))
@@ -68,6 +72,8 @@ class ReadResult:
     drafts: list[Draft]
     arch: str | None = None
     wave_size: int | None = None
+    #: (line, text) of what a reader skipped on purpose, reported as notes
+    notes: list[tuple[int, str]] = field(default_factory=list)
 
 
 _TRAILER_RE = re.compile(r"//\s*([0-9A-Fa-f]{6,16}):((?:\s+[0-9A-Fa-f]{8})+)")
@@ -91,6 +97,10 @@ def sniff(text: str) -> str:
         r"^\s*;\s*%bb\.\d+:", head, re.M
     ):
         return "llvm"
+    from isalens.isa.amdgcn.radv_dump import looks_like_radv_dump
+
+    if looks_like_radv_dump(head):
+        return "radv"
     if re.search(r"^BB\d+:\s*$", head, re.M) and _ACO_TRAILER_RE.search(head):
         return "aco"
     if _TRAILER_RE.search(head):
@@ -210,7 +220,7 @@ def read_llvm(text: str, file: str) -> ReadResult:
                 continue
             if name.startswith((".L", "$")):
                 if current is not None:
-                    current.add_label(name)
+                    current.add_label(name, file, lineno)
                     lbb = _LBB_RE.match(name)
                     if lbb:
                         current.blocks.setdefault(int(lbb.group(2)), len(current.items))
@@ -249,6 +259,13 @@ def read_llvm(text: str, file: str) -> ReadResult:
     return result
 
 
+def _flow_list(value: str) -> str:
+    """YAML flow sequence ``[ 8, 8, 1 ]`` (llvm-mc accepts it) as the block form's ``8 8 1``."""
+    if value.startswith("[") and value.endswith("]"):
+        return " ".join(item.strip().strip("'\"") for item in value[1:-1].split(",") if item.strip())
+    return value
+
+
 def _apply_metadata(lines: list[tuple[int, str]], by_name: dict[str, Draft]) -> None:
     """Read the per-kernel scalars of the ``.amdgpu_metadata`` YAML (our own minimal reader)."""
     kernel_indent: int | None = None
@@ -283,7 +300,7 @@ def _apply_metadata(lines: list[tuple[int, str]], by_name: dict[str, Draft]) -> 
             continue
         key, _, value = body.partition(":")
         key = key.strip().lstrip(".")
-        value = value.strip().strip("'\"")
+        value = _flow_list(value.strip()).strip("'\"")
         list_key = key if not value else None
         if value:
             current[key] = value
@@ -322,7 +339,7 @@ def read_trailer_listing(text: str, file: str, *, objdump: bool) -> ReadResult:
             if current is None:
                 current = Draft(default_name, lineno, is_kernel=True)
                 result.drafts.append(current)
-            current.add_label(label.group(1))
+            current.add_label(label.group(1), file, lineno)
             code = label.group(2).strip()
         if not code:
             continue
@@ -343,12 +360,23 @@ def _stem(file: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------ ACO
+_ACO_REPEAT_RE = re.compile(r"^\s*\(then repeated (\d+) times?\)\s*$")
+_ACO_CONSTANT_DATA_RE = re.compile(r"^\s*/\*\s*constant data\s*\*/\s*$")
+_ACO_CONSTANT_ROW_RE = re.compile(r"^\s*\[\d+\](?:\s+[0-9a-fA-F]{8})+\s*$")
+
+
 def read_aco(text: str, file: str) -> ReadResult:
-    """Mesa ACO disassembly: ``BB3:`` labels and ``; 8e038303`` encoding trailers."""
+    """Mesa ACO disassembly: ``BB3:`` labels and ``; 8e038303`` encoding trailers.
+
+    ``(then repeated N times)`` (ACO prints a run of identical instructions once) is written out N times;
+    the ``/* constant data */`` block ACO appends after the code is skipped with a note.
+    """
     result = ReadResult([])
     draft = Draft(_stem(file), 1, is_kernel=True)
+    draft.metadata["aco"] = "1"
     result.drafts.append(draft)
     address = 0
+    in_constants = False
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         stripped = line.strip()
@@ -356,11 +384,32 @@ def read_aco(text: str, file: str) -> ReadResult:
             continue
         if stripped.startswith(";"):
             continue
+        repeat = _ACO_REPEAT_RE.match(line)
+        if repeat:
+            if not draft.items:
+                raise ParseError("'(then repeated N times)' before any instruction", file=file, line=lineno,
+                                 code="syntax")
+            last = draft.items[-1]
+            for _ in range(int(repeat.group(1))):
+                draft.items.append(DraftInstruction(lineno, last.text, address if last.encoding else None,
+                                                    last.encoding))
+                address += 4 * len(last.encoding)
+            continue
+        if _ACO_CONSTANT_DATA_RE.match(line):
+            in_constants = True
+            result.notes.append((lineno, "ACO's constant data after the code skipped (not code)"))
+            continue
+        if in_constants and _ACO_CONSTANT_ROW_RE.match(line):
+            continue
         code, comment = _split_comment(line, (";",))
+        if _TRAILER_RE.search(code):
+            raise ParseError("this line ends in a driver/RGA listing's '// ADDRESS: WORDS', not ACO's '; WORDS': "
+                             "read it with --dialect listing (or without --dialect)", file=file, line=lineno,
+                             code="dialect")
         code = code.strip()
         label = _LABEL_RE.match(code)
         if label:
-            draft.add_label(label.group(1))
+            draft.add_label(label.group(1), file, lineno)
             code = label.group(2).strip()
             if not code:
                 continue
@@ -385,7 +434,7 @@ def read_bare(text: str, file: str) -> ReadResult:
             label = _LABEL_RE.match(code)
             if not label:
                 break
-            draft.add_label(label.group(1))
+            draft.add_label(label.group(1), file, lineno)
             code = label.group(2).strip()
         if not code:
             continue
@@ -405,6 +454,10 @@ def read(text: str, file: str, dialect: str) -> ReadResult:
         return read_trailer_listing(text, file, objdump=False)
     if dialect == "aco":
         return read_aco(text, file)
+    if dialect == "radv":
+        from isalens.isa.amdgcn.radv_dump import read_radv_dump
+
+        return read_radv_dump(text, file)
     if dialect == "bare":
         return read_bare(text, file)
     raise ParseError(f"unknown dialect {dialect!r} (choose from {', '.join(DIALECTS)})", file=file)

@@ -207,12 +207,12 @@ def _widen_gpr_idx(ins: Instruction, mode: int, bounds: tuple[int, int] | None, 
         reach = _reach(op, bounds, limits)
         if reach is None or reach.file is not RegFile.VGPR:
             continue
-        d, u = _widen(dataclasses.replace(ins, defs=defs, uses=uses), op, reach, write)
+        d, u = _widen(ins._replace(defs=defs, uses=uses), op, reach, write)
         defs, uses = d, u
         parts.append(f"{'writes one of' if write else 'reads'} {reach} through gpr_idx, not {op.text}")
     if not parts:
         return ins, ""
-    return dataclasses.replace(ins, defs=defs, uses=uses), "; ".join(parts)
+    return ins._replace(defs=defs, uses=uses), "; ".join(parts)
 
 
 def _is_written(ins: Instruction, op: object) -> bool:
@@ -237,11 +237,11 @@ def _widen_movrel(ins: Instruction, kind: str, bounds: tuple[int, int] | None, l
         reach = _reach(op, bounds, limits)
         if reach is None:
             continue
-        defs, uses = _widen(dataclasses.replace(ins, defs=defs, uses=uses), op, reach, write)
+        defs, uses = _widen(ins._replace(defs=defs, uses=uses), op, reach, write)
         if write and kind == "swap":
             parts.append(f"swaps one of {reach} through m0")
         else:
             parts.append(f"{'writes one of' if write else 'reads'} {reach} through m0, not {op.text}")
     if not parts:
         return ins, ""
-    return dataclasses.replace(ins, defs=defs, uses=uses), "; ".join(parts)
+    return ins._replace(defs=defs, uses=uses), "; ".join(parts)

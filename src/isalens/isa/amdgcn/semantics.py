@@ -51,7 +51,7 @@ class Rule:
 
 _SCALAR_FIELDS = {
     "class": str, "defs": int, "sources": int, "reads_dst": bool, "in_place_return": bool,
-    "half_return": bool, "swap": bool, "d16": str, "branch": str, "indexed": str,
+    "half_return": bool, "swap": bool, "d16": str, "branch": str, "indexed": str, "address_dwords": int,
 }
 _LIST_FIELDS = ("implicit_defs", "implicit_uses")
 _KNOWN_SPECIALS = ("vcc", "exec", "scc", "m0")
@@ -121,6 +121,8 @@ class Effect:
     implicit_uses: tuple[str, ...] = ()
     #: operands addressed through M0 (see :mod:`isalens.isa.amdgcn.indexing`)
     indexed: str | None = None
+    #: registers the address (first source) operand reads when the printed tuple can be wider
+    address_dwords: int | None = None
     matched: bool = False
 
 
@@ -153,6 +155,7 @@ def _resolve(base: str, generation: int, triggers: tuple[str, ...]) -> Effect:
         implicit_defs=tuple(idefs),
         implicit_uses=tuple(iuses),
         indexed=values.get("indexed"),
+        address_dwords=values.get("address_dwords"),
         matched=matched,
     )
 
@@ -238,6 +241,8 @@ class RegisterEffects:
     branch: BranchKind = BranchKind.NONE
     klass: str = "other"
     notes: list[str] = field(default_factory=list)
+    #: registers printed in an operand but not read (a tuple wider than the opcode's operand)
+    unread: int = 0
 
 
 def _reg_operands(operands: tuple[Operand, ...]) -> list[tuple[int, RegOperand]]:
@@ -322,9 +327,25 @@ def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ..
         else:
             out.defs |= data.mask
 
+    if eff.address_dwords is not None:
+        _clip_address(operands, ndefs, eff.address_dwords, out)
     out.uses |= info.implicit_uses
     out.defs |= info.implicit_defs
     return out, eff
+
+
+def _clip_address(operands: tuple[Operand, ...], ndefs: int, dwords: int, out: RegisterEffects) -> None:
+    """A non-NSA address tuple printed wider than the opcode reads (the disassembler rounds it up to a
+    register class): only its first ``dwords`` registers are read."""
+    if ndefs >= len(operands):
+        return
+    op = operands[ndefs]
+    if not isinstance(op, RegOperand) or len(op.regs) != 1 or op.regs[0].count <= dwords:
+        return
+    reg = op.regs[0]
+    extra = reg.subrange(dwords, reg.count - dwords).mask()
+    out.uses &= ~extra
+    out.unread |= extra
 
 
 def _apply_halves(info: _Info, operands: tuple[Operand, ...], modifiers: tuple[str, ...], ndefs: int,
