@@ -166,7 +166,7 @@ class _Reader:
                 i = self._stats(i)
         self._note_skipped()
         if not self.stages:
-            raise ParseError("RADV dump without a 'disasm:' section: nothing to analyse (RADV_DEBUG=shaders "
+            raise ParseError("RADV dump with no 'disasm:' section: nothing to analyse (RADV_DEBUG=shaders "
                              "prints one per stage after the line naming it)", file=self.file,
                              line=None, code="no-disasm")
         for stage in self.stages:
