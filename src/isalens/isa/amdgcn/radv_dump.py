@@ -70,9 +70,13 @@ class _Stage:
     hints: str = ""
 
 
+_SECTION_MARKS = re.compile(r"^(?:disasm:|\*\*\* SHADER STATS \*\*\*|shader: MESA_SHADER_\w+|ACO shader stage:.*)\s*$",
+                            re.M)
+
+
 def looks_like_radv_dump(head: str) -> bool:
-    """True when ``head`` has the ``disasm:`` or statistics sections RADV prints."""
-    return bool(re.search(r"^disasm:\s*$", head, re.M) or re.search(r"^\*\*\* SHADER STATS \*\*\*\s*$", head, re.M))
+    """True when ``head`` has a section RADV prints (``disasm:``, statistics, NIR or ACO IR headers)."""
+    return bool(_SECTION_MARKS.search(head))
 
 
 def declared_family(text: str) -> tuple[str, int] | None:
@@ -269,7 +273,7 @@ class _Reader:
             words = trailer.group(1).split() if trailer else []
             if not words or any(len(w) != 8 for w in words):
                 raise ParseError(f"{title}: instruction without its encoding words ({stripped[:60]!r}): the dump "
-                                 "is cut off or edited", file=self.file, line=lineno, code="truncated")
+                                 "is truncated or edited", file=self.file, line=lineno, code="truncated")
             encoding = tuple(int(w, 16) for w in words)
             draft.items.append(DraftInstruction(lineno, code.strip(), address, encoding))
             address += 4 * len(encoding)
