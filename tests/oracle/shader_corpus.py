@@ -25,7 +25,7 @@ CACHE_DIR = ROOT / ".cache" / "radv_corpus"
 #: GCN5, RDNA2, RDNA3
 FAMILIES = ("raven", "navi21", "gfx1100")
 #: shaders RADV compiles only for some families (ray queries need RDNA2+: ACO aborts on raven)
-ONLY = {"rayquery_hits.comp": ("navi21", "gfx1100")}
+ONLY = {"rayquery_hits.comp": ("navi21", "gfx1100"), "rayquery_shadow.frag": ("navi21", "gfx1100")}
 DUMP_FLAGS = "shaders,shaderstats"
 
 _FORMAT = "1"  # bump when what is cached changes

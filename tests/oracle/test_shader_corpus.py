@@ -133,14 +133,15 @@ _AFTER_RA_BVH = re.compile(r"= (image_bvh\w*_intersect_ray) .*%\d+:v\[(\d+)-(\d+
 
 
 @pytest.mark.parametrize("family", ["navi21", "gfx1100"])
-def test_bvh_address_width_is_acos(radv_ok: None, family: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("name", ["rayquery_hits.comp", "rayquery_shadow.frag"])
+def test_bvh_address_width_is_acos(radv_ok: None, name: str, family: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # ACO's IR after RA gives the address operand's real width (12 dwords for bvh64); gfx11 prints the
     # non-NSA form with a 16-register tuple (v[36:51]), navi21 the NSA form listing each register.
-    build = corpus.compiled("rayquery_hits.comp", family)
+    build = corpus.compiled(name, family)
     widths = {m.group(1): int(m.group(3)) - int(m.group(2)) + 1 for m in _AFTER_RA_BVH.finditer(build.log)}
     nsa_widths = [len(re.findall(r"%\d+:v\[\d+\]", line)) for line in build.log.splitlines()
                   if "= image_bvh" in line and "%" in line]
-    module, stats = _front_end("rayquery_hits.comp", family, monkeypatch)
+    module, stats = _front_end(name, family, monkeypatch)
     (kernel,) = module.kernels
     bvh = [i for i in kernel.ir.instructions if i.mnemonic.startswith("image_bvh")]
     assert bvh
