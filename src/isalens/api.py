@@ -145,6 +145,14 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
     return str(path_or_text), "<text>"
 
 
+def _same_arch(a: str, b: str) -> bool:
+    """Whether two names (gfx1030, navi21, a triple) mean the same target (radv: a dump names its family)."""
+    try:
+        return get_arch(a).name == get_arch(b).name
+    except UnknownArchError:
+        return normalize_arch_name(a) == normalize_arch_name(b)
+
+
 def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | None = None,
          ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
     """Parse ISA text (or the file at ``path_or_text``) into a :class:`LoadedModule`.
@@ -160,7 +168,7 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
                          file=file, code="dialect")
     dialect = dialect or registry.sniff(text)
     declared = registry.declared_target(text, dialect)
-    if arch and declared and normalize_arch_name(arch) != normalize_arch_name(declared):
+    if arch and declared and not _same_arch(arch, declared):
         raise ArchError(f"--arch {arch} conflicts with the input's target {declared}", file=file,
                         code="arch-conflict")
     name = arch or declared

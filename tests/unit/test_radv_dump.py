@@ -128,6 +128,9 @@ def test_no_disasm_section() -> None:
 
 def test_family_from_the_dump_and_unknown_family() -> None:
     assert load("RADV_FORCE_FAMILY=navi21 RADV_DEBUG=shaders\n" + dump()).arch.name == "gfx1030"
+    assert load("RADV_FORCE_FAMILY=navi21 RADV_DEBUG=shaders\n" + dump(), "gfx1030").arch.name == "gfx1030"
+    with pytest.raises(ArchError, match="conflicts"):
+        load("RADV_FORCE_FAMILY=navi21 RADV_DEBUG=shaders\n" + dump(), "raven")
     with pytest.raises(ArchError, match="navi99"):
         load("RADV_FORCE_FAMILY=navi99 RADV_DEBUG=shaders\n" + dump())
 
