@@ -115,6 +115,12 @@ def test_radv_dump_equals_front_end(radv_ok: None, name: str, family: str, monke
     module, _ = _front_end(name, family, monkeypatch)
     (dumped,) = [k for k in dump.kernels if k.ir.declared.shader_stage == build.stage]
     assert _figures(dumped) == _figures(module.kernels[0])
+    # plain RADV_DEBUG=shaders (no statistics blocks): the same figures from NIR, IR and code alone
+    plain = load(re.sub(r"^[^\n]*:\n\*\*\* SHADER STATS \*\*\*\n.*?^\*{8,}$", "", build.log, flags=re.M | re.S),
+                 family)
+    assert not any(key.endswith("VGPRs") for key in radv.dump_statistics(plain.ir))
+    (bare,) = [k for k in plain.kernels if k.ir.declared.shader_stage == build.stage]
+    assert _figures(bare) == _figures(module.kernels[0])
 
 
 def test_repeat_lines_in_a_dump_equal_the_expanded_listing(radv_ok: None, monkeypatch: pytest.MonkeyPatch) -> None:
