@@ -123,6 +123,18 @@ def test_radv_dump_equals_front_end(radv_ok: None, name: str, family: str, monke
     assert _figures(bare) == _figures(module.kernels[0])
 
 
+@pytest.mark.parametrize("family", ["navi21", "gfx1100"])
+def test_wave32_dump(radv_ok: None, family: str) -> None:
+    # a compute shader built with a required subgroup size of 32: the dump does not print the wave size,
+    # ACO's IR lane masks (s1: %0:exec) and the code say wave32
+    build = radv.compile_shader(corpus.SHADERS / "reduce_sum.comp", family, wave=32, radv_debug=corpus.DUMP_FLAGS)
+    assert build.wave_size == 32
+    (kernel,) = load(build.log, family).kernels
+    assert kernel.ir.wave_size == 32
+    assert _figures(kernel)["waves_per_simd"] == build.statistics["Subgroups per SIMD"]
+    assert _figures(kernel)["vgpr_allocated"] == build.statistics["VGPRs"]
+
+
 def test_repeat_lines_in_a_dump_equal_the_expanded_listing(radv_ok: None, monkeypatch: pytest.MonkeyPatch) -> None:
     with_repeats = [(n, f) for n, f in PAIRS if "(then repeated" in corpus.compiled(n, f).assembly]
     assert with_repeats, "no corpus build has ACO's '(then repeated N times)' lines"
