@@ -81,6 +81,12 @@ def test_wave_size_from_acos_lane_masks(size: int, wave: int) -> None:
     assert load(dump(size), "navi21").kernels[0].ir.wave_size == wave
 
 
+def test_a_paste_without_indentation() -> None:
+    flat = "\n".join(line.lstrip() for line in dump().splitlines())
+    assert [i.mnemonic for i in load(flat, "navi21").kernels[0].instructions] == \
+        [i.mnemonic for i in load(dump(), "navi21").kernels[0].instructions]
+
+
 def test_wave_size_default_is_noted() -> None:
     text = WARNING + DISASM
     module = load(text, "navi21")

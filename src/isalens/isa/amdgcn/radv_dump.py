@@ -38,6 +38,9 @@ _STATS_END = re.compile(r"^\*{8,}\s*$")
 _STAT_LINE = re.compile(r"^([A-Za-z][\w /-]*?):\s*(\S.*?)\s*$")
 _LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):\s*$")
 _TRAILER = re.compile(r";((?:\s+[0-9a-fA-F]+)+)\s*$")
+# an instruction whose indentation a paste lost: a mnemonic, operands, ACO's encoding words
+_PASTED_INSTRUCTION = re.compile(r"^[a-z][a-z0-9_]*\b[^;]*;(?:\s+[0-9a-fA-F]{8})+\s*$"
+                                 r"|^\(then repeated \d+ times?\)\s*$")
 _REPEAT = re.compile(r"^\s*\(then repeated (\d+) times?\)\s*$")
 _CONSTANT_DATA = re.compile(r"^\s*/\*\s*constant data\s*\*/\s*$")
 _CONSTANT_ROW = re.compile(r"^\s*\[\d+\]((?:\s+[0-9a-fA-F]{8})+)\s*$")
@@ -255,7 +258,7 @@ class _Reader:
                 draft.add_label(label.group(1))
                 j += 1
                 continue
-            if raw[0] not in " \t":
+            if raw[0] not in " \t" and not _PASTED_INSTRUCTION.match(raw):
                 break  # the dump goes on with something else: the outer loop notes it
             repeat = _REPEAT.match(raw)
             if repeat:
