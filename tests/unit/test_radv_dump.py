@@ -164,3 +164,15 @@ def test_aco_listing_repeats_and_undefined_exports() -> None:
     # a real v128 (written in the kernel) stays a register
     real = text.replace("v_mov_b32_e32 v0, 1.0 ; 7e0002f2", "v_mov_b32_e32 v128, 1.0 ; 7f0002f2")
     assert load(real, "raven", dialect="aco").kernels[0].analyze().resources.vgpr.requested == 129
+
+
+def test_aco_listing_wave_size() -> None:
+    # RADV's ACO code: wave64 unless the code says wave32 (exec_lo, _b32 saveexec); a bare paste with
+    # ACO's repeat lines is still ACO
+    plain = "\tv_mov_b32_e32 v1, 0 ; 7e020280\n\ts_nop 0 ; bf800000\n\t(then repeated 2 times)\n\ts_endpgm ; bf810000\n"
+    module = load(plain, "navi21")
+    assert module.ir.dialect == "aco" and module.kernels[0].ir.wave_size == 64
+    assert any(d.code == "wave-size" for d in module.diagnostics)
+    wave32 = "BB0:\n\ts_mov_b32 s0, exec_lo ; be80037e\n\ts_endpgm ; bf810000\n"
+    assert load(wave32, "navi21", dialect="aco").kernels[0].ir.wave_size == 32
+    assert load(wave32, "navi21", dialect="aco", wave_size=64).kernels[0].ir.wave_size == 64

@@ -22,13 +22,10 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.errors import ParseError
-from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, ReadResult
+from isalens.isa.amdgcn.dialects import RADV_DEFAULT_WAVE, Draft, DraftInstruction, ReadResult, aco_wave_size
 
 __all__ = ["RADV_DEFAULT_WAVE", "declared_family", "looks_like_radv_dump", "read_radv_dump"]
 
-#: Mesa 22.3 compiles every stage as wave64 unless RADV_PERFTEST asks for wave32 or a compute shader
-#: requires a subgroup size (``radv_physical_device.c``: cs/ps/ge_wave_size default to 64).
-RADV_DEFAULT_WAVE = 64
 
 _NIR_START = re.compile(r"^shader: MESA_SHADER_(\w+)\s*$")
 _ACO_IR_START = re.compile(r"^(?:After [A-Za-z][\w ]*:|ACO shader stage:.*)\s*$")
@@ -48,8 +45,6 @@ _WORKGROUP = re.compile(r"^workgroup[-_]size:\s*(\d+),\s*(\d+),\s*(\d+)\s*$")
 _NIR_INPUTS = re.compile(r"^inputs:\s*(\d+)\s*$")
 _NIR_SHARED = re.compile(r"^shared-size:\s*(\d+)\s*$")
 _LANE_MASK = re.compile(r"\bs([12]): %\d+:(?:exec|vcc)\b")
-_WAVE_HINT_32 = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32)\b")
-_WAVE_HINT_64 = re.compile(r"\b(?:s_\w+_saveexec_b64)\b|\bexec\b(?!_)|\bvcc\b(?!_)")
 # Where a dump names its GPU: the environment line users paste with it, or the device name Vulkan reports.
 _FAMILY_HINTS = (re.compile(r"\bRADV_FORCE_FAMILY=([A-Za-z0-9_]+)"), re.compile(r"\bRADV ([A-Z][A-Z0-9_]+)\)?\s*$"))
 _END_INSTRUCTIONS = ("s_endpgm", "s_code_end", "s_setpc_b64", "s_branch")
@@ -344,12 +339,7 @@ def _wave_size(stage: _Stage) -> tuple[int, str]:
     sizes = {m.group(1) for m in _LANE_MASK.finditer("\n".join(stage.ir))}
     if len(sizes) == 1:
         return (32 if sizes == {"1"} else 64), "aco-ir"
-    body = "\n".join(item.text for item in stage.draft.items)
-    if _WAVE_HINT_32.search(body):
-        return 32, "disasm"
-    if _WAVE_HINT_64.search(body):
-        return 64, "disasm"
-    return RADV_DEFAULT_WAVE, "default"
+    return aco_wave_size("\n".join(item.text for item in stage.draft.items))
 
 
 def read_radv_dump(text: str, file: str) -> ReadResult:
