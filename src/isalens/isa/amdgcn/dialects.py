@@ -101,6 +101,8 @@ def sniff(text: str) -> str:
 
     if looks_like_radv_dump(head):
         return "radv"
+    if re.search(r"^\s*\(then repeated \d+ times?\)\s*$", head, re.M) and _ACO_TRAILER_RE.search(head):
+        return "aco"  # ACO's run-length lines: an ACO listing even without BB labels
     if re.search(r"^BB\d+:\s*$", head, re.M) and _ACO_TRAILER_RE.search(head):
         return "aco"
     if _TRAILER_RE.search(head):
@@ -417,7 +419,27 @@ def read_aco(text: str, file: str) -> ReadResult:
         words = _words(trailer.group(1)) if trailer else ()
         draft.items.append(DraftInstruction(lineno, code, address if words else None, words))
         address += 4 * len(words)
+    wave, how = aco_wave_size("\n".join(item.text for item in draft.items))
+    draft.metadata["wavefront_size"] = str(wave)
+    draft.metadata["wave_size_source"] = how
     return result
+
+
+_WAVE_HINT_32 = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32)\b")
+_WAVE_HINT_64 = re.compile(r"\b(?:s_\w+_saveexec_b64)\b|\bexec\b(?!_)|\bvcc\b(?!_)")
+#: Mesa 22.3's RADV compiles every stage as wave64 unless RADV_PERFTEST asks for wave32 or a compute shader
+#: requires a subgroup size (``radv_physical_device.c``: cs/ps/ge_wave_size default to 64).
+RADV_DEFAULT_WAVE = 64
+
+
+def aco_wave_size(code: str) -> tuple[int, str]:
+    """The wave size of ACO code from its EXEC/VCC forms (``exec_lo``, ``_b32`` saveexec: wave32), else
+    RADV's default wave64 (ACO code is RADV's; a listing rarely says), with where it came from."""
+    if _WAVE_HINT_32.search(code):
+        return 32, "disasm"
+    if _WAVE_HINT_64.search(code):
+        return 64, "disasm"
+    return RADV_DEFAULT_WAVE, "default"
 
 
 # ------------------------------------------------------------------------------------------ bare

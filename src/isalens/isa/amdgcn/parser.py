@@ -340,7 +340,7 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
     wave = _wave_size(draft, target)
     if draft.metadata.get("wave_size_source") == "default" and target.generation >= 10 \
             and not target.wave_size_forced:
-        diagnostics.append(Diagnostic(Severity.NOTE, "wave-size", f"{draft.name}: the dump does not show the wave "
+        diagnostics.append(Diagnostic(Severity.NOTE, "wave-size", f"{draft.name}: the code does not show the wave "
                                       f"size; RADV's default wave{wave} assumed (--wave overrides)", file,
                                       draft.start_line))
     ctx = _Context(file, target, wave, ignore_unknown, diagnostics)

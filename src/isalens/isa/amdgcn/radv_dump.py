@@ -22,13 +22,10 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.errors import ParseError
-from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, ReadResult
+from isalens.isa.amdgcn.dialects import RADV_DEFAULT_WAVE, Draft, DraftInstruction, ReadResult, aco_wave_size
 
 __all__ = ["RADV_DEFAULT_WAVE", "declared_family", "looks_like_radv_dump", "read_radv_dump"]
 
-#: Mesa 22.3 compiles every stage as wave64 unless RADV_PERFTEST asks for wave32 or a compute shader
-#: requires a subgroup size (``radv_physical_device.c``: cs/ps/ge_wave_size default to 64).
-RADV_DEFAULT_WAVE = 64
 
 _NIR_START = re.compile(r"^shader: MESA_SHADER_(\w+)\s*$")
 _ACO_IR_START = re.compile(r"^(?:After [A-Za-z][\w ]*:|ACO shader stage:.*)\s*$")
@@ -38,6 +35,9 @@ _STATS_END = re.compile(r"^\*{8,}\s*$")
 _STAT_LINE = re.compile(r"^([A-Za-z][\w /-]*?):\s*(\S.*?)\s*$")
 _LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):\s*$")
 _TRAILER = re.compile(r";((?:\s+[0-9a-fA-F]+)+)\s*$")
+# an instruction whose indentation a paste lost: a mnemonic, operands, ACO's encoding words
+_PASTED_INSTRUCTION = re.compile(r"^[a-z][a-z0-9_]*\b[^;]*;(?:\s+[0-9a-fA-F]{8})+\s*$"
+                                 r"|^\(then repeated \d+ times?\)\s*$")
 _REPEAT = re.compile(r"^\s*\(then repeated (\d+) times?\)\s*$")
 _CONSTANT_DATA = re.compile(r"^\s*/\*\s*constant data\s*\*/\s*$")
 _CONSTANT_ROW = re.compile(r"^\s*\[\d+\]((?:\s+[0-9a-fA-F]{8})+)\s*$")
@@ -45,8 +45,6 @@ _WORKGROUP = re.compile(r"^workgroup[-_]size:\s*(\d+),\s*(\d+),\s*(\d+)\s*$")
 _NIR_INPUTS = re.compile(r"^inputs:\s*(\d+)\s*$")
 _NIR_SHARED = re.compile(r"^shared-size:\s*(\d+)\s*$")
 _LANE_MASK = re.compile(r"\bs([12]): %\d+:(?:exec|vcc)\b")
-_WAVE_HINT_32 = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32)\b")
-_WAVE_HINT_64 = re.compile(r"\b(?:s_\w+_saveexec_b64)\b|\bexec\b(?!_)|\bvcc\b(?!_)")
 # Where a dump names its GPU: the environment line users paste with it, or the device name Vulkan reports.
 _FAMILY_HINTS = (re.compile(r"\bRADV_FORCE_FAMILY=([A-Za-z0-9_]+)"), re.compile(r"\bRADV ([A-Z][A-Z0-9_]+)\)?\s*$"))
 _END_INSTRUCTIONS = ("s_endpgm", "s_code_end", "s_setpc_b64", "s_branch")
@@ -70,9 +68,13 @@ class _Stage:
     hints: str = ""
 
 
+_SECTION_MARKS = re.compile(r"^(?:disasm:|\*\*\* SHADER STATS \*\*\*|shader: MESA_SHADER_\w+|ACO shader stage:.*)\s*$",
+                            re.M)
+
+
 def looks_like_radv_dump(head: str) -> bool:
-    """True when ``head`` has the ``disasm:`` or statistics sections RADV prints."""
-    return bool(re.search(r"^disasm:\s*$", head, re.M) or re.search(r"^\*\*\* SHADER STATS \*\*\*\s*$", head, re.M))
+    """True when ``head`` has a section RADV prints (``disasm:``, statistics, NIR or ACO IR headers)."""
+    return bool(_SECTION_MARKS.search(head))
 
 
 def declared_family(text: str) -> tuple[str, int] | None:
@@ -166,7 +168,7 @@ class _Reader:
                 i = self._stats(i)
         self._note_skipped()
         if not self.stages:
-            raise ParseError("RADV dump without a 'disasm:' section: nothing to analyse (RADV_DEBUG=shaders "
+            raise ParseError("RADV dump with no 'disasm:' section: nothing to analyse (RADV_DEBUG=shaders "
                              "prints one per stage after the line naming it)", file=self.file,
                              line=None, code="no-disasm")
         for stage in self.stages:
@@ -251,7 +253,7 @@ class _Reader:
                 draft.add_label(label.group(1), self.file, lineno)
                 j += 1
                 continue
-            if raw[0] not in " \t":
+            if raw[0] not in " \t" and not _PASTED_INSTRUCTION.match(raw):
                 break  # the dump goes on with something else: the outer loop notes it
             repeat = _REPEAT.match(raw)
             if repeat:
@@ -269,7 +271,7 @@ class _Reader:
             words = trailer.group(1).split() if trailer else []
             if not words or any(len(w) != 8 for w in words):
                 raise ParseError(f"{title}: instruction without its encoding words ({stripped[:60]!r}): the dump "
-                                 "is cut off or edited", file=self.file, line=lineno, code="truncated")
+                                 "is truncated or edited", file=self.file, line=lineno, code="truncated")
             encoding = tuple(int(w, 16) for w in words)
             draft.items.append(DraftInstruction(lineno, code.strip(), address, encoding))
             address += 4 * len(encoding)
@@ -337,12 +339,7 @@ def _wave_size(stage: _Stage) -> tuple[int, str]:
     sizes = {m.group(1) for m in _LANE_MASK.finditer("\n".join(stage.ir))}
     if len(sizes) == 1:
         return (32 if sizes == {"1"} else 64), "aco-ir"
-    body = "\n".join(item.text for item in stage.draft.items)
-    if _WAVE_HINT_32.search(body):
-        return 32, "disasm"
-    if _WAVE_HINT_64.search(body):
-        return 64, "disasm"
-    return RADV_DEFAULT_WAVE, "default"
+    return aco_wave_size("\n".join(item.text for item in stage.draft.items))
 
 
 def read_radv_dump(text: str, file: str) -> ReadResult:
