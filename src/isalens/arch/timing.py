@@ -136,6 +136,7 @@ class AcoCosts:
     gfx10: dict[str, AcoPerf]
     wait: dict[str, int]
     rules: tuple[tuple[tuple[str, ...], str], ...]
+    waves: dict[str, int]
 
     def perf(self, gfx_level: int, cls: str) -> AcoPerf:
         table = self.gfx10 if gfx_level >= 10 else self.gfx6
@@ -163,4 +164,5 @@ def aco_costs() -> AcoCosts:
     tables = [{cls: _perf_row(f"timing_aco.toml [perf.{g}] {cls}", row) for cls, row in perf[g].items()}
               for g in ("gfx6", "gfx10")]
     rules = tuple((tuple(r["match"]), str(r["class"])) for r in doc["class"])
-    return AcoCosts(tables[0], tables[1], {k: int(v) for k, v in doc["wait"].items()}, rules)
+    return AcoCosts(tables[0], tables[1], {k: int(v) for k, v in doc["wait"].items()}, rules,
+                    {k: int(v) for k, v in doc["waves"].items()})
