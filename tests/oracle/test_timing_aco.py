@@ -56,7 +56,8 @@ def test_whole_corpus_meets_the_criterion(radv_ok: None) -> None:
     for shader in shaders:
         for family in FAMILIES:
             mine, reported = _pair(shader, family)
-            pairs = ((mine["latency"], reported["Latency"]), (mine["inverse_throughput"], reported["Inverse Throughput"]))
+            pairs = ((mine["latency"], reported["Latency"]),
+                     (mine["inverse_throughput"], reported["Inverse Throughput"]))
             exact += all(a == b for a, b in pairs)
             worst = max(worst, *(abs(a - b) / b for a, b in pairs))
             total += 1
