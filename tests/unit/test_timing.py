@@ -193,3 +193,18 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_classes_come_from_the_class_table() -> None:
     kernel = isalens.load("v_pk_add_f16 v0, v0, v1\ns_endpgm\n", "gfx902").kernels[0]
     assert instruction_classes(kernel) == ["valu.pk.f16", "end"]
+
+
+def test_aco_model_on_a_listing_states_its_assumptions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # GFX9 under ACO's rules: v_mov_b32 takes 4 cycles (valu32), s_endpgm (SALU class, 4 cycles) first waits
+    # for v0 (ready at 0 + 4 = 4, already reached): Latency 8. Usage VALU 4, scalar 4 -> parallelism
+    # min(waves, 8 / 4 = 2) = 2 -> Inverse Throughput 8 / 2 = 4.
+    path = tmp_path / "k.s"
+    path.write_text("BB0:\n\tv_mov_b32_e32 v0, 0 ; 7e000280\n\ts_endpgm ; bf810000\n")
+    code = main(["timing", str(path), "--arch", "gfx902", "--dialect", "aco", "--model", "aco", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    doc = json.loads(out.out)["timing"]
+    assert doc["kernel"] == {"latency": 8, "inverse_throughput": 4}
+    assert any("no ACO IR" in a for a in doc["assumptions"])
+    assert any("occupancy model" in a for a in doc["assumptions"])
