@@ -52,6 +52,9 @@ def _reason(ours: float, busiest: int, mca: float, target: str, stall_kinds: lis
     if not mca or abs(ours / unit / mca - 1) <= 0.2:
         return ""
     reasons = []
+    if ours / unit < mca:
+        return ("ours is lower: LLVM's model issues one instruction per cycle on one pipe (IssueWidth 1) and charges "
+                "branches 8 cycles (GCN) or 32 (GFX10+); ours overlaps SALU, SMEM and branches with the VALU")
     if ours > busiest * 1.2 and stall_kinds:
         reasons.append("latency: one wave waits (" + ", ".join(stall_kinds[:2]) + "); RThroughput counts only "
                        "resource use, as if iterations overlapped")
