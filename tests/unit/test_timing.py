@@ -208,3 +208,31 @@ def test_aco_model_on_a_listing_states_its_assumptions(tmp_path: Path, capsys: p
     assert doc["kernel"] == {"latency": 8, "inverse_throughput": 4}
     assert any("no ACO IR" in a for a in doc["assumptions"])
     assert any("occupancy model" in a for a in doc["assumptions"])
+
+
+def test_json_names_are_the_shared_vocabulary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the VLIW report maps its loop figures onto these names: they must not drift
+    doc = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--device", "ryzen-5-2400g")
+    (loop,) = doc["loops"]
+    assert {"header_line", "depth", "issue_cycles", "latency_cycles", "waves", "cycles_per_iteration", "bottleneck",
+            "flops", "bytes", "roofs"} <= set(loop)
+    assert set(loop["bytes"]) == {"global", "lds"}
+    assert {"issue_cycles", "latency_cycles", "waves", "cycles_per_iteration", "bottleneck", "flops", "bytes",
+            "roofs"} <= set(doc["kernel"])
+    assert {"blocks", "loops", "kernel"} <= set(doc)
+
+
+def test_what_if_reevaluates_waves_and_devices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--what-if", "waves=1,4", "--what-if",
+                "device=ryzen-5-2400g,rx-vega-64")
+    variants = doc["what_if"]
+    assert [(v["waves"], v["device"]) for v in variants] == [(1, "ryzen-5-2400g"), (1, "rx-vega-64"),
+                                                             (4, "ryzen-5-2400g"), (4, "rx-vega-64")]
+    # gfx9, per iteration: v_fma_f32 (VALU 4), s_add_i32 and s_cmp_lg_u32 (SALU 4 each), s_cbranch (branch 8):
+    # busiest units SALU = branch = 8 cycles. One wave issues every 4 cycles: fma 0, add 4, cmp 8 (its s0 is
+    # ready at 4 + 4), branch 12 (SCC ready at 12) and holds the branch unit to 20; the next iteration starts
+    # at 16 and ends at 36: 16 cycles per iteration. W=1: max(1 x 8, 16) = 16; W=4: max(4 x 8, 16) = 32.
+    one, four = variants[0]["loops"][0]["cycles_per_iteration"], variants[2]["loops"][0]["cycles_per_iteration"]
+    assert (one, four) == (16, 32)
+    assert variants[0]["loops"][0]["bottleneck"].endswith("with 1 wave per SIMD")
+    assert variants[2]["loops"][0]["bottleneck"] in ("SALU issue", "branch/message issue")
