@@ -236,3 +236,18 @@ def test_what_if_reevaluates_waves_and_devices(tmp_path: Path, capsys: pytest.Ca
     assert (one, four) == (16, 32)
     assert variants[0]["loops"][0]["bottleneck"].endswith("with 1 wave per SIMD")
     assert variants[2]["loops"][0]["bottleneck"] in ("SALU issue", "branch/message issue")
+
+
+def test_valu_sgpr_vmem_hazard_needs_five_wait_states() -> None:
+    # Vega ISA 4.5: a VMEM instruction reading an SGPR a VALU wrote must follow it by 5 wait states. Right
+    # after the v_readfirstlane (0 in between) the load waits 5; after s_nop 4 (5 wait states) it does not.
+    bare = _timing("v_readfirstlane_b32 s0, v1\nbuffer_load_dword v2, v3, s[0:3], 0 offen\ns_endpgm\n", waves=1)
+    padded = _timing("v_readfirstlane_b32 s0, v1\ns_nop 4\nbuffer_load_dword v2, v3, s[0:3], 0 offen\ns_endpgm\n",
+                     waves=1)
+    load = next(lt for lt in bare.profile.lines if lt.line == 2)
+    assert (load.reason, load.stall) == ("hazard", 5)
+    assert next(lt for lt in padded.profile.lines if lt.line == 3).reason != "hazard"
+    # RDNA has no such table entry: no hazard stall
+    rdna = _timing("v_readfirstlane_b32 s0, v1\nbuffer_load_dword v2, v3, s[0:3], 0 offen\ns_endpgm\n", "gfx1030",
+                   waves=1)
+    assert next(lt for lt in rdna.profile.lines if lt.line == 2).reason != "hazard"

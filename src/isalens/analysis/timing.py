@@ -19,15 +19,15 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from isalens.analysis.cfg import CFG, Loop
 from isalens.arch.devices import DeviceSpec
-from isalens.arch.timing import UNITS, ClassTiming, TimingTable
+from isalens.arch.timing import UNITS, ClassTiming, HazardRule, TimingTable
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand
-from isalens.ir.registers import SGPR_BASE, SPECIAL_BASE
+from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, SPECIAL_UNIT
 
 __all__ = [
     "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming", "LoopProfile",
@@ -334,20 +334,19 @@ class _Static:
     waits: dict[str, int]
     work: Work
     memory: bool
-    hazard_reader: bool = False
-    sgpr_uses: tuple[int, ...] = ()
-    sgpr_defs: tuple[int, ...] = ()
+    #: (wait states, producer kind, register units read) per hazard rule this instruction is a consumer of
+    hazard_checks: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
+    #: producer kind ("valu", "salu") when some hazard rule names it, else ""
+    producer: str = ""
     # copies of hot fields for the simulation loop
     unit: str = ""
     latency: int = 0
     nop: bool = False
-    valu: bool = False
 
     def __post_init__(self) -> None:
         self.unit = self.timing.unit
         self.latency = self.timing.latency
         self.nop = self.klass == "nop"
-        self.valu = self.klass.startswith("valu.")
 
 
 @dataclass(slots=True)
@@ -363,8 +362,8 @@ class _Sim:
     ready: dict[int, int] = field(default_factory=dict)
     producer: dict[int, int] = field(default_factory=dict)
     queues: dict[str, deque[tuple[int, int]]] = field(default_factory=dict)
-    #: wait states since a VALU wrote each SGPR (gfx8/9 hazard)
-    valu_sgpr_write: dict[int, int] = field(default_factory=dict)
+    #: (producer kind, register unit) -> wait-state count when it was last written (hazard rules)
+    written: dict[tuple[str, int], int] = field(default_factory=dict)
     wait_states: int = 0
     end: int = 0
 
@@ -388,14 +387,16 @@ class _Sim:
                     done, who = q.popleft()
                     if done > start:
                         start, reason, blocker = done, counter, who
-        if st.hazard_reader and self.hazards:
-            for unit in st.sgpr_uses:
-                written = self.valu_sgpr_write.get(unit)
-                if written is not None and self.wait_states - written < 5:
-                    # VALU writes SGPR -> VMEM reads it: 5 wait states [Vega ISA 4.5, table of hazards]
-                    t = start + 5 - (self.wait_states - written)
-                    if t > start:
-                        start, reason, blocker = t, "hazard", None
+        if st.hazard_checks:
+            written = self.written
+            for wait_states, kind, units in st.hazard_checks:
+                for unit in units:
+                    at = written.get((kind, unit))
+                    if at is not None and self.wait_states - at < wait_states:
+                        # the data hazard table of the ISA guide: leave wait_states after the producer
+                        t = start + wait_states - (self.wait_states - at)
+                        if t > start:
+                            start, reason, blocker = t, "hazard", None
         issue = st.issue
         unit_free[st.unit] = start + issue
         done = start + (issue if st.memory else st.latency)
@@ -409,9 +410,9 @@ class _Sim:
                 self.queues.setdefault(counter, deque()).append((start + st.latency, index))
         if self.hazards:
             self.wait_states += issue if st.nop else 1
-            if st.sgpr_defs and st.valu:
-                for unit in st.sgpr_defs:
-                    self.valu_sgpr_write[unit] = self.wait_states
+            if st.producer:
+                for unit in st.defs:
+                    self.written[(st.producer, unit)] = self.wait_states
         # s_nop holds the wave for its wait states; anything else lets the next instruction follow
         self.next_issue = start + (issue if st.nop else self.interval)
         end = start + (issue if issue > self.interval else self.interval)
@@ -420,7 +421,30 @@ class _Sim:
         return start, start - earliest, reason, blocker
 
 
-_HAZARD_READERS = ("vmem.", "image.", "flat.", "global.", "scratch.")
+_REGISTER_KINDS: dict[str, Callable[[int], bool]] = {
+    "sgpr": lambda u: SGPR_BASE <= u < SPECIAL_BASE,
+    "vgpr": lambda u: u < AGPR_BASE,
+    "vcc": lambda u: u in (SPECIAL_UNIT["vcc_lo"], SPECIAL_UNIT["vcc_hi"]),
+    "exec": lambda u: u in (SPECIAL_UNIT["exec_lo"], SPECIAL_UNIT["exec_hi"]),
+    "m0": lambda u: u == SPECIAL_UNIT["m0"],
+}
+_DPP_MODIFIERS = ("quad_perm", "row_", "wave_", "dpp8", "bank_mask")
+
+
+def _hazard_facts(ins: Instruction, klass: str, uses: tuple[int, ...],
+                  rules: Sequence[HazardRule]) -> tuple[tuple[tuple[int, str, tuple[int, ...]], ...], str]:
+    """The hazard rules ``ins`` must respect as a consumer, and its producer kind."""
+    mnemonic = ins.mnemonic.lower()
+    dpp = "_dpp" in mnemonic or any(m.startswith(_DPP_MODIFIERS) for m in ins.modifiers)
+    base = mnemonic.removesuffix("_e32").removesuffix("_e64").removesuffix("_dpp").removesuffix("_sdwa")
+    checks = []
+    for rule in rules:
+        if rule.applies(klass, base, dpp):
+            units = tuple(u for u in uses if _REGISTER_KINDS[rule.registers](u))
+            if units:
+                checks.append((rule.wait_states, rule.producer, units))
+    producer = next((r.producer for r in rules if klass == r.producer or klass.startswith(r.producer + ".")), "")
+    return tuple(checks), producer
 
 
 def _stall_kind(reason: str, blocker: int | None, statics: Sequence[_Static]) -> str:
@@ -602,13 +626,11 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
                 defs = regs[ins.defs] = tuple(_bits(ins.defs))
             st = memo[key] = _Static(klass, timing, _issue(ins, klass, timing, table, wave_size, lds_per_simd),
                                      uses, defs, _wait_limits(ins, generation), _work(ins, klass, wave_size),
-                                     bool(timing.counters), klass.startswith(_HAZARD_READERS),
-                                     tuple(u for u in uses if SGPR_BASE <= u < SPECIAL_BASE),
-                                     tuple(u for u in defs if SGPR_BASE <= u < SPECIAL_BASE))
+                                     bool(timing.counters), *_hazard_facts(ins, klass, uses, table.hazards))
         statics.append(st)
     if unknown_classes:
         assumptions.append("no timing entry (timed as a full-rate VALU op): " + ", ".join(sorted(unknown_classes)))
-    hazards = generation <= 9
+    hazards = bool(table.hazards)
     interval = table.issue_interval
 
     line_timings: list[LineTiming | None] = [None] * len(instructions)
