@@ -15,7 +15,7 @@ from typing import Any
 from isalens.api import LoadedKernel, load
 from isalens.api_frontends import SHADER_SUFFIXES, is_source, load_source
 from isalens.api_timing import kernel_profile, kernel_timing, parse_trip_counts, what_if
-from isalens.api_vliw import resolve_device
+from isalens.api_vliw import resolve_device, vliw_dialect
 from isalens.errors import InputError, IsalensError
 from isalens.report.timing import render_timing_text, render_what_if_text, timing_dict, what_if_dict
 
@@ -89,6 +89,9 @@ def _kernels(file: str, args: argparse.Namespace) -> tuple[list[LoadedKernel], d
         module, stats = load_source(path, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
                                     wave=args.wave)
     else:
+        if file != "-" and vliw_dialect(path):
+            raise InputError("VLIW (R600-Cayman) code: its loop figures come from `isalens vliw` (same names)",
+                             file=file, code="usage")
         source: str | Path = sys.stdin.read() if file == "-" else path
         module = load(source, args.arch, dialect=args.dialect, wave_size=args.wave)
     kernels = list(module.kernels)
