@@ -20,7 +20,7 @@ from isalens.arch.timing import timing_family, timing_table
 from isalens.errors import ArchError, InputError
 from isalens.isa.amdgcn import classes
 
-__all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "parse_trip_counts"]
+__all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "parse_trip_counts", "what_if"]
 
 
 def instruction_classes(kernel: LoadedKernel) -> list[str]:
