@@ -8,6 +8,7 @@ interrupted (what finished is kept; run the same command again to resume).
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,10 @@ def register(subparsers: Any) -> None:
     bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show progress")
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens scan``; returns the exit code."""
     from isalens.scan.run import scan
@@ -70,8 +75,13 @@ def run(args: argparse.Namespace) -> int:
             engine = dask_engine(args.scheduler, workers=args.workers)
         elif args.scheduler:
             raise IsalensError("--scheduler needs --engine dask")
-        summary = scan(args.paths, args.out, options=options, engine=engine, workers=args.workers,
-                       progress=args.progress, rescan=args.rescan)
+        # a batch system's kill (SIGTERM) stops the scan like Ctrl-C: what finished is kept for the next run
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            summary = scan(args.paths, args.out, options=options, engine=engine, workers=args.workers,
+                           progress=args.progress, rescan=args.rescan)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT

@@ -60,6 +60,7 @@ def dask_engine(scheduler: str | None, *, workers: int | None = None) -> DaskEng
             cluster = dist.LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
             client = dist.Client(cluster)
-    except (OSError, TimeoutError) as exc:
-        raise IsalensError(f"cannot reach the Dask scheduler {scheduler}: {exc}", code="dask") from None
+    except (OSError, TimeoutError, RuntimeError) as exc:  # RuntimeError: a LocalCluster whose workers fail
+        where = f"reach the Dask scheduler {scheduler}" if scheduler else "start a local Dask cluster"
+        raise IsalensError(f"cannot {where}: {exc}", code="dask") from None
     return DaskEngine(client, own=True, cluster=cluster)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -65,12 +66,17 @@ class _Inline:
         pass
 
 
+def _worker_signals() -> None:
+    """Workers die on SIGTERM whatever handler the scanning process set (it stops them that way)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class _Pool:
     """A standard-library process pool."""
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
-        self.pool = cf.ProcessPoolExecutor(max_workers=workers)
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
 
     def submit(self, unit: Unit, options: work.ScanOptions) -> Any:
         return self.pool.submit(work.run_unit, unit, options)
@@ -81,6 +87,13 @@ class _Pool:
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def stop(self) -> None:
+        """Stop now (interrupted): the units running are dropped and redone by the next scan."""
+        workers = list(getattr(self.pool, "_processes", {}).values())  # no public way before Python 3.14
+        self.close()
+        for process in workers:
+            process.terminate()
 
 
 def local_engine(workers: int | None) -> Engine:
@@ -159,7 +172,7 @@ def scan(paths: Sequence[str | Path], out: Path, *, options: work.ScanOptions | 
         with contextlib.suppress(Exception):  # a unit that failed to come back is simply redone next time
             collect(finished)
         store.write_shard(buffer)
-        runner.close()
+        getattr(runner, "stop", runner.close)()
         if bar is not None:
             bar.close()
         summary.seconds = time.monotonic() - started
