@@ -3,7 +3,12 @@ a call, on small hand-written modules; every expectation is derived by hand in t
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 import isalens
+from isalens.cli import main
 from isalens.ir.registers import RegFile, registers_in
 
 MODULE = """\
@@ -81,3 +86,32 @@ def test_unknown_call_warns_and_marks_a_lower_bound() -> None:
     assert res.vgpr.requested == 41
     warnings = [d for d in module.diagnostics if d.code == "unknown-call"]
     assert [d.line for d in warnings] == [15]
+
+
+def test_reports_name_the_callee_that_sets_the_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same module through the API and the CLI: k's 41 VGPRs come from helper (v40), and both say so."""
+    (kernel,) = isalens.analyze(MODULE, kernel="k").to_dict()["kernels"]
+    assert kernel["vgpr"]["requested"] == 41 and kernel["vgpr"]["set_by"] == "helper"
+    assert kernel["sgpr"]["set_by"] is None and kernel["requested_is_lower_bound"] is False
+    source = tmp_path / "calls.s"
+    source.write_text(MODULE)
+    assert main(["livereg", str(source), "--kernel", "k", "--summary"]) == 0
+    assert "requested   41 (set by callee helper)" in capsys.readouterr().out
+
+
+UNKNOWN_CALL = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.type\tk,@function
+k:
+\ts_load_dwordx2 s[4:5], s[0:1], 0x0
+\ts_swappc_b64 s[30:31], s[4:5]
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+"""
+
+
+def test_an_unknown_call_target_makes_the_figures_a_lower_bound() -> None:
+    """The call goes through a pointer loaded from memory: nothing says where, so the figures may be too low."""
+    (kernel,) = isalens.analyze(UNKNOWN_CALL).to_dict()["kernels"]
+    assert kernel["requested_is_lower_bound"] is True

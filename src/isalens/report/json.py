@@ -20,6 +20,7 @@ def _file(summary: FileSummary) -> dict[str, Any]:
         "requested": summary.requested,
         "allocated": summary.allocated,
         "declared": summary.declared,
+        "set_by": summary.set_by,
     }
 
 
@@ -30,6 +31,7 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         "arch": k.arch,
         "wave_size": k.wave_size,
         "is_kernel": k.is_kernel,
+        "requested_is_lower_bound": k.requested_lower_bound,
         "instructions": k.instructions,
         "vgpr": {**_file(k.vgpr), "granule": k.vgpr_granule, "total_with_agprs": k.total_vgprs},
         "sgpr": {**_file(k.sgpr), "extra_reserved": k.extra_sgprs},

@@ -45,6 +45,8 @@ class FileSummary:
     requested: int
     allocated: int
     declared: int | None
+    #: the called function whose registers set ``requested`` (LLVM counts callees), None when this code does
+    set_by: str | None = None
 
 
 class LineRow(NamedTuple):
@@ -131,6 +133,8 @@ class KernelReport:
     vgpr_thresholds: tuple[tuple[int, int], ...]
     #: instruction-level statistics (code bytes, modifiers, constants, LDS), when the stats pass ran
     stats: KernelStats | None
+    #: a call's target is unknown: requested/allocated follow LLVM's assumption and may be too low
+    requested_lower_bound: bool
     #: the timing model's result (None when not run, or no timing facts for the target: timing_note says)
     timing: KernelTiming | None
     timing_note: str | None
@@ -217,8 +221,10 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
     def summary(file: RegFile) -> FileSummary:
         fp = press.of(file)
         fr = res.of(file)
+        prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
+        set_by = next((fn for f, fn in res.callee_limiters if f == prefix), None)
         return FileSummary(fp.peak, tuple(kernel.instructions[i].line for i in fp.peak_indices),
-                           fp.peak_indices, fr.requested, fr.allocated, fr.declared)
+                           fp.peak_indices, fr.requested, fr.allocated, fr.declared, set_by)
 
     ranges = tuple(
         RangeRow(r.reg, FILE_KEYS[r.file], kernel.instructions[r.start].line, kernel.instructions[r.end].line,
@@ -254,6 +260,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         vgpr_thresholds=tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes
         else (),
         stats=result.stats,
+        requested_lower_bound=res.lower_bound,
         timing=result.timing,
         timing_note=None if result.timing is not None or not timing_requested else
         f"no timing facts for {arch.name} ({arch.family}): the model covers gfx8, gfx9, CDNA1-3 and gfx10-gfx12",

@@ -27,8 +27,10 @@ def _summary_line(name: str, s: FileSummary) -> str:
     declared = "-" if s.declared is None else str(s.declared)
     lines = ", ".join(str(x) for x in s.peak_lines[:8]) + (" ..." if len(s.peak_lines) > 8 else "")
     where = f" at line {lines}" if s.peak_lines else ""
+    set_by = f" (set by callee {s.set_by})" if s.set_by else ""
     return (f"  {name:5s} peak live {s.peak_live:4d}{where}\n"
-            f"        requested {s.requested:4d}   allocated {s.allocated:4d}   declared by compiler {declared}")
+            f"        requested {s.requested:4d}{set_by}   allocated {s.allocated:4d}   "
+            f"declared by compiler {declared}")
 
 
 def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True) -> str:
@@ -62,6 +64,9 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
     if k.agpr.requested or k.agpr.declared:
         out.append(_summary_line("AGPR", k.agpr))
     out.append(_summary_line("SGPR", k.sgpr))
+    if k.requested_lower_bound:
+        out.append(style("        requested figures are a lower bound: a call's target is unknown (see the warning)",
+                         _RED))
     out.append(f"        (SGPR requested includes {k.extra_sgprs} reserved by the compiler: VCC/XNACK/flat scratch;"
                " VCC, EXEC, SCC and M0 are tracked separately)")
     saving = (f"; reduce by {k.vgpr_granule_saving} to save a granule of {k.vgpr_granule}"
