@@ -65,7 +65,8 @@ def test_data_cannot_end_the_script_or_open_a_comment() -> None:
 
 def test_compare_page_data_is_inert() -> None:
     module = load("v_add_f32 v0, v1, v2\ns_endpgm\n", "gfx902")
-    report = livereg_report([k.analyze(extra=("stats",)) for k in module.kernels], file="k.s", dialect=module.ir.dialect,
+    report = livereg_report([k.analyze(extra=("stats",)) for k in module.kernels], file="k.s",
+                            dialect=module.ir.dialect,
                             diagnostics=())
     page = render_compare_html([Variant(HOSTILE, report.kernels[0]), Variant("plain", report.kernels[0])])
     data = page.split('id="isalens-data">', 1)[1].split("</script>", 1)[0]
