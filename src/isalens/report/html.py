@@ -51,7 +51,29 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
         "peak": {"vgpr": k.vgpr.peak_live, "sgpr": k.sgpr.peak_live},
         "peak_indices": {"vgpr": list(k.vgpr.peak_indices), "sgpr": list(k.sgpr.peak_indices)},
         "thresholds": [list(t) for t in k.vgpr_thresholds if t[1] > 1],
+        **_timing_data(k),
+        **_advice_data(k),
     }
+
+
+def _timing_data(k: KernelReport) -> dict[str, Any]:
+    """Per-loop rows (header line, depth, cycles per iteration, bottleneck) and per-instruction (issue, stall)."""
+    if k.timing is None:
+        return {"timing_note": k.timing_note} if k.timing_note else {}
+    from isalens.report.timing import line_columns, timing_dict
+    doc = timing_dict(k.timing)
+    loops = [[lp["header_line"], lp["depth"], lp["cycles_per_iteration"], lp["bottleneck"]] for lp in doc["loops"]]
+    cost = line_columns(k.timing)
+    return {"loops": loops, "cost": [list(cost.get(i, (0, 0))) for i in range(len(k.lines))],
+            "timing_kernel": [doc["kernel"].get("cycles_per_iteration"), doc["kernel"].get("bottleneck")]}
+
+
+def _advice_data(k: KernelReport) -> dict[str, Any]:
+    """Advice items as (kind, message, evidence lines), or why there is none."""
+    if k.advice is None:
+        return {}
+    return {"advice": [[a.kind, a.message, list(a.lines)] for a in k.advice.items],
+            "advice_refused": k.advice.refused}
 
 
 def _stats_cards(stats: KernelStats) -> list[list[str]]:

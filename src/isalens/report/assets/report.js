@@ -33,12 +33,42 @@
     // the text column fits the longest line (labels included), within 24-90 characters
     let longest = 0; for (const ln of K.lines) longest = Math.max(longest, ln[1].length + (ln[6] ? ln[6].length + 2 : 0));
     $("listing").style.setProperty("--txt", (Math.min(90, Math.max(24, longest)) + 2) + "ch");
-    renderCards(); renderChart(); $("spacer").style.height = (K.lines.length * ROW) + "px"; renderRows();
+    $("listing").style.setProperty("--cyc", K.cost ? "11ch" : "0");
+    renderCards(); renderSections(); renderChart(); $("spacer").style.height = (K.lines.length * ROW) + "px"; renderRows();
   }
 
   function renderCards() {
     const c = K.cards; $("cards").innerHTML = "";
     for (const [k, v] of c) { const d = document.createElement("div"); d.className = "card"; d.innerHTML = `<div class="k"></div><div class="v"></div>`; d.children[0].textContent = k; d.children[1].textContent = v; $("cards").appendChild(d); }
+  }
+
+  // timing (per-loop table) and advice (items with links to their lines); text only through textContent
+  function lineLink(line) {
+    const a = document.createElement("a"); a.textContent = String(line); a.dataset.line = String(line);
+    a.addEventListener("click", () => { const i = K.lines.findIndex((r) => r[0] === line); if (i >= 0) goTo(i); });
+    return a;
+  }
+  function renderSections() {
+    const box = $("sections"); box.innerHTML = "";
+    const add = (title) => { const s = document.createElement("section"); const h = document.createElement("h2"); h.textContent = title; s.appendChild(h); box.appendChild(s); return s; };
+    if (K.loops) {
+      const s = add("timing: cycles per loop iteration (static estimate, docs/timing.md)"), t = document.createElement("table");
+      const head = t.insertRow(); for (const h of ["loop at line", "depth", "cycles/iteration", "bottleneck"]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
+      for (const [line, depth, cyc, why] of K.loops) { const r = t.insertRow(); r.insertCell().appendChild(lineLink(line)); r.insertCell().textContent = depth; r.insertCell().textContent = cyc; r.insertCell().textContent = why; }
+      s.appendChild(t);
+      if (K.timing_kernel) { const p = document.createElement("p"); p.textContent = `kernel: ${K.timing_kernel[0]} cycles; bound: ${K.timing_kernel[1]}`; s.appendChild(p); }
+    } else if (K.timing_note) { add("timing").appendChild(document.createTextNode(K.timing_note)); }
+    if (K.advice) {
+      const s = add("advice (docs/advice.md)"), ul = document.createElement("ol");
+      if (!K.advice.length) { const li = document.createElement("li"); li.textContent = K.advice_refused || "no detector found anything to change"; ul.appendChild(li); }
+      for (const [kind, message, lines] of K.advice) {
+        const li = document.createElement("li"); const b = document.createElement("b"); b.textContent = `[${kind}] `; li.appendChild(b);
+        li.appendChild(document.createTextNode(message + " "));
+        if (lines.length) { li.appendChild(document.createTextNode("lines ")); lines.slice(0, 12).forEach((ln, j) => { if (j) li.appendChild(document.createTextNode(", ")); li.appendChild(lineLink(ln)); }); }
+        ul.appendChild(li);
+      }
+      s.appendChild(ul);
+    }
   }
 
   function renderChart() {
@@ -87,7 +117,8 @@
       if (state.found === i) row.classList.add("found");
       const cnt = K.lines[i][col];
       let map = ""; for (let r = 0; r < width; r++) { const s = regState(prefix + r, i); map += `<b data-reg="${r}"${state.reg === prefix + r ? ' class="sel"' : ""}>${s}</b>`; }
-      row.innerHTML = `<span class="ln">${line}</span><span class="cnt"><span class="bar" style="width:${(100 * cnt / top).toFixed(0)}%"></span><span class="num">${cnt}</span></span><span class="map">${map}</span><span class="txt"></span>`;
+      const cyc = K.cost ? `<span class="cyc" title="issue cycles / stall cycles (timing model)">${K.cost[i][0]}/${K.cost[i][1]}</span>` : "";
+      row.innerHTML = `<span class="ln">${line}</span>${cyc}<span class="cnt"><span class="bar" style="width:${(100 * cnt / top).toFixed(0)}%"></span><span class="num">${cnt}</span></span><span class="map">${map}</span><span class="txt"></span>`;
       row.lastChild.textContent = (labels ? labels + ": " : "") + text; row.lastChild.title = row.lastChild.textContent;
       if (labels) row.lastChild.classList.add("label");
       frag.appendChild(row);
