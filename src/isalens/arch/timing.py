@@ -13,6 +13,7 @@ from importlib import resources
 from typing import Any
 
 from isalens.arch.model import ArchSpec
+from isalens.patterns import matches
 
 __all__ = ["UNITS", "AcoCosts", "AcoPerf", "ClassTiming", "HazardRule", "TimingTable", "aco_costs", "timing_family",
            "timing_table", "timing_tables"]
@@ -55,8 +56,8 @@ class HazardRule:
         if self.dpp and not is_dpp:
             return False
         if self.mnemonics:
-            return any(fnmatchcase(mnemonic, p) for p in self.mnemonics)
-        return any(fnmatchcase(klass, p) for p in self.consumer)
+            return matches(mnemonic, self.mnemonics)
+        return matches(klass, self.consumer)
 
 
 _HAZARD_REGISTERS = {"sgpr", "vgpr", "vcc", "exec", "m0"}

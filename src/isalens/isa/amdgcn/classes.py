@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from isalens.isa.amdgcn.semantics import base_mnemonic
+from isalens.patterns import matches
 
 __all__ = ["UNKNOWN", "ClassRule", "class_keys", "class_of", "class_rules"]
 
@@ -30,7 +30,7 @@ class ClassRule:
         if self.generations and generation is not None and not (
                 self.generations[0] <= generation <= self.generations[1]):
             return False
-        return any(fnmatchcase(base, pattern) for pattern in self.match)
+        return matches(base, self.match)
 
 
 def _check(index: int, raw: dict[str, Any], keys: dict[str, str]) -> ClassRule:

@@ -13,7 +13,6 @@ import re
 import struct
 import tomllib
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -22,6 +21,7 @@ from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.registers import RegFile, special, special_pair
 from isalens.isa.amdgcn.semantics import base_mnemonic, effect_of
+from isalens.patterns import matches
 
 __all__ = [
     "ConstantKind", "Size", "constant_kinds", "format_bytes", "format_of", "generation_of", "has_literal",
@@ -85,9 +85,9 @@ class _Rule:
             return False
         if self.targets and target not in self.targets:
             return False
-        if any(fnmatchcase(base, p) for p in self.exclude):
+        if self.exclude and matches(base, self.exclude):
             return False
-        return any(fnmatchcase(base, p) for p in self.match)
+        return matches(base, self.match)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from isalens.ir.instruction import BranchKind
 from isalens.ir.operands import Operand, RegOperand
 from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile, special, special_pair
+from isalens.patterns import matches
 
 _ENCODING_SUFFIX = re.compile(r"_(?:e32|e64|sdwa|dpp8|dpp|e64_dpp|e32_dpp|e64_dpp8)$")
 _SPECIALS_64 = ("vcc", "exec")
@@ -46,7 +46,7 @@ class Rule:
             m == w or m.startswith(w) for m in modifiers for w in self.when_modifier
         ):
             return False
-        return any(fnmatchcase(base, pattern) for pattern in self.match)
+        return matches(base, self.match)
 
 
 _SCALAR_FIELDS = {
