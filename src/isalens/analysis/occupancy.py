@@ -236,7 +236,7 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
         # the same model answers every question: the changed kernel's own waves per SIMD (a smaller workgroup
         # changes how many waves each group brings, so counting groups alone would overstate it)
         try:
-            return _waves_only(arch, _with(inp, field, value)) >= target
+            return _waves_only(arch, with_resource(inp, field, value)) >= target
         except OccupancyInputError:
             return False
 
@@ -256,8 +256,8 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
     return dataclasses.replace(occ, next_step=step)
 
 
-def _with(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
-    """``inp`` with one resource changed."""
+def with_resource(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
+    """``inp`` with one resource (``vgprs``, ``sgprs``, ``lds_bytes`` or ``workgroup_size``) changed."""
     if field == "vgprs":
         return dataclasses.replace(inp, vgprs=value)
     if field == "sgprs":
@@ -300,7 +300,7 @@ def curves(arch: ArchSpec, inp: OccupancyInput) -> tuple[Curve, ...]:
         kept_x, eff, llvm = [], [], []
         for x in xs:
             try:
-                occ = occupancy(arch, _with(inp, field, x))
+                occ = occupancy(arch, with_resource(inp, field, x))
             except OccupancyInputError:
                 continue
             kept_x.append(x)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from isalens.analysis.advice.model import Advice, AdviceInput, with_resource
-from isalens.analysis.occupancy import OccupancyInputError, occupancy
+from isalens.analysis.advice.model import Advice, AdviceInput
+from isalens.analysis.occupancy import OccupancyInputError, occupancy, with_resource
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.registers import RegFile, special

@@ -8,9 +8,9 @@ Packed everywhere, each instruction's count drops by half its half-only register
 
 from __future__ import annotations
 
-from isalens.analysis.advice.model import Advice, AdviceInput, Value, with_resource
+from isalens.analysis.advice.model import Advice, AdviceInput, Value
 from isalens.analysis.lifetimes import definitions_reaching, next_uses
-from isalens.analysis.occupancy import OccupancyInputError, occupancy
+from isalens.analysis.occupancy import OccupancyInputError, occupancy, with_resource
 from isalens.ir.registers import HALF_HI, HALF_LO, Reg, RegFile
 
 KIND = "halves"

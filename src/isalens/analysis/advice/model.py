@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
-from isalens.analysis.occupancy import OccupancyInput
 from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.stats import KernelStats
 
@@ -53,16 +51,3 @@ class KernelAdvice:
     arch: str
     items: tuple[Advice, ...]
     refused: str | None = None
-
-
-def with_resource(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
-    """``inp`` with one resource (``vgprs``, ``sgprs``, ``lds_bytes`` or ``workgroup_size``) changed."""
-    if field == "vgprs":
-        return dataclasses.replace(inp, vgprs=value)
-    if field == "sgprs":
-        return dataclasses.replace(inp, sgprs=value)
-    if field == "lds_bytes":
-        return dataclasses.replace(inp, lds_bytes=value)
-    if field == "workgroup_size":
-        return dataclasses.replace(inp, workgroup_size=value)
-    raise KeyError(field)

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from isalens.analysis.advice import spills
-from isalens.analysis.advice.model import Advice, AdviceInput, with_resource
-from isalens.analysis.occupancy import OccupancyInput, OccupancyInputError, occupancy
+from isalens.analysis.advice.model import Advice, AdviceInput
+from isalens.analysis.occupancy import OccupancyInput, OccupancyInputError, occupancy, with_resource
 
 KIND = "occupancy"
 _NAMES = {"vgprs": "VGPRs", "sgprs": "SGPRs", "lds_bytes": "bytes of LDS", "workgroup_size": "threads per workgroup"}

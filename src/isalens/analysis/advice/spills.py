@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from isalens.analysis.advice.model import Advice, AdviceInput, Value, with_resource
-from isalens.analysis.occupancy import OccupancyInputError, occupancy
+from isalens.analysis.advice.model import Advice, AdviceInput, Value
+from isalens.analysis.occupancy import OccupancyInputError, occupancy, with_resource
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
 
