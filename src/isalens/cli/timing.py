@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from isalens.cli.common import add_load_options, load_options
 from isalens.errors import InputError, IsalensError
 
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ def register(subparsers: Any) -> None:
                     "reproduces Mesa ACO's Latency and Inverse Throughput statistics.",
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="ISA listing, or a source file (.cl .hip .comp .frag ...)")
-    p.add_argument("--arch", help="target, when the input does not name it (gfx902, navi21 ...)")
     p.add_argument("--device", help="device for the roofs, e.g. ryzen-5-2400g, mi250x, rx-6900-xt")
     p.add_argument("--waves", metavar="N", help="waves per SIMD (default: the occupancy model's)")
     p.add_argument("--trip-count", action="append", default=[], metavar="LINE=N",
@@ -43,12 +43,7 @@ def register(subparsers: Any) -> None:
                    help="re-evaluate under other wave counts and/or devices")
     p.add_argument("--model", choices=("isalens", "aco"), default="isalens",
                    help="isalens (default) or aco: Mesa 22.3's Latency / Inverse Throughput definition")
-    p.add_argument("--kernel", help="only this kernel")
-    p.add_argument("--dialect", help="input format (default: detected)")
-    p.add_argument("--stage", choices=("comp", "frag", "vert"), help="shader stage (default: from the suffix)")
-    p.add_argument("--entry", default="main", help="shader entry point")
-    p.add_argument("--wave", type=int, choices=(32, 64), help="wave size")
-    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]")
+    add_load_options(p)
     p.add_argument("--lines", action="store_true", help="JSON: per-instruction issue and stall cycles too")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -81,28 +76,14 @@ def _what_if(specs: list[str]) -> tuple[list[int], list[str]]:
 
 
 def _kernels(file: str, args: argparse.Namespace) -> tuple[list[LoadedKernel], dict[str, str | int]]:
-    from isalens.engine.load import load
-    from isalens.engine.sources import is_source, load_source
+    from isalens.engine import SOURCE_SUFFIXES, load_input, source_of
     from isalens.engine.vliw import vliw_dialect
 
-    stats: dict[str, str | int] = {}
-    path = Path(file)
-    if is_source(path):
-        module, stats = load_source(path, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
-                                    wave=args.wave)
-    else:
-        if file != "-" and vliw_dialect(path):
-            raise InputError("VLIW (R600-Cayman) code: its loop figures come from `isalens vliw` (same names)",
-                             file=file, code="usage")
-        source: str | Path = sys.stdin.read() if file == "-" else path
-        module = load(source, args.arch, dialect=args.dialect, wave_size=args.wave)
-    kernels = list(module.kernels)
-    if args.kernel:
-        kernels = [k for k in kernels if k.name == args.kernel]
-        if not kernels:
-            names = ", ".join(k.name for k in module.kernels)
-            raise InputError(f"no kernel named '{args.kernel}' (found: {names})", file=file, code="usage")
-    return kernels, stats
+    if file != "-" and Path(file).suffix.lower() not in SOURCE_SUFFIXES and vliw_dialect(Path(file)):
+        raise InputError("VLIW (R600-Cayman) code: its loop figures come from `isalens vliw` (same names)",
+                         file=file, code="usage")
+    _module, kernels, stats = load_input(source_of(file), load_options(args))
+    return list(kernels), stats
 
 
 def _aco_docs(file: str, args: argparse.Namespace) -> list[tuple[str, dict[str, Any]]]:
