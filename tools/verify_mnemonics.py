@@ -16,6 +16,9 @@ one target of the family accepts it.  VOPD component names (``v_dual_*``)
 cannot be assembled on their own; they are tried as the X and as the Y half
 of a complete dual instruction with a few operand shapes instead.
 
+Which targets a list serves comes from the arch data (``mnemonic_lists`` in
+``src/isalens/arch/data/*.toml``), the same facts isalens itself reads.
+
 The lists are produced for LLVM 19 (``llvm-mc-19``).  Targets the assembler
 does not know (gfx950 and gfx1153 are unknown to LLVM 19) are reported as
 skipped, and a family whose targets are all unknown is skipped as a whole.
@@ -37,39 +40,33 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-FAMILY_TARGETS: dict[str, tuple[str, ...]] = {
-    "gfx8": ("gfx801", "gfx802", "gfx803", "gfx805", "gfx810"),
-    "gfx9": ("gfx900", "gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"),
-    "cdna1": ("gfx908",),
-    "cdna2": ("gfx90a",),
-    "cdna3": ("gfx940", "gfx941", "gfx942"),
-    # mnemonics_cdna4.txt holds only what gfx950 adds on top of cdna3.
-    "cdna4": ("gfx950",),
-    "gfx10_1": ("gfx1010", "gfx1011", "gfx1012", "gfx1013"),
-    "gfx10_3": (
-        "gfx1030",
-        "gfx1031",
-        "gfx1032",
-        "gfx1033",
-        "gfx1034",
-        "gfx1035",
-        "gfx1036",
-    ),
-    "gfx11": (
-        "gfx1100",
-        "gfx1101",
-        "gfx1102",
-        "gfx1103",
-        "gfx1150",
-        "gfx1151",
-        "gfx1152",
-        "gfx1153",
-    ),
-    "gfx12": ("gfx1200", "gfx1201"),
-}
+ARCH_DATA = Path(__file__).resolve().parent.parent / "src" / "isalens" / "arch" / "data"
+
+
+def _family_defaults(stem: str, docs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    doc = docs[stem]
+    base = _family_defaults(doc["extends"], docs) if "extends" in doc else {}
+    return {**base, **doc.get("defaults", {})}
+
+
+def family_targets(arch_data: Path = ARCH_DATA) -> dict[str, tuple[str, ...]]:
+    """List name -> the targets whose instruction set includes it (``mnemonic_lists`` in the arch data)."""
+    docs = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(arch_data.glob("*.toml"))}
+    out: dict[str, list[str]] = {}
+    for stem, doc in docs.items():
+        defaults = _family_defaults(stem, docs)
+        for target, overrides in doc.get("targets", {}).items():
+            for name in {**defaults, **overrides}.get("mnemonic_lists", ()):
+                out.setdefault(name, []).append(target)
+    return {name: tuple(sorted(targets, key=lambda t: (len(t), t))) for name, targets in sorted(out.items())}
+
+
+FAMILY_TARGETS: dict[str, tuple[str, ...]] = family_targets()
 
 ENCODING_SUFFIXES: tuple[str, ...] = (
     "_e64_dpp",

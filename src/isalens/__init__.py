@@ -1,11 +1,34 @@
 """isalens: static analysis of AMD GPU ISA (register liveness, pressure, occupancy and more).
 
-The public API lives in :mod:`isalens.api` and is re-exported here.
+The public API (re-exported lazily, so the command line starts fast):
+
+    >>> import isalens
+    >>> result = isalens.analyze("kernel.s")           # what `isalens analyze --json` prints: result.to_dict()
+    >>> module = isalens.load("kernel.s")              # parsed kernels; module.kernels[0].analyze()
 """
+
+from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from isalens.api import analyze_kernel, load
-from isalens.errors import Diagnostic, IsalensError
+# not typing.TYPE_CHECKING: importing typing would slow every command's start-up; mypy reads this name the same way
+TYPE_CHECKING = False
 
-__all__ = ["Diagnostic", "IsalensError", "__version__", "analyze_kernel", "load"]
+if TYPE_CHECKING:
+    from isalens.engine import Analysis, LoadOptions, analyze
+    from isalens.engine.load import analyze_kernel, load
+    from isalens.errors import Diagnostic, IsalensError
+
+__all__ = ["Analysis", "Diagnostic", "IsalensError", "LoadOptions", "__version__", "analyze", "analyze_kernel",
+           "load"]
+
+_WHERE = {"Analysis": "isalens.engine", "LoadOptions": "isalens.engine", "analyze": "isalens.engine",
+          "analyze_kernel": "isalens.engine.load", "load": "isalens.engine.load", "Diagnostic": "isalens.errors",
+          "IsalensError": "isalens.errors"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _WHERE:
+        import importlib
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'isalens' has no attribute {name!r}")

@@ -33,7 +33,7 @@ def _check(path: Path, text: str, update: bool) -> None:
 
 @pytest.mark.parametrize(("args", "suffix"), [
     (["--color", "never"], ".text"),
-    (["--json"], ".json"),
+    (["--json", "--pretty"], ".json"),
     (["--rga"], ".rga"),
     (["--rga", "--reg", "sgpr"], ".sgpr.rga"),
 ])

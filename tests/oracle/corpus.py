@@ -52,7 +52,14 @@ MANIFEST = KERNELS_DIR / "corpus.toml"
 STOP_AFTER = "branch-relaxation"
 
 # Bump when the layout of the cache or the way files are produced changes.
-_CACHE_FORMAT = "3"
+_CACHE_FORMAT = "4"
+
+#: llc's assembly must come from the same register allocation as its MIR. AMDGPU enables
+#: interprocedural register allocation (IPRA: a caller allocates around what its callee really
+#: clobbers) in a full llc run, but a ``-stop-after`` run prints MIR allocated with the plain calling
+#: convention (measured with llc 19 on calls.cl: the MIR is byte-identical with and without IPRA, the
+#: assembly is not). So the assembly the oracle compares with the MIR is produced without IPRA.
+LLC_ASM_FLAGS = ("-enable-ipra=false",)
 _OUTPUTS = ("clang.s", "opt.bc", "llc.s", "llc.mir")
 
 
@@ -184,7 +191,7 @@ def _build_one(
     try:
         compile_opencl(source, target, out_asm=tmp / "clang.s", extra_flags=flags, clang=tools.clang)
         ir = compile_opencl_to_ir(source, target, tmp / "opt.bc", extra_flags=flags, clang=tools.clang)
-        llc_compile(ir, target, tmp / "llc.s", llc=tools.llc)
+        llc_compile(ir, target, tmp / "llc.s", extra_flags=LLC_ASM_FLAGS, llc=tools.llc)
         llc_compile(ir, target, tmp / "llc.mir", stop_after=STOP_AFTER, llc=tools.llc)
         try:
             os.rename(tmp, out)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import isalens
+from isalens.arch.loader import get_arch
 from isalens.isa.amdgcn import catalog
 from isalens.isa.amdgcn.encoding import generation_of, instruction_size, text_size
 from isalens.isa.amdgcn.syntax import parse_instruction_text
@@ -38,7 +39,7 @@ def llvm_sizes(mc: str, target: str, wave: int, texts: list[str]) -> list[int]:
     return sizes
 
 
-def _corpus_kernels(corpus: list[CorpusEntry]) -> list[isalens.api.LoadedKernel]:
+def _corpus_kernels(corpus: list[CorpusEntry]) -> list[isalens.engine.load.LoadedKernel]:
     return [k for entry in corpus for k in isalens.load(entry.clang_asm).kernels]
 
 
@@ -48,7 +49,7 @@ def test_corpus_sizes_equal_llvm(corpus: list[CorpusEntry]) -> None:
     targets = {k.ir.arch for k in kernels}
     assert len(targets) == 9, targets
 
-    def check(kernel: isalens.api.LoadedKernel) -> tuple[int, list[str]]:
+    def check(kernel: isalens.engine.load.LoadedKernel) -> tuple[int, list[str]]:
         ins = kernel.ir.instructions
         sizes = llvm_sizes(mc, kernel.ir.arch, kernel.ir.wave_size, [i.text for i in ins])
         bad = [f"{kernel.ir.arch} {kernel.name}: {i.text!r} ours {instruction_size(i, kernel.ir.arch).bytes}, "
@@ -134,7 +135,8 @@ _QUIRKS = {
     # printed without a suffix in their 32-bit form, although they also have a VOP3 form
     "v_nop", "v_clrexcp", "v_pipeflush", "v_interp_p1_f32", "v_interp_p2_f32", "v_interp_mov_f32",
 }
-_FAMILY_CPU = {"gfx8": "gfx803", "gfx9": "gfx900", "cdna1": "gfx908", "cdna2": "gfx90a", "cdna3": "gfx942",
+_FAMILY_CPU = {"gfx6": "gfx601", "gfx7": "gfx701",
+               "gfx8": "gfx803", "gfx9": "gfx900", "cdna1": "gfx908", "cdna2": "gfx90a", "cdna3": "gfx942",
                "gfx10_1": "gfx1010", "gfx10_3": "gfx1030", "gfx11": "gfx1100", "gfx12": "gfx1200"}
 
 
@@ -144,7 +146,8 @@ def test_valu_form_tables_agree_with_llvm(family: str) -> None:
     _e32 suffix, any other name accepted (llvm-mc's answer to the bare mnemonic: "too few operands")."""
     mc = require_tool("llvm-mc-19")
     cpu = _FAMILY_CPU[family]
-    names = sorted(n for n in catalog.known_mnemonics(cpu) if n.startswith("v_") and not n.startswith("v_dual_"))
+    known = catalog.known_mnemonics(get_arch(cpu).mnemonic_lists)
+    names = sorted(n for n in known if n.startswith("v_") and not n.startswith("v_dual_"))
     proc = subprocess.run([mc, "-arch=amdgcn", f"-mcpu={cpu}"], input="".join(f"{n}_e32\n" for n in names),
                           capture_output=True, text=True, check=False)
     errors = {int(m.group(1)): m.group(2) for m in re.finditer(r"<stdin>:(\d+):\d+: error: (.*)", proc.stderr)}

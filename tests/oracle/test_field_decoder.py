@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pytest
 
 import isalens
+from isalens.arch.loader import get_arch
 from isalens.isa.amdgcn.encoding import generation_of, text_size
 from isalens.isa.amdgcn.fields import Decoded, decode
 from tests.conftest import require_tool
@@ -54,11 +55,16 @@ class Case:
     expect: Expected
 
 
-def _check(cases: list[Case], words: list[tuple[int, ...]], generation: int, fmt: str | tuple[str, ...]) -> None:
+def _decode(ws: tuple[int, ...], target: str) -> Decoded:
+    spec = get_arch(target)
+    return decode(ws, spec.generation, spec.encoding_layout)
+
+
+def _check(cases: list[Case], words: list[tuple[int, ...]], target: str, fmt: str | tuple[str, ...]) -> None:
     formats = (fmt,) if isinstance(fmt, str) else fmt
     failures = []
     for case, ws in zip(cases, words, strict=True):
-        d: Decoded = decode(ws, generation)
+        d: Decoded = _decode(ws, target)
         problems = []
         if d.format not in formats:
             problems.append(f"format {d.format}")
@@ -455,10 +461,9 @@ def test_other_formats_round_trip(family: str) -> None:
     mc = require_tool("llvm-mc-19")
     pairs = _misc_cases(random.Random(f"{family}-misc"), family)
     words = assemble(mc, CPUS[family], [c.text for _, c in pairs])
-    generation = generation_of(CPUS[family])
     for fmt in sorted({f for f, _ in pairs}):
         picked = [(c, w) for (f, c), w in zip(pairs, words, strict=True) if f == fmt]
-        _check([c for c, _ in picked], [w for _, w in picked], generation, fmt)
+        _check([c for c, _ in picked], [w for _, w in picked], CPUS[family], fmt)
 
 
 KINDS: dict[str, Callable[[random.Random, str], list[Case]]] = {
@@ -477,15 +482,14 @@ def test_generated_sweep_round_trips(family: str, kind: str) -> None:
     cases = KINDS[kind](rng, family)
     assert len(cases) >= 2000
     words = assemble(mc, CPUS[family], [c.text for c in cases])
-    generation = generation_of(CPUS[family])
     if kind == "dpp":
         formats = [c.expect.pop("_format") for c in cases]
         for fmt in ("DPP", "DPP8", "VOP3_DPP", "VOP3_DPP8"):
             picked = [(c, w) for c, w, f in zip(cases, words, formats, strict=True) if f == fmt]
             if picked:
-                _check([c for c, _ in picked], [w for _, w in picked], generation, fmt)
+                _check([c for c, _ in picked], [w for _, w in picked], CPUS[family], fmt)
     else:
-        _check(cases, words, generation, _FORMATS[kind])
+        _check(cases, words, CPUS[family], _FORMATS[kind])
 
 
 def _corpus_texts(corpus: list[CorpusEntry]) -> list[tuple[str, int, list[str]]]:
@@ -518,9 +522,8 @@ def test_decoder_and_size_rules_agree_on_the_corpus(corpus: list[CorpusEntry]) -
     failures: list[str] = []
     with ThreadPoolExecutor(max_workers=8) as pool:
         for target, texts, words in pool.map(run, jobs):
-            generation = generation_of(target)
             for text, ws in zip(texts, words, strict=True):
-                d = decode(ws, generation)
+                d = _decode(ws, target)
                 raw = parse_instruction_text(text.split("::")[0])
                 rule = text_size(raw.mnemonic, raw.operands, raw.modifiers, target, text).format
                 checked += 1

@@ -3,15 +3,14 @@ its null device (GLSL and HLSL). Every test skips, with the reason, when its com
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from isalens import cli_toolchain
-from isalens.api_frontends import load_source
+from isalens.cli import main
+from isalens.engine.sources import load_source
 from isalens.errors import InputError
 from isalens.frontends import clang as cc
 from isalens.frontends import radv
@@ -268,16 +267,13 @@ def test_expand_repeats() -> None:
 
 # ------------------------------------------------------------------------------------------ toolchain
 def test_toolchain_command_reports_every_component(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command")
-    cli_toolchain.register(sub)
-    assert cli_toolchain.run(parser.parse_args(["toolchain", "--no-probe", "--json"])) == 0
+    assert main(["toolchain", "--no-probe", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     names = [c["name"] for c in doc["components"]]
     assert names == ["clang", "llc", "libclc", "hip", "glslang", "vulkan-loader", "radv"]
     missing = [p for c in doc["components"] if not c["found"] for p in c["packages"]]
     assert doc["install"] == (f"apt-get install -y {' '.join(dict.fromkeys(missing))}" if missing else None)
-    assert cli_toolchain.run(parser.parse_args(["toolchain", "--no-probe"])) == 0
+    assert main(["toolchain", "--no-probe"]) == 0
     assert "plain ISA-text analysis needs none of these" in capsys.readouterr().out
 
 

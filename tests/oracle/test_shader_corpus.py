@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from isalens import cli
-from isalens.api import LoadedKernel, LoadedModule, load
-from isalens.api_frontends import load_source
 from isalens.arch.loader import get_arch
+from isalens.engine.load import LoadedKernel, LoadedModule, load
+from isalens.engine.sources import load_source
 from isalens.frontends import radv
 from isalens.frontends.clang import CompilerError
 from isalens.frontends.vk import SHADER_STAGE_BITS

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from isalens.api_vliw import analyze_vliw, load_vliw
+from isalens.engine.vliw import analyze_vliw, load_vliw
 from isalens.ir.diagnostics import Severity
 from tests.conftest import EXAMPLES, require_tool
 

@@ -87,3 +87,73 @@ def test_vopd_pair_is_one_instruction_with_both_operations() -> None:
     assert ins.ops == ("v_dual_mov_b32", "v_dual_add_f32")
     assert registers_in(ins.defs, RegFile.VGPR) == [0, 7]
     assert registers_in(ins.uses, RegFile.VGPR) == [1, 2, 5]
+
+
+# A rotated loop (test at the bottom, LLVM's usual shape): the divergent region opened at `body1` joins
+# at `latch1`, *above* it in listing order, which is where its s_cbranch_execz goes. The restore at
+# `after1` re-applies the same saved mask after the loop (idempotent: the last iteration saved the
+# pre-region EXEC) and is merely the next restore of s[0:1] below the saveexec.
+ROTATED = """\
+    s_mov_b32 s2, 0
+    v_mov_b32_e32 v1, 0
+    s_branch body1
+latch1:
+    s_or_b64 exec, exec, s[0:1]
+    s_add_u32 s2, s2, 1
+    s_cmp_lt_u32 s2, 8
+    s_cbranch_scc0 after1
+body1:
+    v_cmp_gt_u32_e32 vcc, s2, v0
+    s_and_saveexec_b64 s[0:1], vcc
+    s_cbranch_execz latch1
+    v_add_f32_e32 v1, v1, v0
+    s_branch latch1
+after1:
+    v_mov_b32_e32 v3, 2.0
+    v_add_f32_e32 v1, v1, v3
+    s_or_b64 exec, exec, s[0:1]
+    v_add_f32_e32 v1, v1, v3
+    global_store_dword v[4:5], v1, off
+    s_endpgm
+"""
+
+
+def test_rotated_loop_region_joins_at_its_execz_target_not_the_next_restore_below() -> None:
+    """v3 is written at index 12 (after the loop) and last read at 15: by hand it is live on 12..15
+    only. Pairing the saveexec (index 8) with the next restore in listing order (index 14) would add an
+    edge from inside the loop to after it and make v3 live through the whole loop."""
+    kernel = isalens.load(ROTATED, "gfx900").kernels[0]
+    assert kernel.cfg.exec_skip_edges == ()
+    live = kernel.liveness()
+    for i in range(0, 12):
+        assert 3 not in registers_in(live.live_in[i], RegFile.VGPR), i
+    assert 3 in registers_in(live.live_in[15], RegFile.VGPR)
+    # the loop is still one loop of depth 1 made of latch1 and body1
+    assert [loop.depth for loop in kernel.cfg.loops] == [1]
+
+
+# No s_cbranch_execz after the saveexec, so the region gets an EXEC skip edge from index 1 to the
+# restore at index 4. s4 is written inside the region by a scalar instruction, which runs whatever
+# EXEC is, and read after the restore.
+SCALAR_IN_REGION = """\
+    v_cmp_lt_u32_e32 vcc, 15, v0
+    s_and_saveexec_b64 s[0:1], vcc
+    s_mov_b32 s4, 3
+    v_mov_b32_e32 v1, s4
+    s_or_b64 exec, exec, s[0:1]
+    v_add_u32_e32 v2, s4, v1
+    global_store_dword v[4:5], v2, off
+    s_endpgm
+"""
+
+
+def test_exec_skip_edges_carry_vector_registers_only() -> None:
+    """By hand: s4 is live from its write (index 2) to its read (index 5) and nowhere before; v1, written
+    under the mask at index 3, stays live across the skip edge (the lanes switched off keep it)."""
+    kernel = isalens.load(SCALAR_IN_REGION, "gfx900").kernels[0]
+    assert kernel.cfg.exec_skip_edges
+    live = kernel.liveness()
+    assert 4 not in registers_in(live.live_out[1], RegFile.SGPR)
+    assert 4 not in registers_in(live.entry, RegFile.SGPR)
+    assert 4 in registers_in(live.live_out[2], RegFile.SGPR)
+    assert 1 in registers_in(live.live_out[1], RegFile.VGPR)

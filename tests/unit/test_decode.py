@@ -6,28 +6,21 @@ arithmetic); the instruction text comes from llvm-mc (tests needing it skip when
 
 from __future__ import annotations
 
-import argparse
 import re
 import struct
 from pathlib import Path
 
 import pytest
 
-from isalens.api_stats import parse_words
-from isalens.cli_decode import register, run
+from isalens.cli import main
+from isalens.engine.decode import parse_words
 from isalens.errors import InputError
 from isalens.isa.amdgcn.fields import DecodeError, decode, split_words
 from tests.conftest import require_tool
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="isalens")
-    register(parser.add_subparsers())
-    return parser
-
-
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = run(_parser().parse_args(["decode", *argv]))
+    code = main(["decode", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -47,7 +40,7 @@ def test_ds_read2st64_fields_by_hand() -> None:
     # D8700400: bits 31:26 = 0xD8700400 >> 26 = 0x36 (DS); OP = (0xD8700400 >> 17) & 0xFF = 0x6C38 & 0xFF = 56;
     # GDS = bit 16 = 0; OFFSET1 = bits 15:8 = 0x04; OFFSET0 = 0x00.
     # 3B00002A: VDST = 0x3B = 59, DATA1 = 0, DATA0 = 0, ADDR = 0x2A = 42
-    d = decode([0xD8700400, 0x3B00002A], 9)
+    d = decode([0xD8700400, 0x3B00002A], 9, "gfx9")
     assert d.format == "DS" and d.size == 8
     assert [(n, d.value(n)) for n in ("OP", "GDS", "OFFSET1", "OFFSET0", "VDST", "ADDR")] == [
         ("OP", 56), ("GDS", 0), ("OFFSET1", 4), ("OFFSET0", 0), ("VDST", 59), ("ADDR", 42)]
@@ -59,7 +52,7 @@ def test_sdwa_fields_by_hand() -> None:
     # VDST = (0x3E0A04F9 >> 17) & 0xFF = 5; OP = 0x3E0A04F9 >> 25 = 31.
     # SDWA dword 05851501: SRC0 = 0x01, DST_SEL = 0x15 & 7 = 5 (WORD_1), DST_UNUSED = (0x15 >> 3) & 3 = 2
     # (UNUSED_PRESERVE), CLAMP = 0, SRC0_SEL = 0x85 & 7 = 5, S0 = 0x85 >> 7 = 1 (s1), SRC1_SEL = 0x05 & 7 = 5
-    d = decode([0x3E0A04F9, 0x05851501], 9)
+    d = decode([0x3E0A04F9, 0x05851501], 9, "gfx9")
     expect = {"OP": (31, ""), "VDST": (5, "v5"), "SRC0": (1, "s1"), "SRC1": (2, "v2"), "DST_SEL": (5, "WORD_1"),
               "DST_UNUSED": (2, "UNUSED_PRESERVE"), "SRC0_SEL": (5, "WORD_1"), "SRC1_SEL": (5, "WORD_1"),
               "S0": (1, "on"), "CLAMP": (0, "off"), "SRC0_NEG": (0, "off"), "SRC1_ABS": (0, "off")}
@@ -71,7 +64,7 @@ def test_vop3p_fields_by_hand() -> None:
     # v_pk_mul_f16 v51, v33, s15 op_sel:[1,0] op_sel_hi:[0,0] (gcn_1 listing): D3900833 00001F21.
     # 0xD3900833 >> 23 = 0x1A7 (VOP3P on gfx9); OP = 0xD390 & 0x7F = 16; OP_SEL = (0x0833 >> 11) & 7 = 1;
     # VDST = 0x33 = 51; SRC0 = 0x1F21 & 0x1FF = 0x121 = 256 + 33; SRC1 = 0x1F21 >> 9 = 15; OP_SEL_HI = 0
-    d = decode([0xD3900833, 0x00001F21], 9)
+    d = decode([0xD3900833, 0x00001F21], 9, "gfx9")
     assert d.format == "VOP3P"
     got = {n: d.get(n).meaning or d.value(n) for n in ("OP", "OP_SEL", "VDST", "SRC0", "SRC1", "OP_SEL_HI")}  # type: ignore[union-attr]
     assert got == {"OP": 16, "OP_SEL": "[1,0,0]", "VDST": "v51", "SRC0": "v33", "SRC1": "s15", "OP_SEL_HI": "[0,0]"}
@@ -80,13 +73,13 @@ def test_vop3p_fields_by_hand() -> None:
 def test_dpp_control_names() -> None:
     # 7E0002FA 35055301 (gfx10): DPP_CTRL = (0x35055301 >> 8) & 0x1FF = 0x153 = row_share:3; FI = bit 18 = 1;
     # BANK_MASK = 5, ROW_MASK = 3
-    d = decode([0x7E0002FA, 0x35055301], 10)
+    d = decode([0x7E0002FA, 0x35055301], 10, "gfx10")
     assert d.format == "DPP"
     assert (d.get("DPP_CTRL").meaning, d.value("FI"), d.value("BANK_MASK"), d.value("ROW_MASK")) == (  # type: ignore[union-attr]
         "row_share:3", 1, 5, 3)
     # on gfx9 0x150-0x15F are gfx90a's row_newbcast; (0xFF00E401 >> 8) & 0x1FF = 0xE4 = lanes 0,1,2,3 (2 bits each)
-    assert decode([0x7E0002FA, 0x35055301], 9).get("DPP_CTRL").meaning == "row_newbcast:3"  # type: ignore[union-attr]
-    assert decode([0x7E0002FA, 0xFF00E401], 9).get("DPP_CTRL").meaning == "quad_perm:[0,1,2,3]"  # type: ignore[union-attr]
+    assert decode([0x7E0002FA, 0x35055301], 9, "gfx9").get("DPP_CTRL").meaning == "row_newbcast:3"  # type: ignore[union-attr]
+    assert decode([0x7E0002FA, 0xFF00E401], 9, "gfx9").get("DPP_CTRL").meaning == "quad_perm:[0,1,2,3]"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(("words", "generation", "fmt", "size"), [
@@ -103,21 +96,21 @@ def test_dpp_control_names() -> None:
     ([0xEE050004, 0x00000001, 0x00001002], 12, "VGLOBAL", 12),
 ])
 def test_instruction_lengths(words: list[int], generation: int, fmt: str, size: int) -> None:
-    d = decode(words, generation)
+    d = decode(words, generation, f"gfx{generation}")
     assert (d.format, d.size) == (fmt, size)
 
 
 def test_split_words_walks_a_stream() -> None:
     # s_waitcnt (4) + v_add_u32 with literal (8) + ds_read2st64_b32 (8)
     stream = [0xBF8CC67F, 0x6868D2FF, 0x00000090, 0xD8700400, 0x3B00002A]
-    assert [d.format for d in split_words(stream, 9)] == ["SOPP", "VOP2", "DS"]
+    assert [d.format for d in split_words(stream, 9, "gfx9")] == ["SOPP", "VOP2", "DS"]
 
 
 def test_decoder_errors_name_the_word() -> None:
     with pytest.raises(DecodeError, match=r"D8700400.*needs 2 dwords"):
-        decode([0xD8700400], 9)
+        decode([0xD8700400], 9, "gfx9")
     with pytest.raises(DecodeError, match="FFFFFFFF"):
-        decode([0xFFFFFFFF], 9)
+        decode([0xFFFFFFFF], 9, "gfx9")
 
 
 # ---------------------------------------------------------------------------------------------- words

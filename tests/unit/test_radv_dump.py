@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from isalens import cli
-from isalens.api import load
+from isalens.engine.load import load
 from isalens.errors import ArchError, ParseError
 from isalens.frontends.radv import dump_statistics
 from isalens.ir.registers import Reg, RegFile

@@ -12,7 +12,7 @@ import pytest
 
 import isalens
 from isalens.analysis.stats import bank_conflict_degree
-from isalens.api_stats import kernel_stats
+from isalens.engine.decode import kernel_stats
 from isalens.isa.amdgcn import catalog, classes
 from isalens.isa.amdgcn.encoding import constant_kinds, is_inline_constant, text_size
 from isalens.isa.amdgcn.syntax import parse_instruction_text
@@ -202,7 +202,7 @@ def test_bank_conflict_degree_hand_checks() -> None:
     assert bank_conflict_degree(12, (0,), 4) == 1     # 3 is odd: lane i hits bank 3i mod 32, all distinct
 
 
-def _kernel(body: str, arch: str = "gfx900") -> isalens.api.LoadedKernel:
+def _kernel(body: str, arch: str = "gfx900") -> isalens.engine.load.LoadedKernel:
     return isalens.load(body + "\ns_endpgm\n", arch, dialect="bare").kernels[0]
 
 
@@ -275,7 +275,7 @@ def test_report_dict_and_text() -> None:
     k = _kernel("v_lshlrev_b32 v1, 2, v0\nds_read2_b32 v[2:3], v1 offset0:69 offset1:70\n")
     s = kernel_stats(k)
     doc = stats_dict(s, lines=True)
-    assert {"code_bytes", "classes", "lds", "modifiers", "constants"} <= set(doc)
+    assert {"code_bytes", "lds", "modifiers", "constants"} <= set(doc)
     assert doc["lds"] == {"ds_read2_b32": 1}
     (access,) = doc["lds_accesses"]
     # offset0:69 offset1:70 in units of 4 bytes: 276 and 280

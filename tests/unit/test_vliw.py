@@ -6,7 +6,6 @@ copied from isalens's output.
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -14,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isalens import cli_vliw
 from isalens.analysis.vliw import ProgramStats, VliwAnalysis
-from isalens.api_vliw import analyze_vliw, load_vliw
 from isalens.arch.devices import load_devices
+from isalens.cli import main as isalens_main
+from isalens.engine.vliw import analyze_vliw, load_vliw
 from isalens.errors import IsalensError, Severity
 from isalens.ir.vliw import Unit
 from isalens.isa.r600.common import literal_slots
@@ -38,9 +37,7 @@ def codes(result: VliwAnalysis) -> list[str]:
 
 
 def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="isalens")
-    cli_vliw.register(parser.add_subparsers(dest="command"))
-    return cli_vliw.run(parser.parse_args(["vliw", *argv]))
+    return isalens_main(["vliw", *argv])
 
 
 # ------------------------------------------------------------------ the R700 sample (../shared/samples)
@@ -436,7 +433,6 @@ def test_totals_over_several_programs() -> None:
 
 
 def test_analyze_routes_vliw_files_to_the_vliw_report(samples: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from isalens.cli import main as isalens_main
 
     assert isalens_main(["analyze", str(samples / "r700" / "pixel_shader.isa"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

@@ -39,7 +39,8 @@ class CFG:
     loop_depth: tuple[int, ...]
     unreachable: tuple[int, ...]
     reverse_postorder: tuple[int, ...]
-    #: (from block, to block) edges where lanes switched off by EXEC skip a divergent region
+    #: (from block, to block) edges where lanes switched off by EXEC skip a divergent region: VGPR and
+    #: AGPR values flow along them (see :func:`_exec_skips`); not part of ``succs``/``preds``
     exec_skip_edges: tuple[tuple[int, int], ...] = ()
 
     def successors_of_instruction(self, index: int) -> tuple[int, ...]:
@@ -68,23 +69,73 @@ def _saved_mask(ins: Instruction) -> int:
     return saved & ~_EXEC
 
 
-def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
-    """(W, J) instruction pairs: W switches lanes off, J (later) switches them back on from the mask W
-    saved. Lanes off between them keep their register values, so values flow from W to J around the
-    region even when the compiler removed its ``s_cbranch_execz`` (LLVM's CFG keeps that edge)."""
-    pairs = []
+def _restores(kernel: Kernel, start: int, saved: int, succs_of: dict[int, list[int]]) -> set[int]:
+    """Instructions that may switch lanes back on from ``saved`` first on some path from ``start``,
+    following control flow (branch targets and fall-through), not listing order. A path ends at a
+    restore, or where ``saved`` is overwritten without being read."""
     instructions = kernel.instructions
-    for w in instructions:
-        saved = _saved_mask(w)
-        if not saved:
-            continue
-        for j in instructions[w.index + 1 :]:
+    found: set[int] = set()
+    seen: set[int] = set()
+    work = [start]
+    while work:
+        i = work.pop()
+        while i < len(instructions):
+            j = instructions[i]
             if j.defs & _EXEC and j.uses & saved:
-                pairs.append((w.index, j.index))
+                found.add(i)
                 break
             if j.defs & saved and not j.uses & saved:
-                break  # the saved mask was overwritten: no restore to pair with
+                break
+            nexts = succs_of.get(i)
+            if nexts is None:
+                i += 1
+                continue
+            for s in nexts:
+                if s not in seen:
+                    seen.add(s)
+                    work.append(s)
+            break
+    return found
+
+
+def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
+    """(W, J) instruction pairs: W switches lanes off, J switches them back on from the mask W saved.
+
+    Lanes off between them keep their VGPR values, so those values flow from W to J around the region
+    even when the compiler removed its ``s_cbranch_execz`` (LLVM's CFG keeps that edge). When W is
+    followed in its block by an ``s_cbranch_execz``, the region's join is that branch's target and the
+    CFG already has the edge: no pair. Otherwise J is found by following control flow from W; in a
+    rotated loop the restore next in listing order may belong to another loop.
+    """
+    instructions = kernel.instructions
+    n = len(instructions)
+    # successor instructions of every instruction that transfers control (the rest fall through)
+    succs_of: dict[int, list[int]] = {}
+    for ins in instructions:
+        if ins.branch in (BranchKind.JUMP, BranchKind.COND) and ins.target is not None:
+            out = [kernel.labels[ins.target]]
+            if ins.branch is BranchKind.COND and ins.index + 1 < n:
+                out.append(ins.index + 1)
+            succs_of[ins.index] = [t for t in out if t < n]
+        elif ins.branch in (BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT):
+            succs_of[ins.index] = []
+    pairs: list[tuple[int, int]] = []
+    for w in instructions:
+        saved = _saved_mask(w)
+        if not saved or _guarded_by_execz(kernel, w.index):
+            continue
+        pairs.extend((w.index, j) for j in sorted(_restores(kernel, w.index + 1, saved, succs_of)))
     return pairs
+
+
+def _guarded_by_execz(kernel: Kernel, index: int) -> bool:
+    """An ``s_cbranch_execz`` follows instruction ``index`` before EXEC changes again or control leaves."""
+    for ins in kernel.instructions[index + 1 :]:
+        if ins.mnemonic == "s_cbranch_execz":
+            return True
+        if ins.defs & _EXEC or ins.branch is not BranchKind.NONE:
+            return False
+    return False
 
 
 _ENDS_BLOCK = (BranchKind.JUMP, BranchKind.COND, BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT)
@@ -122,17 +173,17 @@ def cfg(kernel: Kernel) -> CFG:
     for b, (_start, end) in enumerate(spans):
         last = kernel.instructions[end - 1]
         out: list[int] = []
-        if last.branch in (BranchKind.JUMP, BranchKind.COND) and last.target is not None:
+        # a label after the last instruction (a pasted snippet's exit) has no block: the branch leaves
+        if last.branch in (BranchKind.JUMP, BranchKind.COND) and last.target is not None \
+                and kernel.labels[last.target] < n:
             out.append(block_of[kernel.labels[last.target]])
         if last.branch in _FALLS_THROUGH and b + 1 < len(spans) and (b + 1) not in out:
             out.append(b + 1)
         succs.append(out)
-    skip_edges = []
-    for w, j in skips:
-        a, b = block_of[w], block_of[j]
-        if b not in succs[a] and b > a:
-            succs[a].append(b)
-            skip_edges.append((a, b))
+    # skip edges stay apart from ``succs``: only VGPR/AGPR values flow along them (scalar instructions
+    # run whatever EXEC is), and they are not control flow for dominators and loops
+    skip_edges = sorted({(block_of[w], block_of[j]) for w, j in skips} - {
+        (a, b) for a, out in enumerate(succs) for b in out})
     preds: list[list[int]] = [[] for _ in spans]
     for b, out in enumerate(succs):
         for s in out:

@@ -16,6 +16,11 @@ from dataclasses import dataclass
 
 from isalens.analysis.cfg import CFG
 from isalens.ir.program import Kernel
+from isalens.ir.registers import AGPR_MASK, VGPR_MASK
+
+#: what flows along an EXEC skip edge: lanes switched off keep their vector registers, while scalar
+#: instructions run whatever EXEC is (only a real ``s_cbranch_execz`` skips them, a CFG edge already)
+_VECTOR = VGPR_MASK | AGPR_MASK
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +61,9 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             block_out[block.index] = kernel.live_at_exit
     # postorder (reverse of RPO) first, then the unreachable blocks, so most blocks settle in one pass
     order = list(reversed(graph.reverse_postorder)) + list(graph.unreachable)
+    skips: list[list[int]] = [[] for _ in range(nblocks)]
+    for a, b in graph.exec_skip_edges:
+        skips[a].append(b)
     iterations = 0
     changed = True
     while changed:
@@ -66,6 +74,8 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             out = 0 if block.succs else kernel.live_at_exit
             for s in block.succs:
                 out |= block_in[s]
+            for s in skips[b]:
+                out |= block_in[s] & _VECTOR
             kill, gen = transfer[b]
             new_in = (out & ~kill) | gen
             block_out[b] = out
@@ -98,6 +108,12 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                 live_out[i] &= d
             block_in[block.index] &= defined[block.index]
             block_out[block.index] = live_out[block.end - 1] if block.end > block.start else 0
+    if kernel.reserved:
+        keep = ~kernel.reserved
+        live_in = [x & keep for x in live_in]
+        live_out = [x & keep for x in live_out]
+        block_in = [x & keep for x in block_in]
+        block_out = [x & keep for x in block_out]
     return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations)
 
 

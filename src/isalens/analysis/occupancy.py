@@ -118,17 +118,7 @@ def waves_with_sgprs(arch: ArchSpec, sgprs: int) -> int:
     """Waves per SIMD the SGPR file allows (LLVM ``getOccupancyWithNumSGPRs``); none limit on gfx10+."""
     if not arch.sgprs_limit_occupancy or sgprs == 0:
         return arch.max_waves_per_simd
-    table: tuple[tuple[int, int], ...]
-    if arch.generation >= 8:
-        table = ((80, 10), (88, 9), (100, 8))
-        fallback = 7
-    else:
-        table = ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
-        fallback = 5
-    for limit, waves in table:
-        if sgprs <= limit:
-            return min(waves, arch.max_waves_per_simd)
-    return min(fallback, arch.max_waves_per_simd)
+    return min(arch.waves_with_sgprs(sgprs), arch.max_waves_per_simd)  # the table is arch data
 
 
 def _eus_per_cu(arch: ArchSpec, wgp: bool) -> int:
@@ -243,9 +233,10 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
     target = want * per_group / occ.simds
 
     def fits(field: str, value: int) -> bool:
-        trial = _with(inp, field, value)
+        # the same model answers every question: the changed kernel's own waves per SIMD (a smaller workgroup
+        # changes how many waves each group brings, so counting groups alone would overstate it)
         try:
-            return _groups_only(arch, trial) >= want
+            return _waves_only(arch, _with(inp, field, value)) >= target
         except OccupancyInputError:
             return False
 
@@ -258,8 +249,9 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
     vgpr_cut = smallest_cut("vgprs", inp.vgprs, 1) if inp.vgprs else None
     sgpr_cut = smallest_cut("sgprs", inp.sgprs, 1) if inp.sgprs and arch.sgprs_limit_occupancy else None
     lds_cut = smallest_cut("lds_bytes", inp.lds_bytes, arch.lds_alloc_granule) if inp.lds_bytes else None
-    thread_cut = smallest_cut("workgroup_size", inp.workgroup_size, inp.wave_size) \
-        if inp.workgroup_size > inp.wave_size else None
+    # the largest workgroup of k waves has k * wave threads: search k downwards for the smallest cut
+    thread_cut = next((inp.workgroup_size - k * inp.wave_size for k in range(per_group - 1, 0, -1)
+                       if fits("workgroup_size", k * inp.wave_size)), None)
     step = NextStep(target, vgpr_cut, sgpr_cut, lds_cut, thread_cut)
     return dataclasses.replace(occ, next_step=step)
 
@@ -277,11 +269,13 @@ def _with(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
     raise KeyError(field)
 
 
-def _groups_only(arch: ArchSpec, inp: OccupancyInput) -> int:
+def _waves_only(arch: ArchSpec, inp: OccupancyInput) -> float:
+    """Effective waves per SIMD of ``inp`` (what :func:`occupancy` reports, without the next step)."""
     _check(arch, inp)
     wgp = _wgp(arch, inp)
     _, lim_v, lim_s, _ = _limits(arch, inp, wgp)
-    return min(_workgroup_limits(arch, inp, wgp, lim_v, lim_s)[3].values())
+    simds, per_group, _, by = _workgroup_limits(arch, inp, wgp, lim_v, lim_s)
+    return min(by.values()) * per_group / simds
 
 
 @dataclass(frozen=True, slots=True)

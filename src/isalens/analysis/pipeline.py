@@ -1,26 +1,46 @@
-"""The ordered passes over one kernel and the frozen bundle of their results."""
+"""The analysis passes over one kernel, as one ordered tuple run by one loop, and the frozen bundle of
+their results.
+
+Each pass is a plain function ``(kernel, arch, results so far, options) -> result``; the loop in :func:`run`
+stores each result under the pass's name, and :class:`KernelAnalysis` is built from them (the way sqlglot
+runs its optimizer rules). A new analysis is one function and one line in :data:`PASSES`; optional passes
+(costly ones that not every command shows) are named in :data:`OPTIONAL` and run only when asked for.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from isalens.analysis.cfg import CFG, cfg
 from isalens.analysis.lifetimes import LiveRange, live_ranges
 from isalens.analysis.liveness import Liveness, liveness
-from isalens.analysis.mix import Mix, mix
 from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy
 from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
+from isalens.analysis.stats import KernelStats, stats
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 
-#: pass names in execution order (each module exports one function of that name)
-PASSES = ("cfg", "liveness", "pressure", "live_ranges", "resources", "kernel_occupancy", "mix")
+if TYPE_CHECKING:
+    from isalens.analysis.advice.model import KernelAdvice
+    from isalens.analysis.timing import KernelTiming
+
+__all__ = ["OPTIONAL", "PASSES", "KernelAnalysis", "PassOptions", "run"]
+
+
+@dataclass(frozen=True, slots=True)
+class PassOptions:
+    """Settings some passes take."""
+
+    #: assumed trip count per loop level for the loop-weighted class counts of ``stats``
+    loop_weight: int = 10
 
 
 @dataclass(frozen=True, slots=True)
 class KernelAnalysis:
-    """Everything the passes computed for one kernel."""
+    """Everything the passes computed for one kernel (optional passes are None when not run)."""
 
     kernel: Kernel
     arch: ArchSpec
@@ -31,15 +51,102 @@ class KernelAnalysis:
     resources: Resources
     #: None when the resources cannot run on the target (e.g. more LDS than a workgroup may use)
     occupancy: tuple[Occupancy, OccupancyInput] | None
-    mix: Mix
+    stats: KernelStats | None = None
+    #: cycles per loop iteration and the bottleneck; None when not asked for or the target has no timing facts
+    timing: KernelTiming | None = None
+    #: what to change and what it buys (docs/advice.md)
+    advice: KernelAdvice | None = None
 
 
-def run(kernel: Kernel, arch: ArchSpec) -> KernelAnalysis:
-    """Run every pass over ``kernel``."""
-    graph = cfg(kernel)
-    live = liveness(kernel, graph)
-    press = pressure(kernel, graph, live)
-    ranges = live_ranges(kernel, graph, live)
-    res = resources(kernel, arch)
-    occ = kernel_occupancy(kernel, arch, res)
-    return KernelAnalysis(kernel, arch, graph, live, press, ranges, res, occ, mix(kernel))
+Results = Mapping[str, Any]
+Pass = Callable[[Kernel, ArchSpec, Results, PassOptions], Any]
+
+
+def _cfg(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> CFG:
+    return cfg(kernel)
+
+
+def _liveness(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> Liveness:
+    return liveness(kernel, done["cfg"])
+
+
+def _pressure(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> Pressure:
+    return pressure(kernel, done["cfg"], done["liveness"])
+
+
+def _ranges(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> tuple[LiveRange, ...]:
+    return live_ranges(kernel, done["cfg"], done["liveness"])
+
+
+def _resources(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> Resources:
+    return resources(kernel, arch)
+
+
+def _occupancy(kernel: Kernel, arch: ArchSpec, done: Results,
+               opts: PassOptions) -> tuple[Occupancy, OccupancyInput] | None:
+    return kernel_occupancy(kernel, arch, done["resources"])
+
+
+def _stats(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelStats:
+    return stats(kernel, done["cfg"], loop_weight=opts.loop_weight, packed_workitem_ids=arch.packed_workitem_ids)
+
+
+def _timing(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelTiming | None:
+    from isalens.analysis.timing import TimingInputError, evaluate, profile
+    from isalens.arch.timing import timing_family, timing_table
+
+    family = timing_family(arch)
+    if family is None:  # gfx6/gfx7: no sourced figures (the report says so)
+        return None
+    occ = done["occupancy"]
+    waves = max(int(occ[0].waves_per_simd), 1) if occ is not None else None
+    try:
+        prof = profile(kernel.instructions, done["cfg"], [ins.facts.klass for ins in kernel.instructions],
+                       timing_table(family), wave_size=kernel.wave_size, generation=arch.generation,
+                       simds_per_cu=arch.simds_per_cu, occupancy_waves=waves)
+        return evaluate(prof, simds_per_cu=arch.simds_per_cu)
+    except TimingInputError:
+        return None
+
+
+def _advice(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelAdvice:
+    from isalens.analysis.advice import advise
+    from isalens.analysis.advice.model import AdviceInput
+
+    stats_ = done.get("stats") or stats(kernel, done["cfg"], loop_weight=opts.loop_weight,
+                                        packed_workitem_ids=arch.packed_workitem_ids)
+    so_far = KernelAnalysis(kernel=kernel, arch=arch, **{k: v for k, v in done.items() if k != "advice"})
+    return advise(AdviceInput(so_far, stats_))
+
+
+#: (name, pass) in execution order; a pass reads the results of the passes before it by name
+PASSES: tuple[tuple[str, Pass], ...] = (
+    ("cfg", _cfg),
+    ("liveness", _liveness),
+    ("pressure", _pressure),
+    ("ranges", _ranges),
+    ("resources", _resources),
+    ("occupancy", _occupancy),
+    ("stats", _stats),
+    ("timing", _timing),
+    ("advice", _advice),
+)
+#: passes that run only when asked for (see :func:`run`)
+OPTIONAL = frozenset({"stats", "timing", "advice"})
+
+
+_DEFAULTS = PassOptions()
+
+
+def run(kernel: Kernel, arch: ArchSpec, *, extra: Collection[str] = (), options: PassOptions = _DEFAULTS,
+        ) -> KernelAnalysis:
+    """Run every pass over ``kernel`` (the optional ones only when named in ``extra``)."""
+    unknown = set(extra) - OPTIONAL
+    if unknown:
+        raise ValueError(f"unknown optional pass(es): {', '.join(sorted(unknown))}")
+    done: dict[str, Any] = {}
+    for name, fn in PASSES:
+        if name in OPTIONAL and name not in extra:
+            continue
+        done[name] = fn(kernel, arch, done, options)
+    return KernelAnalysis(kernel=kernel, arch=arch, **done)

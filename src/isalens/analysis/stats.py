@@ -2,8 +2,8 @@
 exact code bytes, modifier and constant use, and an LDS access analysis with bank conflicts where the
 address is provably lane-linear.
 
-This layer does not read ISA tables: the caller (``isalens.api_stats``) passes, per instruction, the facts
-the ISA layer computed (:class:`InstructionFacts`: class key, size, constant kinds).
+This layer does not read ISA tables: it reads the facts the ISA reader stored on every instruction
+(:class:`isalens.ir.instruction.InstructionFacts`: class key, size, constant kinds).
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from isalens.analysis.cfg import CFG
-from isalens.ir.instruction import Instruction
+from isalens.ir.instruction import Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import RegFile
 
 __all__ = [
-    "BLOCK_LANES", "InstructionFacts", "KernelStats", "LdsAccess", "LineStats", "bank_conflict_degree", "stats",
+    "BLOCK_LANES", "KernelStats", "LdsAccess", "LineStats", "bank_conflict_degree", "stats",
 ]
 
 #: lanes the LDS serves at once: a half-wave of a GCN wave64 (domain.md §2: 32 banks x 4 bytes, conflicts
@@ -29,20 +29,6 @@ __all__ = [
 BLOCK_LANES = 32
 _BANKS = 32
 _BANK_BYTES = 4
-
-
-@dataclass(frozen=True, slots=True)
-class InstructionFacts:
-    """What the ISA layer knows about one instruction."""
-
-    klass: str
-    size: int
-    #: the size came from the instruction's encoding words (else from the encoding rules)
-    exact: bool
-    #: per operand: "literal", "inline", "sgpr" or None (not a constant source)
-    constants: tuple[str | None, ...] = ()
-    #: literal values as written, for "which weights became literals"
-    literals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +180,7 @@ def bank_conflict_degree(stride: int, offsets: Sequence[int], element_bytes: int
     per_bank: dict[int, set[int]] = {}
     for offset in offsets:
         for lane in range(BLOCK_LANES):
-            start = lane * stride + offset
+            start = (lane * stride + offset) % 2**32  # addresses are 32-bit VGPR values
             for dword in range(start // _BANK_BYTES, (start + element_bytes - 1) // _BANK_BYTES + 1):
                 per_bank.setdefault(dword % _BANKS, set()).add(dword)
     distinct = sum(len(words) for words in per_bank.values())
@@ -255,7 +241,7 @@ def _value(base: str, srcs: Sequence[object], state: _Affine, packed_ids: bool) 
         return _stride_of(srcs[0], state)
     if base == "v_lshlrev_b32" and len(srcs) == 2 and consts[0] is not None:
         s = _stride_of(srcs[1], state)
-        return None if s is None else (s[0] << consts[0], s[1])
+        return None if s is None else (s[0] << (consts[0] & 31), s[1])  # hardware uses the shift's low 5 bits
     if base in ("v_mul_u32_u24", "v_mul_lo_u32", "v_mul_i32_i24") and len(srcs) == 2:
         for k in (0, 1):
             s = _stride_of(srcs[1 - k], state)
@@ -270,10 +256,10 @@ def _value(base: str, srcs: Sequence[object], state: _Affine, packed_ids: bool) 
         return _combine(a, b, -1) if base in _SUBS else _combine(b, a, -1)
     if base == "v_lshl_add_u32" and len(srcs) == 3 and consts[1] is not None:
         s = _stride_of(srcs[0], state)
-        return _combine(None if s is None else (s[0] << consts[1], s[1]), _stride_of(srcs[2], state))
+        return _combine(None if s is None else (s[0] << (consts[1] & 31), s[1]), _stride_of(srcs[2], state))
     if base == "v_add_lshl_u32" and len(srcs) == 3 and consts[2] is not None:
         s = _combine(_stride_of(srcs[0], state), _stride_of(srcs[1], state))
-        return None if s is None else (s[0] << consts[2], s[1])
+        return None if s is None else (s[0] << (consts[2] & 31), s[1])
     if base in ("v_mad_u32_u24", "v_mad_i32_i24") and len(srcs) == 3:
         for k in (0, 1):
             s = _stride_of(srcs[1 - k], state)
@@ -294,28 +280,37 @@ def _value(base: str, srcs: Sequence[object], state: _Affine, packed_ids: bool) 
     return None
 
 
+_KNOWN = frozenset({"v_mov_b32", "v_lshlrev_b32", "v_mul_u32_u24", "v_mul_lo_u32", "v_mul_i32_i24", *_ADDS, *_SUBS,
+                    *_SUBREVS, "v_lshl_add_u32", "v_add_lshl_u32", "v_mad_u32_u24", "v_mad_i32_i24",
+                    "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32", "v_and_b32"})
+
+
+def _affine_base(mnemonic: str) -> str | None:
+    """The mnemonic without its _e32/_e64 suffix when :func:`_value` knows it, else None."""
+    base = mnemonic[:-4] if mnemonic.endswith(("_e32", "_e64")) else mnemonic
+    return base if base in _KNOWN else None
+
+
 def _transfer(ins: Instruction, state: _Affine, packed_ids: bool) -> None:
     """Update the lane-affine facts after ``ins``; any other write to a VGPR forgets what it held."""
     ops = ins.operands
-    dst = _single_vgpr(ops[0]) if ops else None
-    value = None
-    if dst is not None and ins.mnemonic.startswith("v_"):
-        value = _value(re.sub(r"_(e32|e64)$", "", ins.mnemonic), ops[1:], state, packed_ids)
-    for v in list(state):
-        if _writes_vgpr(ins, max(v, 0)):
+    base = _affine_base(ins.mnemonic)
+    dst = _single_vgpr(ops[0]) if ops and base is not None else None
+    value = _value(base, ops[1:], state, packed_ids) if dst is not None and base is not None else None
+    if state:
+        defs = ins.defs
+        # two units per VGPR (16-bit halves) starting at unit 0; the packed-ids marker -1 stands for v0
+        for v in [v for v in state if defs >> (2 * v if v > 0 else 0) & 3]:
             del state[v]
     if dst is not None and value is not None:
+        # 32-bit VGPR arithmetic wraps: keep the stride as a signed 32-bit value so chains stay small
+        value = ((value[0] + 2**31) % 2**32 - 2**31, value[1])
         state[dst] = value if value[1] else (value[0], "uniform")
 
 
-def _writes_vgpr(ins: Instruction, index: int) -> bool:
-    # two units per VGPR (16-bit halves) starting at unit 0
-    return bool(ins.defs >> (2 * index) & 3)
-
-
-def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wave: bool) -> list[_Affine]:
-    """Facts holding *before* each instruction: a forward dataflow over the CFG (meet = agreement)."""
-    n = len(kernel.instructions)
+def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wave: bool,
+                 wanted: frozenset[int]) -> dict[int, _Affine]:
+    """Facts holding *before* each instruction in ``wanted``: a forward dataflow over the CFG (meet = agreement)."""
     entry: _Affine = {}
     if x_multiple_of_wave:
         if packed_ids:
@@ -325,7 +320,7 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
     block_in: dict[int, _Affine | None] = {b.index: None for b in graph.blocks}
     if graph.blocks:
         block_in[0] = dict(entry)
-    before: list[_Affine] = [{} for _ in range(n)]
+    before: dict[int, _Affine] = {}
     changed = True
     rounds = 0
     while changed and rounds < 20:
@@ -338,7 +333,8 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
                 continue
             state = dict(incoming)
             for i in range(block.start, block.end):
-                before[i] = dict(state)
+                if i in wanted:
+                    before[i] = dict(state)
                 _transfer(kernel.instructions[i], state, packed_ids)
             for s in block.succs:
                 old = block_in[s]
@@ -382,17 +378,23 @@ def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_
 # ---------------------------------------------------------------------------------------------- driver
 
 
-def stats(kernel: Kernel, graph: CFG, facts: Sequence[InstructionFacts], *, loop_weight: int = 10,
-          packed_workitem_ids: bool = False) -> KernelStats:
-    """Statistics of ``kernel``; ``facts[i]`` describes instruction ``i``."""
-    if len(facts) != len(kernel.instructions):
-        raise ValueError(f"{len(facts)} instruction facts for {len(kernel.instructions)} instructions")
+def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_ids: bool = False) -> KernelStats:
+    """Statistics of ``kernel`` from the facts on its instructions."""
+    if loop_weight < 1:
+        raise ValueError("the loop weight must be at least 1")
+    facts = [ins.facts for ins in kernel.instructions]
     wave = kernel.wave_size
     wg = kernel.declared.workgroup_size
     # v0 is lane + (wave base) only when whole waves fit in a row of the workgroup; without a declared
     # size, v0-based addresses count as lane-linear under that stated assumption
     x_ok = wg is None or wg[0] % wave == 0
-    affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok)
+    is_ds = [f.klass.startswith("ds.") or bool(_DS_BASE.match(ins.mnemonic))
+             for ins, f in zip(kernel.instructions, facts, strict=True)]
+    affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok,
+                          frozenset(i for i, ds in enumerate(is_ds) if ds))
+    # modifiers and constant kinds depend on the text alone: counted once per distinct text
+    mods_of: dict[str, list[tuple[str, str]]] = {}
+    consts_of: dict[tuple[str | None, ...], dict[str, int]] = {}
 
     classes: Counter[str] = Counter()
     by_depth: dict[int, Counter[str]] = {}
@@ -407,18 +409,27 @@ def stats(kernel: Kernel, graph: CFG, facts: Sequence[InstructionFacts], *, loop
     for ins, fact in zip(kernel.instructions, facts, strict=True):
         depth = graph.loop_depth[graph.block_of[ins.index]] if graph.blocks else 0
         classes[fact.klass] += 1
-        by_depth.setdefault(depth, Counter())[fact.klass] += 1
+        at_depth = by_depth.get(depth)
+        if at_depth is None:
+            at_depth = by_depth[depth] = Counter()
+        at_depth[fact.klass] += 1
         weighted[fact.klass] += loop_weight ** depth
         code += fact.size
-        mods = _modifiers(ins)
+        mods = mods_of.get(ins.text)
+        if mods is None:
+            mods = mods_of[ins.text] = _modifiers(ins)
         for group, text in mods:
             modifiers.setdefault(group, Counter())[text] += 1
-        line_constants = Counter(k for k in fact.constants if k is not None)
-        constants.update(line_constants)
-        literal_values.update(fact.literals)
-        if fact.klass.startswith("ds.") or _DS_BASE.match(ins.mnemonic):
+        line_constants = consts_of.get(fact.constants)
+        if line_constants is None:
+            line_constants = consts_of[fact.constants] = dict(Counter(k for k in fact.constants if k is not None))
+        for kind, count in line_constants.items():
+            constants[kind] += count
+        for literal in fact.literals:
+            literal_values[literal] += 1
+        if is_ds[ins.index]:
             lds[ins.mnemonic] += 1
-            accesses.append(_lds_access(ins, fact, affine[ins.index], wave))
+            accesses.append(_lds_access(ins, fact, affine.get(ins.index, {}), wave))
         lines.append(LineStats(ins.index, ins.line, fact.klass, fact.size, tuple(t for _, t in mods),
                                dict(line_constants)))
 

@@ -15,9 +15,19 @@ x/y/z/w, vector-only operations not in t, no t on Cayman, one operation per slot
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from isalens.analysis.vliw_timing import (
+    DEFAULT_FETCH_LATENCY,
+    Occupancy,
+    Roofs,
+    Timing,
+    latency_hiding,
+    occupancy,
+    timing,
+)
 from isalens.arch.devices import DeviceSpec
+from isalens.arch.vliw_occupancy import OccupancyFacts, occupancy_facts
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.vliw import SLOTS, AluGroup, AluOp, Clause, ClauseKind, Flow, Unit, VliwModule, VliwProgram
 
@@ -80,6 +90,7 @@ class ClauseStats:
     fetch_bytes: int
     mads: int
     guessed_ops: int
+    lds_ops: int = 0                 # Evergreen LDS_* operations (their widths are not printed)
 
     @property
     def count_ok(self) -> bool | None:
@@ -105,6 +116,8 @@ class LoopStats:
     gflops: float | None             # ALU bound on the device
     fetch_bound_gflops: float | None
     bound: str | None                # "alu" or "fetch": the lower of the two
+    fetch_clauses: int = 0
+    timing: Timing | None = None     # clocks per iteration, bottleneck, latency hiding
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +139,8 @@ class ProgramStats:
     guessed_ops: int
     clauses: tuple[ClauseStats, ...]
     loops: tuple[LoopStats, ...]
+    occupancy: Occupancy | None = None   # per program; None for the total over several
+    timing: Timing | None = None         # the whole program, every clause once
 
     @property
     def utilization_pct(self) -> float | None:
@@ -149,6 +164,15 @@ class DeviceRates:
     alus_per_sp: int
     fetch_gbs: float | None
     fetch_gbs_source: str | None     # "device" or "override"
+    chip: str | None = None
+    max_wavefronts: int | None = None  # wavefront slots of the whole chip
+
+    @property
+    def fetch_bytes_per_clock(self) -> float | None:
+        """Bytes the fetch path delivers per clock per SIMD: GB/s / (SIMDs x GHz)."""
+        if self.fetch_gbs is None or not self.simds or not self.clock_mhz:
+            return None
+        return self.fetch_gbs * 1000 / (self.simds * self.clock_mhz)
 
     @property
     def peak_gflops(self) -> float:
@@ -237,6 +261,7 @@ def _clause_stats(kernel: str, clause: Clause, depth: int, width: int, checker: 
         fetches=len(clause.fetches), fetch_bytes=sum(f.bytes for f in clause.fetches),
         mads=sum(1 for op in ops if op.mad),
         guessed_ops=sum(1 for op in ops if not op.known) + sum(1 for f in clause.fetches if not f.known),
+        lds_ops=sum(1 for op in ops if op.name.startswith("LDS_")),
     )
     if stats.count_ok is False:
         if clause.kind is ClauseKind.ALU:
@@ -249,11 +274,19 @@ def _clause_stats(kernel: str, clause: Clause, depth: int, width: int, checker: 
     return stats
 
 
-def _loop(kernel: str, start: Clause, end: Clause, depth: int, body: list[ClauseStats],
-          device: DeviceRates | None) -> LoopStats:
-    groups = sum(c.groups for c in body)
-    mads = sum(c.mads for c in body)
-    fetch_bytes = sum(c.fetch_bytes for c in body)
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What the timing of every loop of a program shares."""
+
+    device: DeviceRates | None
+    facts: OccupancyFacts
+    occupancy: Occupancy
+    fetch_latency: int
+
+
+def _bounds(device: DeviceRates | None, groups: int, mads: int,
+            fetch_bytes: int) -> tuple[float | None, float | None, float | None, str | None]:
+    """MAD/clk, the ALU-bound and fetch-bound Gflop/s, and which is lower."""
     per_clock = mads / groups if groups else None
     gflops = device.alu_gflops(per_clock) if device is not None and per_clock is not None else None
     fetch_bound: float | None = None
@@ -264,11 +297,41 @@ def _loop(kernel: str, start: Clause, end: Clause, depth: int, body: list[Clause
         bound = "fetch" if fetch_bound < gflops else "alu"
     elif gflops is not None:
         bound = "alu"
+    return per_clock, gflops, fetch_bound, bound
+
+
+def _timing(ctx: _Context, body: list[ClauseStats], header_line: int, depth: int | None) -> Timing:
+    groups, mads = sum(c.groups for c in body), sum(c.mads for c in body)
+    fetch_bytes = sum(c.fetch_bytes for c in body)
+    hiding = latency_hiding(ctx.occupancy, groups=groups,
+                            fetch_clauses=sum(1 for c in body if c.kind == ClauseKind.FETCH.value),
+                            fetch_latency=ctx.fetch_latency, clocks_per_group=ctx.facts.clocks_per_group)
+    device = ctx.device
+    result = timing(hiding, ctx.occupancy, header_line=header_line, depth=depth, mads=mads,
+                    fetch_bytes=fetch_bytes, lds_ops=sum(c.lds_ops for c in body),
+                    wavefront_size=ctx.facts.wavefront_size,
+                    fetch_bytes_per_clock=None if device is None else device.fetch_bytes_per_clock)
+    if device is None:
+        return result
+    _, alu, fetch, bound = _bounds(device, groups, mads, fetch_bytes)
+    # flops per work-item x work-items per wavefront, per SIMD clock, on every SIMD
+    estimate = (result.flops * ctx.facts.wavefront_size * device.simds * device.clock_mhz / 1000
+                / result.cycles_per_iteration) if result.cycles_per_iteration else None
+    return replace(result, roofs=Roofs(alu_gflops=alu, fetch_gflops=fetch, bound=bound, gflops=estimate))
+
+
+def _loop(kernel: str, start: Clause, end: Clause, depth: int, body: list[ClauseStats], ctx: _Context) -> LoopStats:
+    groups = sum(c.groups for c in body)
+    mads = sum(c.mads for c in body)
+    fetch_bytes = sum(c.fetch_bytes for c in body)
+    per_clock, gflops, fetch_bound, bound = _bounds(ctx.device, groups, mads, fetch_bytes)
     return LoopStats(
         kernel=kernel, start=start.index, end=end.index, line=start.line, depth=depth, groups=groups,
         slot_ops=sum(c.slot_ops for c in body), mads=mads, fetches=sum(c.fetches for c in body),
         fetch_bytes=fetch_bytes, guessed_ops=sum(c.guessed_ops for c in body), mads_per_clock=per_clock,
         gflops=gflops, fetch_bound_gflops=fetch_bound, bound=bound,
+        fetch_clauses=sum(1 for c in body if c.kind == ClauseKind.FETCH.value),
+        timing=_timing(ctx, body, start.line, depth),
     )
 
 
@@ -279,7 +342,7 @@ def _gprs(program: VliwProgram) -> int:
     return max(regs) + 1 if regs else 0
 
 
-def _program(program: VliwProgram, width: int, device: DeviceRates | None, checker: _Checker) -> ProgramStats:
+def _program(program: VliwProgram, width: int, ctx: _Context, checker: _Checker) -> ProgramStats:
     clauses: list[ClauseStats] = []
     loops: list[LoopStats] = []
     open_loops: list[tuple[Clause, int]] = []   # (start clause, position in ``clauses``)
@@ -287,7 +350,7 @@ def _program(program: VliwProgram, width: int, device: DeviceRates | None, check
         if clause.flow is Flow.LOOP_END:
             if open_loops:
                 start, pos = open_loops.pop()
-                loops.append(_loop(program.name, start, clause, len(open_loops), clauses[pos + 1:], device))
+                loops.append(_loop(program.name, start, clause, len(open_loops), clauses[pos + 1:], ctx))
             else:
                 checker.add(Severity.WARNING, "vliw-loop", clause.line,
                             f"{clause.opcode} without a loop start before it")
@@ -311,7 +374,8 @@ def _program(program: VliwProgram, width: int, device: DeviceRates | None, check
         declared_gprs=program.declared_gprs, temps=max((c.temps for c in clauses), default=0),
         fetches=sum(c.fetches for c in clauses), fetch_bytes=sum(c.fetch_bytes for c in clauses),
         mads=sum(c.mads for c in clauses), guessed_ops=sum(c.guessed_ops for c in clauses),
-        clauses=tuple(clauses), loops=tuple(loops),
+        clauses=tuple(clauses), loops=tuple(loops), occupancy=ctx.occupancy,
+        timing=_timing(ctx, clauses, program.line, None),
     )
 
 
@@ -344,11 +408,26 @@ def device_rates(device: DeviceSpec, fetch_gbs: float | None = None) -> DeviceRa
         gbs, source = None, None
     return DeviceRates(name=device.name, marketing_name=device.marketing_name, simds=device.compute_units,
                        thread_processors=per_simd, clock_mhz=device.boost_clock_mhz,
-                       alus_per_sp=device.alus_per_sp, fetch_gbs=gbs, fetch_gbs_source=source)
+                       alus_per_sp=device.alus_per_sp, fetch_gbs=gbs, fetch_gbs_source=source,
+                       chip=device.target if device.is_vliw else None, max_wavefronts=device.max_wavefronts)
 
 
-def vliw(module: VliwModule, *, device: DeviceSpec | None = None, fetch_gbs: float | None = None) -> VliwAnalysis:
-    """Analyse every program of ``module``; with ``device``, bound its loops by the ALUs and the fetch path."""
+def _program_occupancy(program: VliwProgram, module: VliwModule, rates: DeviceRates | None,
+                       facts: OccupancyFacts) -> Occupancy:
+    # the hardware allocates what the compiler declares (NUM_GPRS) when the dump says it
+    gprs = program.declared_gprs if program.declared_gprs is not None else _gprs(program)
+    if rates is None or rates.chip is None:
+        return occupancy(facts, module.generation, gprs, chip=module.chip)
+    return occupancy(facts, module.generation, gprs, chip=rates.chip, simds=rates.simds,
+                     chip_wavefronts=rates.max_wavefronts)
+
+
+def vliw(module: VliwModule, *, device: DeviceSpec | None = None, fetch_gbs: float | None = None,
+         fetch_latency: int = DEFAULT_FETCH_LATENCY) -> VliwAnalysis:
+    """Analyse every program of ``module``; with ``device``, bound its loops by the ALUs and the fetch path.
+
+    ``fetch_latency`` is the clocks one fetch clause waits (default: the seed's 180-clock L1 hit).
+    """
     checker = _Checker(module.file, module.width)
     rates = device_rates(device, fetch_gbs) if device is not None else None
     if device is not None:
@@ -359,7 +438,10 @@ def vliw(module: VliwModule, *, device: DeviceSpec | None = None, fetch_gbs: flo
             checker.add(Severity.WARNING, "vliw-device", None,
                         f"device {device.name} has {device.alus_per_sp} ALUs per thread processor but the code was "
                         f"read as {module.generation} ({module.width} slots per group)")
-    programs = [_program(p, module.width, rates, checker) for p in module.programs]
+    facts = occupancy_facts()
+    programs = [_program(p, module.width, _Context(rates, facts, _program_occupancy(p, module, rates, facts),
+                                                   fetch_latency), checker)
+                for p in module.programs]
     total = _total(programs, module.width)
     if rates is not None and rates.fetch_gbs is None and any(lp.fetch_bytes for lp in total.loops):
         checker.add(Severity.NOTE, "vliw-fetch-bandwidth", None,

@@ -58,6 +58,8 @@ class DeviceSpec:
     lds_bandwidth_bytes_per_clk_per_cu: int | None = None
     #: texture/fetch path bandwidth of the VLIW parts (domain.md §1.4)
     tex_fetch_gbs: float | None = None
+    #: wavefront slots of the whole chip (VLIW parts), which can cap wavefronts per SIMD below the GPR limit
+    max_wavefronts: int | None = None
     alus_per_sp: int = 1
     sources: tuple[str, ...] = ()
 
@@ -78,7 +80,7 @@ _REQUIRED = {
 }
 _INT_FIELDS = {
     "compute_units", "stream_processors", "boost_clock_mhz", "memory_clock_mhz", "lds_bytes_per_cu",
-    "lds_bandwidth_bytes_per_clk_per_cu", "alus_per_sp",
+    "lds_bandwidth_bytes_per_clk_per_cu", "alus_per_sp", "max_wavefronts",
 }
 _FLOAT_FIELDS = {"memory_bandwidth_gbs", "fp32_gflops", "fp16_gflops", "fp64_gflops", "tex_fetch_gbs"}
 _STR_FIELDS = {"name", "marketing_name", "target", "isa"}

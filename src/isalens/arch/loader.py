@@ -51,14 +51,23 @@ def all_archs() -> dict[str, ArchSpec]:
             unknown = set(values) - _FIELDS
             if unknown:
                 raise ValueError(f"arch data {stem}.toml [{name}]: unknown fields {sorted(unknown)}")
-            for key in ("wave_sizes", "aliases"):
+            for key in ("wave_sizes", "aliases", "mnemonic_lists", "mesa_families"):
                 if key in values:
                     values[key] = tuple(values[key])
+            if "sgpr_waves" in values:
+                values["sgpr_waves"] = tuple((int(n), int(w)) for n, w in values["sgpr_waves"])
             spec = ArchSpec(**values)
             out[name] = spec
             for alias in spec.aliases:
                 out[alias] = spec
     return out
+
+
+@cache
+def mesa_families() -> dict[str, str]:
+    """Every Mesa family name (``RAVEN``) and the target it compiles for (``gfx902``)."""
+    return {family: spec.name for name, spec in all_archs().items() if name == spec.name
+            for family in spec.mesa_families}
 
 
 _TARGET_RE = re.compile(r"(gfx[0-9a-f]+)", re.IGNORECASE)

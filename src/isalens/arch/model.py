@@ -40,6 +40,13 @@ class ArchSpec:
     has_sdwa: bool
     has_vopd: bool
     lds_bytes_per_cu: int
+    #: ``mnemonics_<name>.txt`` files whose union is the target's instruction set
+    mnemonic_lists: tuple[str, ...]
+    #: field layout family of the encoding decoder (``gfx6`` has none: decoding is refused)
+    encoding_layout: str
+    #: (at most N SGPRs, waves per SIMD) in increasing N; ``sgpr_waves_beyond`` above the last
+    sgpr_waves: tuple[tuple[int, int], ...]
+    sgpr_waves_beyond: int
     simds_per_cu: int = 4
     #: LDS a single workgroup may allocate (LLVM getLocalMemorySize / AddressableLocalMemorySize)
     lds_bytes_per_workgroup: int = 65536
@@ -53,6 +60,15 @@ class ArchSpec:
     #: gfx10+ compile in WGP mode unless told otherwise (LLVM's default: no +cumode)
     default_wgp_mode: bool = False
     aliases: tuple[str, ...] = ()
+    #: Mesa family names (``RADV_FORCE_FAMILY``); the first is used when only the target is named
+    mesa_families: tuple[str, ...] = ()
+
+    def waves_with_sgprs(self, sgprs: int) -> int:
+        """Waves per SIMD ``sgprs`` allow by the SGPR table alone (not capped by ``max_waves_per_simd``)."""
+        for limit, waves in self.sgpr_waves:
+            if sgprs <= limit:
+                return waves
+        return self.sgpr_waves_beyond
     #: gfx10+ give every wave the same SGPR block whatever it uses (0: allocated per wave in granules)
     sgprs_fixed_per_wave: int = 0
 

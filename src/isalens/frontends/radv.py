@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from isalens.analysis.occupancy import radv_waves_per_simd
-from isalens.arch.loader import get_arch
+from isalens.arch.loader import UnknownArchError, get_arch, mesa_families
 from isalens.frontends.argv import file_arg
 from isalens.frontends.clang import CompilerError, ToolchainMissingError
 from isalens.frontends.spirv import InterfaceVariable, Reflection, SpirvError, reflect
@@ -65,29 +65,9 @@ __all__ = [
     "statistics_of",
 ]
 
-#: Mesa's family names (``ac_get_family_name``, as ``RADV_FORCE_FAMILY`` wants them) and their LLVM targets.
-FAMILIES: dict[str, str] = {
-    "TAHITI": "gfx600", "PITCAIRN": "gfx601", "VERDE": "gfx601", "OLAND": "gfx602", "HAINAN": "gfx602",
-    "BONAIRE": "gfx704", "KAVERI": "gfx700", "KABINI": "gfx703", "HAWAII": "gfx701",
-    "TONGA": "gfx802", "ICELAND": "gfx802", "CARRIZO": "gfx801", "FIJI": "gfx803", "STONEY": "gfx810",
-    "POLARIS10": "gfx803", "POLARIS11": "gfx803", "POLARIS12": "gfx803", "VEGAM": "gfx803",
-    "VEGA10": "gfx900", "RAVEN": "gfx902", "VEGA12": "gfx904", "VEGA20": "gfx906", "RAVEN2": "gfx909",
-    "RENOIR": "gfx90c", "ARCTURUS": "gfx908", "ALDEBARAN": "gfx90a",
-    "NAVI10": "gfx1010", "NAVI12": "gfx1011", "NAVI14": "gfx1012",
-    "NAVI21": "gfx1030", "NAVI22": "gfx1031", "NAVI23": "gfx1032", "VANGOGH": "gfx1033", "NAVI24": "gfx1034",
-    "REMBRANDT": "gfx1035", "GFX1036": "gfx1036",
-    "GFX1100": "gfx1100", "GFX1101": "gfx1101", "GFX1102": "gfx1102", "GFX1103_R1": "gfx1103",
-    "GFX1103_R2": "gfx1103",
-}
-# Code names used elsewhere (the kernel driver, LLVM, marketing) for the same families.
-_FAMILY_ALIASES = {
-    "SIENNA_CICHLID": "NAVI21", "NAVY_FLOUNDER": "NAVI22", "DIMGREY_CAVEFISH": "NAVI23", "BEIGE_GOBY": "NAVI24",
-    "YELLOW_CARP": "REMBRANDT", "RAPHAEL": "GFX1036", "MENDOCINO": "GFX1036", "NAVI31": "GFX1100",
-    "NAVI32": "GFX1101", "NAVI33": "GFX1102", "PHOENIX": "GFX1103_R1", "MI100": "ARCTURUS", "MI200": "ALDEBARAN",
-}
-# The family used when a gfx target is named and several families share it.
-_PREFERRED = {"gfx601": "PITCAIRN", "gfx602": "OLAND", "gfx802": "TONGA", "gfx803": "POLARIS10",
-              "gfx1103": "GFX1103_R1"}
+#: Mesa's family names (``ac_get_family_name``, as ``RADV_FORCE_FAMILY`` wants them) and their LLVM targets,
+#: from the arch data (``mesa_families``; the first family of a target is the one used for its gfx name).
+FAMILIES: dict[str, str] = mesa_families()
 
 #: CDNA parts: no graphics hardware (no interpolation, no exports).
 COMPUTE_ONLY = frozenset({"ARCTURUS", "ALDEBARAN"})
@@ -129,15 +109,14 @@ class RadvTarget:
 def resolve_target(arch: str) -> RadvTarget:
     """``navi21``, ``NAVI21``, ``sienna_cichlid`` or ``gfx1030`` -> RadvTarget('NAVI21', 'gfx1030')."""
     key = arch.strip().upper().replace("-", "_")
-    key = _FAMILY_ALIASES.get(key, key)
     if key in FAMILIES:
         return RadvTarget(key, FAMILIES[key])
-    gfx = arch.strip().lower()
-    if gfx in _PREFERRED:
-        return RadvTarget(_PREFERRED[gfx], gfx)
-    for family, target in FAMILIES.items():
-        if target == gfx:
-            return RadvTarget(family, gfx)
+    try:  # a target name or one of its aliases (arch data)
+        spec = get_arch(arch.strip().lower().replace("-", "_"))
+    except UnknownArchError:
+        spec = None
+    if spec is not None and spec.mesa_families:
+        return RadvTarget(spec.mesa_families[0], spec.name)
     names = ", ".join(sorted({f.lower() for f in FAMILIES}))
     raise CompilerError(f"RADV has no GPU family for '{arch}' (families: {names}; or a gfx target of one)",
                         code="unknown-arch")

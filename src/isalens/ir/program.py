@@ -36,6 +36,27 @@ class DeclaredResources:
 
 
 @dataclass(frozen=True, slots=True)
+class CallSummary:
+    """A function's calls and what the call graph below it needs (LLVM's resource-usage rule).
+
+    Register figures are counts (highest index + 1, 0 = none) over every function reachable through
+    calls, this one excluded; ``limiters`` names, per file (``v``, ``a``, ``s``), the function whose
+    registers set that maximum. ``lower_bound``: some call's target is unknown, so the figures assume
+    LLVM's rule for such calls (the largest non-kernel function of the file) and the truth may be higher.
+    """
+
+    #: (instruction index, callee name or None when the target cannot be resolved)
+    sites: tuple[tuple[int, str | None], ...] = ()
+    vgprs: int = 0
+    agprs: int = 0
+    sgprs: int = 0
+    uses_vcc: bool = False
+    uses_flat_scratch: bool = False
+    limiters: tuple[tuple[str, str], ...] = ()
+    lower_bound: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Kernel:
     """A kernel or function: an instruction list with labels and declared resources."""
 
@@ -54,6 +75,11 @@ class Kernel:
     guessed: int = 0
     #: units live when the kernel ends: VGPRs the compiler reserved for SGPR spills stay allocated
     live_at_exit: int = 0
+    #: calls resolved across the module (``analysis.calls.link_calls``); None before linking
+    calls: CallSummary | None = None
+    #: units the compiler reserves (a function's stack and frame pointers, scratch descriptor): its
+    #: liveness does not track them, so they are never live
+    reserved: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +112,5 @@ class TargetInfo:
     addressable_agprs: int = 0
     addressable_sgprs: int = 106
     has_sdwa: bool = True
+    #: the mnemonic lists (``isa/amdgcn/data/mnemonics_<name>.txt``) that make up the target's instructions
+    mnemonic_lists: tuple[str, ...] = ()

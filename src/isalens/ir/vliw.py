@@ -136,3 +136,4 @@ class VliwModule:
     width: int                  # ALU slots per group: 5, or 4 on Cayman
     programs: tuple[VliwProgram, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    chip: str | None = None     # when the target named one (``rv730``): its register file may differ

@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from isalens.analysis.mix import Mix
-from isalens.report.model import KernelReport
+from isalens.analysis.stats import KernelStats
+from isalens.report.model import SCHEMA_VERSION, KernelReport
+
+
+@dataclass(frozen=True, slots=True)
+class Mix:
+    """The figures a layout comparison shows, all read from the kernel's statistics (the same figures
+    ``analyze`` prints: nothing is counted twice)."""
+
+    lds_reads: dict[str, int]
+    lds_writes: dict[str, int]
+    packed_f16: int
+    conversions: int
+    literals: int
+    code_bytes: int
+    code_bytes_exact: bool
+
+    @classmethod
+    def of(cls, s: KernelStats) -> Mix:
+        reads: Counter[str] = Counter(a.mnemonic for a in s.lds_accesses if a.form.startswith("read"))
+        writes: Counter[str] = Counter(a.mnemonic for a in s.lds_accesses if a.form.startswith("write"))
+        return cls(dict(sorted(reads.items())), dict(sorted(writes.items())), s.classes.get("valu.pk.f16", 0),
+                   s.classes.get("valu.cvt", 0), s.constants.get("literal", 0), s.code_bytes, s.code_bytes_exact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +40,9 @@ class Variant:
 
     @property
     def mix(self) -> Mix:
-        return self.kernel.mix
+        if self.kernel.stats is None:
+            raise ValueError("a compared kernel needs its statistics (run the stats pass)")
+        return Mix.of(self.kernel.stats)
 
 
 def compare_dict(variants: list[Variant]) -> dict[str, Any]:
@@ -34,11 +58,12 @@ def compare_dict(variants: list[Variant]) -> dict[str, Any]:
                      "declared": k.sgpr.declared},
             "occupancy": None if occ is None else {"waves_per_simd": occ.waves_per_simd,
                                                    "llvm_occupancy": occ.llvm_occupancy},
-            "code_bytes": m.code_bytes, "lds_reads": m.lds_reads, "lds_writes": m.lds_writes,
+            "code_bytes": m.code_bytes, "code_bytes_exact": m.code_bytes_exact, "lds_reads": m.lds_reads,
+            "lds_writes": m.lds_writes,
             "packed_f16": m.packed_f16, "conversions": m.conversions, "literals": m.literals,
             "pressure": [r.live_vgpr for r in k.lines],
         })
-    return {"schema": 1, "variants": rows}
+    return {"schema": SCHEMA_VERSION, "variants": rows}
 
 
 def render_compare_text(variants: list[Variant]) -> str:
@@ -51,7 +76,7 @@ def render_compare_text(variants: list[Variant]) -> str:
         occ = k.occupancy
         waves = "-" if occ is None else f"{occ.waves_per_simd:g}"
         llvm = "-" if occ is None else str(occ.llvm_occupancy)
-        code = "-" if m.code_bytes is None else str(m.code_bytes)
+        code = str(m.code_bytes) if m.code_bytes_exact else f"~{m.code_bytes}"
         out.append(f"{v.label[:24]:24} {k.arch:>8} {k.vgpr.peak_live:9d} {k.vgpr.requested:5d} {k.vgpr.allocated:5d} "
                    f"{k.sgpr.requested:5d} {waves:>6} {llvm:>5} {k.instructions:7d} {code:>7} "
                    f"{sum(m.lds_reads.values()):7d} {sum(m.lds_writes.values()):7d} {m.packed_f16:7d} "
@@ -64,6 +89,8 @@ def render_compare_text(variants: list[Variant]) -> str:
         for v in variants:
             counts = {**v.mix.lds_reads, **v.mix.lds_writes}
             out.append(f"{v.label[:24]:24} " + " ".join(f"{counts.get(n, 0):>{max(len(n), 5)}}" for n in names))
+    if any(not v.mix.code_bytes_exact for v in variants):
+        out += ["", "~ code bytes from the encoding rules (the input has no encoding words)"]
     return "\n".join(out) + "\n"
 
 

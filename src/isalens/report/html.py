@@ -64,8 +64,9 @@ def _stats_cards(stats: KernelStats) -> list[list[str]]:
 def render_html(report: LiveRegReport) -> str:
     """The whole page as one string."""
     kernels = [kernel_data(k) for k in report.kernels]
-    for kernel, stats in zip(kernels, report.stats, strict=False):
-        kernel["cards"] += _stats_cards(stats)
+    for kernel, k in zip(kernels, report.kernels, strict=True):
+        if k.stats is not None:
+            kernel["cards"] += _stats_cards(k.stats)
     data = {"schema": 1, "file": report.file, "kernels": kernels}
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     title = report.file or "ISA"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from isalens.report.model import FileSummary, KernelReport, LiveRegReport
+from isalens.report.model import FileSummary, KernelReport, LineRow, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
+from isalens.report.serialize import dumps
 from isalens.report.stats import stats_dict
+
+_LINE_KEYS = LineRow._fields
 
 
 def _file(summary: FileSummary) -> dict[str, Any]:
@@ -32,15 +34,8 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         "vgpr": {**_file(k.vgpr), "granule": k.vgpr_granule, "total_with_agprs": k.total_vgprs},
         "sgpr": {**_file(k.sgpr), "extra_reserved": k.extra_sgprs},
         "agpr": _file(k.agpr),
-        "lines": [
-            {
-                "line": r.line, "index": r.index, "text": r.text, "labels": list(r.labels),
-                "live_vgpr": r.live_vgpr, "live_sgpr": r.live_sgpr, "live_agpr": r.live_agpr,
-                "live_vgpr_halves": r.live_vgpr_halves, "vgpr_half_only": r.vgpr_half_only,
-                "live_special": list(r.live_special), "block": r.block, "loop_depth": r.loop_depth,
-            }
-            for r in k.lines
-        ] if lines else [],
+        # LineRow's fields are the line keys, in order
+        "lines": [dict(zip(_LINE_KEYS, r, strict=True)) for r in k.lines] if lines else [],
         "longest_lived": [
             {"reg": r.reg, "file": r.file, "def_line": r.def_line, "last_use_line": r.last_use_line,
              "start_index": r.start_index, "end_index": r.end_index, "span": r.span}
@@ -53,6 +48,8 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         },
         "entry_live_in": {f: list(v) for f, v in k.entry_live_in.items()},
         "unexpected_live_in": list(k.unexpected_live_in),
+        "blocks": [{"index": b.index, "labels": list(b.labels), "first_line": b.first_line,
+                    "loop_depth": b.loop_depth, "live_in": list(b.live_in)} for b in k.block_live_ins],
         "cfg": {"blocks": k.blocks, "loops": k.loops, "max_loop_depth": k.max_loop_depth,
                 "unreachable_blocks": k.unreachable_blocks},
         "guessed_instructions": k.guessed,
@@ -64,14 +61,31 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         "vgpr_hint": {"used": k.total_vgprs, "allocated": k.vgpr.allocated, "file": k.vgpr_file,
                       "reduce_by_to_save_a_granule": k.vgpr_granule_saving},
         "declared_raw": {key: value for key, value in k.declared_raw},
+        **({} if k.stats is None else {"stats": stats_dict(k.stats)}),
+        **_timing(k),
+        **_advice(k),
     }
 
 
-def render_json(report: LiveRegReport, *, lines: bool = True) -> str:
+def _timing(k: KernelReport) -> dict[str, Any]:
+    if k.timing is not None:
+        from isalens.report.timing import timing_dict
+        return {"timing": timing_dict(k.timing)}
+    return {"timing": {"unavailable": k.timing_note}} if k.timing_note else {}
+
+
+def _advice(k: KernelReport) -> dict[str, Any]:
+    if k.advice is None:
+        return {}
+    from isalens.report.advice import advice_dict
+    doc = advice_dict(k.advice)
+    return {"advice": doc["advice"], "advice_refused": doc["refused"]}
+
+
+def report_dict(report: LiveRegReport, *, lines: bool = True) -> dict[str, Any]:
+    """The JSON document of one file's report (what ``livereg --json`` and ``analyze --json`` print)."""
     kernels = [kernel_dict(k, lines=lines) for k in report.kernels]
-    for kernel, stats in zip(kernels, report.stats, strict=False):
-        kernel["stats"] = stats_dict(stats)
-    doc = {
+    return {
         "schema": report.schema,
         "file": report.file,
         "dialect": report.dialect,
@@ -82,4 +96,7 @@ def render_json(report: LiveRegReport, *, lines: bool = True) -> str:
             for d in report.diagnostics
         ],
     }
-    return json.dumps(doc, sort_keys=True, indent=1) + "\n"
+
+
+def render_json(report: LiveRegReport, *, lines: bool = True, pretty: bool = False) -> str:
+    return dumps(report_dict(report, lines=lines), pretty=pretty)

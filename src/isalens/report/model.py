@@ -7,15 +7,20 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
+from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
-from isalens.analysis.mix import Mix
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
-from isalens.analysis.pressure import touched
 from isalens.analysis.stats import KernelStats
+
+if TYPE_CHECKING:
+    from isalens.analysis.advice.model import KernelAdvice
+    from isalens.analysis.timing import KernelTiming
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.registers import (
+    SPECIAL_MASK,
     SPECIAL_NAMES,
     Reg,
     RegFile,
@@ -23,7 +28,9 @@ from isalens.ir.registers import (
     registers_in,
 )
 
-SCHEMA_VERSION = 1
+#: 2: one class table (``instruction_classes``, class keys of classes.toml; ``stats.classes`` removed), compact
+#: JSON by default; see docs/reports.md
+SCHEMA_VERSION = 2
 FILES = (RegFile.VGPR, RegFile.SGPR, RegFile.AGPR)
 FILE_KEYS = {RegFile.VGPR: "vgpr", RegFile.SGPR: "sgpr", RegFile.AGPR: "agpr"}
 
@@ -40,18 +47,23 @@ class FileSummary:
     declared: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class LineRow:
+class LineRow(NamedTuple):
+    """One instruction's row (a named tuple: a listing has one per instruction, 100k and more).
+
+    Its fields are the keys of the JSON line objects, in order; the two name lists are shared between rows
+    (read-only) and are lists so that the JSON document built from them equals the parsed JSON text.
+    """
+
     line: int
-    index: int
+    index: int  # type: ignore[assignment]  # the instruction index; shadows tuple.index(), which rows never use
     text: str
-    labels: tuple[str, ...]
+    labels: list[str]
     live_vgpr: int
     live_sgpr: int
     live_agpr: int
     live_vgpr_halves: int
     vgpr_half_only: int
-    live_special: tuple[str, ...]
+    live_special: list[str]
     block: int
     loop_depth: int
 
@@ -113,13 +125,21 @@ class KernelReport:
     workgroup_limit: int
     #: RGA's hint: VGPRs to remove to save one allocation granule (0: already on a boundary)
     vgpr_granule_saving: int
-    #: instructions per broad class key (``valu``, ``salu``, ``ds.load`` ...)
+    #: instructions per class key (``valu.fma.f32``, ``ds.read2st64``, ``smem.load`` ...): the one class table
     classes: dict[str, int]
     #: (most VGPRs, waves per SIMD) where occupancy steps down, for threshold lines
     vgpr_thresholds: tuple[tuple[int, int], ...]
-    mix: Mix
+    #: instruction-level statistics (code bytes, modifiers, constants, LDS), when the stats pass ran
+    stats: KernelStats | None
+    #: the timing model's result (None when not run, or no timing facts for the target: timing_note says)
+    timing: KernelTiming | None
+    timing_note: str | None
+    #: advice items (docs/advice.md), when the advice pass ran
+    advice: KernelAdvice | None
     #: every live range (register name, first index, last index), for interactive views
     ranges: tuple[tuple[str, int, int], ...]
+    #: live-ins per basic block (analysis/blocks.py), the JSON ``blocks`` key
+    block_live_ins: tuple[BlockLiveIn, ...] = ()
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
@@ -134,8 +154,6 @@ class LiveRegReport:
     diagnostics: tuple[Diagnostic, ...]
     #: the compiler's own figures when isalens compiled the input (ACO statistics, LLVM comments)
     compiler_stats: dict[str, str | int]
-    #: instruction-level statistics per kernel (classes, code bytes, modifiers, LDS), when computed
-    stats: tuple[KernelStats, ...] = ()
 
 
 def _reg_names(mask: int, file: RegFile) -> tuple[str, ...]:
@@ -155,7 +173,9 @@ def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[Liv
     out: list[LiveValue] = []
     for reg_index in registers_in(mask, file)[:limit]:
         reg = Reg(file, reg_index)
-        defs = definitions_reaching(kernel, result.cfg, at + 1, reg)
+        # the writes reaching just after the peak: the peak itself, else those reaching it (hostile: a peak on
+        # the last line has no next instruction to ask about)
+        defs = (at,) if kernel.instructions[at].defs & reg.mask() else definitions_reaching(kernel, result.cfg, at, reg)
         uses = next_uses(kernel, result.cfg, at, reg)
         prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
         out.append(LiveValue(
@@ -166,7 +186,8 @@ def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[Liv
     return tuple(out)
 
 
-def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit: int = 512) -> KernelReport:
+def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit: int = 512,
+                  timing_requested: bool = False) -> KernelReport:
     """Collect everything a livereg view shows for one analysed kernel."""
     kernel, press, live, res, graph, arch = (result.kernel, result.pressure, result.liveness,
                                              result.resources, result.cfg, result.arch)
@@ -177,15 +198,20 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
             labels_at.setdefault(idx, []).append(name)
     rows = []
     masks = []
+    specials: dict[int, list[str]] = {}  # few distinct special sets: names computed once each
+    live_in, live_out = live.live_in, live.live_out
+    vgpr, sgpr, agpr = press.vgpr.counts, press.sgpr.counts, press.agpr.counts
+    halves, half_only, block_of, depth_of = press.vgpr_halves, press.vgpr_half_only, graph.block_of, graph.loop_depth
+    no_labels: list[str] = []
     for i, ins in enumerate(kernel.instructions):
-        occupied = live.live_in[i] | live.live_out[i]
-        rows.append(LineRow(
-            line=ins.line, index=i, text=ins.text, labels=tuple(labels_at.get(i, ())),
-            live_vgpr=press.vgpr.counts[i], live_sgpr=press.sgpr.counts[i], live_agpr=press.agpr.counts[i],
-            live_vgpr_halves=press.vgpr_halves[i], vgpr_half_only=press.vgpr_half_only[i],
-            live_special=_reg_names(touched(kernel, live, i), RegFile.SPECIAL),
-            block=graph.block_of[i], loop_depth=graph.loop_depth[graph.block_of[i]],
-        ))
+        occupied = live_in[i] | live_out[i]
+        special = (occupied | ins.defs) & SPECIAL_MASK
+        names = specials.get(special)
+        if names is None:
+            names = specials[special] = list(_reg_names(special, RegFile.SPECIAL))
+        block = block_of[i]
+        rows.append(LineRow(ins.line, i, ins.text, labels_at.get(i, no_labels),
+                            vgpr[i], sgpr[i], agpr[i], halves[i], half_only[i], names, block, depth_of[block]))
         masks.append((occupied, ins.defs, ins.uses))
 
     def summary(file: RegFile) -> FileSummary:
@@ -224,20 +250,26 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         occupancy_workgroup_assumed=bool(result.occupancy and result.occupancy[1].workgroup_assumed),
         workgroup_limit=result.occupancy[0].limit_lds_workgroup if result.occupancy else 0,
         vgpr_granule_saving=res.total_vgprs % arch.vgpr_granule(kernel.wave_size) if res.total_vgprs else 0,
-        classes=dict(sorted(Counter(ins.klass for ins in kernel.instructions).items())),
+        classes=dict(sorted(Counter(ins.facts.klass for ins in kernel.instructions).items())),
         vgpr_thresholds=tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes
         else (),
-        mix=result.mix,
+        stats=result.stats,
+        timing=result.timing,
+        timing_note=None if result.timing is not None or not timing_requested else
+        f"no timing facts for {arch.name} ({arch.family}): the model covers gfx8, gfx9, CDNA1-3 and gfx10-gfx12",
+        advice=result.advice,
         ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
+        block_live_ins=block_live_ins(kernel, graph, live),
     )
 
 
 def livereg_report(results: list[KernelAnalysis], *, file: str | None, dialect: str,
                    diagnostics: tuple[Diagnostic, ...], longest_count: int = 10,
-                   compiler_stats: dict[str, str | int] | None = None) -> LiveRegReport:
+                   compiler_stats: dict[str, str | int] | None = None,
+                   timing_requested: bool = False) -> LiveRegReport:
     return LiveRegReport(SCHEMA_VERSION, file, dialect,
-                         tuple(kernel_report(r, longest_count=longest_count) for r in results), diagnostics,
-                         dict(compiler_stats or {}))
+                         tuple(kernel_report(r, longest_count=longest_count, timing_requested=timing_requested)
+                               for r in results), diagnostics, dict(compiler_stats or {}))
 
 
 def map_width(report: KernelReport, file: RegFile) -> int:

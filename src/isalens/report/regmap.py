@@ -1,19 +1,46 @@
-"""The per-line register map of live-register views: ``:`` live, ``^`` written, ``v`` read, ``x`` both."""
+"""The per-line register map of live-register views: ``:`` live, ``^`` written, ``v`` read, ``x`` both.
+
+A map line is built from the masks' binary digits with big-integer arithmetic rather than a Python loop
+over registers: a listing of a 100k-instruction kernel with 250 live VGPRs has 25 million cells.
+"""
 
 from __future__ import annotations
 
-from isalens.ir.registers import RegFile, registers_in
+from functools import cache
+
+from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, VGPR_BASE, RegFile, file_mask
+
+__all__ = ["register_map"]
+
+#: file -> (its units' mask, its first unit, two units per register)
+_LAYOUT = {f: (file_mask(f), base, f in (RegFile.VGPR, RegFile.AGPR))
+           for f, base in ((RegFile.VGPR, VGPR_BASE), (RegFile.AGPR, AGPR_BASE), (RegFile.SGPR, SGPR_BASE),
+                           (RegFile.SPECIAL, SPECIAL_BASE))}
+#: cell code (1 occupied + 2 written + 4 read) -> character
+_CELLS = bytes.maketrans(bytes(range(8)), b" :^^vvxx")
+
+
+def _digits(mask: int, file: RegFile, width: int) -> int:
+    """One byte per register 0..width-1 (register 0 first), 1 where ``mask`` has any unit of it, as an int."""
+    units, base, halves = _LAYOUT[file]
+    part = (mask & units) >> base
+    if not part:
+        return _zeros(width)
+    # VGPRs and AGPRs have two units (16-bit halves) per register: fold them, keep every other digit
+    bits = format(part | part >> 1, "b")[::-1][::2] if halves else format(part, "b")[::-1]
+    return int.from_bytes(bits[:width].ljust(width, "0").encode("ascii"), "big")
+
+
+@cache
+def _zeros(width: int) -> int:
+    return int.from_bytes(b"0" * width, "big")
 
 
 def register_map(occupied: int, defs: int, uses: int, file: RegFile, width: int) -> str:
     """One character per register ``0..width-1`` of ``file``."""
-    cells = [" "] * width
-    for r in registers_in(occupied, file):
-        if r < width:
-            cells[r] = ":"
-    written = set(registers_in(defs, file))
-    read = set(registers_in(uses, file))
-    for r in written | read:
-        if r < width:
-            cells[r] = "x" if (r in written and r in read) else ("^" if r in written else "v")
-    return "".join(cells)
+    if width <= 0:
+        return ""
+    # each byte is an ASCII '0'/'1'; the weighted sum minus 7 x '0' leaves the cell code 0..7 in every byte
+    code = (_digits(occupied, file, width) + 2 * _digits(defs, file, width) + 4 * _digits(uses, file, width)
+            - 7 * _zeros(width))
+    return code.to_bytes(width, "big").translate(_CELLS).decode("ascii")

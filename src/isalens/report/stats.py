@@ -24,7 +24,7 @@ def stats_dict(s: KernelStats, *, lines: bool = False) -> dict[str, Any]:
         "instructions": s.instructions,
         "code_bytes": s.code_bytes,
         "code_bytes_exact": s.code_bytes_exact,
-        "classes": dict(s.classes),
+        # per-kernel class counts are the kernel's "instruction_classes": one table, not two
         "classes_by_loop_depth": {str(d): dict(c) for d, c in s.classes_by_loop_depth.items()},
         "classes_weighted": dict(s.classes_weighted),
         "loop_weight": s.loop_weight,
@@ -119,7 +119,7 @@ class _Decoded(Protocol):
 
 
 class _Instruction(Protocol):
-    """What the decode renderers need of ``isalens.api_stats.DecodedInstruction``."""
+    """What the decode renderers need of ``isalens.engine.decode.DecodedInstruction``."""
 
     @property
     def offset(self) -> int: ...

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from isalens.analysis.vliw import ClauseStats, LoopStats, ProgramStats, SlotCounts, VliwAnalysis
+from isalens.analysis.vliw_timing import LatencyHiding, Occupancy, Timing
 from isalens.ir.diagnostics import Diagnostic
 
 __all__ = ["render_vliw_json", "render_vliw_text", "vliw_dict"]
@@ -37,6 +38,8 @@ def _program_dict(p: ProgramStats) -> dict[str, Any]:
         "alu_fetch_ratio": _r(p.alu_fetch_ratio, 3),
         "mads": p.mads,
         "guessed_ops": p.guessed_ops,
+        "occupancy": _occupancy_dict(p.occupancy),
+        "timing": _timing_dict(p.timing),     # the whole program; its loops are in the top-level timing
     }
 
 
@@ -56,6 +59,45 @@ def _loop_dict(lp: LoopStats) -> dict[str, Any]:
         "groups": lp.groups, "slot_ops": lp.slot_ops, "mads": lp.mads, "mads_per_clock": _r(lp.mads_per_clock, 3),
         "fetches": lp.fetches, "fetch_bytes": lp.fetch_bytes, "gflops": _r(lp.gflops, 1),
         "fetch_bound_gflops": _r(lp.fetch_bound_gflops, 1), "bound": lp.bound, "guessed_ops": lp.guessed_ops,
+        "fetch_clauses": lp.fetch_clauses,
+        "latency": None if lp.timing is None else _latency_dict(lp.timing.latency, lp.timing.waves),
+    }
+
+
+def _occupancy_dict(o: Occupancy | None) -> dict[str, Any] | None:
+    if o is None:
+        return None
+    return {
+        "gprs": o.gprs, "gpr_file": o.gpr_file, "clause_temps": o.clause_temps, "available_gprs": o.available,
+        "gpr_limit": o.gpr_limit, "hardware_limit": o.hardware_limit, "hardware_source": o.hardware_source,
+        "wavefronts_per_simd": o.wavefronts, "limiter": o.limiter,
+    }
+
+
+def _latency_dict(h: LatencyHiding, waves: int) -> dict[str, Any]:
+    return {
+        "fetch_clauses": h.fetch_clauses, "fetch_latency_cycles": h.fetch_latency, "alu_cycles": h.alu_cycles,
+        "wavefronts_needed": h.wavefronts_needed, "wavefronts_fit": waves, "hidden": h.hidden,
+        "gprs_for_needed": h.gprs_for_needed, "scalars_for_needed": h.scalars_for_needed,
+    }
+
+
+def _timing_dict(t: Timing | None, kernel: str | None = None) -> dict[str, Any] | None:
+    """The section names of the GCN timing model (issue 13): one vocabulary for every target. A loop's entry
+    also names its ``kernel``; its latency hiding sits beside its bounds in ``loops``."""
+    if t is None:
+        return None
+    roofs = None if t.roofs is None else {
+        "alu_gflops": _r(t.roofs.alu_gflops, 1), "fetch_gflops": _r(t.roofs.fetch_gflops, 1),
+        "bound": t.roofs.bound, "gflops": _r(t.roofs.gflops, 1),
+    }
+    return {
+        "header_line": t.header_line, "depth": t.depth,
+        "issue_cycles": {unit: _r(n) for unit, n in t.issue_cycles.items()},
+        "latency_cycles": t.latency_cycles, "waves": t.waves,
+        "cycles_per_iteration": _r(t.cycles_per_iteration), "bottleneck": t.bottleneck,
+        "flops": t.flops, "bytes": {"global": t.bytes_global, "lds": t.bytes_lds}, "roofs": roofs,
+        **({} if kernel is None else {"kernel": kernel}),
     }
 
 
@@ -83,6 +125,10 @@ def vliw_dict(result: VliwAnalysis) -> dict[str, Any]:
         "clauses": [_clause_dict(c) for c in result.total.clauses],
         "loops": [_loop_dict(lp) for lp in result.total.loops],
         "kernels": [_program_dict(p) for p in result.programs],
+        # one program: its figures; several: per kernel only (the loops are listed across all of them)
+        "occupancy": _occupancy_dict(result.programs[0].occupancy) if len(result.programs) == 1 else None,
+        "timing": {"loops": [_timing_dict(lp.timing, lp.kernel) for lp in result.total.loops],
+                   "kernel": _timing_dict(result.programs[0].timing) if len(result.programs) == 1 else None},
         "diagnostics": [_diag_dict(d) for d in result.diagnostics],
     })
     return doc
@@ -120,7 +166,39 @@ def _program_text(p: ProgramStats) -> list[str]:
     ]
     if p.guessed_ops:
         lines.append(f"  unknown operations  {p.guessed_ops} (counted in their slot; not MADs; see diagnostics)")
+    if (o := p.occupancy) is not None:
+        lines.append(f"  occupancy           {_occupancy_text(o)}")
+    if p.timing is not None:
+        lines.append(f"  timing (kernel)     {_timing_text(p.timing)}")
     return lines
+
+
+def _occupancy_text(o: Occupancy) -> str:
+    hardware = f"hardware limit {o.hardware_limit}" + (" from the device's wavefront slots"
+                                                       if o.hardware_source == "device" else "")
+    if o.gpr_limit is None:
+        return f"{o.wavefronts} wavefronts per SIMD ({hardware}; no GPRs named)"
+    limiter = "GPR" if o.limiter == "gprs" else "hardware"
+    return (f"{o.wavefronts} wavefronts per SIMD ({limiter}-limited: ({o.gpr_file} - 2 x {o.clause_temps} clause "
+            f"temporaries) / {o.gprs} GPRs = {o.gpr_limit}; {hardware})")
+
+
+def _timing_text(t: Timing) -> str:
+    issue = ", ".join(f"{unit} {n:.1f}" for unit, n in t.issue_cycles.items())
+    return (f"issue cycles {issue}; cycles per iteration {t.cycles_per_iteration:.1f}; "
+            f"bottleneck: {t.bottleneck}")
+
+
+def _latency_text(h: LatencyHiding, waves: int) -> str:
+    if h.fetch_clauses == 0:
+        return "latency: no fetch clause to hide"
+    plural = "clause" if h.fetch_clauses == 1 else "clauses"
+    head = f"latency: {h.fetch_clauses} fetch {plural} x {h.fetch_latency} clocks behind {h.alu_cycles} ALU clocks"
+    if h.wavefronts_needed is None:
+        return f"{head}: no ALU work to hide it behind"
+    verdict = "hidden" if h.hidden else "NOT hidden"
+    return (f"{head} needs {h.wavefronts_needed} wavefronts ({waves} fit: {verdict}); {h.wavefronts_needed} "
+            f"wavefronts leave {h.gprs_for_needed} GPRs ({h.scalars_for_needed} scalars) per work-item")
 
 
 def _clause_line(c: ClauseStats) -> str:
@@ -185,7 +263,16 @@ def render_vliw_text(result: VliwAnalysis) -> str:
                        f"(peak {device.peak_gflops:.0f} Gflop/s), {fetch}")
         else:
             out.append("loops (give --device for Gflop/s bounds)")
-        out += [_loop_text(lp) for lp in result.total.loops] or ["  none"]
+        for lp in result.total.loops:
+            out.append(_loop_text(lp))
+            if (t := lp.timing) is not None:
+                out.append(f"      timing: {_timing_text(t)}")
+                out.append(f"      {_latency_text(t.latency, t.waves)}")
+                if t.roofs is not None and t.roofs.gflops is not None:
+                    out.append(f"      roofs: estimate {t.roofs.gflops:.1f} Gflop/s at {t.cycles_per_iteration:.1f} "
+                               "cycles per iteration")
+        if not result.total.loops:
+            out.append("  none")
         out.append("")
     if result.diagnostics:
         out.append("diagnostics")

@@ -6,38 +6,22 @@ guessing its effects.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from importlib import resources
 
 from isalens.isa.amdgcn.semantics import base_mnemonic
 
-#: target name pattern -> mnemonic list files that together make up its instruction set
-_FAMILY_FILES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"gfx8\w+", ("gfx8",)),
-    (r"gfx908", ("cdna1",)),
-    (r"gfx90a", ("cdna2",)),
-    (r"gfx94[0-2]", ("cdna3",)),
-    (r"gfx950", ("cdna3", "cdna4")),
-    (r"gfx9\w+", ("gfx9",)),
-    (r"gfx101[0-3]", ("gfx10_1",)),
-    (r"gfx10\w+", ("gfx10_3",)),
-    (r"gfx11\w+", ("gfx11",)),
-    (r"gfx12\w+", ("gfx12",)),
-)
+# Which lists make up a target's instruction set is target data (``ArchSpec.mnemonic_lists``, handed to the
+# readers as ``TargetInfo.mnemonic_lists``); this module only reads the lists.
 
 
-def families_of(target: str) -> tuple[str, ...]:
-    """The mnemonic list files for ``target`` (e.g. ``gfx902`` -> ``("gfx9",)``)."""
-    for pattern, files in _FAMILY_FILES:
-        if re.fullmatch(pattern, target):
-            return files
-    return ()
+def _data() -> resources.abc.Traversable:
+    return resources.files("isalens.isa.amdgcn") / "data"
 
 
 @cache
 def _load(family: str) -> frozenset[str]:
-    path = resources.files("isalens.isa.amdgcn") / "data" / f"mnemonics_{family}.txt"
+    path = _data() / f"mnemonics_{family}.txt"
     if not path.is_file():
         return frozenset()
     names = set()
@@ -48,24 +32,33 @@ def _load(family: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def has_list(family: str) -> bool:
+    """Whether ``mnemonics_<family>.txt`` exists."""
+    return (_data() / f"mnemonics_{family}.txt").is_file()
+
+
 @cache
-def known_mnemonics(target: str) -> frozenset[str]:
-    """Base mnemonics valid on ``target`` (empty when there is no list for it)."""
+def known_mnemonics(lists: tuple[str, ...]) -> frozenset[str]:
+    """Base mnemonics in the union of the lists ``lists`` (empty when there are none)."""
     out: set[str] = set()
-    for family in families_of(target):
+    for family in lists:
         out |= _load(family)
     return frozenset(out)
 
 
 @cache
 def all_families() -> tuple[str, ...]:
-    return tuple(sorted({f for _, files in _FAMILY_FILES for f in files}))
+    """Every list there is (``gfx9``, ``cdna3``, ...)."""
+    names = (entry.name for entry in _data().iterdir())
+    return tuple(sorted(n[len("mnemonics_"):-len(".txt")] for n in names
+                        if n.startswith("mnemonics_") and n.endswith(".txt")))
 
 
-def is_known(mnemonic: str, target: str) -> bool:
-    """Whether ``mnemonic`` (with any encoding suffix) exists on ``target``."""
+def is_known(mnemonic: str, lists: tuple[str, ...]) -> bool:
+    """Whether ``mnemonic`` (with any encoding suffix) is in the union of ``lists``."""
     base, _ = base_mnemonic(mnemonic)
-    return base in known_mnemonics(target) or mnemonic in known_mnemonics(target)
+    known = known_mnemonics(lists)
+    return base in known or mnemonic in known
 
 
 def families_with(mnemonic: str) -> list[str]:

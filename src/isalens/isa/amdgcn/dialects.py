@@ -55,9 +55,13 @@ class Draft:
         at = len(self.items)
         self.implicit_defs = [d for d in self.implicit_defs if not (d[0] == at and d[3])]
 
-    def add_label(self, name: str) -> None:
+    def add_label(self, name: str, file: str, line: int) -> None:
+        if name in self.labels:
+            # llvm-mc: "symbol ... is already defined"; a second definition would silently move branches
+            raise ParseError(f"label '{name}' is defined twice in {self.name}", file=file, line=line,
+                             code="duplicate-label")
         self.drop_empty_block_markers()
-        self.labels.setdefault(name, len(self.items))
+        self.labels[name] = len(self.items)
         if name.startswith("label_") and len(name) > 6:
             # RGA prints a label ``X`` as ``label_X:`` but branches still name ``X``
             self.labels.setdefault(name[6:], len(self.items))
@@ -218,7 +222,7 @@ def read_llvm(text: str, file: str) -> ReadResult:
                 continue
             if name.startswith((".L", "$")):
                 if current is not None:
-                    current.add_label(name)
+                    current.add_label(name, file, lineno)
                     lbb = _LBB_RE.match(name)
                     if lbb:
                         current.blocks.setdefault(int(lbb.group(2)), len(current.items))
@@ -257,6 +261,13 @@ def read_llvm(text: str, file: str) -> ReadResult:
     return result
 
 
+def _flow_list(value: str) -> str:
+    """YAML flow sequence ``[ 8, 8, 1 ]`` (llvm-mc accepts it) as the block form's ``8 8 1``."""
+    if value.startswith("[") and value.endswith("]"):
+        return " ".join(item.strip().strip("'\"") for item in value[1:-1].split(",") if item.strip())
+    return value
+
+
 def _apply_metadata(lines: list[tuple[int, str]], by_name: dict[str, Draft]) -> None:
     """Read the per-kernel scalars of the ``.amdgpu_metadata`` YAML (our own minimal reader)."""
     kernel_indent: int | None = None
@@ -291,7 +302,7 @@ def _apply_metadata(lines: list[tuple[int, str]], by_name: dict[str, Draft]) -> 
             continue
         key, _, value = body.partition(":")
         key = key.strip().lstrip(".")
-        value = value.strip().strip("'\"")
+        value = _flow_list(value.strip()).strip("'\"")
         list_key = key if not value else None
         if value:
             current[key] = value
@@ -330,7 +341,7 @@ def read_trailer_listing(text: str, file: str, *, objdump: bool) -> ReadResult:
             if current is None:
                 current = Draft(default_name, lineno, is_kernel=True)
                 result.drafts.append(current)
-            current.add_label(label.group(1))
+            current.add_label(label.group(1), file, lineno)
             code = label.group(2).strip()
         if not code:
             continue
@@ -393,10 +404,14 @@ def read_aco(text: str, file: str) -> ReadResult:
         if in_constants and _ACO_CONSTANT_ROW_RE.match(line):
             continue
         code, comment = _split_comment(line, (";",))
+        if _TRAILER_RE.search(code):
+            raise ParseError("this line ends in a driver/RGA listing's '// ADDRESS: WORDS', not ACO's '; WORDS': "
+                             "read it with --dialect listing (or without --dialect)", file=file, line=lineno,
+                             code="dialect")
         code = code.strip()
         label = _LABEL_RE.match(code)
         if label:
-            draft.add_label(label.group(1))
+            draft.add_label(label.group(1), file, lineno)
             code = label.group(2).strip()
             if not code:
                 continue
@@ -441,7 +456,7 @@ def read_bare(text: str, file: str) -> ReadResult:
             label = _LABEL_RE.match(code)
             if not label:
                 break
-            draft.add_label(label.group(1))
+            draft.add_label(label.group(1), file, lineno)
             code = label.group(2).strip()
         if not code:
             continue

@@ -21,7 +21,6 @@ from typing import Any
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.registers import RegFile, special, special_pair
-from isalens.isa.amdgcn import catalog
 from isalens.isa.amdgcn.semantics import base_mnemonic, effect_of
 
 __all__ = [
@@ -78,13 +77,13 @@ class _Rule:
     match: tuple[str, ...]
     format: str
     generations: tuple[int, int] | None
-    families: tuple[str, ...]
+    targets: tuple[str, ...]
     exclude: tuple[str, ...]
 
-    def applies(self, base: str, generation: int, families: tuple[str, ...]) -> bool:
+    def applies(self, base: str, generation: int, target: str) -> bool:
         if self.generations and not self.generations[0] <= generation <= self.generations[1]:
             return False
-        if self.families and not set(self.families) & set(families):
+        if self.targets and target not in self.targets:
             return False
         if any(fnmatchcase(base, p) for p in self.exclude):
             return False
@@ -113,7 +112,7 @@ class _Table:
 
 
 def _rule(where: str, raw: dict[str, Any], formats: dict[str, _Format]) -> _Rule:
-    unknown = set(raw) - {"match", "format", "generations", "families", "except"}
+    unknown = set(raw) - {"match", "format", "generations", "targets", "except"}
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     match = raw.get("match")
@@ -124,7 +123,7 @@ def _rule(where: str, raw: dict[str, Any], formats: dict[str, _Format]) -> _Rule
         raise ValueError(f"{where}: unknown format {fmt!r}")
     gens = raw.get("generations")
     return _Rule(tuple(match), str(fmt), (int(gens[0]), int(gens[1])) if gens else None,
-                 tuple(raw.get("families", ())), tuple(raw.get("except", ())))
+                 tuple(raw.get("targets", ())), tuple(raw.get("except", ())))
 
 
 @cache
@@ -150,20 +149,15 @@ def format_bytes(fmt: str, generation: int) -> int:
 
 
 @cache
-def _last_match(section: str, base: str, generation: int, families: tuple[str, ...]) -> str | None:
+def _last_match(section: str, base: str, generation: int, target: str) -> str | None:
     """The format the last matching rule of ``section`` (rule, vop3_only, vop32_only) gives, if any."""
     table = _table()
     rules = {"rule": table.rules, "vop3_only": table.vop3_only, "vop32_only": table.vop32_only}[section]
     found = None
     for rule in rules:
-        if rule.applies(base, generation, families):
+        if rule.applies(base, generation, target):
             found = rule.format
     return found
-
-
-@cache
-def _families(target: str) -> tuple[str, ...]:
-    return catalog.families_of(target)
 
 
 # ---------------------------------------------------------------------------------------------- constants
@@ -300,12 +294,12 @@ def _fits_32bit(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[s
 
 
 def _valu_format(mnemonic: str, base: str, suffix: str, text: str, operands: tuple[Operand, ...],
-                 modifiers: tuple[str, ...], generation: int, families: tuple[str, ...]) -> str:
+                 modifiers: tuple[str, ...], generation: int, target: str) -> str:
     words = _words(operands, modifiers)
     if base.startswith("v_dual_") or "::" in text:
         return "VOPD"
-    only32 = _last_match("vop32_only", base, generation, families)
-    only64 = None if only32 else _last_match("vop3_only", base, generation, families)
+    only32 = _last_match("vop32_only", base, generation, target)
+    only64 = None if only32 else _last_match("vop3_only", base, generation, target)
     if suffix in ("e64_dpp", "e64_dpp8") or (suffix in ("dpp", "dpp8", "") and only64 and _has(words, _DPP_WORDS)):
         return "VOP3_DPP"
     if suffix in ("dpp", "dpp8", "e32_dpp") or (not suffix and _has(words, _DPP_WORDS)):
@@ -329,8 +323,8 @@ def format_of(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str
     generation = generation_of(target)
     base, suffix = base_mnemonic(mnemonic.lower())
     if base.startswith("v_"):
-        return _valu_format(mnemonic, base, suffix, text, operands, modifiers, generation, _families(target))
-    fmt = _last_match("rule", base, generation, _families(target))
+        return _valu_format(mnemonic, base, suffix, text, operands, modifiers, generation, target)
+    fmt = _last_match("rule", base, generation, target)
     if fmt is None:
         raise ValueError(f"no encoding format for {mnemonic!r}")
     return fmt

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from isalens.errors import InputError
 
-__all__ = ["DecodeError", "Decoded", "Field", "decode", "family_of_generation", "split_words"]
+__all__ = ["LAYOUTS", "DecodeError", "Decoded", "Field", "decode", "split_words"]
 
 
 class DecodeError(InputError):
@@ -61,13 +61,6 @@ class Decoded:
         if f is None:
             raise KeyError(name)
         return f.value
-
-
-def family_of_generation(generation: int) -> str:
-    """Layout family: ``gfx9`` (GFX8, GFX9 and CDNA), ``gfx10``, ``gfx11`` or ``gfx12``."""
-    if generation <= 9:
-        return "gfx9"
-    return f"gfx{min(generation, 12)}"
 
 
 # ---------------------------------------------------------------------------------------------- value names
@@ -376,6 +369,8 @@ _TOP6 = {
     "gfx12": {0x3D: "SMEM", 0x3E: "EXP", 0x35: "VOP3", 0x32: "VOPD", 0x36: "DS", 0x31: "VBUFFER", 0x34: "VIMAGE",
               0x39: "VSAMPLE"},
 }
+#: the layout families this decoder knows (``ArchSpec.encoding_layout`` names one of them)
+LAYOUTS = tuple(_TOP6)
 _TOP8 = {"gfx9": {}, "gfx10": {0xCC: "VOP3P"}, "gfx11": {0xCC: "VOP3P", 0xCD: "VINTERP", 0xCE: "LDSDIR"},
          "gfx12": {0xCC: "VOP3P", 0xCD: "VINTERP", 0xCE: "VDSDIR", 0xEC: "VFLAT", 0xED: "VSCRATCH",
                    0xEE: "VGLOBAL"}}
@@ -466,11 +461,16 @@ def _layout(fmt: str, family: str) -> tuple[Spec, ...] | None:
     return _LAYOUTS.get(family, {}).get(base)
 
 
-def decode(words: Sequence[int], generation: int) -> Decoded:
-    """Decode the instruction that starts at ``words[0]`` (extra words are ignored)."""
+def decode(words: Sequence[int], generation: int, layout: str) -> Decoded:
+    """Decode the instruction that starts at ``words[0]`` (extra words are ignored).
+
+    ``layout`` is the target's field layout family (``ArchSpec.encoding_layout`` in the arch data).
+    """
     if not words:
         raise DecodeError("no words to decode")
-    family = family_of_generation(generation)
+    if layout not in LAYOUTS:
+        raise DecodeError(f"isalens has no field layouts for {layout} encodings (known: {', '.join(LAYOUTS)})")
+    family = layout
     fmt = _format(words[0], family, generation)
     base = _DWORDS[fmt]
     if len(words) < base:
@@ -496,9 +496,9 @@ def decode(words: Sequence[int], generation: int) -> Decoded:
         else:
             fields.extend(_field(bits, s, family) for s in (_dpp(32) if fmt == "DPP" else _dpp8_dword(32)))
     else:
-        layout = _layout(fmt, family) or ()
+        specs = _layout(fmt, family) or ()
         dpp = fmt.endswith(("_DPP", "_DPP8"))
-        for spec in layout:
+        for spec in specs:
             if dpp and spec[0] == "SRC0":
                 spec = ("SRC0_ENC", spec[1], spec[2], spec[3])  # the DPP marker; SRC0 is in the DPP dword
             fields.append(_field(bits, spec, family))
@@ -527,12 +527,12 @@ def _sdwa_fields(bits: int, vop: str, family: str, generation: int) -> list[Fiel
     return out
 
 
-def split_words(words: Sequence[int], generation: int) -> list[Decoded]:
+def split_words(words: Sequence[int], generation: int, layout: str) -> list[Decoded]:
     """Decode a whole stream of dwords into instructions, in order."""
     out: list[Decoded] = []
     i = 0
     while i < len(words):
-        d = decode(words[i:], generation)
+        d = decode(words[i:], generation, layout)
         out.append(d)
         i += len(d.words)
     return out

@@ -12,12 +12,14 @@ import re
 
 from isalens.errors import ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
-from isalens.ir.instruction import BranchKind, Instruction
+from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.program import DeclaredResources, Kernel, Module, TargetInfo
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import catalog, semantics
 from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
+from isalens.isa.amdgcn.facts import describe, with_encoding
+from isalens.isa.amdgcn.indexing import Limits, apply_indexing
 from isalens.isa.amdgcn.radv_dump import declared_family
 from isalens.isa.amdgcn.syntax import (
     RawInstruction,
@@ -58,7 +60,7 @@ class _Decoded:
     guessed: bool
     notes: tuple[str, ...]
     referenced: int
-    klass: str
+    facts: InstructionFacts
 
 
 @dataclasses.dataclass(slots=True)
@@ -151,10 +153,10 @@ def _check_kernel_ranges(instructions: list[Instruction], ctx: _Context) -> None
 
 
 def _unknown(mnemonic: str, ctx: _Context, line: int) -> None:
-    elsewhere = [f for f in catalog.families_with(mnemonic) if f not in catalog.families_of(ctx.target.name)]
+    elsewhere = [f for f in catalog.families_with(mnemonic) if f not in ctx.target.mnemonic_lists]
     hint = f" (it exists on {', '.join(elsewhere)}: is --arch right?)" if elsewhere else ""
     message = f"unknown instruction '{mnemonic}' for {ctx.target.name}{hint}"
-    if not catalog.known_mnemonics(ctx.target.name):
+    if not catalog.known_mnemonics(ctx.target.mnemonic_lists):
         message = f"no instruction list for target {ctx.target.name}; cannot check '{mnemonic}'"
     if not ctx.ignore_unknown:
         raise UnknownInstructionError(message + "; use --ignore-unknown to continue",
@@ -196,12 +198,11 @@ def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _C
         target = _branch_target(decoded.branch_raw, decoded.branch, item, draft, ctx)
     for note in decoded.notes:
         ctx.diagnostics.append(Diagnostic(Severity.NOTE, "approximate", note, ctx.file, item.line))
-    return Instruction(
-        index=index, line=item.line, text=item.text, mnemonic=decoded.mnemonic, operands=decoded.operands,
-        modifiers=decoded.modifiers, defs=decoded.defs, uses=decoded.uses, branch=decoded.branch,
-        target=target, address=item.address, encoding=item.encoding, guessed=decoded.guessed, ops=decoded.ops,
-        referenced=decoded.referenced, klass=decoded.klass,
-    )
+    # positional, in field order: this runs once per instruction
+    return Instruction(index, item.line, item.text, decoded.mnemonic, decoded.operands, decoded.modifiers,
+                       decoded.defs, decoded.uses, decoded.branch, target, item.address, item.encoding, 0, 0,
+                       decoded.guessed, decoded.ops, decoded.referenced,
+                       with_encoding(decoded.facts, item.encoding) if item.encoding else decoded.facts)
 
 
 def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
@@ -215,20 +216,22 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     ops: list[str] = []
     notes: list[str] = []
     guessed = False
-    klass = "other"
     unread = 0
     for part in parts:
         raw = _parse_one(part, ctx, item.line)
         ops.append(raw.mnemonic)
-        if not catalog.is_known(raw.mnemonic, ctx.target.name):
+        if not catalog.is_known(raw.mnemonic, ctx.target.mnemonic_lists):
             _unknown(raw.mnemonic, ctx, item.line)
             guessed = True
         effects, eff = semantics.apply(raw.mnemonic, raw.operands, raw.modifiers,
                                        generation=ctx.target.generation, wave_size=ctx.wave_size)
         if guessed and not eff.matched:
             effects = _positional(raw)
-        if klass == "other":
-            klass = "unknown" if guessed else effects.klass
+        required = eff.sources if eff.sources is not None else eff.defs
+        if not guessed and len(raw.operands) < required:
+            # llvm-mc: "too few operands for instruction"; without them we would silently track nothing
+            raise ParseError(f"too few operands for {raw.mnemonic}: it writes or reads {required}, "
+                             f"found {len(raw.operands)}", file=ctx.file, line=item.line, code="syntax")
         defs |= effects.defs
         uses |= effects.uses
         unread |= effects.unread
@@ -243,8 +246,9 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
         if isinstance(op, RegOperand):
             referenced |= op.mask
     referenced &= ~unread  # printed, not read: nothing to allocate
+    facts = describe(ops[0], tuple(operands), tuple(modifiers), item.text, ctx.target.name, ctx.target.generation)
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
-                    guessed, tuple(notes), referenced, klass)
+                    guessed, tuple(notes), referenced, facts)
 
 
 def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
@@ -291,14 +295,16 @@ def _entry_live_in(draft: Draft, target: TargetInfo, packed_tid: bool) -> int | 
     return mask
 
 
-def _declared(draft: Draft, wave_size: int) -> DeclaredResources:
+def _declared(draft: Draft, wave_size: int, file: str) -> DeclaredResources:
     md, desc, com = draft.metadata, draft.descriptor, draft.comments
     wg = md.get("reqd_workgroup_size")
     workgroup = None
     if wg:
-        dims = [int(x) for x in wg.split()]
-        if len(dims) == 3:
-            workgroup = (dims[0], dims[1], dims[2])
+        dims = [_int(x) for x in wg.split()]
+        if len(dims) != 3 or any(d is None or d < 1 for d in dims):
+            raise ParseError(f"kernel '{draft.name}': .reqd_workgroup_size must be three positive integers, "
+                             f"not {wg!r}", file=file, line=draft.start_line, code="metadata")
+        workgroup = (dims[0] or 1, dims[1] or 1, dims[2] or 1)
     raw = [(f".{k}", v) for k, v in sorted(md.items()) if k in (
         "vgpr_count", "sgpr_count", "agpr_count", "vgpr_spill_count", "sgpr_spill_count",
         "group_segment_fixed_size", "private_segment_fixed_size", "wavefront_size", "max_flat_workgroup_size")]
@@ -336,6 +342,10 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
     ctx = _Context(file, target, wave, ignore_unknown, diagnostics)
     instructions = [_build_instruction(i, item, draft, ctx) for i, item in enumerate(draft.items)]
     _check_kernel_ranges(instructions, ctx)
+    # indexed operands (s_set_gpr_idx_on, *_movrel*) read/write the whole range they can reach
+    limits = Limits(target.addressable_vgprs, target.addressable_sgprs)
+    for index, note in apply_indexing(instructions, target.generation, limits, set(draft.labels.values())):
+        diagnostics.append(Diagnostic(Severity.NOTE, "indexed", note, file, instructions[index].line))
 
     # objdump/listing branch targets are addresses: give the target instruction a label
     labels = dict(draft.labels)
@@ -369,10 +379,10 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
         # a marker after a label opens its block; one before a later label closes the previous block
         if index < len(instructions) and (after_label or index == 0 or index not in block_start_indices):
             ins = instructions[index]
-            instructions[index] = dataclasses.replace(ins, undef_before=ins.undef_before | mask)
+            instructions[index] = ins._replace(undef_before=ins.undef_before | mask)
         elif index > 0:
             ins = instructions[index - 1]
-            instructions[index - 1] = dataclasses.replace(ins, undef_after=ins.undef_after | mask)
+            instructions[index - 1] = ins._replace(undef_after=ins.undef_after | mask)
 
     if draft.metadata.get("aco"):
         _drop_aco_undef_exports(instructions, ctx)
@@ -382,7 +392,7 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
                          line=draft.items[-1].line if draft.items else draft.start_line, code="unterminated")
     return Kernel(
         name=draft.name, arch=target.name, wave_size=wave, instructions=tuple(instructions), labels=labels,
-        declared=_declared(draft, wave), is_kernel=draft.is_kernel,
+        declared=_declared(draft, wave, file), is_kernel=draft.is_kernel,
         entry_live_in=_entry_live_in(draft, target, packed_tid), file=file,
         block_starts=dict(draft.blocks), guessed=ctx.guessed, live_at_exit=spill_lanes,
     )
@@ -402,8 +412,8 @@ def _drop_aco_undef_exports(instructions: list[Instruction], ctx: _Context) -> N
         return  # a real v128
     for k, ins in enumerate(instructions):
         if ins.mnemonic.startswith("exp") and ins.uses & _ACO_UNDEF_VGPR:
-            instructions[k] = dataclasses.replace(ins, uses=ins.uses & ~_ACO_UNDEF_VGPR,
-                                                  referenced=ins.referenced & ~_ACO_UNDEF_VGPR)
+            instructions[k] = ins._replace(uses=ins.uses & ~_ACO_UNDEF_VGPR,
+                                           referenced=ins.referenced & ~_ACO_UNDEF_VGPR)
             ctx.diagnostics.append(Diagnostic(Severity.NOTE, "undefined-export", "v128 in this export is ACO's "
                                               "undefined operand (never written): not counted", ctx.file, ins.line))
 

@@ -250,7 +250,7 @@ class _Reader:
                 continue
             label = _LABEL.match(raw)
             if label and raw[0] not in " \t":
-                draft.add_label(label.group(1))
+                draft.add_label(label.group(1), self.file, lineno)
                 j += 1
                 continue
             if raw[0] not in " \t" and not _PASTED_INSTRUCTION.match(raw):

@@ -51,7 +51,7 @@ class Rule:
 
 _SCALAR_FIELDS = {
     "class": str, "defs": int, "sources": int, "reads_dst": bool, "in_place_return": bool,
-    "half_return": bool, "swap": bool, "d16": str, "branch": str, "indirect_regs": bool, "address_dwords": int,
+    "half_return": bool, "swap": bool, "d16": str, "branch": str, "indexed": str, "address_dwords": int,
 }
 _LIST_FIELDS = ("implicit_defs", "implicit_uses")
 _KNOWN_SPECIALS = ("vcc", "exec", "scc", "m0")
@@ -78,6 +78,8 @@ def _check_rule(index: int, raw: dict[str, Any]) -> Rule:
             raise ValueError(f"{where}: unknown field '{key}'")
     if "branch" in fields and fields["branch"] not in _BRANCH_KINDS:
         raise ValueError(f"{where}: unknown branch kind {fields['branch']!r}")
+    if "indexed" in fields and fields["indexed"] not in ("src", "dst", "both", "swap"):
+        raise ValueError(f"{where}: indexed must be 'src', 'dst', 'both' or 'swap'")
     if "d16" in fields and fields["d16"] not in ("lo", "hi"):
         raise ValueError(f"{where}: d16 must be 'lo' or 'hi'")
     gens = raw.get("generations")
@@ -117,7 +119,8 @@ class Effect:
     branch: BranchKind = BranchKind.NONE
     implicit_defs: tuple[str, ...] = ()
     implicit_uses: tuple[str, ...] = ()
-    indirect_regs: bool = False
+    #: operands addressed through M0 (see :mod:`isalens.isa.amdgcn.indexing`)
+    indexed: str | None = None
     #: registers the address (first source) operand reads when the printed tuple can be wider
     address_dwords: int | None = None
     matched: bool = False
@@ -151,7 +154,7 @@ def _resolve(base: str, generation: int, triggers: tuple[str, ...]) -> Effect:
         branch=_BRANCH_KINDS[values.get("branch", "none")],
         implicit_defs=tuple(idefs),
         implicit_uses=tuple(iuses),
-        indirect_regs=values.get("indirect_regs", False),
+        indexed=values.get("indexed"),
         address_dwords=values.get("address_dwords"),
         matched=matched,
     )
@@ -328,8 +331,6 @@ def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ..
         _clip_address(operands, ndefs, eff.address_dwords, out)
     out.uses |= info.implicit_uses
     out.defs |= info.implicit_defs
-    if eff.indirect_regs:
-        out.notes.append("register addressed through M0: liveness of the indexed registers is approximate")
     return out, eff
 
 

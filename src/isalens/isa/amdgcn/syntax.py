@@ -17,6 +17,9 @@ from isalens.ir.registers import (
     HALF_BOTH,
     HALF_HI,
     HALF_LO,
+    MAX_AGPRS,
+    MAX_SGPRS,
+    MAX_VGPRS,
     SPECIAL_NAMES,
     Reg,
     RegFile,
@@ -63,7 +66,15 @@ _NON_REGISTERS = frozenset((
 _IMPLICIT_READERS = {"vccz": "vcc", "execz": "exec", "src_vccz": "vcc", "src_execz": "exec", "src_scc": "scc"}
 
 _BRACKET_LIST = re.compile(r"\[[^\]]*[, ]")
-_INT_RE = re.compile(r"^-?(?:0x[0-9a-fA-F]+|\d+)$")
+_INT_RE = re.compile(r"^-?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|\d+)$")
+#: the most registers each file's encoding can name: a larger index is a typo, never a bigger GPU (and is
+#: rejected before any bitset is built, so ``v[0:9999999999]`` costs nothing)
+_FILE_LIMITS = {"v": MAX_VGPRS, "a": MAX_AGPRS, "acc": MAX_AGPRS, "s": MAX_SGPRS}
+#: an operand that spells arithmetic on a register name (``v-1``): llvm-mc reads it as an expression of a
+#: symbol called ``v``, never as a register
+_REGISTER_EXPRESSION = re.compile(r"^(?:v|s|a|acc|ttmp)\s*[-+*/%&|^<>!~]")
+#: a literal wider than 64 bits cannot be encoded (llvm-mc: "invalid immediate")
+_MAX_LITERAL_BITS = 64
 _FLOAT_RE = re.compile(r"^-?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|inf|nan)$")
 #: float inline constants (0.5, 1.0, 2.0, 4.0 and negatives) and 1/(2*pi)
 _INLINE_FLOATS = frozenset({0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0})
@@ -124,11 +135,14 @@ def parse_register(text: str) -> Reg | None:
     m = _REG_RE.match(t)
     if m:
         prefix = m.group("file")
-        if m.group("idx") is not None:
-            lo = hi = int(m.group("idx"))
-        else:
-            lo = int(m.group("lo"))
-            hi = int(m.group("hi")) if m.group("hi") is not None else lo
+        first = m.group("idx") if m.group("idx") is not None else m.group("lo")
+        last = m.group("hi") if m.group("hi") is not None else first
+        limit = _FILE_LIMITS.get(prefix, 16)
+        # compare digit counts first: int() of a 5,000-digit index is itself an error in Python
+        if len(last.lstrip("0")) > 4 or len(first.lstrip("0")) > 4 or int(last) >= limit:
+            name = "ttmp" if prefix == "ttmp" else prefix[0]
+            raise SyntaxProblem(f"register {text!r} is out of range ({name}0-{name}{limit - 1})")
+        lo, hi = int(first), int(last)
         if hi < lo:
             raise SyntaxProblem(f"register range {text!r} ends before it starts")
         halves = HALF_BOTH
@@ -170,7 +184,10 @@ def parse_immediate(text: str) -> ImmOperand | None:
     """An integer or float constant, with whether it needs a literal dword (not inline)."""
     t = text.strip()
     if _INT_RE.match(t):
-        value = int(t, 0) if not t.startswith("-") else -int(t[1:], 0)
+        value = _integer(t.lstrip("-"))
+        if value.bit_length() > _MAX_LITERAL_BITS:
+            raise SyntaxProblem(f"integer constant {t[:40]!r} does not fit in 64 bits")
+        value = -value if t.startswith("-") else value
         # inline integers are -16..64; anything else is a 32-bit literal
         return ImmOperand(t, value, not -16 <= value <= 64)
     if _FLOAT_RE.match(t):
@@ -181,11 +198,36 @@ def parse_immediate(text: str) -> ImmOperand | None:
     return None
 
 
+def _integer(digits: str) -> int:
+    """An unsigned integer as LLVM's assembler lexes it: ``0x`` hex, ``0b`` binary, a leading ``0`` octal."""
+    if len(digits) > 80:  # wider than any 64-bit spelling (binary included)
+        raise SyntaxProblem(f"integer constant {digits[:40]!r}... does not fit in 64 bits")
+    low = digits.lower()
+    if low.startswith("0x"):
+        return int(low[2:], 16)
+    if low.startswith("0b"):
+        return int(low[2:], 2)
+    if len(digits) > 1 and digits[0] == "0":
+        # LLVM's AsmLexer reads ``010`` as octal 8 and rejects ``09`` (checked with llvm-mc-19)
+        if not re.fullmatch(r"[0-7]+", digits):
+            raise SyntaxProblem(f"invalid octal constant {digits!r} (a leading 0 means octal, as in llvm-mc)")
+        return int(digits, 8)
+    return int(digits)
+
+
 @lru_cache(maxsize=65536)
 def parse_operand(text: str) -> Operand:
     """One operand: register(s), constant, label or other."""
     core, neg, absval = _strip_source_modifiers(text)
     low = core.lower()
+    if core.startswith("(") and core.endswith(")"):
+        inner = core.strip("()").strip()
+        if _REG_RE.match(inner.lower()) or inner.lower() in _SPECIAL_PAIRS or inner.lower() in SPECIAL_NAMES:
+            raise SyntaxProblem(f"register in parentheses {text!r}: llvm-mc reads it as an expression of a symbol "
+                                f"named {inner!r}, not as a register")
+    if _REGISTER_EXPRESSION.match(low):
+        raise SyntaxProblem(f"malformed register {text!r} (llvm-mc reads it as arithmetic on a symbol, "
+                            "not as a register)")
     if core.startswith("[") and core.endswith("]") and "," in core:
         regs: list[Reg] = []
         for part in split_top_level(core[1:-1]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from isalens.errors import ArchError, ParseError
 from isalens.ir.vliw import VliwModule
 from isalens.isa.r600 import cal, llvm
-from isalens.isa.r600.common import Diagnostics
+from isalens.isa.r600.common import Diagnostics, lines_of
 from isalens.isa.r600.rules import GENERATIONS, generation_of, tables
 
 __all__ = ["DIALECTS", "GENERATIONS", "generation_of", "parse", "sniff"]
@@ -27,7 +27,7 @@ def sniff(text: str) -> str | None:
 
 
 def _first_line(text: str) -> int:
-    for i, line in enumerate(text.splitlines(), start=1):
+    for i, line in enumerate(lines_of(text), start=1):
         if line.strip():
             return i
     return 1
@@ -74,5 +74,6 @@ def parse(text: str, *, file: str, dialect: str | None = None, target: str | Non
     if not programs:
         raise ParseError(f"no VLIW program found in this {dialect} input", file=file, line=_first_line(text),
                          code="no-program")
+    chip = target.strip().lower() if target is not None and target.strip().lower() in t.chips else None
     return VliwModule(file=file, dialect=dialect, generation=generation, generation_source=source,
-                      width=t.widths[generation], programs=tuple(programs), diagnostics=tuple(diags.items))
+                      width=t.widths[generation], programs=tuple(programs), diagnostics=tuple(diags.items), chip=chip)

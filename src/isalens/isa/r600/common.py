@@ -11,6 +11,18 @@ from isalens.isa.amdgcn.syntax import split_top_level
 CHANNELS = "xyzw"
 
 
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text`` numbered as editors number them: split at newlines only (``str.splitlines``
+    also splits at form feeds and other separators, which would shift every later line number)."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def show(line: str) -> str:
+    """A line quoted for a message: stripped, at most 80 characters, control characters escaped."""
+    text = line.strip()
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
 def split_operands(text: str) -> list[str]:
     """Comma-separated operands, keeping commas inside parentheses or brackets (CAL literals)."""
     return [p for p in split_top_level(text) if p]
@@ -29,9 +41,24 @@ def first_token(text: str) -> str:
     return text
 
 
-def register_indices(pattern: re.Pattern[str], texts: list[str] | tuple[str, ...]) -> tuple[int, ...]:
-    """Sorted distinct register numbers ``pattern`` (one group) finds in ``texts``."""
-    found = {int(m.group(1)) for text in texts for m in pattern.finditer(text)}
+#: GPR operand fields are 7 bits (R600-Cayman ISA documents, ALU_WORD0 SRC*_SEL / ALU_WORD1 DST_GPR): R0..R127
+MAX_GPR = 127
+
+
+def register_indices(pattern: re.Pattern[str], texts: list[str] | tuple[str, ...], diags: Diagnostics,
+                     line: int) -> tuple[int, ...]:
+    """Sorted distinct register numbers ``pattern`` (one group of digits) finds in ``texts``; a number beyond
+    R127 is a ``vliw-register`` warning and left out (it would otherwise set the GPR count)."""
+    found: set[int] = set()
+    for text in texts:
+        for m in pattern.finditer(text):
+            digits = m.group(1)
+            if len(digits) > 3 or int(digits) > MAX_GPR:
+                shown = digits if len(digits) <= 12 else digits[:12] + "..."
+                diags.warning("vliw-register", line, f"register number {shown} is beyond the {MAX_GPR + 1} "
+                                                     "addressable GPRs; not counted")
+                continue
+            found.add(int(digits))
     return tuple(sorted(found))
 
 

@@ -17,17 +17,19 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.ir.vliw import AluGroup, AluOp, Clause, ClauseKind, FetchOp, Unit, VliwProgram
-from isalens.isa.r600.common import CHANNELS, Diagnostics, register_indices, split_operands
+from isalens.isa.r600.common import CHANNELS, Diagnostics, lines_of, register_indices, show, split_operands
 from isalens.isa.r600.rules import Tables
 
 _LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):")
-_BODY = re.compile(r"^\s*(ALU|Fetch) clause starting at (\d+):\s*$")
-_INSTR = re.compile(r"^\s+([A-Z][A-Z0-9_]*)\b\s*(\*)?\s*(.*?)\s*$")
+_BODY = re.compile(r"^\s*(ALU|Fetch) clause starting at ([0-9]{1,9}):\s*$")
+# lines are right-stripped first, so the operands need no lazy match before trailing blanks (quadratic)
+_INSTR = re.compile(r"^\s+([A-Z][A-Z0-9_]*)\b\s*(\*)?\s*(.*)$")
 _LITERAL_LINE = re.compile(r"^\s*-?\d+\([^)]*\),\s*-?\d+\([^)]*\)\s*$")
-_COUNT_ADDR = re.compile(r"^(\d+),?\s*@(\d+)")
-_ADDR = re.compile(r"@(\d+)")
-_GPR = re.compile(r"(?<![A-Za-z0-9_])T(\d+)(?![0-9])")
-_LONG = re.compile(r"^\s*\.long\s+(-?\d+)")
+# at most 9 digits: a longer number does not match and becomes a diagnostic, never a huge int()
+_COUNT_ADDR = re.compile(r"^([0-9]{1,9}),?\s*@([0-9]{1,9})(?![0-9])")
+_ADDR = re.compile(r"@([0-9]{1,9})(?![0-9])")
+_GPR = re.compile(r"(?<![A-Za-z0-9_])T([0-9]+)(?![0-9])")
+_LONG = re.compile(r"^\s*\.long\s+(-?[0-9]{1,12})(?![0-9])")
 _SECTION = re.compile(r"^\s*\.(section|text|data)\b(.*)$")
 _CHANNEL = re.compile(r"\.([XYZW])$")
 _PRED_DST = re.compile(r"^(?:ExecMask|Pred),PredicateBit")
@@ -102,7 +104,7 @@ class LlvmReader:
         in_config = False
         func: _RawFunction | None = None
         body: tuple[str, int] | None = None
-        for lineno, raw in enumerate(text.splitlines(), start=1):
+        for lineno, raw in enumerate(lines_of(text), start=1):
             line = raw.split(";", 1)[0].rstrip()
             if not line.strip():
                 continue
@@ -114,6 +116,9 @@ class LlvmReader:
             if in_config:
                 if m := _LONG.match(line):
                     config.append(int(m.group(1)) & 0xFFFFFFFF)
+                else:
+                    self.diags.warning("vliw-unparsed-line", lineno, f"expected '.long <register or value>' in "
+                                                                     f".AMDGPU.config, not {show(line)}")
                 continue
             if m := _LABEL.match(line):
                 name = m.group(1)
@@ -141,10 +146,13 @@ class LlvmReader:
                 self.functions.append(func)
                 config = []
             if func is None:
+                # outside a function only labels, directives and comments are expected
+                self.diags.warning("vliw-unparsed-line", lineno, f"cannot read this line outside a function: "
+                                                                 f"{show(line)}")
                 continue
             if body is None:
                 if m is None:
-                    self.diags.warning("vliw-unparsed-line", lineno, f"cannot read control-flow line {line.strip()!r}")
+                    self.diags.warning("vliw-unparsed-line", lineno, f"cannot read control-flow line {show(line)}")
                     continue
                 func.cf.append(_RawCf(lineno, len(func.cf), m.group(1), f"{m.group(2) or ''}{m.group(3)}".strip()))
             elif body[0] == "ALU":
@@ -160,7 +168,7 @@ class LlvmReader:
             groups[-1].literal_lines += 1
             return
         if m is None:
-            self.diags.warning("vliw-unparsed-line", lineno, f"cannot read ALU line {line.strip()!r}")
+            self.diags.warning("vliw-unparsed-line", lineno, f"cannot read ALU line {show(line)}")
             return
         if not groups or groups[-1].closed:
             groups.append(_RawGroup(lineno))
@@ -183,7 +191,7 @@ class LlvmReader:
 
     def _fetch_line(self, fetches: list[FetchOp], line: str, lineno: int, m: re.Match[str] | None) -> None:
         if m is None:
-            self.diags.warning("vliw-unparsed-line", lineno, f"cannot read fetch line {line.strip()!r}")
+            self.diags.warning("vliw-unparsed-line", lineno, f"cannot read fetch line {show(line)}")
             return
         opcode, rest = m.group(1), m.group(3)
         name, known = self.tables.fetch_name(opcode)
@@ -200,7 +208,7 @@ class LlvmReader:
             chans = dst.split(".", 1)[1] if "." in dst else "XYZW"
             nbytes = 4 * sum(1 for ch in chans if ch in "XYZW")
         fetches.append(FetchOp(line=lineno, number=None, opcode=opcode, known=known, bytes=nbytes,
-                               gprs=register_indices(_GPR, operands)))
+                               gprs=register_indices(_GPR, operands, self.diags, lineno)))
 
     # ------------------------------------------------------------------ pass 2: raw -> programs
     def is_cayman(self) -> bool:
@@ -249,7 +257,7 @@ class LlvmReader:
             clauses.append(Clause(
                 line=cf.line, index=cf.index, opcode=cf.opcode, kind=kind, flow=info.flow, addr=addr, count=count,
                 declared=None if count is None else count + 1, groups=groups, fetches=fetches,
-                gprs=register_indices(_GPR, [cf.rest]) if kind is ClauseKind.CF else (),
+                gprs=register_indices(_GPR, [cf.rest], self.diags, cf.line) if kind is ClauseKind.CF else (),
             ))
         return VliwProgram(name=func.name, line=func.line, clauses=tuple(clauses),
                            declared_gprs=func.declared_gprs())
@@ -273,7 +281,7 @@ class LlvmReader:
             ops.append(AluOp(
                 line=op.line, slot=slot, opcode=op.opcode, name=op.name, unit=unit, known=op.known,
                 mad=op.name in self.tables.mad, masked=op.masked, operands=op.operands,
-                gprs=register_indices(_GPR, op.operands), temps=(), slot_guessed=True,
+                gprs=register_indices(_GPR, op.operands, self.diags, op.line), temps=(), slot_guessed=True,
             ))
         return AluGroup(line=raw.line, number=None, ops=tuple(ops), literal_slots=raw.literal_lines)
 
@@ -294,3 +302,4 @@ def _operands(rest: str) -> tuple[list[str], bool]:
         if kept:
             operands.append(" ".join(kept))
     return operands, masked
+

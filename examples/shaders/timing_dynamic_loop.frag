@@ -1,0 +1,15 @@
+#version 450
+// timing corpus (isalens timing --model aco): fragment, dynamic loop
+layout(location = 0) in vec2 uv;
+layout(location = 1) in vec3 normal;
+layout(location = 0) out vec4 color;
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(set = 0, binding = 1) uniform sampler2D tex2;
+layout(set = 0, binding = 2) uniform Params { vec4 tint; vec4 light; int count; float roughness; } u;
+void main() {
+    vec4 s = vec4(0.0);
+    for (int i = 0;
+    i < u.count;
+    ++i) s += textureLod(tex, uv + vec2(float(i) * 0.01), 0.0);
+    color = s;
+}

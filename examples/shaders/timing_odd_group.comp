@@ -1,0 +1,10 @@
+#version 450
+// timing corpus (isalens timing --model aco): odd group
+layout(local_size_x = 48, local_size_y = 1, local_size_z = 1) in;
+layout(set = 0, binding = 0) buffer In { float a[]; } src;
+layout(set = 0, binding = 1) buffer Out { float b[]; } dst;
+layout(push_constant) uniform P { uint n; float k; int steps; } p;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    dst.b[i] = src.a[i] * src.a[i + 1u] - p.k;
+}

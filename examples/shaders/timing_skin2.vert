@@ -1,0 +1,14 @@
+#version 450
+// timing corpus (isalens timing --model aco): vertex, skin2
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 normal;
+layout(location = 2) in vec2 uv;
+layout(location = 0) out vec2 out_uv;
+layout(location = 1) out vec3 out_normal;
+layout(set = 0, binding = 0) uniform Camera { mat4 mvp; mat4 model; vec4 lights[8]; int light_count; float time; } cam;
+void main() {
+    mat4 m = cam.model * uv.x + cam.mvp * uv.y;
+    gl_Position = m * vec4(position, 1.0);
+    out_uv = uv;
+    out_normal = mat3(m) * normal;
+}

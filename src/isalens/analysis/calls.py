@@ -1,0 +1,351 @@
+"""The call graph of a module: call targets resolved from the code, and per function the registers its
+callees need, computed the way LLVM's AMDGPU resource-usage analysis does.
+
+Targets: ``s_swappc_b64 s[30:31], s[4:5]`` (and a tail call ``s_setpc_b64 s[4:5]``) jumps to the address
+in ``s[4:5]``. LLVM materialises it as ``s_getpc_b64 s[4:5]`` + ``s_add_u32 s4, s4, f@rel32@lo+4`` +
+``s_addc_u32 s5, s5, f@rel32@hi+12`` (or loads it from the GOT after ``f@gotpcrel32@lo``); disassembly
+shows the same with literals, which give the target address relative to the ``s_getpc_b64``. Anything
+else (a pointer loaded from memory) is an indirect call whose target is unknown.
+
+Registers (LLVM 19, ``AMDGPUResourceUsageAnalysis.cpp``): functions are visited in post-order of the
+call graph; a function with calls needs the maximum of its own registers and each callee's figure
+(which already covers the callee's callees), and inherits its callees' VCC and flat-scratch use. A call
+whose callee is unknown, not defined in the module, or still being visited (a callee on a recursive
+cycle other than the function itself) counts as an indirect call: it uses VCC and flat scratch, and at
+the end every function with such a call gets at least the largest figure of any non-kernel function.
+A call to itself adds nothing (its own figure is already counted).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from isalens.analysis.abi import CallingConvention, calling_convention
+from isalens.ir.diagnostics import Diagnostic, Severity
+from isalens.ir.instruction import BranchKind, Instruction
+from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
+from isalens.ir.program import CallSummary, Kernel, Module
+from isalens.ir.registers import Reg, RegFile, highest_register, special_pair
+
+_SYMBOL = re.compile(r"^([.A-Za-z_$][\w.$]*)@(rel32|gotpcrel32)@lo(?:[+-]\d+)?$")
+#: how far back from a call to look for the instructions that build its target address
+_WINDOW = 256
+_FILES = ("v", "a", "s")
+
+
+def _operand_regs(op: object) -> tuple[RegFile, int, int] | None:
+    if isinstance(op, RegOperand) and len(op.regs) == 1:
+        reg = op.regs[0]
+        return reg.file, reg.index, reg.count
+    return None
+
+
+def _address_register(ins: Instruction) -> int | None:
+    """Index of the SGPR pair holding the target of a call or jump through a register."""
+    regs = [r for op in ins.operands if (r := _operand_regs(op)) is not None]
+    if ins.branch is BranchKind.CALL and len(regs) >= 2:
+        file, index, count = regs[1]
+    elif ins.branch is BranchKind.RETURN and regs:
+        file, index, count = regs[0]
+    else:
+        return None
+    return index if file is RegFile.SGPR and count == 2 else None
+
+
+def _writer(instructions: Sequence[Instruction], before: int, sgpr: int) -> Instruction | None:
+    """The closest instruction before ``before`` (within the window, same straight-line code) that writes
+    SGPR ``sgpr``."""
+    mask = Reg(RegFile.SGPR, sgpr).mask()
+    for i in range(before - 1, max(before - _WINDOW, 0) - 1, -1):
+        ins = instructions[i]
+        if ins.branch is not BranchKind.NONE and ins.branch is not BranchKind.CALL:
+            return None
+        if ins.defs & mask:
+            return ins
+    return None
+
+
+def _resolve(kernel: Kernel, ins: Instruction, by_address: dict[int, str]) -> str | None:
+    """The function ``ins`` (a call or jump through an SGPR pair) transfers to, or None."""
+    pair = _address_register(ins)
+    if pair is None:
+        return None
+    instructions = kernel.instructions
+    writer = _writer(instructions, ins.index, pair)
+    if writer is not None and writer.mnemonic.startswith("s_load_dwordx2"):
+        # a GOT entry: the address of the entry is built the same way as a direct target
+        base = next((r for op in writer.operands[1:] if (r := _operand_regs(op)) is not None), None)
+        if base is None or base[0] is not RegFile.SGPR:
+            return None
+        writer = _writer(instructions, writer.index, base[1])
+    if writer is None or not writer.mnemonic.startswith(("s_add_u32", "s_add_co_u32")):
+        return None
+    for op in writer.operands[1:]:
+        if isinstance(op, OtherOperand):
+            m = _SYMBOL.match(op.text.strip())
+            if m:
+                return m.group(1)
+        if isinstance(op, ImmOperand) and isinstance(op.value, int) and writer.address is not None:
+            return _by_literal(instructions, writer, op.value, by_address)
+    return None
+
+
+def _by_literal(instructions: Sequence[Instruction], add_lo: Instruction, lo: int,
+                by_address: dict[int, str]) -> str | None:
+    """Disassembly: target = address after ``s_getpc_b64`` + the 64-bit offset the add pair applies."""
+    pair = _operand_regs(add_lo.operands[0])
+    if pair is None:
+        return None
+    getpc = _writer(instructions, add_lo.index, pair[1])
+    if getpc is None or getpc.mnemonic != "s_getpc_b64" or getpc.address is None:
+        return None
+    hi = 0
+    nxt = instructions[add_lo.index + 1] if add_lo.index + 1 < len(instructions) else None
+    if nxt is not None and nxt.mnemonic.startswith(("s_addc_u32", "s_add_co_ci_u32")):
+        imm = next((op.value for op in nxt.operands[1:] if isinstance(op, ImmOperand)
+                    and isinstance(op.value, int)), 0)
+        hi = int(imm) & 0xFFFFFFFF
+    offset = ((hi << 32) | (lo & 0xFFFFFFFF))
+    if offset >= 1 << 63:
+        offset -= 1 << 64
+    return by_address.get(getpc.address + 4 + offset)
+
+
+@dataclasses.dataclass(slots=True)
+class _Usage:
+    counts: dict[str, int]
+    origin: dict[str, str]
+    uses_vcc: bool
+    uses_flat: bool
+    indirect: bool
+    unresolved: bool
+
+
+def _own(kernel: Kernel) -> _Usage:
+    referenced = 0
+    touched = 0
+    for ins in kernel.instructions:
+        referenced |= ins.referenced
+        touched |= ins.defs | ins.uses | ins.referenced
+    counts = {
+        "v": highest_register(referenced, RegFile.VGPR) + 1,
+        "a": highest_register(referenced, RegFile.AGPR) + 1,
+        "s": highest_register(referenced, RegFile.SGPR) + 1,
+    }
+    return _Usage(counts, dict.fromkeys(_FILES, kernel.name), bool(touched & special_pair("vcc").mask()),
+                  bool(touched & special_pair("flat_scratch").mask()), False, False)
+
+
+def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_vgpr_file: bool = False) -> Module:
+    """``module`` with each function's :class:`CallSummary` filled in, a warning per unknown call, and
+    calls and returns given their register effects under the calling convention (:func:`link_liveness`)."""
+    functions = {k.name: k for k in module.kernels}
+    by_address = {k.instructions[0].address: k.name for k in module.kernels
+                  if k.instructions and k.instructions[0].address is not None}
+    sites: dict[str, list[tuple[int, str | None]]] = {}
+    for k in module.kernels:
+        found: list[tuple[int, str | None]] = []
+        for ins in k.instructions:
+            if ins.branch is BranchKind.CALL:
+                found.append((ins.index, _resolve(k, ins, by_address)))
+            elif ins.branch is BranchKind.RETURN and _address_register(ins) not in (None, 30):
+                callee = _resolve(k, ins, by_address)
+                if callee is not None:
+                    found.append((ins.index, callee))  # a tail call
+        sites[k.name] = found
+    if not any(sites.values()):
+        return module
+
+    info: dict[str, _Usage] = {}
+    visiting: set[str] = set()
+
+    def finish(name: str) -> None:
+        usage = _own(functions[name])
+        for _index, callee in sites[name]:
+            if callee == name:
+                continue  # LLVM finds its own (empty) entry for a call to itself
+            known = info.get(callee) if callee is not None and callee in functions else None
+            if known is None:
+                usage.indirect = True
+                usage.unresolved |= callee is None or callee not in functions
+                usage.uses_vcc = True
+                usage.uses_flat |= has_flat_address_space
+                continue
+            for f in _FILES:
+                if known.counts[f] > usage.counts[f]:
+                    usage.counts[f] = known.counts[f]
+                    usage.origin[f] = known.origin[f]
+            usage.uses_vcc |= known.uses_vcc
+            usage.uses_flat |= known.uses_flat
+            usage.indirect |= known.indirect
+            usage.unresolved |= known.unresolved
+        info[name] = usage
+
+    # post-order DFS from every function in listing order (LLVM walks its call graph the same way)
+    for root in functions:
+        if root in info or root in visiting:
+            continue
+        stack: list[tuple[str, int]] = [(root, 0)]
+        visiting.add(root)
+        while stack:
+            name, pos = stack[-1]
+            callees = [c for _i, c in sites[name] if c is not None and c in functions]
+            if pos < len(callees):
+                stack[-1] = (name, pos + 1)
+                c = callees[pos]
+                if c not in info and c not in visiting:
+                    visiting.add(c)
+                    stack.append((c, 0))
+            else:
+                stack.pop()
+                finish(name)
+
+    if any(u.indirect for u in info.values()):
+        # an unknown callee may be any non-kernel function of the module
+        widest = dict.fromkeys(_FILES, 0)
+        widest_origin = dict.fromkeys(_FILES, "")
+        before = {n: dict(u.counts) for n, u in info.items()}
+        for name, counts in before.items():
+            if functions[name].is_kernel:
+                continue
+            for f in _FILES:
+                if counts[f] > widest[f]:
+                    widest[f], widest_origin[f] = counts[f], name
+        for usage in info.values():
+            if usage.indirect:
+                for f in _FILES:
+                    if widest[f] > usage.counts[f]:
+                        usage.counts[f], usage.origin[f] = widest[f], widest_origin[f]
+
+    diagnostics = list(module.diagnostics)
+    kernels: list[Kernel] = []
+    for k in module.kernels:
+        usage = info[k.name]
+        own = _own(k)
+        summary = CallSummary(
+            sites=tuple(sites[k.name]),
+            vgprs=usage.counts["v"], agprs=usage.counts["a"], sgprs=usage.counts["s"],
+            uses_vcc=usage.uses_vcc, uses_flat_scratch=usage.uses_flat,
+            limiters=tuple((f, usage.origin[f]) for f in _FILES
+                           if usage.counts[f] > own.counts[f] and usage.origin[f] != k.name),
+            lower_bound=usage.unresolved,
+        )
+        for index, callee in sites[k.name]:
+            if callee is None or callee not in functions:
+                what = f"'{callee}' is not defined in this file" if callee else "its target cannot be resolved"
+                diagnostics.append(Diagnostic(
+                    Severity.WARNING, "unknown-call",
+                    f"call in {k.name}: {what}; register figures assume LLVM's rule for unknown callees (the "
+                    "largest non-kernel function here) and are a lower bound", k.file,
+                    k.instructions[index].line))
+        kernels.append(dataclasses.replace(k, calls=summary))
+    order = [name for name in info]  # post-order: callees before callers
+    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file))
+    return dataclasses.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
+
+
+def _is_return(ins: Instruction, cc: CallingConvention) -> bool:
+    return ins.branch is BranchKind.RETURN and any(
+        isinstance(op, RegOperand) and op.mask == cc.return_address for op in ins.operands)
+
+
+def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int, int], cc: CallingConvention,
+                  exit_live: int) -> Kernel:
+    instructions = list(kernel.instructions)
+    for index, uses in site_uses.items():
+        ins = instructions[index]
+        instructions[index] = ins._replace(uses=ins.uses | uses, defs=ins.defs | site_defs[index])
+    if not kernel.is_kernel:
+        for i, ins in enumerate(instructions):
+            if _is_return(ins, cc):
+                # LLVM's return reads the return address as undefined: it is not live for the return
+                instructions[i] = ins._replace(uses=ins.uses & ~cc.return_address)
+    reserved = cc.function_reserved if not kernel.is_kernel else (cc.caller_reserved if site_uses else 0)
+    return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved,
+                               live_at_exit=kernel.live_at_exit | exit_live)
+
+
+def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention) -> list[Kernel]:
+    """Give calls and returns their register effects, so liveness crosses calls as LLVM's does.
+
+    A call to a function of the module reads what the callee has live at its entry plus the scratch
+    descriptor s[0:3], and writes what the callee (and everything it calls) may write outside its
+    callee-saved registers: the callee's results and clobbers. A call to an unknown function reads the
+    argument registers written before it in its block and clobbers every register that is not
+    callee-saved. A function's results, live when it returns, are the result registers its callers read
+    after calling it. Two rounds settle results and entry live-ins (results rarely change live-ins).
+    """
+    from isalens.analysis.cfg import cfg
+    from isalens.analysis.liveness import liveness
+
+    by_name = {k.name: k for k in kernels}
+    writes: dict[str, int] = {}
+    for k in kernels:
+        w = 0
+        for ins in k.instructions:
+            w |= ins.defs
+        writes[k.name] = w & ~cc.callee_saved if not k.is_kernel else w
+    # what a call may write: the callee's writes and its callees' (fixpoint over recursive cycles)
+    changed = True
+    while changed:
+        changed = False
+        for k in kernels:
+            assert k.calls is not None
+            w = writes[k.name]
+            for _i, callee in k.calls.sites:
+                if callee in by_name:
+                    w |= writes[callee] & ~(cc.callee_saved if not k.is_kernel else 0)
+            if w != writes[k.name]:
+                writes[k.name] = w
+                changed = True
+    clobbered = ~cc.callee_saved
+    entry: dict[str, int] = {}
+    results: dict[str, int] = {}
+    current = dict(by_name)
+    for _round in range(2):
+        for name in order + [k.name for k in kernels if k.name not in order]:
+            k = by_name[name]
+            assert k.calls is not None
+            uses: dict[int, int] = {}
+            defs: dict[int, int] = {}
+            for index, callee in k.calls.sites:
+                ins = k.instructions[index]
+                if ins.branch is not BranchKind.CALL:
+                    continue  # a tail call: the callee's effects are the rest of this function
+                if callee in by_name:
+                    uses[index] = entry.get(callee, 0) | cc.scratch_descriptor
+                    defs[index] = writes[callee]
+                else:
+                    uses[index] = _arguments_set_before(k, index, cc) | cc.scratch_descriptor
+                    defs[index] = clobbered & (cc.arguments | cc.results | _all_registers(k))
+            linked = _with_effects(k, uses, defs, cc, results.get(name, 0) if not k.is_kernel else 0)
+            current[name] = linked
+            if not k.calls.sites and k.is_kernel:
+                continue
+            graph = cfg(linked)
+            live = liveness(linked, graph)
+            entry[name] = live.entry & ~linked.reserved
+            for index, callee in k.calls.sites:
+                if callee in by_name and linked.instructions[index].branch is BranchKind.CALL:
+                    results[callee] = results.get(callee, 0) | (live.live_out[index] & writes[callee] & cc.results)
+    return [current[k.name] for k in kernels]
+
+
+def _all_registers(kernel: Kernel) -> int:
+    touched = 0
+    for ins in kernel.instructions:
+        touched |= ins.referenced
+    return touched
+
+
+def _arguments_set_before(kernel: Kernel, index: int, cc: CallingConvention) -> int:
+    """Argument registers written between the previous call or branch and the call at ``index``."""
+    found = 0
+    for i in range(index - 1, -1, -1):
+        ins = kernel.instructions[i]
+        if ins.branch is not BranchKind.NONE:
+            break
+        found |= ins.defs & cc.arguments
+    return found

@@ -1,0 +1,686 @@
+"""A static timing model for GCN/CDNA/RDNA code: per basic block and per natural loop, per wave, the issue
+cycles each unit is busy and an in-order latency pass that honours ``s_waitcnt``, ``s_nop`` and the gfx9
+scalar->vector hazard; then, for W waves sharing a SIMD, cycles per iteration, the bottleneck and the lines
+that make it; work (flops by precision, bytes to global memory and LDS) and, on a device, the roofs.
+
+The per-wave simulation (:func:`profile`) does not depend on W or the device, so ``--what-if`` re-evaluates
+(:func:`evaluate`) without simulating again. Instruction facts arrive as class keys (see ``engine.timing``);
+unit, issue and latency per class come from :mod:`isalens.arch.timing`.
+
+Model (docs/timing.md): a wave issues in order, at most one instruction per ``issue_interval`` cycles; an
+instruction starts when its unit is free, its source registers are ready (producer start + latency), the
+counters an ``s_waitcnt`` names have drained to their limit (a memory op completes ``latency`` cycles after
+it issued) and hazards are resolved. W waves hide latency: W iterations take
+``max(W x busiest unit's issue, one wave's latency)``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from isalens.analysis.cfg import CFG, Loop
+from isalens.arch.devices import DeviceSpec
+from isalens.arch.timing import UNITS, ClassTiming, TimingTable
+from isalens.ir.instruction import Instruction
+from isalens.ir.operands import ImmOperand, OtherOperand
+from isalens.ir.registers import SGPR_MASK
+
+__all__ = [
+    "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming", "LoopProfile",
+    "LoopTiming", "Roofs", "TimingInputError", "evaluate", "profile",
+]
+
+#: trip count assumed for a loop without ``--trip-count`` (the same weight the statistics use per loop level)
+DEFAULT_TRIP_COUNT = 10
+
+
+class TimingInputError(ValueError):
+    """A request the model cannot answer (unknown loop in a trip count, waves below 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineTiming:
+    """One instruction in the single-wave schedule of its block."""
+
+    index: int
+    line: int
+    unit: str
+    issue: int
+    #: cycle (from the start of its block) at which it issued
+    start: int
+    #: cycles it waited beyond in-order issue
+    stall: int
+    #: what it waited for: "", "unit", "dependency", "vmcnt", "lgkmcnt", ..., "hazard"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BlockTiming:
+    index: int
+    start_line: int
+    end_line: int
+    loop_depth: int
+    issue_cycles: dict[str, int]
+    latency_cycles: int
+    #: lines on the block's critical path (producers and the instructions that waited for them)
+    critical_path: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """Work of one wave: floating-point operations by precision, bytes moved."""
+
+    flops: dict[str, int] = field(default_factory=dict)
+    bytes_global: int = 0
+    bytes_lds: int = 0
+    fma: int = 0
+
+    def scaled(self, factor: int) -> Work:
+        return Work({k: v * factor for k, v in self.flops.items()}, self.bytes_global * factor,
+                    self.bytes_lds * factor, self.fma * factor)
+
+    def __add__(self, other: Work) -> Work:
+        flops = dict(self.flops)
+        for k, v in other.flops.items():
+            flops[k] = flops.get(k, 0) + v
+        return Work(flops, self.bytes_global + other.bytes_global, self.bytes_lds + other.bytes_lds,
+                    self.fma + other.fma)
+
+
+@dataclass(frozen=True, slots=True)
+class LoopProfile:
+    """One natural loop, one wave, one iteration (inner loops x their trip counts)."""
+
+    header_line: int
+    depth: int
+    trip_count: int
+    trip_assumed: bool
+    issue_cycles: dict[str, int]
+    latency_cycles: int
+    work: Work
+    #: stall cycles by kind ("global-memory latency", "LDS latency", ...) and the lines that waited
+    stalls: dict[str, int]
+    stall_lines: dict[str, tuple[int, ...]]
+    #: lines per unit, busiest instructions first
+    unit_lines: dict[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class KernelProfile:
+    """Everything per wave; W and the device are applied by :func:`evaluate`."""
+
+    family: str
+    wave_size: int
+    lines: tuple[LineTiming, ...]
+    blocks: tuple[BlockTiming, ...]
+    loops: tuple[LoopProfile, ...]
+    whole: LoopProfile
+    occupancy_waves: int | None
+    assumptions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Roofs:
+    """Gflop/s bounds on a device (None where the device lacks the figure or there is no such traffic)."""
+
+    compute: float | None
+    dram: float | None
+    lds: float | None
+    issue_model: float | None
+    bound: str
+    arithmetic_intensity: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LoopTiming:
+    header_line: int
+    depth: int
+    trip_count: int
+    trip_assumed: bool
+    issue_cycles: dict[str, int]
+    latency_cycles: int
+    waves: int
+    cycles_per_iteration: float
+    bottleneck: str
+    bottleneck_lines: tuple[int, ...]
+    work: Work
+    fma_per_clock_per_cu: float
+    roofs: Roofs | None
+
+
+@dataclass(frozen=True, slots=True)
+class KernelTiming:
+    profile: KernelProfile
+    waves: int
+    waves_from: str
+    device: DeviceSpec | None
+    loops: tuple[LoopTiming, ...]
+    kernel: LoopTiming
+    assumptions: tuple[str, ...]
+
+
+# ------------------------------------------------------------------------------------------ per instruction
+
+_WIDTH = (("dwordx4", 16), ("b128", 16), ("dwordx3", 12), ("b96", 12), ("dwordx2", 8), ("b64", 8), ("u64", 8),
+          ("i64", 8), ("f64", 8), ("x2", 8), ("dword", 4), ("b32", 4), ("u32", 4), ("i32", 4), ("f32", 4),
+          ("short", 2), ("b16", 2), ("u16", 2), ("i16", 2), ("d16", 2), ("f16", 2), ("byte", 1), ("b8", 1),
+          ("u8", 1), ("i8", 1))
+_GLOBAL_PREFIXES = ("vmem.", "image.", "flat.", "global.", "scratch.")
+_MFMA_SHAPE = re.compile(r"_(\d+)x(\d+)x(\d+)")
+_MULTI_BLOCK = {"4x4": 16}
+_COUNTER_RE = re.compile(r"(vmcnt|expcnt|lgkmcnt|vscnt)\((\d+)\)")
+_GFX12_WAIT = re.compile(r"s_wait_(loadcnt|storecnt|samplecnt|bvhcnt|dscnt|kmcnt|expcnt)(?:_(dscnt))?$")
+
+
+def _lane_bytes(mnemonic: str, klass: str, ins: Instruction) -> int:
+    """Bytes one lane moves: from the width suffix; x2 for two-address LDS forms; image: dmask x 4."""
+    if klass.startswith("image."):
+        dmask = ins.modifier("dmask")
+        try:
+            return 4 * bin(int(dmask, 0)).count("1") if dmask else 16
+        except ValueError:
+            return 16
+    tail = mnemonic.split("_", 1)[1] if "_" in mnemonic else mnemonic
+    width = 4
+    for suffix, nbytes in _WIDTH:
+        if suffix in tail:
+            width = nbytes
+            break
+    if klass in ("ds.read2", "ds.read2st64", "ds.write2", "ds.write2st64"):
+        width *= 2
+    return width
+
+
+def _precision(mnemonic: str) -> str:
+    for p in ("f64", "bf16", "f16", "f32"):
+        if p in mnemonic:
+            return p
+    return "f32"
+
+
+def _lane_flops(mnemonic: str, klass: str) -> tuple[str, int, int]:
+    """(precision, flops per lane, FMAs per lane) of one VALU operation; an FMA is 2 flops."""
+    fused = any(t in mnemonic for t in ("fma", "mad", "mac"))
+    if klass in ("valu.fma.f32", "valu.fma.f16"):
+        return _precision(mnemonic), 2, 1
+    if klass in ("valu.f32", "valu.f16", "valu.f64"):
+        if any(t in mnemonic for t in ("add", "sub", "mul", "min", "max", "fma", "mad", "mac")):
+            return _precision(mnemonic), 2 if fused else 1, 1 if fused else 0
+        return _precision(mnemonic), 0, 0
+    if klass in ("valu.pk.f16", "valu.pk.f32"):
+        if any(t in mnemonic for t in ("add", "mul", "fma", "mad", "min", "max")):
+            return _precision(mnemonic), 4 if fused else 2, 2 if fused else 0
+        return _precision(mnemonic), 0, 0
+    if klass == "valu.dot" and ("f16" in mnemonic or "bf16" in mnemonic):
+        return "bf16" if "bf16" in mnemonic else "f16", 4, 2
+    return "f32", 0, 0
+
+
+def _work(ins: Instruction, klass: str, wave_size: int) -> Work:
+    mnemonic = ins.mnemonic.lower()
+    if klass.startswith(_GLOBAL_PREFIXES):
+        return Work(bytes_global=_lane_bytes(mnemonic, klass, ins) * wave_size)
+    if klass.startswith("ds.") and klass not in ("ds.gws", "ds.append", "ds.permute"):
+        return Work(bytes_lds=_lane_bytes(mnemonic, klass, ins) * wave_size)
+    if klass in ("mfma", "wmma"):
+        m = _MFMA_SHAPE.search(mnemonic)
+        if not m:
+            return Work()
+        a, b, k = (int(g) for g in m.groups())
+        blocks = _MULTI_BLOCK.get(f"{a}x{b}", 1)
+        src = mnemonic[m.end():] or mnemonic
+        n = 2 * a * b * k * blocks
+        return Work({_precision(src) if "i8" not in src else "i8": n}, fma=n // 2)
+    if klass == "valu.dual":
+        total = Work()
+        for half in ins.text.split("::"):
+            name = half.strip().split()[0].lower().replace("v_dual_", "v_", 1) if half.strip() else ""
+            if not name:
+                continue
+            if "fma" in name or "mac" in name or "fmaak" in name or "fmamk" in name:
+                total = total + Work({_precision(name): 2 * wave_size}, fma=wave_size)
+            elif any(t in name for t in ("add_f", "sub_f", "mul_f", "min_f", "max_f", "subrev_f")):
+                total = total + Work({_precision(name): wave_size})
+        return total
+    if klass.startswith("valu."):
+        precision, flops, fma = _lane_flops(mnemonic, klass)
+        if flops:
+            return Work({precision: flops * wave_size}, fma=fma * wave_size)
+    return Work()
+
+
+def _issue(ins: Instruction, klass: str, timing: ClassTiming, table: TimingTable, wave_size: int,
+           lds_bytes_per_clk_per_simd: float) -> int:
+    issue = timing.issue(wave_size)
+    mnemonic = ins.mnemonic.lower()
+    if klass == "nop":
+        count = next((op.value for op in ins.operands if isinstance(op, ImmOperand)), 0)
+        # s_nop N is N+1 wait states [ISA: program flow, s_nop]
+        return max(issue, int(count if isinstance(count, int) else 0) + 1)
+    if klass == "mfma":
+        m = _MFMA_SHAPE.search(mnemonic)
+        if m:
+            return 4 * table.mfma_passes.get(f"{m.group(1)}x{m.group(2)}", issue // 4)
+    if klass.startswith("ds.") and lds_bytes_per_clk_per_simd > 0:
+        nbytes = _lane_bytes(mnemonic, klass, ins) * wave_size
+        return max(issue, math.ceil(nbytes / lds_bytes_per_clk_per_simd))
+    return issue
+
+
+def _wait_limits(ins: Instruction, generation: int) -> dict[str, int]:
+    """Counter -> the most outstanding ops allowed once this instruction issues (empty: not a wait)."""
+    m = ins.mnemonic.lower()
+    out: dict[str, int] = {}
+    if m == "s_waitcnt":
+        for op in ins.operands:
+            if isinstance(op, OtherOperand):
+                for name, n in _COUNTER_RE.findall(op.text):
+                    out[name] = int(n)
+            elif isinstance(op, ImmOperand) and isinstance(op.value, int):
+                out.update(_decode_waitcnt(op.value, generation))
+        return out
+    if m.startswith("s_waitcnt_") and m[10:] in ("vmcnt", "vscnt", "lgkmcnt", "expcnt"):
+        imm = next((op.value for op in ins.operands if isinstance(op, ImmOperand)), None)
+        if isinstance(imm, int):
+            out[m[10:]] = imm
+        return out
+    g = _GFX12_WAIT.match(m)
+    if g:
+        imm = next((op.value for op in ins.operands if isinstance(op, ImmOperand)), None)
+        if isinstance(imm, int):
+            if g.group(2):  # s_wait_loadcnt_dscnt: loadcnt in bits 13:8, dscnt in 5:0 [RDNA4 ISA ch. 4]
+                out[g.group(1)] = (imm >> 8) & 0x3F
+                out["dscnt"] = imm & 0x3F
+            else:
+                out[g.group(1)] = imm
+    return out
+
+
+def _decode_waitcnt(imm: int, generation: int) -> dict[str, int]:
+    """The fields of an ``s_waitcnt`` immediate [Vega/RDNA/RDNA3 ISA guides, SOPP S_WAITCNT]."""
+    if generation >= 11:
+        return {"vmcnt": (imm >> 10) & 0x3F, "lgkmcnt": (imm >> 4) & 0x3F, "expcnt": imm & 0x7}
+    vm = (imm & 0xF) | (((imm >> 14) & 0x3) << 4 if generation >= 9 else 0)
+    lgkm = (imm >> 8) & (0x3F if generation >= 10 else 0xF)
+    return {"vmcnt": vm, "expcnt": (imm >> 4) & 0x7, "lgkmcnt": lgkm}
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# ------------------------------------------------------------------------------------------ simulation
+
+_STALL_KIND = {"vmem": "global-memory latency", "lds": "LDS latency", "smem": "SMEM latency",
+               "export": "export latency"}
+
+
+@dataclass(slots=True)
+class _Static:
+    """Per-instruction facts the simulation reads, computed once."""
+
+    klass: str
+    timing: ClassTiming
+    issue: int
+    uses: int
+    defs: int
+    waits: dict[str, int]
+    work: Work
+    memory: bool
+    #: the set bits of uses/defs (and their SGPR part), listed once: the simulation visits them per pass
+    use_units: tuple[int, ...] = ()
+    def_units: tuple[int, ...] = ()
+    use_sgprs: tuple[int, ...] = ()
+    def_sgprs: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.use_units = _units(self.uses)
+        self.def_units = _units(self.defs)
+        self.use_sgprs = _units(self.uses & SGPR_MASK)
+        self.def_sgprs = _units(self.defs & SGPR_MASK)
+
+
+_UNITS: dict[int, tuple[int, ...]] = {}
+
+
+def _units(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask`` (memoised: few distinct masks in a kernel)."""
+    found = _UNITS.get(mask)
+    if found is None:
+        if len(_UNITS) > 1 << 16:
+            _UNITS.clear()
+        found = _UNITS[mask] = tuple(_bits(mask))
+    return found
+
+
+@dataclass(slots=True)
+class _Sim:
+    """One wave's in-order schedule through a sequence of instructions."""
+
+    interval: int
+    hazards: bool
+    cycle: int = 0
+    #: earliest cycle the wave's next instruction may issue
+    next_issue: int = 0
+    unit_free: dict[str, int] = field(default_factory=dict)
+    ready: dict[int, int] = field(default_factory=dict)
+    producer: dict[int, int] = field(default_factory=dict)
+    queues: dict[str, deque[tuple[int, int]]] = field(default_factory=dict)
+    #: wait states since a VALU wrote each SGPR (gfx8/9 hazard)
+    valu_sgpr_write: dict[int, int] = field(default_factory=dict)
+    wait_states: int = 0
+    end: int = 0
+
+    def step(self, index: int, st: _Static) -> tuple[int, int, str, int | None]:
+        """Issue instruction ``index``; returns (start, stall, reason, index it waited for)."""
+        earliest = self.next_issue
+        start, reason, blocker = earliest, "", None
+        free = self.unit_free.get(st.timing.unit, 0)
+        if free > start:
+            start, reason, blocker = free, "unit", None
+        for unit in st.use_units:
+            t = self.ready.get(unit, 0)
+            if t > start:
+                start, reason, blocker = t, "dependency", self.producer.get(unit)
+        for counter, limit in st.waits.items():
+            q = self.queues.get(counter)
+            while q is not None and len(q) > limit:
+                done, who = q.popleft()
+                if done > start:
+                    start, reason, blocker = done, counter, who
+        if self.hazards and st.klass.startswith(_HAZARD_READERS):
+            for unit in st.use_sgprs:
+                written = self.valu_sgpr_write.get(unit)
+                if written is not None and self.wait_states - written < 5:
+                    # VALU writes SGPR -> VMEM reads it: 5 wait states [Vega ISA 4.5, table of hazards]
+                    t = start + 5 - (self.wait_states - written)
+                    if t > start:
+                        start, reason, blocker = t, "hazard", None
+        issue = st.issue
+        self.unit_free[st.timing.unit] = start + issue
+        done = start + (issue if st.memory else st.timing.latency)
+        for unit in st.def_units:
+            self.ready[unit] = done
+            self.producer[unit] = index
+        for counter in st.timing.counters:
+            self.queues.setdefault(counter, deque()).append((start + st.timing.latency, index))
+        if self.hazards:
+            self.wait_states += issue if st.klass == "nop" else 1
+            if st.klass.startswith("valu."):
+                for unit in st.def_sgprs:
+                    self.valu_sgpr_write[unit] = self.wait_states
+        # s_nop holds the wave for its wait states; anything else lets the next instruction follow
+        self.next_issue = start + (issue if st.klass == "nop" else self.interval)
+        self.end = max(self.end, start + max(issue, self.interval))
+        return start, start - earliest, reason, blocker
+
+
+_HAZARD_READERS = ("vmem.", "image.", "flat.", "global.", "scratch.")
+
+
+def _stall_kind(reason: str, blocker: int | None, statics: Sequence[_Static]) -> str:
+    if reason == "dependency" and blocker is not None:
+        unit = statics[blocker].timing.unit
+        return {"trans": "transcendental latency", "matrix": "matrix-core latency",
+                "salu": "SALU latency"}.get(unit, f"{unit.upper()} dependency chain")
+    if reason in ("unit", ""):
+        return "issue"
+    if reason == "hazard":
+        return "hazard wait states"
+    if blocker is not None:
+        return _STALL_KIND.get(statics[blocker].timing.unit, f"{reason} wait")
+    return f"{reason} wait"
+
+
+@dataclass(slots=True)
+class _Pass:
+    starts: list[tuple[int, int, int, str, int | None]]
+    end: int
+
+
+def _run(order: Sequence[int], statics: Sequence[_Static], interval: int, hazards: bool, passes: int) -> list[_Pass]:
+    """Simulate ``order`` ``passes`` times back to back (a loop's iterations), one record per pass."""
+    sim = _Sim(interval, hazards)
+    out = []
+    for _ in range(passes):
+        begin = sim.end
+        recs = []
+        for i in order:
+            start, stall, reason, blocker = sim.step(i, statics[i])
+            recs.append((i, start - begin, stall, reason, blocker))
+        out.append(_Pass(recs, sim.end - begin))
+    return out
+
+
+def _critical_path(recs: Sequence[tuple[int, int, int, str, int | None]], lines: Sequence[int]) -> tuple[int, ...]:
+    """Lines of the instructions that stalled most and of what they waited for (up to 8, in order)."""
+    stalled = sorted((r for r in recs if r[2] > 0 and r[3] not in ("", "unit")), key=lambda r: -r[2])[:4]
+    chosen: set[int] = set()
+    for index, _s, _st, _r, blocker in stalled:
+        chosen.add(lines[index])
+        if blocker is not None:
+            chosen.add(lines[blocker])
+    return tuple(sorted(chosen))
+
+
+# ------------------------------------------------------------------------------------------ profile
+
+def _loop_header_line(loop: Loop, cfg: CFG, instructions: Sequence[Instruction]) -> int:
+    return instructions[cfg.blocks[loop.header].start].line
+
+
+def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str], table: TimingTable, *,
+            wave_size: int, generation: int, simds_per_cu: int, trip_counts: Mapping[int, int] | None = None,
+            occupancy_waves: int | None = None) -> KernelProfile:
+    """Simulate one wave through every block and loop of a kernel (see the module docstring).
+
+    ``trip_counts`` maps a loop's header line to its trip count; other loops get :data:`DEFAULT_TRIP_COUNT`.
+    """
+    trip_counts = dict(trip_counts or {})
+    lines = [ins.line for ins in instructions]
+    header_lines = {_loop_header_line(loop, cfg, instructions): loop for loop in cfg.loops}
+    for line, count in trip_counts.items():
+        if line not in header_lines:
+            known = ", ".join(str(h) for h in sorted(header_lines)) or "none"
+            raise TimingInputError(f"no loop has its header at line {line} (loop header lines: {known})")
+        if count < 0:
+            raise TimingInputError(f"trip count for the loop at line {line} must be >= 0, not {count}")
+    assumptions: list[str] = []
+    lds_per_simd = table.lds_bytes_per_clk / max(simds_per_cu, 1)
+    unknown_classes: set[str] = set()
+    statics: list[_Static] = []
+    fallback = table.classes["valu.int"]
+    # an instruction's static facts follow from its text, class and registers: computed once per distinct one
+    # (the records are only read, so equal instructions share one)
+    seen: dict[tuple[str, str, int, int], _Static] = {}
+    for ins, klass in zip(instructions, classes, strict=True):
+        key = (ins.text, klass, ins.uses, ins.defs)
+        st = seen.get(key)
+        if st is None:
+            timing = table.of(klass)
+            if timing is None:
+                unknown_classes.add(f"{ins.mnemonic} ({klass})")
+                timing = fallback
+            st = seen[key] = _Static(klass, timing, _issue(ins, klass, timing, table, wave_size, lds_per_simd),
+                                     ins.uses, ins.defs, _wait_limits(ins, generation),
+                                     _work(ins, klass, wave_size), bool(timing.counters))
+        statics.append(st)
+    if unknown_classes:
+        assumptions.append("no timing entry (timed as a full-rate VALU op): " + ", ".join(sorted(unknown_classes)))
+    hazards = generation <= 9
+    interval = table.issue_interval
+
+    line_timings: list[LineTiming | None] = [None] * len(instructions)
+    blocks: list[BlockTiming] = []
+    block_latency: dict[int, int] = {}
+    for block in cfg.blocks:
+        order = list(range(block.start, block.end))
+        (one,) = _run(order, statics, interval, hazards, 1)
+        for i, start, stall, reason, _b in one.starts:
+            line_timings[i] = LineTiming(i, lines[i], statics[i].timing.unit, statics[i].issue, start, stall, reason)
+        issue: dict[str, int] = {}
+        for i in order:
+            u = statics[i].timing.unit
+            issue[u] = issue.get(u, 0) + statics[i].issue
+        block_latency[block.index] = one.end
+        blocks.append(BlockTiming(block.index, lines[block.start] if order else 0,
+                                  lines[block.end - 1] if order else 0, cfg.loop_depth[block.index],
+                                  _ordered(issue), one.end, _critical_path(one.starts, lines)))
+
+    trips = {h: trip_counts.get(line, DEFAULT_TRIP_COUNT) for line, h in
+             ((line, loop.header) for line, loop in header_lines.items())}
+    assumed = sorted(line for line in header_lines if line not in trip_counts)
+    if assumed:
+        assumptions.append(f"trip count {DEFAULT_TRIP_COUNT} assumed for the loop(s) with header line(s) "
+                           f"{', '.join(map(str, assumed))} (pass --trip-count LINE=N)")
+    loops_by_header = {loop.header: loop for loop in cfg.loops}
+
+    def region(blocks_in: frozenset[int] | None, own_header: int | None) -> LoopProfile:
+        """A loop body (or the whole kernel when ``blocks_in`` is None): inner loops x their trip counts."""
+        members = set(range(len(cfg.blocks))) if blocks_in is None else set(blocks_in)
+        inner = [lp for lp in cfg.loops if lp.header != own_header and lp.blocks <= members
+                 and lp.header in members]
+        # only the outermost inner loops: deeper ones are inside them
+        inner = [lp for lp in inner if not any(o is not lp and lp.blocks < o.blocks for o in inner)]
+        nested: set[int] = set()
+        for lp in inner:
+            nested |= lp.blocks
+        own = sorted(b for b in members if b not in nested and b not in cfg.unreachable)
+        order = [i for b in own for i in range(cfg.blocks[b].start, cfg.blocks[b].end)]
+        if own_header is not None:
+            first, second = _run(order, statics, interval, hazards, 2)
+            latency, recs = second.end, second.starts  # steady state: the second iteration
+        else:
+            (first,) = _run(order, statics, interval, hazards, 1)
+            latency, recs = first.end, first.starts
+        issue: dict[str, int] = {}
+        work = Work()
+        unit_cost: dict[str, dict[int, int]] = {}
+        for i in order:
+            st = statics[i]
+            issue[st.timing.unit] = issue.get(st.timing.unit, 0) + st.issue
+            unit_cost.setdefault(st.timing.unit, {})
+            unit_cost[st.timing.unit][lines[i]] = unit_cost[st.timing.unit].get(lines[i], 0) + st.issue
+            work = work + st.work
+        stalls: dict[str, int] = {}
+        # ordered sets (dict keys): membership tests on lists made this quadratic on large kernels
+        stall_lines: dict[str, dict[int, None]] = {}
+        for i, _s, stall, reason, blocker in recs:
+            if stall <= 0:
+                continue
+            kind = _stall_kind(reason, blocker, statics)
+            stalls[kind] = stalls.get(kind, 0) + stall
+            seen = stall_lines.setdefault(kind, {})
+            for ln in (lines[i], lines[blocker] if blocker is not None else None):
+                if ln is not None:
+                    seen[ln] = None
+        for lp in inner:
+            sub = region(lp.blocks, lp.header)
+            n = trips[lp.header]
+            for u, c in sub.issue_cycles.items():
+                issue[u] = issue.get(u, 0) + c * n
+            latency += sub.latency_cycles * n
+            work = work + sub.work.scaled(n)
+            for kind, c in sub.stalls.items():
+                stalls[kind] = stalls.get(kind, 0) + c * n
+                stall_lines.setdefault(kind, {}).update(dict.fromkeys(sub.stall_lines[kind]))
+            for u, lns in sub.unit_lines.items():
+                for ln in lns:
+                    unit_cost.setdefault(u, {})[ln] = unit_cost.get(u, {}).get(ln, 0) + n
+        header_line = lines[cfg.blocks[own_header].start] if own_header is not None else 0
+        depth = loops_by_header[own_header].depth if own_header is not None else 0
+        unit_lines = {u: tuple(ln for ln, _c in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0])))
+                      for u, costs in unit_cost.items()}
+        return LoopProfile(header_line, depth, trips.get(own_header, 1) if own_header is not None else 1,
+                           own_header is not None and header_line not in trip_counts, _ordered(issue), latency,
+                           work, stalls, {k: tuple(v) for k, v in stall_lines.items()}, unit_lines)
+
+    loops = tuple(region(lp.blocks, lp.header) for lp in sorted(cfg.loops, key=lambda lp: cfg.blocks[lp.header].start))
+    whole = region(None, None)
+    if any(ins.mnemonic.lower().startswith("s_barrier") for ins in instructions):
+        assumptions.append("s_barrier waits for the other waves of the workgroup: not modelled (0 cycles)")
+    return KernelProfile(table.family, wave_size, tuple(lt for lt in line_timings if lt is not None),
+                         tuple(blocks), loops, whole, occupancy_waves, tuple(assumptions))
+
+
+def _ordered(issue: Mapping[str, int]) -> dict[str, int]:
+    return {u: issue[u] for u in UNITS if issue.get(u)}
+
+
+# ------------------------------------------------------------------------------------------ evaluate
+
+_UNIT_NAMES = {"valu": "VALU", "trans": "transcendental unit", "matrix": "matrix cores", "salu": "SALU",
+               "smem": "SMEM", "vmem": "vector memory", "lds": "LDS", "export": "export/GDS",
+               "branch": "branch/message", "sequencer": "sequencer (waits, nops)"}
+
+
+def _peak(device: DeviceSpec, flops: Mapping[str, int]) -> float | None:
+    if not flops:
+        return None
+    main = max(flops, key=lambda k: flops[k])
+    return {"f64": device.fp64_gflops, "f16": device.fp16_gflops, "bf16": device.fp16_gflops,
+            "f32": device.fp32_gflops}.get(main, device.fp32_gflops)
+
+
+def _roofs(work: Work, cycles_per_iteration: float, waves: int, device: DeviceSpec, simds_per_cu: int) -> Roofs:
+    flops = sum(work.flops.values())
+    compute = _peak(device, work.flops)
+    intensity = flops / work.bytes_global if work.bytes_global else None
+    dram = intensity * device.memory_bandwidth_gbs if intensity is not None else None
+    lds = None
+    if work.bytes_lds and device.lds_bandwidth_bytes_per_clk_per_cu:
+        lds_gbs = device.lds_bandwidth_bytes_per_clk_per_cu * device.compute_units * device.boost_clock_mhz / 1000
+        lds = flops / work.bytes_lds * lds_gbs
+    model = None
+    if cycles_per_iteration > 0 and flops:
+        per_clock_per_simd = flops * waves / cycles_per_iteration
+        model = per_clock_per_simd * simds_per_cu * device.compute_units * device.boost_clock_mhz / 1000
+    candidates = {"compute": compute, "dram bandwidth": dram, "LDS bandwidth": lds, "issue model": model}
+    known = {k: v for k, v in candidates.items() if v is not None}
+    bound = min(known, key=lambda k: known[k]) if known and flops else "no floating-point work"
+    return Roofs(compute, dram, lds, model, bound, intensity)
+
+
+def _evaluate_loop(lp: LoopProfile, waves: int, device: DeviceSpec | None, simds_per_cu: int) -> LoopTiming:
+    busiest = max(lp.issue_cycles, key=lambda u: lp.issue_cycles[u]) if lp.issue_cycles else "valu"
+    busy = lp.issue_cycles.get(busiest, 0)
+    throughput = waves * busy
+    cycles = float(max(throughput, lp.latency_cycles))
+    if throughput >= lp.latency_cycles and busy:
+        bottleneck = f"{_UNIT_NAMES.get(busiest, busiest)} issue"
+        lines = lp.unit_lines.get(busiest, ())[:8]
+    else:
+        stalls = {k: v for k, v in lp.stalls.items() if k != "issue"}
+        kind = max(stalls, key=lambda k: stalls[k]) if stalls else "in-order issue latency"
+        plural = "wave" if waves == 1 else "waves"
+        bottleneck = f"{kind} with {waves} {plural} per SIMD"
+        lines = lp.stall_lines.get(kind, ())[:8]
+    fma_per_clock = lp.work.fma * waves / cycles * simds_per_cu if cycles else 0.0
+    roofs = _roofs(lp.work, cycles, waves, device, simds_per_cu) if device is not None else None
+    return LoopTiming(lp.header_line, lp.depth, lp.trip_count, lp.trip_assumed, lp.issue_cycles, lp.latency_cycles,
+                      waves, cycles, bottleneck, tuple(lines), lp.work, fma_per_clock, roofs)
+
+
+def evaluate(prof: KernelProfile, *, waves: int | None = None, device: DeviceSpec | None = None,
+             simds_per_cu: int = 4) -> KernelTiming:
+    """Apply W waves per SIMD (``waves``, else the occupancy model's, else 1) and a device to a profile."""
+    assumptions = list(prof.assumptions)
+    if waves is not None:
+        if waves < 1:
+            raise TimingInputError(f"the wave count must be at least 1, not {waves}")
+        w, source = waves, "--waves"
+    elif prof.occupancy_waves is not None:
+        w, source = max(prof.occupancy_waves, 1), "occupancy"
+    else:
+        w, source = 1, "assumed"
+        assumptions.append("1 wave per SIMD assumed: the occupancy is unknown (pass --waves N)")
+    loops = tuple(_evaluate_loop(lp, w, device, simds_per_cu) for lp in prof.loops)
+    kernel = _evaluate_loop(prof.whole, w, device, simds_per_cu)
+    return KernelTiming(prof, w, source, device, loops, kernel, tuple(assumptions))

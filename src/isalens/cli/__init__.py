@@ -1,0 +1,82 @@
+"""Command line: a package of thin commands over :mod:`isalens.engine`, and the one place that turns errors
+into exit codes.
+
+Exit codes: 0 success, 2 bad input or usage (one-line ``file:line: error: ...`` message), 3 internal error
+(a bug: one line, traceback with ``ISALENS_DEBUG=1``). Each command module registers its flags and runs;
+heavy layers are imported only inside ``run``, so ``isalens --help`` and ``--version`` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from isalens import __version__
+from isalens.cli import advise, analyze, arch, compare, decode, livereg, occupancy, sweep, timing, toolchain, vliw
+from isalens.cli.common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
+
+__all__ = ["build_parser", "main"]
+
+#: command name -> the function that runs it (each module's ``register`` adds the flags)
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "livereg": livereg.run,
+    "analyze": analyze.run,
+    "compare": compare.run,
+    "occupancy": occupancy.run_occupancy,
+    "tile": occupancy.run_tile,
+    "vliw": vliw.run,
+    "toolchain": toolchain.run,
+    "decode": decode.run,
+    "timing": timing.run,
+    "advise": advise.run,
+    "sweep": sweep.run,
+    "arch": arch.run,
+}
+_REGISTER = (livereg.register, analyze.register, compare.register, occupancy.register, vliw.register,
+             toolchain.register, decode.register, timing.register, advise.register, sweep.register, arch.register)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"isalens: error: {message}\n")
+        raise SystemExit(EXIT_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="isalens",
+        description="Static analysis of AMD GPU ISA: register liveness and pressure, occupancy, instruction "
+                    "statistics, checked against real compilers.",
+    )
+    parser.add_argument("--version", action="version", version=f"isalens {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for register in _REGISTER:
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_INPUT
+    from isalens.errors import IsalensError
+    try:
+        return COMMANDS[args.command](args)
+    except IsalensError as exc:
+        sys.stderr.write(f"isalens: {exc}\n")
+        return EXIT_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug in isalens: one line, traceback only on request
+        if os.environ.get("ISALENS_DEBUG"):
+            raise
+        sys.stderr.write(f"isalens: internal error: {type(exc).__name__}: {exc} "
+                         "(please report it; set ISALENS_DEBUG=1 for a traceback)\n")
+        return EXIT_INTERNAL

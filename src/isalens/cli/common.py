@@ -1,0 +1,85 @@
+"""What every command shares: exit codes, the input options, output helpers. Nothing heavy is imported here,
+so ``isalens --help`` stays fast."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from isalens.engine import LoadOptions
+
+EXIT_OK = 0
+EXIT_INPUT = 2
+EXIT_INTERNAL = 3
+
+#: input formats of the GCN/CDNA/RDNA readers (isalens.isa.registry.DIALECTS; a test keeps the two equal)
+DIALECTS = ("llvm", "objdump", "listing", "aco", "radv", "bare")
+
+
+def add_source_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("source files (.cl .hip .ll .bc through clang; .comp .frag .vert .hlsl through RADV/ACO)")
+    g.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]", help="preprocessor define")
+    g.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="include directory")
+    g.add_argument("--cl-std", help="OpenCL C standard, e.g. CL1.2 or CL2.0")
+    g.add_argument("-O", dest="opt", metavar="LEVEL", help="clang optimisation level (0-3, s, z)")
+    g.add_argument("--stage", choices=("comp", "frag", "vert"), help="shader stage (default: from the suffix)")
+    g.add_argument("--entry", default="main", help="shader entry point (default main)")
+    g.add_argument("--lang", choices=("glsl", "hlsl"), help="shader language (default: from the suffix; *.frag "
+                                                            "etc. are GLSL)")
+    g.add_argument("--keep-asm", type=Path, metavar="FILE", help="save the assembly that was analysed")
+
+
+def add_input_file(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="ISA text: clang -S / llc output, llvm-objdump -d, an RGA/driver listing, "
+                                "Mesa ACO disassembly, or a bare list of instructions ('-' for stdin); or a "
+                                "source file to compile first")
+
+
+def add_load_options(p: argparse.ArgumentParser) -> None:
+    """Options every command that reads ISA or source files shares."""
+    p.add_argument("--arch", help="target, e.g. gfx902, gfx90a, gfx1100, or a name such as raven/navi21 "
+                                  "(taken from the input when it says, e.g. .amdgcn_target)")
+    p.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
+    p.add_argument("--kernel", help="analyse only this kernel or function")
+    p.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
+    p.add_argument("--ignore-unknown", action="store_true",
+                   help="treat unknown instructions as warnings (first operand written, rest read) "
+                        "instead of errors; the report says how many were guessed")
+    add_source_options(p)
+
+
+def add_json_options(p: argparse.ArgumentParser, help_text: str = "print JSON instead of text") -> None:
+    p.add_argument("--json", action="store_true", help=help_text)
+    p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")
+
+
+def load_options(args: argparse.Namespace) -> LoadOptions:
+    """The engine's load options from parsed flags."""
+    from isalens.engine import LoadOptions
+    return LoadOptions(arch=args.arch, dialect=args.dialect, kernel=args.kernel, wave=args.wave,
+                       ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
+                       include_dirs=tuple(args.include_dirs), cl_std=args.cl_std, opt=args.opt, stage=args.stage,
+                       entry=args.entry, lang=args.lang, keep_asm=args.keep_asm)
+
+
+def use_color(choice: str) -> bool:
+    return choice == "always" or (choice == "auto" and sys.stdout.isatty())
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write an output file, or a one-line error naming it."""
+    from isalens.errors import IsalensError
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise IsalensError(f"cannot write: {exc.strerror or exc}", file=str(path), code="io") from None
+    sys.stderr.write(f"isalens: wrote {path}\n")
+
+
+def print_diagnostics(diagnostics: object) -> None:
+    """Diagnostics on stderr (for machine-readable output on stdout)."""
+    for diag in diagnostics:  # type: ignore[attr-defined]
+        sys.stderr.write(diag.format() + "\n")

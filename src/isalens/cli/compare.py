@@ -1,0 +1,66 @@
+"""``isalens compare``: variants side by side (one kernel per file, or --kernel)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from isalens.cli.common import EXIT_OK, add_load_options, load_options, write_output
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "compare", help="variants side by side: registers, occupancy, size, LDS forms, overlaid pressure",
+        description="Compare kernels (one per file, or --kernel) side by side: VGPR/SGPR peak, requested and "
+                    "allocated, occupancy, instruction count, code bytes, LDS reads/writes by form, packed fp16 "
+                    "ops, conversions, literals; and overlaid pressure curves. The figures are those "
+                    "`isalens analyze` prints.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="ISA text or source files, one variant each")
+    p.add_argument("--labels", help="comma-separated names for the variants (default: file names)")
+    add_load_options(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")
+    p.add_argument("--html", type=Path, metavar="OUT.html", help="write a self-contained page: table and chart")
+    p.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
+                   help="overlay the pressure curves (absolute index); OUT-normalised.* aligns lengths")
+
+
+def run(args: argparse.Namespace) -> int:
+    from isalens.engine import livereg, source_of
+    from isalens.errors import IsalensError
+    from isalens.report.compare import Variant, compare_dict, render_compare_html, render_compare_text
+
+    labels = [x.strip() for x in args.labels.split(",")] if args.labels else [Path(f).name for f in args.files]
+    if len(labels) != len(args.files):
+        raise IsalensError(f"--labels names {len(labels)} variants for {len(args.files)} files")
+    options = load_options(args)
+    variants = []
+    for label, f in zip(labels, args.files, strict=True):
+        report = livereg(source_of(f), options, longest=0, extra=("stats",))
+        if len(report.kernels) > 1:
+            # a variant is one kernel: never pick one silently
+            raise IsalensError("the file has several kernels (" + ", ".join(k.name for k in report.kernels)
+                               + "); choose one with --kernel", file=f)
+        variants.append(Variant(label, report.kernels[0]))
+    if args.json:
+        from isalens.report.serialize import dumps
+        sys.stdout.write(dumps(compare_dict(variants), pretty=args.pretty))
+    else:
+        sys.stdout.write(render_compare_text(variants))
+    if args.html is not None:
+        write_output(args.html, render_compare_html(variants))
+    if args.plot is not None:
+        from isalens.report.plot import PlotUnavailable, plot_pressure
+        series = [(v.label, tuple(r.live_vgpr for r in v.kernel.lines)) for v in variants]
+        normalised = args.plot.with_name(f"{args.plot.stem}-normalised{args.plot.suffix}")
+        try:
+            plot_pressure(series, args.plot, title="live VGPRs per instruction")
+            plot_pressure(series, normalised, title="live VGPRs per instruction (normalised length)",
+                          normalise=True)
+        except (PlotUnavailable, ValueError, OSError) as exc:
+            raise IsalensError(str(exc), file=str(args.plot), code="plot") from None
+        sys.stderr.write(f"isalens: wrote {args.plot} and {normalised}\n")
+    return EXIT_OK

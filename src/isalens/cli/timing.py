@@ -1,0 +1,158 @@
+"""The ``isalens timing`` command: cycles per loop iteration, the bottleneck, work and roofs of GCN/CDNA/RDNA
+code; ``--model aco`` reproduces Mesa ACO's "Latency" and "Inverse Throughput" statistics instead.
+
+Exit codes as in :mod:`isalens.cli`: 0 success, 2 bad input or usage (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from isalens.errors import InputError, IsalensError
+
+if TYPE_CHECKING:
+    from isalens.engine.load import LoadedKernel
+
+__all__ = ["register", "run"]
+
+EXIT_OK = 0
+EXIT_INPUT = 2
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``timing`` subcommand to ``subparsers`` (the object ``add_subparsers`` returned)."""
+    p = subparsers.add_parser(
+        "timing", help="static timing: cycles per loop iteration, bottleneck, flops, bytes and roofs",
+        description="Per basic block and natural loop, per wave: issue cycles per unit and a latency pass "
+                    "honouring s_waitcnt, s_nop and hazards; for W waves per SIMD (occupancy or --waves) the "
+                    "cycles per iteration and the bottleneck with its lines; flops by precision, bytes to "
+                    "global memory and LDS and, with --device, the compute and bandwidth roofs. --model aco "
+                    "reproduces Mesa ACO's Latency and Inverse Throughput statistics.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="ISA listing, or a source file (.cl .hip .comp .frag ...)")
+    p.add_argument("--arch", help="target, when the input does not name it (gfx902, navi21 ...)")
+    p.add_argument("--device", help="device for the roofs, e.g. ryzen-5-2400g, mi250x, rx-6900-xt")
+    p.add_argument("--waves", metavar="N", help="waves per SIMD (default: the occupancy model's)")
+    p.add_argument("--trip-count", action="append", default=[], metavar="LINE=N",
+                   help="trip count of the loop whose header is at LINE (default: 10, stated as assumed)")
+    p.add_argument("--what-if", action="append", default=[], metavar="waves=1,2,4|device=a,b",
+                   help="re-evaluate under other wave counts and/or devices")
+    p.add_argument("--model", choices=("isalens", "aco"), default="isalens",
+                   help="isalens (default) or aco: Mesa 22.3's Latency / Inverse Throughput definition")
+    p.add_argument("--kernel", help="only this kernel")
+    p.add_argument("--dialect", help="input format (default: detected)")
+    p.add_argument("--stage", choices=("comp", "frag", "vert"), help="shader stage (default: from the suffix)")
+    p.add_argument("--entry", default="main", help="shader entry point")
+    p.add_argument("--wave", type=int, choices=(32, 64), help="wave size")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]")
+    p.add_argument("--lines", action="store_true", help="JSON: per-instruction issue and stall cycles too")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _waves(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"--waves expects a whole number of waves per SIMD, not {text!r}", code="usage") from None
+    if value < 1:
+        raise InputError(f"--waves must be at least 1, not {value}", code="usage")
+    return value
+
+
+def _what_if(specs: list[str]) -> tuple[list[int], list[str]]:
+    waves: list[int] = []
+    devices: list[str] = []
+    for spec in specs:
+        key, sep, values = spec.partition("=")
+        items = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not items or key not in ("waves", "device"):
+            raise InputError(f"--what-if expects waves=N,M or device=A,B, not {spec!r}", code="usage")
+        if key == "waves":
+            waves.extend(w for w in (_waves(v) for v in items) if w is not None)
+        else:
+            devices.extend(items)
+    return waves, devices
+
+
+def _kernels(file: str, args: argparse.Namespace) -> tuple[list[LoadedKernel], dict[str, str | int]]:
+
+    from isalens.engine.load import load
+    from isalens.engine.sources import is_source, load_source
+
+    stats: dict[str, str | int] = {}
+    path = Path(file)
+    if is_source(path):
+        module, stats = load_source(path, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
+                                    wave=args.wave)
+    else:
+        source: str | Path = sys.stdin.read() if file == "-" else path
+        module = load(source, args.arch, dialect=args.dialect, wave_size=args.wave)
+    kernels = list(module.kernels)
+    if args.kernel:
+        kernels = [k for k in kernels if k.name == args.kernel]
+        if not kernels:
+            names = ", ".join(k.name for k in module.kernels)
+            raise InputError(f"no kernel named '{args.kernel}' (found: {names})", file=file, code="usage")
+    return kernels, stats
+
+
+def _aco(kernel: LoadedKernel, stats: dict[str, str | int]) -> dict[str, Any]:
+    from isalens.engine.aco import aco_statistics  # only this mode needs it
+    return aco_statistics(kernel, stats)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``isalens timing`` for parsed ``args``; returns the exit code."""
+    from isalens.engine.timing import kernel_profile, kernel_timing, parse_trip_counts, what_if
+    from isalens.engine.vliw import resolve_device
+    from isalens.report.timing import render_timing_text, render_what_if_text, timing_dict, what_if_dict
+
+    try:
+        waves = _waves(args.waves)
+        trips = parse_trip_counts(args.trip_count)
+        device = resolve_device(args.device) if args.device else None
+        alt_waves, alt_devices = _what_if(args.what_if)
+        for d in alt_devices:
+            resolve_device(d)
+        docs: list[dict[str, Any]] = []
+        texts: list[str] = []
+        for file in args.files:
+            kernels, stats = _kernels(file, args)
+            for kernel in kernels:
+                if args.model == "aco":
+                    doc = _aco(kernel, stats)
+                    docs.append({"file": file, "kernel": kernel.name, "timing": doc})
+                    k = doc["kernel"]
+                    texts.append(f"{file}: {kernel.name}: ACO model ({doc['gfx_level']}, wave{doc['wave_size']}, "
+                                 f"{doc['waves']} waves): Latency {k['latency']}, Inverse Throughput "
+                                 f"{k['inverse_throughput']}" + (f"; ACO reported {doc['reported']}"
+                                                                 if doc.get("reported") else "") + "\n")
+                    continue
+                prof = kernel_profile(kernel, trip_counts=trips)
+                t = kernel_timing(kernel, waves=waves, device=device, trip_counts=trips)
+                doc = timing_dict(t, lines=args.lines)
+                text = render_timing_text(t, name=f"{file}: {kernel.name}")
+                if alt_waves or alt_devices:
+                    variants = what_if(prof, kernel, waves=alt_waves or ([waves] if waves else []),
+                                       devices=alt_devices or ([device.name] if device else []))
+                    doc["what_if"] = what_if_dict(variants)
+                    text += render_what_if_text(variants)
+                docs.append({"file": file, "kernel": kernel.name, "timing": doc})
+                texts.append(text)
+    except IsalensError as exc:
+        sys.stderr.write(f"isalens: {exc}\n")
+        return EXIT_INPUT
+    if args.json:
+        out: Any = docs[0] if len(docs) == 1 else {"schema": 1, "kernels": docs}
+        if len(docs) == 1:
+            out = {"schema": 1, **out}
+        sys.stdout.write(json.dumps(out, sort_keys=True, indent=1) + "\n")
+    else:
+        sys.stdout.write("\n".join(texts))
+    return EXIT_OK

@@ -1,0 +1,186 @@
+"""The one orchestrator: a request -> load (ISA text, a source through a real compiler, VLIW code) -> the
+analysis passes -> one report model per file. The command line and the Python API both call it, so
+``isalens.analyze(path).to_dict()`` is exactly what ``isalens analyze --json`` prints.
+
+Heavy layers (compiler front ends, VLIW) are imported only when an input needs them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from isalens.engine.load import LoadedKernel, LoadedModule, load
+from isalens.errors import InputError, IsalensError
+from isalens.report.json import report_dict
+from isalens.report.model import SCHEMA_VERSION, LiveRegReport, livereg_report
+
+if TYPE_CHECKING:
+    from isalens.analysis.vliw import VliwAnalysis
+
+__all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "load_input", "source_of"]
+
+#: the optional passes `analyze` runs beside the core ones (docs/reports.md)
+ANALYZE_PASSES = ("stats", "timing", "advice")
+
+#: suffixes the source front ends compile (clang: OpenCL C, HIP, LLVM IR; RADV: GLSL/HLSL); kept here so a
+#: plain ISA file never imports the front ends
+SOURCE_SUFFIXES = (".cl", ".hip", ".ll", ".bc", ".comp", ".frag", ".vert", ".glsl", ".hlsl", ".hlsli", ".fx")
+
+
+@dataclass(frozen=True, slots=True)
+class LoadOptions:
+    """How to read one input: target, dialect, kernel choice, and the options of the source front ends."""
+
+    arch: str | None = None
+    dialect: str | None = None
+    kernel: str | None = None
+    wave: int | None = None
+    ignore_unknown: bool = False
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    cl_std: str | None = None
+    opt: str | None = None
+    stage: str | None = None
+    entry: str = "main"
+    #: shader language when the suffix only names the stage (*.frag holding HLSL): "glsl" or "hlsl"
+    lang: str | None = None
+    keep_asm: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """One input's outcome: a GCN/CDNA/RDNA report, a VLIW analysis, or the error that stopped it."""
+
+    source: str
+    report: LiveRegReport | None = None
+    vliw: VliwAnalysis | None = None
+    error: IsalensError | None = None
+
+    def to_dict(self, *, lines: bool = True) -> dict[str, Any]:
+        if self.report is not None:
+            return report_dict(self.report, lines=lines)
+        if self.vliw is not None:
+            from isalens.report.vliw import vliw_dict
+            return vliw_dict(self.vliw)
+        assert self.error is not None
+        d = self.error.diagnostic()
+        return {"schema": SCHEMA_VERSION, "file": self.source, "error": {
+            "code": d.code, "file": d.file, "line": d.line, "message": d.message}}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The results of one ``analyze`` request, one per input file, in the order given."""
+
+    files: tuple[FileResult, ...] = field(default=())
+
+    @property
+    def failed(self) -> tuple[FileResult, ...]:
+        return tuple(f for f in self.files if f.error is not None)
+
+    def to_dict(self, *, lines: bool = True) -> dict[str, Any]:
+        """One file: that file's document; several: ``{"schema", "files": [...]}`` (failed files carry ``error``)."""
+        docs = [f.to_dict(lines=lines) for f in self.files]
+        return docs[0] if len(docs) == 1 else {"schema": SCHEMA_VERSION, "files": docs}
+
+
+def source_of(file: str, stdin_text: str | None = None) -> str | Path:
+    """The text for ``-`` (standard input), else the path."""
+    if file == "-":
+        if stdin_text is None:
+            import sys
+            stdin_text = sys.stdin.read()
+        return stdin_text
+    return Path(file)
+
+
+def _is_source(source: str | Path) -> bool:
+    return isinstance(source, Path) and source.suffix.lower() in SOURCE_SUFFIXES
+
+
+def load_input(source: str | Path, options: LoadOptions = LoadOptions(),
+               ) -> tuple[LoadedModule, tuple[LoadedKernel, ...], dict[str, str | int]]:
+    """Load one input: the module, the kernels chosen (``options.kernel``) and the compiler's own figures."""
+    stats: dict[str, str | int] = {}
+    if _is_source(source):
+        from isalens.engine.sources import load_source
+        module, stats = load_source(
+            source, options.arch, stage=options.stage, entry=options.entry, defines=options.defines,
+            include_dirs=options.include_dirs, cl_std=options.cl_std, opt=options.opt, keep_asm=options.keep_asm,
+            wave=options.wave, ignore_unknown=options.ignore_unknown, lang=options.lang)
+    else:
+        module = load(source, options.arch, dialect=options.dialect, ignore_unknown=options.ignore_unknown,
+                      wave_size=options.wave)
+        if module.ir.dialect == "radv":  # a RADV_DEBUG=shaders dump carries the driver's own statistics
+            from isalens.frontends.radv import dump_statistics
+            stats = dump_statistics(module.ir)
+    kernels = module.kernels
+    if options.kernel:
+        names = [k.name for k in kernels]
+        if options.kernel not in names:
+            raise IsalensError(f"no kernel named '{options.kernel}' (found: {', '.join(names)})",
+                               file=module.ir.file)
+        kernels = tuple(k for k in kernels if k.name == options.kernel)
+    return module, kernels, stats
+
+
+def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest: int = 10,
+            extra: Sequence[str] = ()) -> LiveRegReport:
+    """The report model of one ISA or source input (``extra``: optional passes such as ``stats``)."""
+    if longest < 0:
+        raise IsalensError("--longest must be >= 0")
+    module, kernels, stats = load_input(source, options)
+    return livereg_report([k.analyze(extra=extra) for k in kernels], file=module.ir.file,
+                          dialect=module.ir.dialect, diagnostics=module.ir.diagnostics, longest_count=longest,
+                          compiler_stats=stats, timing_requested="timing" in extra)
+
+
+def _vliw_dialect(source: str | Path) -> str | None:
+    if _is_source(source):
+        return None
+    from isalens.engine.vliw import vliw_dialect
+    return vliw_dialect(source)
+
+
+def analyze_file(source: str | Path, options: LoadOptions = LoadOptions(), *, longest: int = 10) -> FileResult:
+    """Everything ``isalens analyze`` shows for one input; a user error becomes the result's ``error``."""
+    name = source if isinstance(source, Path) else Path("<text>")
+    try:
+        if _vliw_dialect(source):
+            from isalens.engine.vliw import analyze_vliw, load_vliw
+            return FileResult(str(name), vliw=analyze_vliw(load_vliw(source, options.dialect)))
+        return FileResult(str(name), report=livereg(source, options, longest=longest, extra=ANALYZE_PASSES))
+    except IsalensError as exc:
+        return FileResult(str(name), error=exc)
+
+
+def _analyze_task(args: tuple[str | Path, LoadOptions, int]) -> FileResult:
+    source, options, longest = args
+    return analyze_file(source, options, longest=longest)
+
+
+def analyze(sources: str | Path | Sequence[str | Path], options: LoadOptions | None = None, *,
+            longest: int = 10, jobs: int | None = None, **load: Any) -> Analysis:
+    """Analyse one or more inputs (paths, or ISA text); several files run on every core (``jobs``).
+
+    Load options come as ``options`` or as keywords (``arch="gfx902"``, ``kernel=...``: see :class:`LoadOptions`).
+    A file that fails does not stop the others: its :class:`FileResult` carries the error.
+    """
+    if options is None:
+        options = LoadOptions(**load)
+    elif load:
+        raise TypeError("give load options either as `options` or as keywords, not both")
+    items: list[str | Path] = ([sources] if isinstance(sources, (str, Path)) else list(sources))
+    if not items:
+        raise InputError("no input files")
+    items = [Path(s) if isinstance(s, str) and "\n" not in s and Path(s).is_file() else s for s in items]
+    workers = min(jobs or os.cpu_count() or 1, len(items))
+    if workers <= 1:
+        return Analysis(tuple(analyze_file(s, options, longest=longest) for s in items))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return Analysis(tuple(pool.map(_analyze_task, [(s, options, longest) for s in items])))

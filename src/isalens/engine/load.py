@@ -1,0 +1,257 @@
+"""Loading ISA text: the one place that wires the readers to the target data,
+text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` (+ :class:`ArchSpec`) -> analysis passes.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from isalens.analysis.calls import link_calls
+from isalens.analysis.cfg import CFG
+from isalens.analysis.cfg import cfg as build_cfg
+from isalens.analysis.liveness import Liveness
+from isalens.analysis.liveness import liveness as solve_liveness
+from isalens.analysis.occupancy import (
+    Curve,
+    Occupancy,
+    OccupancyInput,
+    OccupancyInputError,
+    curves,
+    occupancy,
+    waves_with_lds,
+)
+from isalens.analysis.pipeline import KernelAnalysis, PassOptions, run
+from isalens.analysis.tiles import TilePlan, candidate_tiles, plan_tile
+from isalens.arch import check as arch_check
+from isalens.arch.loader import UnknownArchError, all_archs, get_arch, normalize_arch_name
+from isalens.arch.model import ArchSpec
+from isalens.errors import ArchError, InputError
+from isalens.ir.diagnostics import Diagnostic
+from isalens.ir.instruction import Instruction
+from isalens.ir.program import Kernel, Module, TargetInfo
+from isalens.isa import registry
+
+__all__ = [
+    "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "check_wave_size",
+    "compute_occupancy",
+    "load", "plan_tiles", "resolve_arch", "target_info",
+]
+
+_DEFAULT_PASS_OPTIONS = PassOptions()
+_MAX_INPUT_BYTES = 512 * 1024 * 1024
+
+
+def resolve_arch(name: str, *, file: str | None = None) -> ArchSpec:
+    """The :class:`ArchSpec` for ``name`` or a clear :class:`ArchError`."""
+    try:
+        return get_arch(name)
+    except UnknownArchError:
+        close = difflib.get_close_matches(name.lower(), sorted(all_archs()), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ArchError(f"unknown target architecture '{name}'{hint} (see `isalens arch list`)", file=file,
+                        code="unknown-arch") from None
+
+
+def check_wave_size(arch: ArchSpec, wave_size: int | None, *, file: str | None = None,
+                    what: str = "--wave") -> None:
+    """The one check every command makes: ``wave_size`` (None: the target's default) runs on ``arch``."""
+    if wave_size is not None and wave_size not in arch.wave_sizes:
+        sizes = " or ".join(f"wave{w}" for w in arch.wave_sizes)
+        raise ArchError(f"{arch.name} runs {sizes}, not wave{wave_size} ({what} {wave_size})", file=file,
+                        code="wave-size")
+
+
+def target_info(arch: ArchSpec, wave_size: int | None = None) -> TargetInfo:
+    """The plain figures the ISA readers need about ``arch``."""
+    check_wave_size(arch, wave_size)
+    return TargetInfo(
+        name=arch.name,
+        generation=arch.generation,
+        wave_size=wave_size or arch.default_wave_size,
+        wave_size_forced=wave_size is not None,
+        addressable_vgprs=arch.addressable_vgprs,
+        addressable_agprs=arch.agprs,
+        addressable_sgprs=arch.addressable_sgprs,
+        has_sdwa=arch.has_sdwa,
+        mnemonic_lists=arch.mnemonic_lists,  # bench: target facts from arch data
+    )
+
+
+def _same_target(a: str, b: str) -> bool | None:
+    """Whether two target names mean the same chip (aliases such as raven resolved); None if one is unknown."""
+    try:
+        return get_arch(a).name == get_arch(b).name
+    except UnknownArchError:
+        return None if normalize_arch_name(a) == normalize_arch_name(b) else False
+
+
+@dataclass(frozen=True)
+class LoadedKernel:
+    """A parsed kernel together with its target; analyses are computed on first use."""
+
+    ir: Kernel
+    arch: ArchSpec
+
+    @property
+    def name(self) -> str:
+        return self.ir.name
+
+    @property
+    def instructions(self) -> tuple[Instruction, ...]:
+        return self.ir.instructions
+
+    @cached_property
+    def cfg(self) -> CFG:
+        return build_cfg(self.ir)
+
+    def liveness(self) -> Liveness:
+        """Per-instruction live-in/live-out unit sets (frozen)."""
+        return solve_liveness(self.ir, self.cfg)
+
+    def analyze(self, extra: Collection[str] = (), options: PassOptions = _DEFAULT_PASS_OPTIONS) -> KernelAnalysis:
+        """Every analysis pass (frozen results); ``extra`` names optional passes to run too (``stats``)."""
+        return run(self.ir, self.arch, extra=extra, options=options)
+
+
+@dataclass(frozen=True)
+class LoadedModule:
+    """A parsed input: its kernels, dialect, target and diagnostics."""
+
+    ir: Module
+    arch: ArchSpec
+
+    @cached_property
+    def kernels(self) -> tuple[LoadedKernel, ...]:
+        return tuple(LoadedKernel(k, self.arch) for k in self.ir.kernels)
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        return self.ir.diagnostics
+
+    def kernel(self, name: str) -> LoadedKernel:
+        for kernel in self.kernels:
+            if kernel.name == name:
+                return kernel
+        raise KeyError(name)
+
+
+def read_file_bytes(path: Path) -> bytes:
+    """The bytes of ``path``, or a one-line :class:`InputError` naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
+        raise InputError(f"cannot read: {reason}", file=str(path), code="io") from None
+
+
+def read_input(path_or_text: str | Path) -> tuple[str, str]:
+    """The text and a display name of a file (with clear errors for missing or binary files) or of text."""
+    if isinstance(path_or_text, Path) or ("\n" not in path_or_text and Path(path_or_text).is_file()):
+        path = Path(path_or_text)
+        data = read_file_bytes(path)
+        if len(data) > _MAX_INPUT_BYTES:
+            raise InputError("file is larger than 512 MiB", file=str(path), code="io")
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            # UTF-16 with a byte-order mark (Windows editors, PowerShell's `>`): decode it, it is still text
+            try:
+                return data.decode("utf-16").removeprefix("\ufeff"), str(path)
+            except UnicodeDecodeError:
+                raise InputError("UTF-16 byte-order mark but not valid UTF-16 text", file=str(path), line=1,
+                                 code="binary") from None
+        if b"\0" in data[:65536]:
+            raise InputError("binary file: expected ISA text (disassemble it with llvm-objdump -d first)",
+                             file=str(path), line=1, code="binary")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise InputError("not UTF-8 text: expected ISA text", file=str(path), line=line,
+                             code="binary") from None
+        return text.removeprefix("\ufeff"), str(path)  # a UTF-8 byte-order mark is not part of the code
+    return str(path_or_text).removeprefix("\ufeff"), "<text>"
+
+
+def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | None = None,
+         ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
+    """Parse ISA text (or the file at ``path_or_text``) into a :class:`LoadedModule`.
+
+    ``arch`` may be omitted when the input names its target (``.amdgcn_target``); when both are given
+    they must agree.
+    """
+    text, file = read_input(path_or_text)
+    if not text.strip():
+        raise InputError("empty input: no instructions", file=file, line=1, code="empty")
+    if dialect is not None and dialect not in registry.DIALECTS:
+        raise InputError(f"unknown dialect '{dialect}' (choose from {', '.join(registry.DIALECTS)})",
+                         file=file, code="dialect")
+    dialect = dialect or registry.sniff(text)
+    declared = registry.declared_target(text, dialect)
+    if arch and declared and _same_target(arch, declared) is False:
+        raise ArchError(f"--arch {arch} conflicts with the input's target {declared}", file=file,
+                        code="arch-conflict")
+    name = arch or declared
+    if not name:
+        raise ArchError("the input does not name its target: pass --arch (e.g. --arch gfx902)", file=file,
+                        code="arch-required")
+    spec = resolve_arch(name, file=file)
+    check_wave_size(spec, wave_size, file=file)
+    module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
+                            ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
+    for kernel in module.kernels:  # a wave size the input declares must exist on the target too
+        check_wave_size(spec, kernel.wave_size, file=file, what=f"kernel {kernel.name} declares")
+    module = link_calls(module, has_flat_address_space=spec.generation >= 7,  # call graph (analysis/calls.py)
+                        unified_vgpr_file=spec.unified_vgpr_file)
+    return LoadedModule(module, spec)
+
+
+@dataclass(frozen=True, slots=True)
+class OccupancyResult:
+    """Occupancy of one resource set, the waves the workgroup shape alone allows, and optional curves."""
+
+    occupancy: Occupancy
+    workgroup_limit: int
+    curves: tuple[Curve, ...] = ()
+
+
+def compute_occupancy(arch: str, *, vgprs: int, sgprs: int = 0, agprs: int = 0, lds_bytes: int = 0,
+                      workgroup_size: int | None = None, wave_size: int | None = None,
+                      wgp_mode: bool | None = None, with_curves: bool = False) -> OccupancyResult:
+    """Occupancy on ``arch``; a workgroup size of None means LLVM's assumption (1024 threads)."""
+    spec = resolve_arch(arch)
+    inp = OccupancyInput(vgprs=vgprs, sgprs=sgprs, agprs=agprs, lds_bytes=lds_bytes,
+                         workgroup_size=workgroup_size if workgroup_size is not None else spec.max_workgroup_size,
+                         wave_size=wave_size or spec.default_wave_size, wgp_mode=wgp_mode,
+                         workgroup_assumed=workgroup_size is None)
+    try:
+        occ = occupancy(spec, inp)
+        alone = waves_with_lds(spec, 0, inp.workgroup_size, inp.wave_size, occ.wgp_mode)
+        extra = curves(spec, inp) if with_curves else ()
+    except OccupancyInputError as exc:
+        raise InputError(str(exc), code="occupancy-input") from None
+    return OccupancyResult(occ, alone, extra)
+
+
+def plan_tiles(dims: tuple[int, ...], radius: int, bytes_per_item: int,
+               arch: str | None = None) -> tuple[TilePlan, list[TilePlan]]:
+    """The plan for ``dims`` and a table over candidate tiles of the same rank."""
+    spec = resolve_arch(arch) if arch else None
+    try:
+        plan = plan_tile(dims, radius, bytes_per_item, spec)
+        table = [plan_tile(d, radius, bytes_per_item, spec) for d in candidate_tiles(len(dims))]
+    except ValueError as exc:
+        raise InputError(str(exc), code="tile-input") from None
+    return plan, table
+
+
+def check_arch_data() -> list[str]:
+    """Problems found in the architecture data files (empty when consistent)."""
+    return arch_check.check_arch_data()
+
+
+def analyze_kernel(kernel: LoadedKernel) -> KernelAnalysis:
+    """Run every analysis pass over one loaded kernel."""
+    return kernel.analyze()

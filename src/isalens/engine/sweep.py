@@ -1,0 +1,108 @@
+"""``isalens sweep``: compile every combination of defines and targets with the real front end, in parallel
+(a process pool), and analyse each compile like ``isalens analyze`` does."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+from isalens.engine.decode import kernel_stats
+from isalens.engine.sources import is_source, load_source
+from isalens.errors import InputError, IsalensError
+from isalens.report.sweep import SweepRow
+
+__all__ = ["SweepRow", "mark_best", "parse_sweep_defines", "sweep", "variants"]
+
+
+def parse_sweep_defines(specs: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``NAME=v1,v2`` (or a bare ``NAME``) -> (name, values); one-line errors for malformed specs."""
+    out: list[tuple[str, list[str]]] = []
+    for spec in specs:
+        name, sep, values = spec.partition("=")
+        if not name or not name.replace("_", "").isalnum() or name[0].isdigit():
+            raise InputError(f"-D {spec!r}: expected NAME=v1,v2,...", code="usage")
+        vals = [v.strip() for v in values.split(",")] if sep else [""]
+        if sep and (not vals or any(not v for v in vals)):
+            raise InputError(f"-D {spec!r}: empty value in the list", code="usage")
+        if name in (n for n, _ in out):
+            raise InputError(f"-D {name} is given twice", code="usage")
+        out.append((name, vals))
+    return out
+
+
+def variants(defines: Sequence[tuple[str, list[str]]], archs: Sequence[str]) -> list[tuple[dict[str, str], str]]:
+    """Every combination, targets outermost, in the order given."""
+    names = [n for n, _ in defines]
+    combos = itertools.product(*(vals for _, vals in defines)) if defines else [()]
+    per = [dict(zip(names, c, strict=True)) for c in combos]
+    return [(d, a) for a in archs for d in per]
+
+
+def _flags(defines: dict[str, str]) -> list[str]:
+    return [f"{k}={v}" if v else k for k, v in defines.items()]
+
+
+def compile_one(source: str, defines: dict[str, str], arch: str) -> list[SweepRow]:
+    """Compile and analyse one variant; a failed compile is one row with its error."""
+    try:
+        module, _ = load_source(Path(source), arch, defines=_flags(defines))
+        rows = []
+        for kernel in module.kernels:
+            result = kernel.analyze()
+            stats = kernel_stats(kernel)
+            occ = result.occupancy[0] if result.occupancy else None
+            d = kernel.ir.declared
+            rows.append(SweepRow(
+                defines, module.arch.name, kernel.name, None, result.pressure.vgpr.peak,
+                result.resources.vgpr.requested, result.resources.vgpr.allocated, result.resources.sgpr.requested,
+                occ.waves_per_simd if occ else None, occ.llvm_occupancy if occ else None,
+                len(kernel.instructions), stats.code_bytes, d.lds_bytes, d.scratch_bytes,
+                result.pressure.vgpr.counts))
+        return rows or [SweepRow(defines, arch, error="no kernel in the output")]
+    except IsalensError as exc:
+        return [SweepRow(defines, arch, error=str(exc))]
+
+
+def mark_best(rows: Sequence[SweepRow]) -> list[SweepRow]:
+    """Mark, per target and kernel, the compiled variant with the most waves per SIMD (then fewest VGPRs,
+    then fewest instructions)."""
+    best: dict[tuple[str, str], SweepRow] = {}
+    for row in rows:
+        if row.error or row.kernel is None or row.waves_per_simd is None:
+            continue
+        key = (row.arch, row.kernel)
+        cur = best.get(key)
+        if cur is None or _rank(row) < _rank(cur):
+            best[key] = row
+    chosen = {id(r) for r in best.values()}
+    return [replace(r, best=True) if id(r) in chosen else r for r in rows]
+
+
+def _rank(row: SweepRow) -> tuple[float, int, int]:
+    return (-(row.waves_per_simd or 0.0), row.vgprs or 0, row.instructions or 0)
+
+
+def sweep(source: str | Path, defines: Sequence[tuple[str, list[str]]], archs: Sequence[str],
+          jobs: int | None = None) -> list[SweepRow]:
+    """Every variant of ``source`` compiled and analysed, in parallel; rows in variant order, best marked."""
+    path = Path(source)
+    if not is_source(path):
+        raise InputError("sweep compiles a source file (.cl .hip .ll .comp .frag .vert .hlsl ...)",
+                         file=str(path), code="usage")
+    if not path.is_file():
+        raise InputError("cannot read: no such file", file=str(path), code="io")
+    if not archs:
+        raise InputError("sweep needs --arch with one or more targets", code="arch-required")
+    todo = variants(defines, archs)
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    if workers == 1:
+        results = [compile_one(str(path), d, a) for d, a in todo]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(compile_one, str(path), d, a) for d, a in todo]
+            results = [f.result() for f in futures]
+    return mark_best([row for rows in results for row in rows])

@@ -1,0 +1,92 @@
+"""Wiring for the timing model: class keys from the ISA tables, timing facts from ``arch``, occupancy from
+the analysis, into :mod:`isalens.analysis.timing`.
+
+    >>> kernel = isalens.load("sgemm.s", "gfx902").kernels[0]
+    >>> t = kernel_timing(kernel, device="ryzen-5-2400g")     # KernelTiming: loops, kernel, roofs
+    >>> timing_dict(t)                                         # from isalens.report.timing: the JSON section
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from isalens.analysis.occupancy import kernel_occupancy
+from isalens.analysis.resources import resources
+from isalens.analysis.timing import KernelProfile, KernelTiming, TimingInputError, evaluate, profile
+from isalens.arch.devices import DeviceSpec
+from isalens.arch.timing import timing_family, timing_table
+from isalens.engine.load import LoadedKernel
+from isalens.engine.vliw import resolve_device
+from isalens.errors import ArchError, InputError
+
+__all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "parse_trip_counts"]
+
+
+def instruction_classes(kernel: LoadedKernel) -> list[str]:
+    """The class key of every instruction, as the reader stored it (``Instruction.facts``)."""
+    return [ins.facts.klass for ins in kernel.ir.instructions]
+
+
+def parse_trip_counts(specs: Sequence[str]) -> dict[int, int]:
+    """``["12=64", "40=8"]`` (loop header line = trip count) -> ``{12: 64, 40: 8}``."""
+    out: dict[int, int] = {}
+    for spec in specs:
+        line, sep, count = spec.partition("=")
+        try:
+            if not sep:
+                raise ValueError
+            out[int(line)] = int(count)
+        except ValueError:
+            raise InputError(f"--trip-count expects LINE=N (a loop's header line and its trip count), not {spec!r}",
+                             code="usage") from None
+        if out[int(line)] < 0:
+            raise InputError(f"--trip-count {spec}: a trip count cannot be negative", code="usage")
+    return out
+
+
+def _occupancy_waves(kernel: LoadedKernel) -> int | None:
+    try:
+        occ = kernel_occupancy(kernel.ir, kernel.arch, resources(kernel.ir, kernel.arch))
+    except (ValueError, KeyError):
+        return None
+    if occ is None:
+        return None
+    return max(int(occ[0].waves_per_simd), 1)
+
+
+def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | None = None) -> KernelProfile:
+    """The per-wave simulation of ``kernel`` (independent of waves and device)."""
+    family = timing_family(kernel.arch)
+    if family is None:
+        raise ArchError(f"no timing facts for {kernel.arch.name} ({kernel.arch.family}): the model covers gfx8, "
+                        "gfx9, CDNA1-3 and gfx10-gfx12", code="timing-arch")
+    try:
+        return profile(kernel.ir.instructions, kernel.cfg, instruction_classes(kernel), timing_table(family),
+                       wave_size=kernel.ir.wave_size, generation=kernel.arch.generation,
+                       simds_per_cu=kernel.arch.simds_per_cu, trip_counts=trip_counts,
+                       occupancy_waves=_occupancy_waves(kernel))
+    except TimingInputError as exc:
+        raise InputError(str(exc), file=kernel.ir.file, code="timing") from None
+
+
+def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str | DeviceSpec | None = None,
+                  trip_counts: Mapping[int, int] | None = None) -> KernelTiming:
+    """Cycles per loop iteration, bottlenecks, work and (with ``device``) roofs of one kernel."""
+    spec = resolve_device(device) if isinstance(device, str) else device
+    if waves is not None and waves < 1:
+        raise InputError(f"--waves must be at least 1, not {waves}", code="usage")
+    return evaluate(kernel_profile(kernel, trip_counts=trip_counts), waves=waves, device=spec,
+                    simds_per_cu=kernel.arch.simds_per_cu)
+
+
+def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] = (),
+            devices: Sequence[str] = ()) -> list[KernelTiming]:
+    """The same profile under other wave counts and devices (``--what-if``)."""
+    out = []
+    for w in waves or (None,):
+        for d in devices or (None,):
+            if w is not None and w < 1:
+                raise InputError(f"--what-if waves must be at least 1, not {w}", code="usage")
+            out.append(evaluate(prof, waves=w, device=resolve_device(d) if d else None,
+                                simds_per_cu=kernel.arch.simds_per_cu))
+    return out

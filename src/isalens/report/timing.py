@@ -1,0 +1,147 @@
+"""Text and JSON views of the timing model (:class:`~isalens.analysis.timing.KernelTiming`).
+
+The JSON section (``timing`` per kernel) uses the same names as the VLIW loop figures: ``loops`` with
+``header_line``, ``depth``, ``issue_cycles`` {unit: n}, ``latency_cycles``, ``waves``, ``cycles_per_iteration``,
+``bottleneck``, ``flops``, ``bytes`` {global, lds}, ``roofs``; ``kernel`` with the same fields for the whole
+program (loops weighted by their trip counts); ``blocks``; ``assumptions``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from isalens.analysis.timing import BlockTiming, KernelTiming, LoopTiming, Roofs
+
+__all__ = ["line_columns", "render_timing_text", "render_what_if_text", "timing_dict", "what_if_dict"]
+
+
+def _r(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _roofs_dict(r: Roofs | None) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {"compute_gflops": _r(r.compute, 1), "dram_gflops": _r(r.dram, 1), "lds_gflops": _r(r.lds, 1),
+            "issue_model_gflops": _r(r.issue_model, 1), "bound": r.bound,
+            "arithmetic_intensity": _r(r.arithmetic_intensity, 3)}
+
+
+def _loop_dict(lp: LoopTiming) -> dict[str, Any]:
+    return {
+        "header_line": lp.header_line, "depth": lp.depth, "trip_count": lp.trip_count,
+        "trip_count_assumed": lp.trip_assumed, "issue_cycles": dict(lp.issue_cycles),
+        "latency_cycles": lp.latency_cycles, "waves": lp.waves, "cycles_per_iteration": _r(lp.cycles_per_iteration),
+        "bottleneck": lp.bottleneck, "bottleneck_lines": list(lp.bottleneck_lines),
+        "flops": dict(sorted(lp.work.flops.items())), "fma": lp.work.fma,
+        "bytes": {"global": lp.work.bytes_global, "lds": lp.work.bytes_lds},
+        "fma_per_clock_per_cu": _r(lp.fma_per_clock_per_cu, 3), "roofs": _roofs_dict(lp.roofs),
+    }
+
+
+def _block_dict(b: BlockTiming) -> dict[str, Any]:
+    return {"index": b.index, "start_line": b.start_line, "end_line": b.end_line, "loop_depth": b.loop_depth,
+            "issue_cycles": dict(b.issue_cycles), "latency_cycles": b.latency_cycles,
+            "critical_path": list(b.critical_path)}
+
+
+def timing_dict(t: KernelTiming, *, lines: bool = False) -> dict[str, Any]:
+    """The ``timing`` JSON section of one kernel (``lines``: per-instruction issue/stall too)."""
+    kernel = _loop_dict(t.kernel)
+    for key in ("header_line", "depth", "trip_count", "trip_count_assumed"):
+        del kernel[key]
+    out: dict[str, Any] = {
+        "model": "isalens", "family": t.profile.family, "wave_size": t.profile.wave_size,
+        "waves": t.waves, "waves_from": t.waves_from, "device": t.device.name if t.device else None,
+        "blocks": [_block_dict(b) for b in t.profile.blocks],
+        "loops": [_loop_dict(lp) for lp in t.loops],
+        "kernel": kernel,
+        "assumptions": list(t.assumptions),
+    }
+    if lines:
+        out["lines"] = [{"line": lt.line, "unit": lt.unit, "issue": lt.issue, "start": lt.start, "stall": lt.stall,
+                         "reason": lt.reason} for lt in t.profile.lines]
+    return out
+
+
+def line_columns(t: KernelTiming) -> dict[int, tuple[int, int]]:
+    """Instruction index -> (issue cycles, stall cycles): the listing's per-line timing column."""
+    return {lt.index: (lt.issue, lt.stall) for lt in t.profile.lines}
+
+
+def _issue_text(issue: dict[str, int]) -> str:
+    return " ".join(f"{u}:{n}" for u, n in issue.items()) or "-"
+
+
+def _lines_text(lines: Sequence[int]) -> str:
+    return ", ".join(str(x) for x in lines[:8]) if lines else "-"
+
+
+def render_timing_text(t: KernelTiming, *, name: str = "") -> str:
+    """A per-loop table (cycles per iteration, bound, bottleneck) and the kernel's figures."""
+    out = []
+    head = f"timing{' of ' + name if name else ''}: {t.profile.family}, wave{t.profile.wave_size}, " \
+           f"{t.waves} wave{'s' if t.waves != 1 else ''} per SIMD ({t.waves_from})"
+    if t.device:
+        head += f", device {t.device.name}"
+    out.append(head)
+    if t.loops:
+        out.append(f"  {'loop@line':>9} {'depth':>5} {'trips':>7} {'latency':>8} {'cyc/iter':>9}  issue per wave  "
+                   "| bottleneck (lines)")
+        for lp in t.loops:
+            trips = f"{lp.trip_count}{'?' if lp.trip_assumed else ''}"
+            out.append(f"  {lp.header_line:>9} {lp.depth:>5} {trips:>7} {lp.latency_cycles:>8} "
+                       f"{lp.cycles_per_iteration:>9.0f}  {_issue_text(lp.issue_cycles)}  | {lp.bottleneck} "
+                       f"({_lines_text(lp.bottleneck_lines)})")
+            out.extend(_work_lines(lp, "      "))
+    else:
+        out.append("  no loops")
+    k = t.kernel
+    out.append(f"  kernel: {k.latency_cycles} cycles per wave (latency), issue {_issue_text(k.issue_cycles)}; "
+               f"{k.cycles_per_iteration:.0f} cycles for {t.waves} wave(s) on a SIMD; bound: {k.bottleneck} "
+               f"({_lines_text(k.bottleneck_lines)})")
+    out.extend(_work_lines(k, "    "))
+    for a in t.assumptions:
+        out.append(f"  assumed: {a}")
+    out.append("  (static estimate: cycles are approximate; see docs/timing.md)")
+    return "\n".join(out) + "\n"
+
+
+def _work_lines(lp: LoopTiming, indent: str) -> list[str]:
+    parts = []
+    if lp.work.flops:
+        parts.append("flops " + " ".join(f"{p}:{n}" for p, n in sorted(lp.work.flops.items())))
+    if lp.work.bytes_global or lp.work.bytes_lds:
+        parts.append(f"bytes global:{lp.work.bytes_global} lds:{lp.work.bytes_lds}")
+    if lp.work.fma:
+        parts.append(f"{lp.fma_per_clock_per_cu:.1f} FMA/clk per CU")
+    out = [indent + "; ".join(parts)] if parts else []
+    r = lp.roofs
+    if r is not None:
+        figs = [f"{label} {v:.0f}" for label, v in (("compute", r.compute), ("dram", r.dram), ("lds", r.lds),
+                                                        ("model", r.issue_model)) if v is not None]
+        ai = f", intensity {r.arithmetic_intensity:.2f} flop/B" if r.arithmetic_intensity is not None else ""
+        out.append(f"{indent}Gflop/s: {' '.join(figs) or '-'} -> {r.bound}{ai}")
+    return out
+
+
+def what_if_dict(variants: Sequence[KernelTiming]) -> list[dict[str, Any]]:
+    return [{"waves": v.waves, "device": v.device.name if v.device else None,
+             "loops": [{"header_line": lp.header_line, "cycles_per_iteration": _r(lp.cycles_per_iteration),
+                        "bottleneck": lp.bottleneck, "roofs": _roofs_dict(lp.roofs)} for lp in v.loops],
+             "kernel": {"cycles_per_iteration": _r(v.kernel.cycles_per_iteration), "bottleneck": v.kernel.bottleneck,
+                        "roofs": _roofs_dict(v.kernel.roofs)}} for v in variants]
+
+
+def render_what_if_text(variants: Sequence[KernelTiming]) -> str:
+    out = ["  what-if:"]
+    for v in variants:
+        label = f"waves={v.waves}" + (f" device={v.device.name}" if v.device else "")
+        parts = [f"loop@{lp.header_line} {lp.cycles_per_iteration:.0f} cyc ({lp.bottleneck})" for lp in v.loops]
+        parts.append(f"kernel {v.kernel.cycles_per_iteration:.0f} cyc ({v.kernel.bottleneck})")
+        r = v.kernel.roofs
+        if r is not None and r.issue_model is not None:
+            parts.append(f"{r.issue_model:.0f} Gflop/s model, bound {r.bound}")
+        out.append(f"    {label:<28} " + "; ".join(parts))
+    return "\n".join(out) + "\n"

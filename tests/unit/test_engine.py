@@ -1,0 +1,96 @@
+"""The orchestrator's promises: the Python API returns what the CLI prints, several files run side by side
+and one bad file does not stop the others, and the CLI starts without loading the heavy layers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import isalens
+from isalens.cli import main
+from isalens.cli.common import DIALECTS
+from isalens.cli.vliw import DIALECTS as VLIW_DIALECTS
+from tests.conftest import ROOT
+
+EXAMPLES = sorted((ROOT / "examples" / "isa").glob("*.s"))
+
+
+def test_api_analyze_equals_the_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    path = EXAMPLES[0]
+    assert main(["analyze", str(path), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert isalens.analyze(path).to_dict() == printed
+    # several files: the same, file by file, under "files"
+    assert main(["analyze", *map(str, EXAMPLES), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert isalens.analyze(EXAMPLES, jobs=1).to_dict() == printed
+    assert [f["file"] for f in printed["files"]] == [str(p) for p in EXAMPLES]
+
+
+def test_a_file_without_a_kernel_does_not_stop_the_others(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "notes.s"
+    empty.write_text("; only a comment\n")
+    good = EXAMPLES[0]
+    code = main(["analyze", str(good), str(empty), str(good), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    doc = json.loads(out)
+    assert [("error" in f) for f in doc["files"]] == [False, True, False]
+    assert doc["files"][0]["kernels"] and doc["files"][2]["kernels"]
+    # the failed file's one line names it
+    lines = [line for line in err.splitlines() if "notes.s" in line]
+    assert len(lines) == 1 and "error" in lines[0]
+    # text output too: the good files are printed
+    assert main(["analyze", str(empty), str(good)]) == 2
+    out, _ = capsys.readouterr()
+    assert f"== {good}" in out and "VGPR" in out
+
+
+def test_files_in_parallel_equal_files_one_by_one() -> None:
+    serial = isalens.analyze(EXAMPLES, jobs=1).to_dict()
+    parallel = isalens.analyze(EXAMPLES, jobs=2).to_dict()
+    assert serial == parallel
+
+
+def test_load_options_come_as_keywords_or_as_an_object() -> None:
+    with pytest.raises(TypeError):
+        isalens.analyze(EXAMPLES[0], isalens.LoadOptions(), arch="gfx902")
+    doc = isalens.analyze(EXAMPLES[0], arch="gfx902").to_dict()
+    assert doc["kernels"][0]["arch"] == "gfx902"
+
+
+def test_cli_dialect_lists_equal_the_readers() -> None:
+    from isalens.isa import r600
+    from isalens.isa.registry import DIALECTS as READERS
+    assert DIALECTS == READERS
+    assert VLIW_DIALECTS == r600.DIALECTS
+
+
+def test_help_does_not_import_the_heavy_layers() -> None:
+    # the CLI's own modules only: front ends, plotting, readers and analyses load when a command runs
+    code = ("import sys; from isalens.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('isalens.frontends', 'isalens.isa', "
+            "'isalens.analysis', 'isalens.report', 'isalens.engine', 'matplotlib'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_analyze_carries_timing_and_advice(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = isalens.analyze(ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s").to_dict()
+    (kernel,) = doc["kernels"]
+    assert {"loops", "kernel"} <= set(kernel["timing"]) and kernel["timing"]["loops"]
+    assert all({"kind", "lines", "message", "effect"} <= set(a) for a in kernel["advice"])
+    assert "occupancy" in {a["kind"] for a in kernel["advice"]}
+    assert main(["analyze", str(ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s")]) == 0
+    out = capsys.readouterr().out
+    assert "timing of resolve_half3_two_uint" in out and "advice for resolve_half3_two_uint" in out
+
+
+def test_analyze_says_when_a_target_has_no_timing_facts() -> None:
+    doc = isalens.analyze("v_add_f32 v0, v1, v2\ns_endpgm\n", arch="gfx700").to_dict()
+    (kernel,) = doc["kernels"]
+    assert "no timing facts for gfx700" in kernel["timing"]["unavailable"]
