@@ -11,8 +11,9 @@ thousands of blocks, nested loops; about 10k, 100k and 1M instructions) it times
   --wave-size 64 IN OUT``, the command line RGA itself builds) when ``ISALENS_PEER_SHAE`` names the binary;
 * the floor: ``llvm-mc-19`` assembling the same file to an object.
 
-Each figure is the best wall time of ``--repeat`` runs (a fresh process each time) and the peak resident
-memory of that process (``wait4``); ratios are to shae and to llvm-mc of the same size. Output goes to
+Each figure is the best wall time of ``--repeat`` runs (a fresh process each time), with the CPU time (user
++ system) and peak resident memory of that run (``wait4``); ratios are to shae and to llvm-mc of the same
+size, for wall and for CPU time (CPU time is the steadier figure when other work shares the machine). Output goes to
 /dev/null or a temporary directory, so writing it is part of the time. Run by hand, e.g.
 
     ISALENS_PEER_SHAE=/tmp/peer/shae nice -n 10 .venv/bin/python benchmarks/commands.py --sizes 10k,100k,1m
@@ -46,12 +47,13 @@ class Result:
     name: str
     wall_s: float | None  # None: failed or timed out
     rss_mb: float | None
+    cpu_s: float | None  # user + system CPU seconds of the best run: steadier than wall time on a busy machine
     runs: int
     note: str = ""
 
 
-def run_once(argv: Sequence[str], timeout: float) -> tuple[float, float, int]:
-    """(wall seconds, peak RSS in MB, exit status) of one run of ``argv`` with output discarded."""
+def run_once(argv: Sequence[str], timeout: float) -> tuple[float, float, float, int]:
+    """(wall seconds, CPU seconds, peak RSS in MB, exit status) of one run of ``argv``, output discarded."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = t0 + timeout
@@ -63,26 +65,31 @@ def run_once(argv: Sequence[str], timeout: float) -> tuple[float, float, int]:
             proc.kill()
             os.wait4(proc.pid, 0)
             proc.returncode = -9
-            return timeout, 0.0, -9
+            return timeout, 0.0, 0.0, -9
         time.sleep(0.002)
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss / 1024, proc.returncode
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
+
+
+ONLY: set[str] | None = None
 
 
 def measure(size: str, name: str, argv: Sequence[str], repeat: int, timeout: float) -> Result:
-    best: tuple[float, float] | None = None
+    if ONLY is not None and name not in ONLY:
+        return Result(size, name, None, None, None, 0, "not run")
+    best: tuple[float, float, float] | None = None
     for _ in range(repeat):
-        wall, rss, code = run_once(argv, timeout)
+        wall, cpu, rss, code = run_once(argv, timeout)
         if code != 0:
             note = f"> {timeout:.0f} s" if code == -9 else f"exit {code}"
             print(f"  {size:>5} {name:<28} {note}: {shlex.join(argv)}", file=sys.stderr)
-            return Result(size, name, None, None, 0, note)
+            return Result(size, name, None, None, None, 0, note)
         if best is None or wall < best[0]:
-            best = (wall, rss)
+            best = (wall, cpu, rss)
     assert best is not None
-    print(f"  {size:>5} {name:<28} {best[0]:8.3f} s {best[1]:8.0f} MB", file=sys.stderr)
-    return Result(size, name, best[0], best[1], repeat)
+    print(f"  {size:>5} {name:<28} {best[0]:8.3f} s {best[1]:8.3f} s CPU {best[2]:8.0f} MB", file=sys.stderr)
+    return Result(size, name, best[0], best[2], best[1], repeat)
 
 
 def works(argv: Sequence[str]) -> bool:
@@ -122,7 +129,7 @@ def table(results: list[Result], sizes: list[str]) -> str:
     names = list(dict.fromkeys(r.name for r in results if r.size in sizes))
     head = ["command"]
     for s in sizes:
-        head += [f"{s} time", f"{s} RSS", f"{s} / shae", f"{s} / llvm-mc"]
+        head += [f"{s} wall", f"{s} CPU", f"{s} RSS", f"{s} / shae (wall, CPU)", f"{s} / llvm-mc (wall, CPU)"]
     lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
     for name in names:
         row = [f"`{name}`"]
@@ -131,11 +138,12 @@ def table(results: list[Result], sizes: list[str]) -> str:
             shae = by.get((s, "shae (peer)"))
             mc = by.get((s, "llvm-mc-19 (floor)"))
             if r is None or r.wall_s is None:
-                row += [r.note if r else "", "", "", ""]
+                row += [r.note if r else "", "", "", "", ""]
                 continue
-            row += [f"{r.wall_s:.2f} s", f"{r.rss_mb:.0f} MB"]
+            row += [f"{r.wall_s:.2f} s", f"{r.cpu_s:.2f} s", f"{r.rss_mb:.0f} MB"]
             for ref in (shae, mc):
-                row.append(f"{r.wall_s / ref.wall_s:.2f}x" if ref and ref.wall_s else "")
+                ok = ref is not None and ref.wall_s and ref.cpu_s
+                row.append(f"{r.wall_s / ref.wall_s:.1f}x, {r.cpu_s / ref.cpu_s:.1f}x" if ok else "")  # type: ignore[operator,union-attr]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
 
@@ -148,8 +156,12 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds before a run is abandoned")
     parser.add_argument("--isalens", default=str(ROOT / ".venv" / "bin" / "isalens"),
                         help="the isalens command line (split like a shell would)")
+    parser.add_argument("--only", help="comma-separated row names to run (e.g. 'shae (peer),livereg --summary')")
+    parser.add_argument("--no-multi", action="store_true", help="skip the four-file analyze test")
     parser.add_argument("--json", type=Path, help="also write every result here")
     args = parser.parse_args()
+    global ONLY
+    ONLY = {n.strip() for n in args.only.split(",")} if args.only else None
     isalens = shlex.split(args.isalens)
     sizes = [s.strip().lower() for s in args.sizes.split(",") if s.strip()]
     kernels = build_all()
@@ -173,10 +185,12 @@ def main() -> int:
             for name, argv in commands(isalens, path, tmp):
                 results.append(measure(size, name, argv, repeat, args.timeout))
         files = distinct_copies(kernels[args.multi_size], tmp, 4)
-        multi = measure(args.multi_size, "analyze a b c d (one call)", [*isalens, "analyze", *map(str, files)],
-                        args.repeat, args.timeout)
+        multi = Result(args.multi_size, "analyze a b c d (one call)", None, None, None, 0, "not run")
+        if not args.no_multi:
+            multi = measure(args.multi_size, multi.name, [*isalens, "analyze", *map(str, files)], args.repeat,
+                            args.timeout)
         separate: list[float] = []
-        for _ in range(args.repeat):
+        for _ in range(args.repeat if multi.wall_s is not None else 0):
             t0 = time.perf_counter()
             for f in files:
                 subprocess.run([*isalens, "analyze", str(f)], stdout=subprocess.DEVNULL, check=True)
@@ -185,12 +199,13 @@ def main() -> int:
     print()
     print(table(results, sizes))
     print()
-    if multi.wall_s is not None:
+    if multi.wall_s is not None and separate:
         print(f"`analyze` of 4 {args.multi_size} files: one call {multi.wall_s:.2f} s, four calls {min(separate):.2f} s"
               f" -> ratio {multi.wall_s / min(separate):.2f} (best of {args.repeat})")
     if args.json:
         args.json.write_text(json.dumps({"results": [r.__dict__ for r in results],
-                                         "multi": {"one_call_s": multi.wall_s, "four_calls_s": min(separate)},
+                                         "multi": {"one_call_s": multi.wall_s,
+                                                   "four_calls_s": min(separate, default=None)},
                                          "kernels": {k: str(v) for k, v in kernels.items()}}, indent=1))
     return 0
 

@@ -51,10 +51,11 @@ def kernel_source(values: int, sections: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def replicate(asm: str, min_instructions: int) -> tuple[str, int]:
-    """Repeat the kernel body in ``asm`` (labels renamed per copy) until it has ``min_instructions``."""
+def replicate(asm: str, min_instructions: int, symbol: str = "dense") -> tuple[str, int]:
+    """Repeat the body of kernel ``symbol`` in ``asm`` (labels renamed per copy) until it has
+    ``min_instructions``; the kernel descriptor and metadata after the last ``s_endpgm`` stay once."""
     lines = asm.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("dense:")) + 1
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{symbol}:")) + 1
     end = max(i for i, line in enumerate(lines) if line.strip() == "s_endpgm")  # the kernel descriptor follows
     body = lines[start:end]
     per_copy = sum(1 for line in body if line[:1] == "\t" and line[1:2].isalpha())

@@ -25,7 +25,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
 
 
 def default_asm(tmp: Path) -> Path:
-    built = sorted((ROOT / ".cache" / "benchmarks").glob("big_1500.*.x100000.s"))
+    built = sorted((ROOT / ".cache" / "benchmarks").glob("big_1500.*.x100000.v2.s"))
     if built:
         return built[0]
     path = tmp / "generated.s"

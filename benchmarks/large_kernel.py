@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import dense_kernel  # the benchmarks folder is not a package
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "benchmarks"
@@ -45,18 +48,8 @@ def kernel_source(taps: int) -> str:
 
 
 def replicate(asm: str, min_instructions: int) -> tuple[str, int]:
-    """Repeat the body of the kernel in ``asm`` until it has ``min_instructions``."""
-    lines = asm.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("big:")) + 1
-    end = next(i for i, line in enumerate(lines) if line.startswith(".Lfunc_end0:"))
-    body = [line for line in lines[start:end] if line.strip() != "s_endpgm"]
-    per_copy = sum(1 for line in body if line.startswith("\t") and not line.startswith("\t."))
-    copies = max(1, -(-min_instructions // per_copy))
-    out = lines[:start]
-    for c in range(copies):
-        out += [re.sub(r"\.LBB0_(\d+)", rf".LBB0_{c}x\1", line) for line in body]
-    out += ["\ts_endpgm", *lines[end:]]
-    return "\n".join(out) + "\n", copies * per_copy + 1
+    """Repeat the body of the kernel in ``asm`` until it has ``min_instructions`` (see dense_kernel.py)."""
+    return dense_kernel.replicate(asm, min_instructions, symbol="big")
 
 
 def build(target: str, taps: int, min_instructions: int) -> Path:
@@ -71,7 +64,7 @@ def build(target: str, taps: int, min_instructions: int) -> Path:
         compile_opencl(source, target, out_asm=asm)
         print(f"compiled {source.name} for {target} with clang in {time.perf_counter() - t0:.1f} s",
               file=sys.stderr)
-    big = CACHE / f"big_{taps}.{target}.x{min_instructions}.s"
+    big = CACHE / f"big_{taps}.{target}.x{min_instructions}.v2.s"  # v2: the kernel descriptor appears once
     if not big.exists():
         text, count = replicate(asm.read_text(), min_instructions)
         big.write_text(text)

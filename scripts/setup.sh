@@ -21,6 +21,8 @@ python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
 command -v glslangValidator >/dev/null 2>&1 || need_apt+=(glslang-tools)
 compgen -G '/usr/share/vulkan/icd.d/radeon_icd.*.json' >/dev/null || need_apt+=(mesa-vulkan-drivers)
 ldconfig -p | grep -q 'libvulkan\.so\.1 ' || need_apt+=(libvulkan1)
+# binaries: llvm-objdump-19 (in llvm-19) disassembles code objects; lld-19 links HIP fat binaries in the tests
+command -v ld.lld-19 >/dev/null 2>&1 || need_apt+=(lld-19)
 # HIP device code: the HIP headers and ROCm device libraries, compiled by clang-19 itself
 [ -d /usr/lib/x86_64-linux-gnu/amdgcn/bitcode ] || need_apt+=(libamdhip64-dev rocm-device-libs)
 # the browser tests drive Debian's Chromium (Playwright's own browser download is not used)
@@ -45,6 +47,6 @@ fi
 if [ "$dev" -eq 1 ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 else
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[plot]'
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[plot,binary,scan]'
 fi
 echo "setup: done (.venv/bin/isalens)" >&2

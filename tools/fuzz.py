@@ -252,21 +252,32 @@ _FLAG_CHOICES = (
 )
 
 
-def make_case(rng: random.Random, seeds: list[tuple[str, str]]) -> Case:
-    kind, seed = rng.choice(seeds)
+_ARCHS = ("gfx902", "gfx90a", "gfx1030", "gfx1100", "gfx942", "gfx1200")
+
+
+def make_case(rng: random.Random, seeds: list[tuple[str, str]], target: str | None = None) -> Case:
+    """A mutated input for ``target`` (default: chosen by the seed's kind, the CLI for 5% of GCN inputs)."""
+    if target is None:
+        kind, seed = rng.choice(seeds)
+        if kind == "gcn":
+            roll = rng.random()
+            target = "cli" if roll < 0.05 else "decode_file" if roll < 0.055 else "gcn"
+        else:
+            target = kind
+    else:
+        kind = {"cli": "gcn", "decode_file": "gcn"}.get(target, target)
+        seed = rng.choice([text for k, text in seeds if k == kind])
     text = mutate(seed, rng)
-    if kind == "vliw":
-        return Case("vliw", text)
-    if kind == "words":
-        return Case("words", text, (rng.choice(("gfx902", "gfx90a", "gfx1030", "gfx1100", "gfx1200")),))
-    if rng.random() < 0.05:
+    if target == "cli":
         args = []
         for flag, values in rng.sample(_FLAG_CHOICES, rng.randint(0, 4)):
             args.append(flag)
             if values:
                 args.append(rng.choice(values))
         return Case("cli", text, (rng.choice(("livereg", "analyze")), *args))
-    return Case("gcn", text, (rng.choice(("gfx902", "gfx90a", "gfx1030", "gfx1100", "gfx942")),))
+    if target == "vliw":
+        return Case("vliw", text)
+    return Case(target, text, (rng.choice(_ARCHS),))
 
 
 # ----------------------------------------------------------------------------------------------- targets
@@ -321,7 +332,7 @@ def _words(case: Case) -> None:
     at = 0
     while at < len(words):
         try:
-            decoded = decode(words[at:], spec.generation)
+            decoded = decode(words[at:], spec.generation, spec.encoding_layout)
         except DecodeError:
             return  # isalens' own decoder names the word it cannot read; the CLI turns that into exit 2
         at += max(1, len(decoded.words))
@@ -347,7 +358,20 @@ def _cli(case: Case) -> None:
             raise AssertionError("exit code 2 with an empty stderr")
 
 
-_TARGETS: dict[str, Callable[[Case], None]] = {"gcn": _gcn, "vliw": _vliw, "words": _words, "cli": _cli}
+def _decode_file(case: Case) -> None:
+    import tempfile
+
+    from isalens.engine.decode import decode_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "listing.isa"
+        path.write_text(case.text, encoding="utf-8", errors="surrogatepass")
+        decode_file(path, case.args[0])
+
+
+_TARGETS: dict[str, Callable[[Case], None]] = {"gcn": _gcn, "vliw": _vliw, "words": _words, "cli": _cli,
+                                               "decode_file": _decode_file}
+TARGETS = tuple(_TARGETS)
 
 
 # ----------------------------------------------------------------------------------------------- workers

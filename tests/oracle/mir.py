@@ -26,8 +26,10 @@ the *high* half and bit ``2k+1`` the *low* half of part ``k``.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-__all__ = ["Unit", "asm_block_starts", "mir_block_liveins", "mir_register_units"]
+__all__ = ["MirBlock", "MirInstruction", "MirOperand", "Unit", "asm_block_starts", "mir_block_instructions",
+           "mir_block_liveins", "mir_live_after", "mir_register_units"]
 
 Unit = tuple[str, int, int]
 
@@ -209,3 +211,185 @@ def asm_block_starts(asm_text: str) -> dict[str, dict[int, int]]:
         if m is not None and m["label"] in functions:
             current = result.setdefault(m["label"], {})
     return result
+
+
+# ----------------------------------------------------------------------------- instructions and flags
+
+#: MIR opcodes the asm printer emits nothing for (pseudo instructions, debug and scheduling markers)
+NOT_EMITTED = frozenset({
+    "IMPLICIT_DEF", "KILL", "BUNDLE", "DBG_VALUE", "DBG_VALUE_LIST", "DBG_LABEL", "DBG_PHI",
+    "CFI_INSTRUCTION", "EH_LABEL", "SCHED_BARRIER", "WAVE_BARRIER", "ATOMIC_FENCE", "SI_MASKED_UNREACHABLE",
+    "MEMBARRIER", "PSEUDO_PROBE", "LIFETIME_START", "LIFETIME_END",
+})
+_FLAG_WORDS = ("implicit-def", "implicit", "killed", "dead", "undef", "renamable", "internal", "early-clobber",
+               "def", "debug-use")
+_FLAG_ALTERNATIVES = "|".join(re.escape(w) for w in _FLAG_WORDS)
+_OPERAND_REG = re.compile(rf"^(?P<flags>(?:(?:{_FLAG_ALTERNATIVES})\s+)*)\$(?P<reg>[A-Za-z0-9_]+)")
+_SUCCESSOR = re.compile(r"%bb\.(\d+)")
+_OPCODE = re.compile(r"^(?:(?:nofpexcept|nuw|nsw|exact|frame-setup|frame-destroy|nnan|ninf|nsz|arcp|"
+                     r"contract|afn|reassoc|disjoint|nneg)\s+)*(?P<op>[A-Z][A-Z0-9_a-z]*)")
+
+
+@dataclass(frozen=True, slots=True)
+class MirOperand:
+    """A register operand with LLVM's flags after register allocation."""
+
+    reg: str
+    units: frozenset[Unit]
+    is_def: bool
+    killed: bool = False
+    dead: bool = False
+    undef: bool = False
+    implicit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MirInstruction:
+    opcode: str
+    operands: tuple[MirOperand, ...]
+    bundled: bool = False
+    #: blocks a branch goes to (``%bb.N`` operands)
+    targets: tuple[int, ...] = ()
+
+
+def _split_top(text: str) -> list[str]:
+    """Split at commas outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def _operand(item: str, is_def: bool) -> MirOperand | None:
+    m = _OPERAND_REG.match(item)
+    if m is None:
+        return None
+    flags = m["flags"].split()
+    reg = m["reg"]
+    try:
+        units = mir_register_units(reg)
+    except ValueError:
+        return None  # a special this oracle does not compare (mode, src_*): never a GPR
+    return MirOperand(reg, units, is_def or "implicit-def" in flags or "def" in flags, "killed" in flags,
+                      "dead" in flags, "undef" in flags, "implicit" in flags or "implicit-def" in flags)
+
+
+def parse_mir_instruction(line: str, bundled: bool = False) -> MirInstruction | None:
+    """One MIR instruction line (``[defs =] [flags] OPCODE operands [:: memory]``), or None."""
+    text = line.strip().rstrip("{").strip()
+    text = text.split(" :: ", 1)[0]
+    text = re.sub(r"\s*debug-location\s+!\d+", "", text)
+    defs_text, uses_text = "", text
+    if " = " in text:
+        head, rest = text.split(" = ", 1)
+        if "$" in head or head.startswith(("dead", "renamable", "early-clobber", "undef")):
+            defs_text, uses_text = head, rest
+    m = _OPCODE.match(uses_text)
+    if m is None:
+        return None
+    opcode = m["op"]
+    operands: list[MirOperand] = []
+    for item in _split_top(defs_text):
+        op = _operand(item, True)
+        if op is not None:
+            operands.append(op)
+    for item in _split_top(uses_text[m.end():]):
+        op = _operand(item, False)
+        if op is not None:
+            operands.append(op)
+    targets = tuple(int(n) for n in _SUCCESSOR.findall(uses_text)) if "BRANCH" in opcode else ()
+    return MirInstruction(opcode, tuple(operands), bundled, targets)
+
+
+@dataclass(slots=True)
+class MirBlock:
+    """A machine basic block: its successors and instructions in order."""
+
+    successors: list[int]
+    instructions: list[MirInstruction]
+
+
+def mir_block_instructions(mir_text: str) -> dict[str, dict[int, MirBlock]]:
+    """Function name -> MIR block number -> its successors and instructions (bundle members included, the
+    ``BUNDLE`` header dropped; opcodes in :data:`NOT_EMITTED` kept, callers filter them)."""
+    result: dict[str, dict[int, MirBlock]] = {}
+    func: str | None = None
+    in_body = False
+    block: int | None = None
+    bundled = False
+    for line in mir_text.splitlines():
+        if not line.strip():
+            continue
+        if line.startswith(("---", "...")):
+            in_body, block = False, None
+            continue
+        if not line.startswith(" "):
+            m = _FUNC_NAME.match(line)
+            if m is not None:
+                func = m["name"].strip("'\"")
+                result.setdefault(func, {})
+                in_body = False
+            elif line.startswith("body:"):
+                in_body = func is not None
+            else:
+                in_body = False
+            continue
+        if not in_body or func is None:
+            continue
+        m = _BLOCK.match(line)
+        if m is not None:
+            block = int(m["num"])
+            result[func].setdefault(block, MirBlock([], []))
+            continue
+        stripped = line.strip()
+        if block is not None and stripped.startswith("successors:"):
+            result[func][block].successors.extend(int(n) for n in _SUCCESSOR.findall(stripped))
+            continue
+        if block is None or not stripped or stripped.startswith(("liveins:", ";")):
+            continue
+        if stripped == "}":
+            bundled = False
+            continue
+        if stripped.startswith("BUNDLE"):
+            bundled = stripped.endswith("{")
+            continue
+        ins = parse_mir_instruction(stripped, bundled)
+        if ins is not None:
+            result[func][block].instructions.append(ins)
+    return result
+
+
+def mir_live_after(block: MirBlock, live_in: dict[int, frozenset[Unit]]) -> list[frozenset[Unit]]:
+    """LLVM's own liveness after each instruction of ``block``, given every block's live-ins.
+
+    Backwards from the block's end (an unconditional ``S_BRANCH`` leads only to its target, otherwise
+    the union of the successors' live-ins); a conditional branch adds its target's live-ins where it
+    stands; a def ends a unit's liveness and a use that is not ``undef`` starts it, implicit operands
+    included, so LLVM's ``killed``/``dead`` flags follow from the same operands.
+    """
+    last = block.instructions[-1] if block.instructions else None
+    ends = last.targets if last is not None and last.opcode == "S_BRANCH" else tuple(block.successors)
+    live: set[Unit] = set()
+    for s in ends:
+        live |= live_in.get(s, frozenset())
+    after: list[frozenset[Unit]] = []
+    for ins in reversed(block.instructions):
+        if ins.opcode != "S_BRANCH":
+            for t in ins.targets:
+                live |= live_in.get(t, frozenset())
+        after.append(frozenset(live))
+        for op in ins.operands:
+            if op.is_def:
+                live -= op.units
+        for op in ins.operands:
+            if not op.is_def and not op.undef:
+                live |= op.units
+    after.reverse()
+    return after

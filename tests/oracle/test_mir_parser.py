@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .mir import asm_block_starts, mir_block_liveins, mir_register_units
+from .mir import asm_block_starts, mir_block_instructions, mir_block_liveins, mir_live_after, mir_register_units
 
 
 def v(index: int) -> set[tuple[str, int, int]]:
@@ -180,3 +180,56 @@ def test_blocks_align_with_real_llc(tmp_path: Path) -> None:
         for func, blocks in live.items():
             assert set(blocks) == set(starts[func]), (target, func)
             assert blocks[0], "the entry block always has live-ins (kernel arguments)"
+
+
+FLAGS_MIR = """\
+---
+name:            f
+body:             |
+  bb.0:
+    successors: %bb.1(0x40000000), %bb.2(0x40000000)
+    liveins: $vgpr0, $vgpr1, $sgpr4_sgpr5
+
+    renamable $vgpr2 = V_ADD_U32_e32 killed $vgpr0, $vgpr1, implicit $exec
+    dead renamable $vgpr3 = V_MOV_B32_e32 undef $vgpr7, implicit $exec
+    BUNDLE implicit-def $sgpr6 {
+      $sgpr6 = S_MOV_B32 internal $sgpr4
+    }
+    S_CBRANCH_EXECZ %bb.2, implicit $exec
+    S_BRANCH %bb.1
+
+  bb.1:
+    liveins: $vgpr2
+
+    S_ENDPGM 0
+
+  bb.2:
+    liveins: $vgpr1
+
+    S_ENDPGM 0
+...
+"""
+
+
+def test_mir_instructions_flags_and_live_after() -> None:
+    """By hand: after the add v0 is killed and v2 defined; the dead v3 def and the undef v7 read add
+    nothing; at the conditional branch bb.2's live-ins (v1) join; after S_BRANCH only bb.1's (v2)."""
+    blocks = mir_block_instructions(FLAGS_MIR)["f"]
+    block = blocks[0]
+    assert block.successors == [1, 2]
+    assert [i.opcode for i in block.instructions] == ["V_ADD_U32_e32", "V_MOV_B32_e32", "S_MOV_B32",
+                                                       "S_CBRANCH_EXECZ", "S_BRANCH"]
+    add, mov = block.instructions[0], block.instructions[1]
+    assert [(o.reg, o.is_def, o.killed) for o in add.operands if o.reg.startswith("vgpr")] == [
+        ("vgpr2", True, False), ("vgpr0", False, True), ("vgpr1", False, False)]
+    assert mov.operands[0].dead and mov.operands[1].undef
+    assert block.instructions[2].bundled and block.instructions[3].targets == (2,)
+    after = [frozenset(u for u in units if u[0] in ("v", "s"))  # GPRs only (exec is read too)
+             for units in mir_live_after(block, mir_block_liveins(FLAGS_MIR)["f"])]
+    v = lambda *ns: frozenset(("v", n, h) for n in ns for h in (0, 1))  # noqa: E731
+    s = lambda *ns: frozenset(("s", n, 0) for n in ns)  # noqa: E731
+    assert after[4] == v(2)
+    assert after[3] == v(1, 2)
+    assert after[2] == v(1, 2)
+    assert after[1] == v(1, 2) | s(4)
+    assert after[0] == v(1, 2) | s(4)

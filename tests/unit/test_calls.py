@@ -41,6 +41,8 @@ def test_call_target_resolved_and_callee_registers_counted() -> None:
     assert res.callee_limiters == (("v", "helper"),)
     assert not res.lower_bound
     assert not [d for d in module.diagnostics if d.code == "unknown-call"]
+    notes = [d.message for d in module.diagnostics if d.code == "callee-registers"]
+    assert notes == ["requested registers of k include its callees' (VGPRs by helper sets the figure)"]
 
 
 def test_liveness_across_a_call_follows_the_calling_convention() -> None:

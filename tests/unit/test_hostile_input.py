@@ -112,7 +112,9 @@ def test_index_with_thousands_of_digits(tmp_path: Path) -> None:
 def test_wave32_on_a_wave64_only_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "k.s"
     path.write_text("v_add_f32 v0, v1, v2\ns_endpgm\n")
-    for args in (["livereg", str(path)], ["analyze", str(path)], ["decode", "7E000280"]):
+    source = tmp_path / "k.cl"  # refused before clang runs: no compiler needed
+    source.write_text("__kernel void k(__global float* a) { a[0] = 1.0f; }\n")
+    for args in (["livereg", str(path)], ["analyze", str(path)], ["decode", "7E000280"], ["livereg", str(source)]):
         code, _, err = cli(capsys, *args, "--arch", "gfx902", "--wave", "32")
         assert "wave64, not wave32" in one_line_error((code, err), "gfx902")
 
@@ -182,6 +184,8 @@ GARBAGE = {
     "no operands": ("v_add_f32", "too few operands"),
     "v-1": ("v_add_f32 v0, v-1, v2", "malformed register"),
     "huge range": ("v_mov_b32 v[0:9999999999], 0", "out of range"),
+    "stray brackets": ("v_mov_b32 v0, [[[", "cannot read operand"),
+    "braces": ("v_add_f32 v0, {v1}, v2", "cannot read operand"),
 }
 
 

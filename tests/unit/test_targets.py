@@ -17,6 +17,7 @@ from isalens.analysis.occupancy import waves_with_sgprs
 from isalens.arch.loader import all_archs, get_arch
 from isalens.cli import main
 from isalens.frontends.radv import resolve_target
+from isalens.ir.registers import special_pair
 from isalens.isa.amdgcn import catalog
 from isalens.isa.amdgcn.fields import LAYOUTS, DecodeError, decode
 from tests.conftest import require_tool
@@ -62,6 +63,18 @@ def test_gfx7_snippet_liveness_by_hand(capsys: pytest.CaptureFixture[str], tmp_p
     assert kernel["vgpr"]["peak_live"] == 5
     assert kernel["vgpr"]["peak_lines"] == [3, 4]
     assert kernel["vgpr"]["requested"] == 6
+
+
+def test_gfx7_carry_out_add_writes_vcc(tmp_path: Path) -> None:
+    # GCN2's v_add_i32 is the carry-out add (llvm-mc-19 -mcpu=gfx700 -show-encoding: VOP2 opcode 0x25 with
+    # VCC as the carry destination); gfx9's VOP3 v_add_i32 has no carry
+    path = tmp_path / "g7.s"
+    path.write_text(GFX7)
+    add = isalens.load(path, "gfx700").kernels[0].ir.instructions[3]
+    assert add.mnemonic == "v_add_i32" and add.defs & special_pair("vcc").mask()
+    path.write_text("v_add_i32 v3, v4, v5\ns_endpgm\n")
+    add9 = isalens.load(path, "gfx902").kernels[0].ir.instructions[0]
+    assert not add9.defs & special_pair("vcc").mask()
 
 
 def test_gfx7_instruction_refused_on_gfx6(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -209,3 +209,61 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_classes_come_from_the_class_table() -> None:
     kernel = isalens.load("v_pk_add_f16 v0, v0, v1\ns_endpgm\n", "gfx902").kernels[0]
     assert instruction_classes(kernel) == ["valu.pk.f16", "end"]
+
+
+def test_aco_model_on_a_listing_states_its_assumptions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # GFX9 under ACO's rules: v_mov_b32 takes 4 cycles (valu32), s_endpgm (SALU class, 4 cycles) first waits
+    # for v0 (ready at 0 + 4 = 4, already reached): Latency 8. Usage VALU 4, scalar 4 -> parallelism
+    # min(waves, 8 / 4 = 2) = 2 -> Inverse Throughput 8 / 2 = 4.
+    path = tmp_path / "k.s"
+    path.write_text("BB0:\n\tv_mov_b32_e32 v0, 0 ; 7e000280\n\ts_endpgm ; bf810000\n")
+    code = main(["timing", str(path), "--arch", "gfx902", "--dialect", "aco", "--model", "aco", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    doc = json.loads(out.out)["timing"]
+    assert doc["kernel"] == {"latency": 8, "inverse_throughput": 4}
+    assert any("no ACO IR" in a for a in doc["assumptions"])
+    assert any("occupancy model" in a for a in doc["assumptions"])
+
+
+def test_json_names_are_the_shared_vocabulary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the VLIW report maps its loop figures onto these names: they must not drift
+    doc = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--device", "ryzen-5-2400g")
+    (loop,) = doc["loops"]
+    assert {"header_line", "depth", "issue_cycles", "latency_cycles", "waves", "cycles_per_iteration", "bottleneck",
+            "flops", "bytes", "roofs"} <= set(loop)
+    assert set(loop["bytes"]) == {"global", "lds"}
+    assert {"issue_cycles", "latency_cycles", "waves", "cycles_per_iteration", "bottleneck", "flops", "bytes",
+            "roofs"} <= set(doc["kernel"])
+    assert {"blocks", "loops", "kernel"} <= set(doc)
+
+
+def test_what_if_reevaluates_waves_and_devices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--what-if", "waves=1,4", "--what-if",
+                "device=ryzen-5-2400g,rx-vega-64")
+    variants = doc["what_if"]
+    assert [(v["waves"], v["device"]) for v in variants] == [(1, "ryzen-5-2400g"), (1, "rx-vega-64"),
+                                                             (4, "ryzen-5-2400g"), (4, "rx-vega-64")]
+    # gfx9, per iteration: v_fma_f32 (VALU 4), s_add_i32 and s_cmp_lg_u32 (SALU 4 each), s_cbranch (branch 8):
+    # busiest units SALU = branch = 8 cycles. One wave issues every 4 cycles: fma 0, add 4, cmp 8 (its s0 is
+    # ready at 4 + 4), branch 12 (SCC ready at 12) and holds the branch unit to 20; the next iteration starts
+    # at 16 and ends at 36: 16 cycles per iteration. W=1: max(1 x 8, 16) = 16; W=4: max(4 x 8, 16) = 32.
+    one, four = variants[0]["loops"][0]["cycles_per_iteration"], variants[2]["loops"][0]["cycles_per_iteration"]
+    assert (one, four) == (16, 32)
+    assert variants[0]["loops"][0]["bottleneck"].endswith("with 1 wave per SIMD")
+    assert variants[2]["loops"][0]["bottleneck"] in ("SALU issue", "branch/message issue")
+
+
+def test_valu_sgpr_vmem_hazard_needs_five_wait_states() -> None:
+    # Vega ISA 4.5: a VMEM instruction reading an SGPR a VALU wrote must follow it by 5 wait states. Right
+    # after the v_readfirstlane (0 in between) the load waits 5; after s_nop 4 (5 wait states) it does not.
+    bare = _timing("v_readfirstlane_b32 s0, v1\nbuffer_load_dword v2, v3, s[0:3], 0 offen\ns_endpgm\n", waves=1)
+    padded = _timing("v_readfirstlane_b32 s0, v1\ns_nop 4\nbuffer_load_dword v2, v3, s[0:3], 0 offen\ns_endpgm\n",
+                     waves=1)
+    load = next(lt for lt in bare.profile.lines if lt.line == 2)
+    assert (load.reason, load.stall) == ("hazard", 5)
+    assert next(lt for lt in padded.profile.lines if lt.line == 3).reason != "hazard"
+    # RDNA has no such table entry: no hazard stall
+    rdna = _timing("v_readfirstlane_b32 s0, v1\nbuffer_load_dword v2, v3, s[0:3], 0 offen\ns_endpgm\n", "gfx1030",
+                   waves=1)
+    assert next(lt for lt in rdna.profile.lines if lt.line == 2).reason != "hazard"

@@ -47,22 +47,36 @@ def _section(doc: dict[str, object], name: str) -> dict[str, object]:
     return section
 
 
+def uses_scratch_descriptor(generation: int, architected_flat_scratch: bool) -> bool:
+    """Whether functions receive a scratch buffer descriptor in s[0:3] on this target."""
+    doc = _document()
+    limit = _section(doc, "call").get("scratch_descriptor_max_generation", 0)
+    return not architected_flat_scratch and isinstance(limit, int) and generation <= limit
+
+
 @cache
-def calling_convention(unified_vgpr_file: bool) -> CallingConvention:
-    """The convention; AGPRs are callee-saved only on targets with a unified VGPR/AGPR file (gfx90a+)."""
+def _document() -> dict[str, object]:
     text = (resources.files("isalens.analysis") / "data" / "calling_convention.toml").read_text("utf-8")
-    doc = tomllib.loads(text)
+    return tomllib.loads(text)
+
+
+@cache
+def calling_convention(unified_vgpr_file: bool, scratch_descriptor: bool = True) -> CallingConvention:
+    """The convention; AGPRs are callee-saved only on targets with a unified VGPR/AGPR file (gfx90a+), and
+    s[0:3] carries a scratch descriptor only where :func:`uses_scratch_descriptor` says so."""
+    doc = _document()
     args, results = _section(doc, "arguments"), _section(doc, "results")
     saved, reserved, call = _section(doc, "callee_saved"), _section(doc, "reserved"), _section(doc, "call")
     callee_saved = _ranges(saved, "vgprs", RegFile.VGPR) | _ranges(saved, "sgprs", RegFile.SGPR)
     if unified_vgpr_file:
         callee_saved |= _ranges(saved, "agprs_unified", RegFile.AGPR)
+    descriptor = _ranges(call, "scratch_descriptor", RegFile.SGPR) if scratch_descriptor else 0
     return CallingConvention(
         arguments=_ranges(args, "vgprs", RegFile.VGPR) | _ranges(args, "sgprs", RegFile.SGPR),
         results=_ranges(results, "vgprs", RegFile.VGPR),
         callee_saved=callee_saved,
-        function_reserved=_ranges(reserved, "function_sgprs", RegFile.SGPR),
+        function_reserved=_ranges(reserved, "function_sgprs", RegFile.SGPR) | descriptor,
         caller_reserved=_ranges(reserved, "caller_sgprs", RegFile.SGPR),
-        scratch_descriptor=_ranges(call, "scratch_descriptor", RegFile.SGPR),
+        scratch_descriptor=descriptor,
         return_address=_ranges(call, "return_address", RegFile.SGPR),
     )

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from isalens.arch.timing import AcoCosts
 
-__all__ = ["AcoBlock", "AcoInstruction", "AcoResult", "aco_estimate"]
+__all__ = ["AcoBlock", "AcoInstruction", "AcoResult", "BlockShape", "aco_estimate", "aco_num_waves", "block_weights",
+           "control_depths"]
 
 RESOURCES = ("scalar", "branch_sendmsg", "valu", "valu_complex", "lds", "export_gds", "vmem")
 #: a counter an instruction does not constrain
@@ -236,7 +237,10 @@ def aco_estimate(blocks: Sequence[AcoBlock], costs: AcoCosts, *, gfx_level: int,
     max_utilization = 1.0
     if workgroup_size is not None:
         max_utilization = float(workgroup_size) / (-(-workgroup_size // wave_size) * wave_size)
-    wave64_per_cycle = (parallelism / latency if latency else 0.0) * (wave_size / 64) * max_utilization
+    # the same operations in the same order as ACO, so that halves round the same way
+    waves_per_cycle = 1.0 / latency * parallelism if latency else 0.0
+    wave64_per_cycle = waves_per_cycle * (wave_size / 64.0)
+    wave64_per_cycle *= max_utilization
     inverse = _c_round(1 / wave64_per_cycle) if wave64_per_cycle else 0
     return AcoResult(_c_round(latency), inverse, latency, usage, parallelism, max_utilization, num_waves,
                      block_cycles, per_instruction)
@@ -349,3 +353,31 @@ def control_depths(shapes: Sequence[BlockShape]) -> list[tuple[int, int, int]]:
                 bump(divergent, i + 1, then_linear)
                 bump(divergent, invert + 1, else_linear)
     return list(zip(loop, uniform, divergent, strict=True))
+
+
+def aco_num_waves(costs: AcoCosts, *, gfx_level: int, gfx10_3: bool, polaris: bool, wave_size: int, vgprs: int,
+                  sgprs: int, lds_bytes: int, workgroup_size: int | None, wgp_mode: bool) -> int:
+    """ACO's waves per SIMD for the final register counts (``VGPRs``/``SGPRs`` statistics, already allocated)."""
+    w = costs.waves
+    if gfx_level >= 10:
+        wave64 = w["max_wave64_gfx10_3"] if gfx10_3 else w["max_wave64_gfx10"]
+        physical_vgprs = w["physical_vgprs_gfx10_wave32"] if wave_size == 32 else w["physical_vgprs_gfx10_wave64"]
+        simd_per_cu = w["simd_per_cu_gfx10"]
+    else:
+        wave64 = w["max_wave64_polaris"] if polaris else w["max_wave64_gfx9"]
+        physical_vgprs = w["physical_vgprs_gfx9"]
+        simd_per_cu = w["simd_per_cu_gfx9"]
+    max_waves = wave64 * (64 // wave_size)
+    waves = physical_vgprs // max(vgprs, 1)
+    if gfx_level < 10:
+        physical_sgprs = w["physical_sgprs_gfx8"] if gfx_level >= 8 else w["physical_sgprs_gfx6"]
+        waves = min(waves, physical_sgprs // max(sgprs, 1))
+    simds = simd_per_cu * (2 if wgp_mode else 1)
+    per_group = -(-(workgroup_size or wave_size) // wave_size)
+    groups = max_waves * simds // per_group
+    if lds_bytes:
+        groups = min(groups, w["lds_limit"] * (2 if wgp_mode else 1) // lds_bytes)
+    if per_group > 1:
+        groups = min(groups, 32 if wgp_mode else 16)
+    max_waves = min(max_waves, -(-(groups * per_group) // simds))
+    return max(min(waves, max_waves), 0)

@@ -23,6 +23,8 @@ import re
 from collections.abc import Sequence
 
 from isalens.analysis.abi import CallingConvention, calling_convention
+from isalens.analysis.cfg import cfg
+from isalens.analysis.liveness import liveness
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
@@ -138,7 +140,8 @@ def _own(kernel: Kernel) -> _Usage:
                   bool(touched & special_pair("flat_scratch").mask()), False, False)
 
 
-def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_vgpr_file: bool = False) -> Module:
+def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_vgpr_file: bool = False,
+               scratch_descriptor: bool = True) -> Module:
     """``module`` with each function's :class:`CallSummary` filled in, a warning per unknown call, and
     calls and returns given their register effects under the calling convention (:func:`link_liveness`)."""
     functions = {k.name: k for k in module.kernels}
@@ -232,6 +235,13 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
                            if usage.counts[f] > own.counts[f] and usage.origin[f] != k.name),
             lower_bound=usage.unresolved,
         )
+        if summary.limiters:
+            names = {"v": "VGPRs", "a": "AGPRs", "s": "SGPRs"}
+            said = ", ".join(f"{names[f]} by {origin}" for f, origin in summary.limiters)
+            diagnostics.append(Diagnostic(
+                Severity.NOTE, "callee-registers",
+                f"requested registers of {k.name} include its callees' ({said} sets the figure)", k.file,
+                k.instructions[0].line if k.instructions else None))
         for index, callee in sites[k.name]:
             if callee is None or callee not in functions:
                 what = f"'{callee}' is not defined in this file" if callee else "its target cannot be resolved"
@@ -242,7 +252,7 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
                     k.instructions[index].line))
         kernels.append(dataclasses.replace(k, calls=summary))
     order = [name for name in info]  # post-order: callees before callers
-    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file))
+    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor))
     return dataclasses.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
 
 
@@ -260,11 +270,11 @@ def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int
     if not kernel.is_kernel:
         for i, ins in enumerate(instructions):
             if _is_return(ins, cc):
-                # LLVM's return reads the return address as undefined: it is not live for the return
-                instructions[i] = ins._replace(uses=ins.uses & ~cc.return_address)
+                # LLVM's return reads the results (``implicit killed $vgpr0``) and the return address as
+                # undefined: the address is not live for the return
+                instructions[i] = ins._replace(uses=(ins.uses & ~cc.return_address) | exit_live)
     reserved = cc.function_reserved if not kernel.is_kernel else (cc.caller_reserved if site_uses else 0)
-    return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved,
-                               live_at_exit=kernel.live_at_exit | exit_live)
+    return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved)
 
 
 def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention) -> list[Kernel]:
@@ -277,9 +287,6 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
     callee-saved. A function's results, live when it returns, are the result registers its callers read
     after calling it. Two rounds settle results and entry live-ins (results rarely change live-ins).
     """
-    from isalens.analysis.cfg import cfg
-    from isalens.analysis.liveness import liveness
-
     by_name = {k.name: k for k in kernels}
     writes: dict[str, int] = {}
     for k in kernels:
@@ -315,7 +322,8 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
                 if ins.branch is not BranchKind.CALL:
                     continue  # a tail call: the callee's effects are the rest of this function
                 if callee in by_name:
-                    uses[index] = entry.get(callee, 0) | cc.scratch_descriptor
+                    # the callee reads the return address the call itself writes
+                    uses[index] = (entry.get(callee, 0) & ~cc.return_address) | cc.scratch_descriptor
                     defs[index] = writes[callee]
                 else:
                     uses[index] = _arguments_set_before(k, index, cc) | cc.scratch_descriptor

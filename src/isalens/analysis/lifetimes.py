@@ -4,13 +4,27 @@ for chosen registers the instructions that define them and the next ones that re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from isalens.analysis.cfg import CFG
 from isalens.analysis.liveness import Liveness
-from isalens.analysis.pressure import touched
 from isalens.ir.program import Kernel
-from isalens.ir.registers import AGPR_BASE, SGPR_BASE, VGPR_BASE, Reg, RegFile, iter_bits
+from isalens.ir.registers import (
+    AGPR_BASE,
+    HALF_BOTH,
+    MAX_AGPRS,
+    MAX_SGPRS,
+    MAX_VGPRS,
+    SGPR_BASE,
+    SGPR_MASK,
+    SPECIAL_BASE,
+    SPECIAL_NAMES,
+    VGPR_BASE,
+    Reg,
+    RegFile,
+    iter_bits,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,64 +41,58 @@ class LiveRange:
         return self.end - self.start
 
 
-def _whole_registers(mask: int) -> int:
-    """Map a unit mask to one bit per whole register: VGPR k -> bit k, AGPR k -> 256+k, SGPR k -> 512+k."""
-    v = (mask >> VGPR_BASE) & ((1 << 512) - 1)
-    a = (mask >> AGPR_BASE) & ((1 << 512) - 1)
-    s = (mask >> SGPR_BASE) & ((1 << 128) - 1)
-    return _pairs(v) | (_pairs(a) << 256) | (s << 512)
-
-
-_EVEN_BITS = int("01" * 256, 2)
-
-
-def _pairs(m: int) -> int:
-    """Fold bit pairs (2k, 2k+1) into bit k (a 16-bit-half mask into a register mask)."""
-    m = (m | (m >> 1)) & _EVEN_BITS
-    # compress even bits into consecutive positions (classic parallel bit-extract for 512 bits)
-    out = 0
-    shift = 0
-    while m:
-        chunk = m & 0xFFFF_FFFF_FFFF_FFFF  # 32 registers at a time
-        if chunk:
-            c = chunk
-            c = (c | (c >> 1)) & 0x3333_3333_3333_3333
-            c = (c | (c >> 2)) & 0x0F0F_0F0F_0F0F_0F0F
-            c = (c | (c >> 4)) & 0x00FF_00FF_00FF_00FF
-            c = (c | (c >> 8)) & 0x0000_FFFF_0000_FFFF
-            c = (c | (c >> 16)) & 0x0000_0000_FFFF_FFFF
-            out |= c << shift
-        m >>= 64
-        shift += 32
-    return out
+# Whole-register view of a unit mask, without moving bits: VGPR k -> bit 2k, AGPR k -> bit 2(256+k) (either
+# 16-bit half occupied), SGPR k stays at its unit. Three big-int operations per line instead of a loop.
+_LOW_HALVES_MASK = int("01" * (MAX_VGPRS + MAX_AGPRS), 2) << VGPR_BASE
 
 
 def _name(bit: int) -> tuple[str, RegFile]:
-    if bit < 256:
-        return f"v{bit}", RegFile.VGPR
-    if bit < 512:
-        return f"a{bit - 256}", RegFile.AGPR
-    return f"s{bit - 512}", RegFile.SGPR
+    if bit < AGPR_BASE:
+        return f"v{(bit - VGPR_BASE) >> 1}", RegFile.VGPR
+    if bit < SGPR_BASE:
+        return f"a{(bit - AGPR_BASE) >> 1}", RegFile.AGPR
+    return f"s{bit - SGPR_BASE}", RegFile.SGPR
+
+
+#: name and file of every bit of the whole-register view, made once
+_NAMES = tuple(_name(bit) for bit in range(SGPR_BASE + MAX_SGPRS))
 
 
 def live_ranges(kernel: Kernel, graph: CFG, live: Liveness) -> tuple[LiveRange, ...]:
-    """Every live range of every VGPR, AGPR and SGPR, in layout order."""
+    """Every live range of every VGPR, AGPR and SGPR, in layout order.
+
+    A register is occupied at a line when it is live in, live out or written there (the RGA count).
+    Per line this costs a few big-int operations; only registers that start or stop being occupied
+    are visited one by one, which is the size of the answer.
+    """
     del graph
     ranges: list[LiveRange] = []
     open_since: dict[int, int] = {}
     previous = 0
-    n = len(kernel.instructions)
-    for i in range(n):
-        now = _whole_registers(touched(kernel, live, i))
-        for bit in iter_bits(now & ~previous):
-            open_since[bit] = i
-        for bit in iter_bits(previous & ~now):
-            name, file = _name(bit)
-            ranges.append(LiveRange(name, file, open_since.pop(bit), i - 1))
+    live_in, live_out = live.live_in, live.live_out
+    mask = _LOW_HALVES_MASK
+    sgprs = SGPR_MASK
+    names = _NAMES
+    for i, ins in enumerate(kernel.instructions):
+        m = live_in[i] | live_out[i] | ins.defs
+        now = ((m | (m >> 1)) & mask) | (m & sgprs)
+        changed = now ^ previous
+        if not changed:
+            continue
+        ended = changed & previous
+        if ended:
+            for bit in iter_bits(ended):
+                name, file = names[bit]
+                ranges.append(LiveRange(name, file, open_since.pop(bit), i - 1))
+        started = changed & now
+        if started:
+            for bit in iter_bits(started):
+                open_since[bit] = i
         previous = now
+    last = len(kernel.instructions) - 1
     for bit, start in open_since.items():
-        name, file = _name(bit)
-        ranges.append(LiveRange(name, file, start, n - 1))
+        name, file = names[bit]
+        ranges.append(LiveRange(name, file, start, last))
     ranges.sort(key=lambda r: (r.start, r.reg))
     return tuple(ranges)
 
@@ -96,44 +104,209 @@ def longest(ranges: tuple[LiveRange, ...], count: int, file: RegFile | None = No
     return tuple(chosen[:count])
 
 
+# ---------------------------------------------------------------------------------------------- peak queries
+# A report asks, for every register live at a pressure peak, where its value was written and where it is read
+# next. Walking the CFG once per register costs (registers x blocks); instead one walk answers every register
+# at once: the registers still searched for travel as one bitset, a block whose instructions touch none of
+# them is passed in one operation, and only hits (the answer itself) are visited one by one.
+
+_HIGH_UNITS = ~((1 << SGPR_BASE) - 1)  # SGPRs and specials: one unit per register
+
+
+def _fold(units: int) -> int:
+    """One bit per register: VGPR/AGPR k at its low-half unit, SGPRs and specials at their unit."""
+    return ((units | (units >> 1)) & _LOW_HALVES_MASK) | (units & _HIGH_UNITS)
+
+
+def _widen(units: int) -> int:
+    """Every unit of every register with a unit in ``units``."""
+    low = (units | (units >> 1)) & _LOW_HALVES_MASK
+    return low | (low << 1) | (units & _HIGH_UNITS)
+
+
+class _BlockSummary:
+    """Per block, the union of what its instructions write and read, and the per-index answers so far."""
+
+    __slots__ = ("defs", "graph", "kernel", "reaching", "touches", "uses_after")
+
+    def __init__(self, kernel: Kernel, graph: CFG) -> None:
+        self.kernel = kernel
+        self.graph = graph
+        instructions = kernel.instructions
+        defs: list[int] = []
+        touches: list[int] = []
+        for block in graph.blocks:
+            d = u = 0
+            for ins in instructions[block.start:block.end]:
+                d |= ins.defs
+                u |= ins.uses
+            defs.append(d)
+            touches.append(d | u)
+        self.defs = defs
+        self.touches = touches
+        self.reaching: dict[int, dict[int, tuple[int, ...]]] = {}
+        self.uses_after: dict[int, dict[int, tuple[int, ...]]] = {}
+
+
+_SUMMARIES: dict[int, _BlockSummary] = {}
+_ALL_UNITS = (1 << (SPECIAL_BASE + len(SPECIAL_NAMES))) - 1
+
+
+def _summary(kernel: Kernel, graph: CFG) -> _BlockSummary:
+    """The block summary of (kernel, graph), built once for the many queries a report makes."""
+    found = _SUMMARIES.get(id(graph))
+    if found is None or found.graph is not graph or found.kernel is not kernel:
+        if len(_SUMMARIES) >= 8:
+            _SUMMARIES.clear()
+        found = _SUMMARIES[id(graph)] = _BlockSummary(kernel, graph)
+    return found
+
+
+def _record(found: dict[int, list[int]], hits: int, index: int) -> None:
+    for key in iter_bits(_fold(hits)):
+        found.setdefault(key, []).append(index)
+
+
+def _all_reaching(kernel: Kernel, graph: CFG, index: int) -> dict[int, tuple[int, ...]]:
+    """For every register (by its :func:`_fold` bit), the writes that may reach instruction ``index``."""
+    block_defs = _summary(kernel, graph).defs
+    instructions = kernel.instructions
+    blocks = graph.blocks
+    found: dict[int, list[int]] = {}
+    visited = [0] * len(blocks)
+    work: list[tuple[int, int, int]] = [(graph.block_of[index], index - 1, _ALL_UNITS)]
+    while work:
+        b, i, pending = work.pop()
+        block = blocks[b]
+        if i < block.end - 1 or block_defs[b] & pending:  # a partial block, or one that writes a searched reg
+            start = block.start
+            while i >= start and pending:
+                hits = instructions[i].defs & pending
+                if hits:
+                    _record(found, hits, i)
+                    pending &= ~_widen(hits)
+                i -= 1
+        if not pending:
+            continue
+        for p in block.preds:
+            new = pending & ~visited[p]
+            if new:
+                visited[p] |= new
+                work.append((p, blocks[p].end - 1, new))
+    return {key: tuple(sorted(set(v))) for key, v in found.items()}
+
+
+def _all_next_uses(kernel: Kernel, graph: CFG, index: int) -> dict[int, tuple[int, ...]]:
+    """For every register (by its :func:`_fold` bit), the first reads at or after ``index`` on some path."""
+    block_touches = _summary(kernel, graph).touches
+    instructions = kernel.instructions
+    blocks = graph.blocks
+    found: dict[int, list[int]] = {}
+    visited = [0] * len(blocks)
+    work: list[tuple[int, int, int]] = [(graph.block_of[index], index, _ALL_UNITS)]
+    while work:
+        b, i, pending = work.pop()
+        block = blocks[b]
+        if i == index or block_touches[b] & pending:  # the first block, or one that touches a searched reg
+            end = block.end
+            while i < end and pending:
+                ins = instructions[i]
+                hits = ins.uses & pending
+                if hits:
+                    _record(found, hits, i)
+                    pending &= ~_widen(hits)
+                if i != index:
+                    killed = ins.defs & pending
+                    if killed:
+                        pending &= ~_widen(killed)
+                i += 1
+        if not pending:
+            continue
+        for s in block.succs:
+            new = pending & ~visited[s]
+            if new:
+                visited[s] |= new
+                work.append((s, blocks[s].start, new))
+    return {key: tuple(sorted(set(v))) for key, v in found.items()}
+
+
+def _key(reg: Reg) -> int | None:
+    """The :func:`_fold` bit of a single whole register, None for runs and half registers."""
+    if reg.count != 1 or reg.halves != HALF_BOTH:
+        return None
+    mask = reg.mask()
+    return (mask & -mask).bit_length() - 1
+
+
+def _cached(table: dict[int, dict[int, tuple[int, ...]]], index: int,
+            compute: Callable[[], dict[int, tuple[int, ...]]]) -> dict[int, tuple[int, ...]]:
+    answer = table.get(index)
+    if answer is None:
+        if len(table) >= 8:
+            table.clear()
+        answer = table[index] = compute()
+    return answer
+
+
 def definitions_reaching(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:
     """Instructions whose write to ``reg`` may be the value live at instruction ``index``."""
+    key = _key(reg)
+    if key is None:
+        return _definitions_reaching_walk(kernel, graph, index, reg)
+    table = _summary(kernel, graph).reaching
+    return _cached(table, index, lambda: _all_reaching(kernel, graph, index)).get(key, ())
+
+
+def next_uses(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:
+    """The first instructions at or after ``index`` that read ``reg`` on some path (before a rewrite)."""
+    key = _key(reg)
+    if key is None:
+        return _next_uses_walk(kernel, graph, index, reg)
+    table = _summary(kernel, graph).uses_after
+    return _cached(table, index, lambda: _all_next_uses(kernel, graph, index)).get(key, ())
+
+
+def _definitions_reaching_walk(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:
+    """:func:`definitions_reaching` for a register run or a half register: one walk for it alone."""
     mask = reg.mask()
+    instructions = kernel.instructions
+    blocks = graph.blocks
     found: set[int] = set()
     seen_blocks: set[int] = set()
-    block = graph.block_of[index]
-    work: list[tuple[int, int]] = [(block, index - 1)]
+    work: list[tuple[int, int]] = [(graph.block_of[index], index - 1)]
     while work:
         b, i = work.pop()
-        start = graph.blocks[b].start
+        start = blocks[b].start
         hit = False
         while i >= start:
-            if kernel.instructions[i].defs & mask:
+            if instructions[i].defs & mask:
                 found.add(i)
                 hit = True
                 break
             i -= 1
         if hit:
             continue
-        for p in graph.blocks[b].preds:
+        for p in blocks[b].preds:
             if p not in seen_blocks:
                 seen_blocks.add(p)
-                work.append((p, graph.blocks[p].end - 1))
+                work.append((p, blocks[p].end - 1))
     return tuple(sorted(found))
 
 
-def next_uses(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:
-    """The first instructions at or after ``index`` that read ``reg`` on some path (before a rewrite)."""
+def _next_uses_walk(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:
+    """:func:`next_uses` for a register run or a half register: one walk for it alone."""
     mask = reg.mask()
+    instructions = kernel.instructions
+    blocks = graph.blocks
     found: set[int] = set()
     seen_blocks: set[int] = set()
     work: list[tuple[int, int]] = [(graph.block_of[index], index)]
     while work:
         b, i = work.pop()
-        end = graph.blocks[b].end
+        end = blocks[b].end
         stop = False
         while i < end:
-            ins = kernel.instructions[i]
+            ins = instructions[i]
             if ins.uses & mask:
                 found.add(i)
                 stop = True
@@ -144,9 +317,8 @@ def next_uses(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ..
             i += 1
         if stop:
             continue
-        for s in graph.blocks[b].succs:
+        for s in blocks[b].succs:
             if s not in seen_blocks:
                 seen_blocks.add(s)
-                work.append((s, graph.blocks[s].start))
+                work.append((s, blocks[s].start))
     return tuple(sorted(found))
-

@@ -71,7 +71,7 @@ def resources(kernel: Kernel, arch: ArchSpec) -> Resources:
     extra = arch.extra_sgprs(vcc=vcc, xnack=d.reserve_xnack_mask, flat_scratch=flat)
     v_req = v_hi + 1
     a_req = a_hi + 1
-    s_req = s_hi + 1 + extra
+    s_req = max(s_hi + 1 + extra, arch.fixed_sgprs)
     total = arch.total_vgprs(v_req, a_req)
     vgpr = FileResources(RegFile.VGPR, v_hi, v_req, arch.allocated_vgprs(total, wave), d.vgpr_count)
     agpr = FileResources(RegFile.AGPR, a_hi, a_req, a_req, d.agpr_count)

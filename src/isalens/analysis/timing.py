@@ -19,15 +19,15 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from isalens.analysis.cfg import CFG, Loop
 from isalens.arch.devices import DeviceSpec
-from isalens.arch.timing import UNITS, ClassTiming, TimingTable
+from isalens.arch.timing import UNITS, ClassTiming, HazardRule, TimingTable
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand
-from isalens.ir.registers import SGPR_MASK
+from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, SPECIAL_UNIT
 
 __all__ = [
     "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming", "LoopProfile",
@@ -329,35 +329,24 @@ class _Static:
     klass: str
     timing: ClassTiming
     issue: int
-    uses: int
-    defs: int
+    uses: tuple[int, ...]
+    defs: tuple[int, ...]
     waits: dict[str, int]
     work: Work
     memory: bool
-    #: the set bits of uses/defs (and their SGPR part), listed once: the simulation visits them per pass
-    use_units: tuple[int, ...] = ()
-    def_units: tuple[int, ...] = ()
-    use_sgprs: tuple[int, ...] = ()
-    def_sgprs: tuple[int, ...] = ()
+    #: (wait states, producer kind, register units read) per hazard rule this instruction is a consumer of
+    hazard_checks: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
+    #: producer kind ("valu", "salu") when some hazard rule names it, else ""
+    producer: str = ""
+    # copies of hot fields for the simulation loop
+    unit: str = ""
+    latency: int = 0
+    nop: bool = False
 
     def __post_init__(self) -> None:
-        self.use_units = _units(self.uses)
-        self.def_units = _units(self.defs)
-        self.use_sgprs = _units(self.uses & SGPR_MASK)
-        self.def_sgprs = _units(self.defs & SGPR_MASK)
-
-
-_UNITS: dict[int, tuple[int, ...]] = {}
-
-
-def _units(mask: int) -> tuple[int, ...]:
-    """The set bits of ``mask`` (memoised: few distinct masks in a kernel)."""
-    found = _UNITS.get(mask)
-    if found is None:
-        if len(_UNITS) > 1 << 16:
-            _UNITS.clear()
-        found = _UNITS[mask] = tuple(_bits(mask))
-    return found
+        self.unit = self.timing.unit
+        self.latency = self.timing.latency
+        self.nop = self.klass == "nop"
 
 
 @dataclass(slots=True)
@@ -373,8 +362,8 @@ class _Sim:
     ready: dict[int, int] = field(default_factory=dict)
     producer: dict[int, int] = field(default_factory=dict)
     queues: dict[str, deque[tuple[int, int]]] = field(default_factory=dict)
-    #: wait states since a VALU wrote each SGPR (gfx8/9 hazard)
-    valu_sgpr_write: dict[int, int] = field(default_factory=dict)
+    #: (producer kind, register unit) -> wait-state count when it was last written (hazard rules)
+    written: dict[tuple[str, int], int] = field(default_factory=dict)
     wait_states: int = 0
     end: int = 0
 
@@ -382,47 +371,80 @@ class _Sim:
         """Issue instruction ``index``; returns (start, stall, reason, index it waited for)."""
         earliest = self.next_issue
         start, reason, blocker = earliest, "", None
-        free = self.unit_free.get(st.timing.unit, 0)
+        unit_free = self.unit_free
+        free = unit_free.get(st.unit, 0)
         if free > start:
-            start, reason, blocker = free, "unit", None
-        for unit in st.use_units:
-            t = self.ready.get(unit, 0)
+            start, reason = free, "unit"
+        ready = self.ready
+        for unit in st.uses:
+            t = ready.get(unit, 0)
             if t > start:
                 start, reason, blocker = t, "dependency", self.producer.get(unit)
-        for counter, limit in st.waits.items():
-            q = self.queues.get(counter)
-            while q is not None and len(q) > limit:
-                done, who = q.popleft()
-                if done > start:
-                    start, reason, blocker = done, counter, who
-        if self.hazards and st.klass.startswith(_HAZARD_READERS):
-            for unit in st.use_sgprs:
-                written = self.valu_sgpr_write.get(unit)
-                if written is not None and self.wait_states - written < 5:
-                    # VALU writes SGPR -> VMEM reads it: 5 wait states [Vega ISA 4.5, table of hazards]
-                    t = start + 5 - (self.wait_states - written)
-                    if t > start:
-                        start, reason, blocker = t, "hazard", None
+        if st.waits:
+            for counter, limit in st.waits.items():
+                q = self.queues.get(counter)
+                while q is not None and len(q) > limit:
+                    done, who = q.popleft()
+                    if done > start:
+                        start, reason, blocker = done, counter, who
+        if st.hazard_checks:
+            written = self.written
+            for wait_states, kind, units in st.hazard_checks:
+                for unit in units:
+                    at = written.get((kind, unit))
+                    if at is not None and self.wait_states - at < wait_states:
+                        # the data hazard table of the ISA guide: leave wait_states after the producer
+                        t = start + wait_states - (self.wait_states - at)
+                        if t > start:
+                            start, reason, blocker = t, "hazard", None
         issue = st.issue
-        self.unit_free[st.timing.unit] = start + issue
-        done = start + (issue if st.memory else st.timing.latency)
-        for unit in st.def_units:
-            self.ready[unit] = done
-            self.producer[unit] = index
-        for counter in st.timing.counters:
-            self.queues.setdefault(counter, deque()).append((start + st.timing.latency, index))
+        unit_free[st.unit] = start + issue
+        done = start + (issue if st.memory else st.latency)
+        if st.defs:
+            producer = self.producer
+            for unit in st.defs:
+                ready[unit] = done
+                producer[unit] = index
+        if st.memory:
+            for counter in st.timing.counters:
+                self.queues.setdefault(counter, deque()).append((start + st.latency, index))
         if self.hazards:
-            self.wait_states += issue if st.klass == "nop" else 1
-            if st.klass.startswith("valu."):
-                for unit in st.def_sgprs:
-                    self.valu_sgpr_write[unit] = self.wait_states
+            self.wait_states += issue if st.nop else 1
+            if st.producer:
+                for unit in st.defs:
+                    self.written[(st.producer, unit)] = self.wait_states
         # s_nop holds the wave for its wait states; anything else lets the next instruction follow
-        self.next_issue = start + (issue if st.klass == "nop" else self.interval)
-        self.end = max(self.end, start + max(issue, self.interval))
+        self.next_issue = start + (issue if st.nop else self.interval)
+        end = start + (issue if issue > self.interval else self.interval)
+        if end > self.end:
+            self.end = end
         return start, start - earliest, reason, blocker
 
 
-_HAZARD_READERS = ("vmem.", "image.", "flat.", "global.", "scratch.")
+_REGISTER_KINDS: dict[str, Callable[[int], bool]] = {
+    "sgpr": lambda u: SGPR_BASE <= u < SPECIAL_BASE,
+    "vgpr": lambda u: u < AGPR_BASE,
+    "vcc": lambda u: u in (SPECIAL_UNIT["vcc_lo"], SPECIAL_UNIT["vcc_hi"]),
+    "exec": lambda u: u in (SPECIAL_UNIT["exec_lo"], SPECIAL_UNIT["exec_hi"]),
+    "m0": lambda u: u == SPECIAL_UNIT["m0"],
+}
+_DPP_MODIFIERS = ("quad_perm", "row_", "wave_", "dpp8", "bank_mask")
+
+
+def _hazard_facts(ins: Instruction, klass: str, uses: tuple[int, ...],
+                  rules: Sequence[HazardRule]) -> tuple[tuple[tuple[int, str, tuple[int, ...]], ...], str]:
+    """The hazard rules ``ins`` must respect as a consumer, and its producer kind."""
+    mnemonic = ins.mnemonic.lower()
+    dpp = "_dpp" in mnemonic or any(m.startswith(_DPP_MODIFIERS) for m in ins.modifiers)
+    base = mnemonic.removesuffix("_e32").removesuffix("_e64").removesuffix("_dpp").removesuffix("_sdwa")
+    checks = []
+    for rule in rules:
+        if rule.applies(klass, base, dpp):
+            units = tuple(u for u in uses if _REGISTER_KINDS[rule.registers](u))
+            if units:
+                checks.append((rule.wait_states, rule.producer, units))
+    producer = next((r.producer for r in rules if klass == r.producer or klass.startswith(r.producer + ".")), "")
+    return tuple(checks), producer
 
 
 def _stall_kind(reason: str, blocker: int | None, statics: Sequence[_Static]) -> str:
@@ -470,6 +492,94 @@ def _critical_path(recs: Sequence[tuple[int, int, int, str, int | None]], lines:
     return tuple(sorted(chosen))
 
 
+_TOP = 16
+
+
+@dataclass(slots=True)
+class _Summary:
+    """Issue, work and stalls of some instructions, with the lines that weigh most (merged by region)."""
+
+    issue: dict[str, int] = field(default_factory=dict)
+    unit_lines: dict[str, dict[int, int]] = field(default_factory=dict)
+    flops: dict[str, int] = field(default_factory=dict)
+    bytes_global: int = 0
+    bytes_lds: int = 0
+    fma: int = 0
+    stalls: dict[str, int] = field(default_factory=dict)
+    stall_lines: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    @staticmethod
+    def of_block(indices: range, statics: Sequence[_Static], lines: Sequence[int]) -> _Summary:
+        out = _Summary()
+        issue, unit_lines, flops = out.issue, out.unit_lines, out.flops
+        for i in indices:
+            st = statics[i]
+            unit = st.timing.unit
+            issue[unit] = issue.get(unit, 0) + st.issue
+            costs = unit_lines.setdefault(unit, {})
+            costs[lines[i]] = costs.get(lines[i], 0) + st.issue
+            w = st.work
+            if w.flops:
+                for k, v in w.flops.items():
+                    flops[k] = flops.get(k, 0) + v
+                out.fma += w.fma
+            out.bytes_global += w.bytes_global
+            out.bytes_lds += w.bytes_lds
+        for unit, costs in unit_lines.items():
+            if len(costs) > _TOP:
+                unit_lines[unit] = dict(sorted(costs.items(), key=lambda kv: -kv[1])[:_TOP])
+        return out
+
+    @staticmethod
+    def of_profile(p: LoopProfile) -> _Summary:
+        out = _Summary(dict(p.issue_cycles), {u: dict.fromkeys(lns, 1) for u, lns in p.unit_lines.items()},
+                       dict(p.work.flops), p.work.bytes_global, p.work.bytes_lds, p.work.fma, dict(p.stalls),
+                       {k: dict.fromkeys(lns, 1) for k, lns in p.stall_lines.items()})
+        return out
+
+    def add_stalls(self, recs: Sequence[tuple[int, int, int, str, int | None]], statics: Sequence[_Static],
+                   lines: Sequence[int]) -> None:
+        for i, _s, stall, reason, blocker in recs:
+            if stall <= 0:
+                continue
+            kind = _stall_kind(reason, blocker, statics)
+            self.stalls[kind] = self.stalls.get(kind, 0) + stall
+            per_line = self.stall_lines.setdefault(kind, {})
+            per_line[lines[i]] = per_line.get(lines[i], 0) + stall
+            if blocker is not None:
+                per_line[lines[blocker]] = per_line.get(lines[blocker], 0) + stall
+
+    def merge(self, other: _Summary, times: int, *, stalls: bool) -> None:
+        for u, c in other.issue.items():
+            self.issue[u] = self.issue.get(u, 0) + c * times
+        for u, costs in other.unit_lines.items():
+            mine = self.unit_lines.setdefault(u, {})
+            for ln, c in costs.items():
+                mine[ln] = mine.get(ln, 0) + c * times
+        for k, v in other.flops.items():
+            self.flops[k] = self.flops.get(k, 0) + v * times
+        self.bytes_global += other.bytes_global * times
+        self.bytes_lds += other.bytes_lds * times
+        self.fma += other.fma * times
+        if stalls:
+            for kind, c in other.stalls.items():
+                self.stalls[kind] = self.stalls.get(kind, 0) + c * times
+                mine = self.stall_lines.setdefault(kind, {})
+                for ln, c2 in other.stall_lines.get(kind, {}).items():
+                    mine[ln] = mine.get(ln, 0) + c2 * times
+
+    def work(self) -> Work:
+        return Work(dict(self.flops), self.bytes_global, self.bytes_lds, self.fma)
+
+    def unit_tops(self) -> dict[str, tuple[int, ...]]:
+        return {u: tuple(ln for ln, _c in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP])
+                for u, costs in self.unit_lines.items()}
+
+    def stall_tops(self) -> dict[str, tuple[int, ...]]:
+        return {k: tuple(ln for ln, _c in sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP])
+                for k, v in self.stall_lines.items()}
+
+
 # ------------------------------------------------------------------------------------------ profile
 
 def _loop_header_line(loop: Loop, cfg: CFG, instructions: Sequence[Instruction]) -> int:
@@ -497,32 +607,40 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     unknown_classes: set[str] = set()
     statics: list[_Static] = []
     fallback = table.classes["valu.int"]
-    # an instruction's static facts follow from its text, class and registers: computed once per distinct one
-    # (the records are only read, so equal instructions share one)
-    seen: dict[tuple[str, str, int, int], _Static] = {}
+    # compiler output repeats instruction texts: compute each distinct one once
+    memo: dict[tuple[str, str, int, int], _Static] = {}
+    regs: dict[int, tuple[int, ...]] = {}
     for ins, klass in zip(instructions, classes, strict=True):
         key = (ins.text, klass, ins.uses, ins.defs)
-        st = seen.get(key)
+        st = memo.get(key)
         if st is None:
             timing = table.of(klass)
             if timing is None:
                 unknown_classes.add(f"{ins.mnemonic} ({klass})")
                 timing = fallback
-            st = seen[key] = _Static(klass, timing, _issue(ins, klass, timing, table, wave_size, lds_per_simd),
-                                     ins.uses, ins.defs, _wait_limits(ins, generation),
-                                     _work(ins, klass, wave_size), bool(timing.counters))
+            uses = regs.get(ins.uses)
+            if uses is None:
+                uses = regs[ins.uses] = tuple(_bits(ins.uses))
+            defs = regs.get(ins.defs)
+            if defs is None:
+                defs = regs[ins.defs] = tuple(_bits(ins.defs))
+            st = memo[key] = _Static(klass, timing, _issue(ins, klass, timing, table, wave_size, lds_per_simd),
+                                     uses, defs, _wait_limits(ins, generation), _work(ins, klass, wave_size),
+                                     bool(timing.counters), *_hazard_facts(ins, klass, uses, table.hazards))
         statics.append(st)
     if unknown_classes:
         assumptions.append("no timing entry (timed as a full-rate VALU op): " + ", ".join(sorted(unknown_classes)))
-    hazards = generation <= 9
+    hazards = bool(table.hazards)
     interval = table.issue_interval
 
     line_timings: list[LineTiming | None] = [None] * len(instructions)
     blocks: list[BlockTiming] = []
     block_latency: dict[int, int] = {}
+    block_runs: dict[int, _Pass] = {}
     for block in cfg.blocks:
         order = list(range(block.start, block.end))
         (one,) = _run(order, statics, interval, hazards, 1)
+        block_runs[block.index] = one
         for i, start, stall, reason, _b in one.starts:
             line_timings[i] = LineTiming(i, lines[i], statics[i].timing.unit, statics[i].issue, start, stall, reason)
         issue: dict[str, int] = {}
@@ -542,8 +660,16 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
                            f"{', '.join(map(str, assumed))} (pass --trip-count LINE=N)")
     loops_by_header = {loop.header: loop for loop in cfg.loops}
 
+    summaries = {b: _Summary.of_block(range(cfg.blocks[b].start, cfg.blocks[b].end), statics, lines)
+                 for b in range(len(cfg.blocks))}
+    for b, run in block_runs.items():
+        summaries[b].add_stalls(run.starts, statics, lines)
+    regions: dict[int | None, LoopProfile] = {}
+
     def region(blocks_in: frozenset[int] | None, own_header: int | None) -> LoopProfile:
         """A loop body (or the whole kernel when ``blocks_in`` is None): inner loops x their trip counts."""
+        if own_header in regions:
+            return regions[own_header]
         members = set(range(len(cfg.blocks))) if blocks_in is None else set(blocks_in)
         inner = [lp for lp in cfg.loops if lp.header != own_header and lp.blocks <= members
                  and lp.header in members]
@@ -553,54 +679,29 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         for lp in inner:
             nested |= lp.blocks
         own = sorted(b for b in members if b not in nested and b not in cfg.unreachable)
-        order = [i for b in own for i in range(cfg.blocks[b].start, cfg.blocks[b].end)]
+        total = _Summary()
+        for b in own:
+            total.merge(summaries[b], 1, stalls=own_header is None)
         if own_header is not None:
-            first, second = _run(order, statics, interval, hazards, 2)
-            latency, recs = second.end, second.starts  # steady state: the second iteration
+            order = [i for b in own for i in range(cfg.blocks[b].start, cfg.blocks[b].end)]
+            _first, second = _run(order, statics, interval, hazards, 2)
+            latency = second.end  # steady state: the second iteration
+            total.add_stalls(second.starts, statics, lines)
         else:
-            (first,) = _run(order, statics, interval, hazards, 1)
-            latency, recs = first.end, first.starts
-        issue: dict[str, int] = {}
-        work = Work()
-        unit_cost: dict[str, dict[int, int]] = {}
-        for i in order:
-            st = statics[i]
-            issue[st.timing.unit] = issue.get(st.timing.unit, 0) + st.issue
-            unit_cost.setdefault(st.timing.unit, {})
-            unit_cost[st.timing.unit][lines[i]] = unit_cost[st.timing.unit].get(lines[i], 0) + st.issue
-            work = work + st.work
-        stalls: dict[str, int] = {}
-        # ordered sets (dict keys): membership tests on lists made this quadratic on large kernels
-        stall_lines: dict[str, dict[int, None]] = {}
-        for i, _s, stall, reason, blocker in recs:
-            if stall <= 0:
-                continue
-            kind = _stall_kind(reason, blocker, statics)
-            stalls[kind] = stalls.get(kind, 0) + stall
-            seen = stall_lines.setdefault(kind, {})
-            for ln in (lines[i], lines[blocker] if blocker is not None else None):
-                if ln is not None:
-                    seen[ln] = None
+            # outside loops the kernel is its blocks one after the other: reuse their schedules
+            latency = sum(block_runs[b].end for b in own)
         for lp in inner:
             sub = region(lp.blocks, lp.header)
             n = trips[lp.header]
-            for u, c in sub.issue_cycles.items():
-                issue[u] = issue.get(u, 0) + c * n
             latency += sub.latency_cycles * n
-            work = work + sub.work.scaled(n)
-            for kind, c in sub.stalls.items():
-                stalls[kind] = stalls.get(kind, 0) + c * n
-                stall_lines.setdefault(kind, {}).update(dict.fromkeys(sub.stall_lines[kind]))
-            for u, lns in sub.unit_lines.items():
-                for ln in lns:
-                    unit_cost.setdefault(u, {})[ln] = unit_cost.get(u, {}).get(ln, 0) + n
+            total.merge(_Summary.of_profile(sub), n, stalls=True)
         header_line = lines[cfg.blocks[own_header].start] if own_header is not None else 0
         depth = loops_by_header[own_header].depth if own_header is not None else 0
-        unit_lines = {u: tuple(ln for ln, _c in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0])))
-                      for u, costs in unit_cost.items()}
-        return LoopProfile(header_line, depth, trips.get(own_header, 1) if own_header is not None else 1,
-                           own_header is not None and header_line not in trip_counts, _ordered(issue), latency,
-                           work, stalls, {k: tuple(v) for k, v in stall_lines.items()}, unit_lines)
+        prof = LoopProfile(header_line, depth, trips.get(own_header, 1) if own_header is not None else 1,
+                           own_header is not None and header_line not in trip_counts, _ordered(total.issue),
+                           latency, total.work(), dict(total.stalls), total.stall_tops(), total.unit_tops())
+        regions[own_header] = prof
+        return prof
 
     loops = tuple(region(lp.blocks, lp.header) for lp in sorted(cfg.loops, key=lambda lp: cfg.blocks[lp.header].start))
     whole = region(None, None)

@@ -66,8 +66,8 @@ def all_archs() -> dict[str, ArchSpec]:
 @cache
 def mesa_families() -> dict[str, str]:
     """Every Mesa family name (``RAVEN``) and the target it compiles for (``gfx902``)."""
-    return {family: spec.name for name, spec in all_archs().items() if name == spec.name
-            for family in spec.mesa_families}
+    specs = sorted((s for n, s in all_archs().items() if n == s.name), key=lambda s: (s.generation, s.name))
+    return {family: spec.name for spec in specs for family in spec.mesa_families}
 
 
 _TARGET_RE = re.compile(r"(gfx[0-9a-f]+)", re.IGNORECASE)

@@ -59,6 +59,9 @@ class ArchSpec:
     max_barriers_per_wgp: int = 32
     #: gfx10+ compile in WGP mode unless told otherwise (LLVM's default: no +cumode)
     default_wgp_mode: bool = False
+    #: SGPRs every kernel is given regardless of use (LLVM FIXED_NUM_SGPRS_FOR_INIT_BUG on targets with the SGPR
+    #: initialisation bug, FeatureSGPRInitBug); 0 elsewhere
+    fixed_sgprs: int = 0
     aliases: tuple[str, ...] = ()
     #: Mesa family names (``RADV_FORCE_FAMILY``); the first is used when only the target is named
     mesa_families: tuple[str, ...] = ()

@@ -14,8 +14,8 @@ from typing import Any
 
 from isalens.arch.model import ArchSpec
 
-__all__ = ["UNITS", "AcoCosts", "AcoPerf", "ClassTiming", "TimingTable", "aco_costs", "timing_family", "timing_table",
-           "timing_tables"]
+__all__ = ["UNITS", "AcoCosts", "AcoPerf", "ClassTiming", "HazardRule", "TimingTable", "aco_costs", "timing_family",
+           "timing_table", "timing_tables"]
 
 #: execution resources, in display order
 UNITS = ("valu", "trans", "matrix", "salu", "smem", "vmem", "lds", "export", "branch", "sequencer")
@@ -41,6 +41,38 @@ class ClassTiming:
 
 
 @dataclass(frozen=True, slots=True)
+class HazardRule:
+    """Wait states a consumer must leave after a producer wrote registers it reads (see the TOML)."""
+
+    producer: str
+    registers: str
+    consumer: tuple[str, ...]
+    mnemonics: tuple[str, ...]
+    dpp: bool
+    wait_states: int
+
+    def applies(self, klass: str, mnemonic: str, is_dpp: bool) -> bool:
+        if self.dpp and not is_dpp:
+            return False
+        if self.mnemonics:
+            return any(fnmatchcase(mnemonic, p) for p in self.mnemonics)
+        return any(fnmatchcase(klass, p) for p in self.consumer)
+
+
+_HAZARD_REGISTERS = {"sgpr", "vgpr", "vcc", "exec", "m0"}
+
+
+def _hazard(where: str, raw: Any) -> HazardRule:
+    if not isinstance(raw, dict) or set(raw) - {"producer", "registers", "consumer", "mnemonics", "dpp",
+                                                "wait_states"}:
+        raise ValueError(f"{where}: unknown fields")
+    if raw.get("registers") not in _HAZARD_REGISTERS or not isinstance(raw.get("wait_states"), int):
+        raise ValueError(f"{where}: registers must be one of {sorted(_HAZARD_REGISTERS)}, wait_states a number")
+    return HazardRule(str(raw["producer"]), str(raw["registers"]), tuple(raw.get("consumer", ())),
+                      tuple(raw.get("mnemonics", ())), bool(raw.get("dpp", False)), int(raw["wait_states"]))
+
+
+@dataclass(frozen=True, slots=True)
 class TimingTable:
     family: str
     classes: dict[str, ClassTiming]
@@ -50,6 +82,7 @@ class TimingTable:
     wave64_only: bool
     #: cycles between two instructions of one wave (4 on GCN, 1 on RDNA)
     issue_interval: int = 1
+    hazards: tuple[HazardRule, ...] = ()
 
     def of(self, klass: str) -> ClassTiming | None:
         return self.classes.get(klass)
@@ -88,7 +121,7 @@ def timing_table(family: str) -> TimingTable:
     doc = _raw(family)
     base = timing_table(doc["inherit"]) if "inherit" in doc else None
     unknown = set(doc) - {"family", "inherit", "classes", "mfma_passes", "lds_bytes_per_clk", "wave64_only",
-                             "issue_interval"}
+                             "issue_interval", "hazard"}
     if unknown:
         raise ValueError(f"timing_{family}.toml: unknown keys {sorted(unknown)}")
     classes = dict(base.classes) if base else {}
@@ -99,7 +132,10 @@ def timing_table(family: str) -> TimingTable:
     lds = doc.get("lds_bytes_per_clk", base.lds_bytes_per_clk if base else 128)
     wave64_only = doc.get("wave64_only", base.wave64_only if base else False)
     interval = doc.get("issue_interval", base.issue_interval if base else 1)
-    return TimingTable(family, classes, passes, int(lds), bool(wave64_only), int(interval))
+    hazards = tuple(_hazard(f"timing_{family}.toml [[hazard]] #{i + 1}", raw)
+                    for i, raw in enumerate(doc.get("hazard", []))) if "hazard" in doc else (
+        base.hazards if base else ())
+    return TimingTable(family, classes, passes, int(lds), bool(wave64_only), int(interval), hazards)
 
 
 def timing_tables() -> dict[str, TimingTable]:
@@ -136,6 +172,7 @@ class AcoCosts:
     gfx10: dict[str, AcoPerf]
     wait: dict[str, int]
     rules: tuple[tuple[tuple[str, ...], str], ...]
+    waves: dict[str, int]
 
     def perf(self, gfx_level: int, cls: str) -> AcoPerf:
         table = self.gfx10 if gfx_level >= 10 else self.gfx6
@@ -163,4 +200,5 @@ def aco_costs() -> AcoCosts:
     tables = [{cls: _perf_row(f"timing_aco.toml [perf.{g}] {cls}", row) for cls, row in perf[g].items()}
               for g in ("gfx6", "gfx10")]
     rules = tuple((tuple(r["match"]), str(r["class"])) for r in doc["class"])
-    return AcoCosts(tables[0], tables[1], {k: int(v) for k, v in doc["wait"].items()}, rules)
+    return AcoCosts(tables[0], tables[1], {k: int(v) for k, v in doc["wait"].items()}, rules,
+                    {k: int(v) for k, v in doc["waves"].items()})

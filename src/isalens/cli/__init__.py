@@ -14,7 +14,24 @@ import sys
 from collections.abc import Callable, Sequence
 
 from isalens import __version__
-from isalens.cli import advise, analyze, arch, compare, decode, livereg, occupancy, sweep, timing, toolchain, vliw
+from isalens.cli import (
+    advise,
+    analyze,
+    arch,
+    check,
+    compare,
+    decode,
+    diff,
+    livereg,
+    occupancy,
+    query,
+    scan,
+    sweep,
+    timing,
+    toolchain,
+    vliw,
+)
+from isalens.cli import list as list_cmd  # not "list": the builtin stays visible here
 from isalens.cli.common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
 
 __all__ = ["build_parser", "main"]
@@ -32,10 +49,17 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "timing": timing.run,
     "advise": advise.run,
     "sweep": sweep.run,
+    "list": list_cmd.run,
+    "scan": scan.run,
+    "query": query.run,
+    "diff": diff.run,
+    "check": check.run,
     "arch": arch.run,
 }
 _REGISTER = (livereg.register, analyze.register, compare.register, occupancy.register, vliw.register,
-             toolchain.register, decode.register, timing.register, advise.register, sweep.register, arch.register)
+             toolchain.register, decode.register, timing.register, advise.register, sweep.register,
+             list_cmd.register, scan.register, query.register, diff.register,
+             check.register, arch.register)
 
 
 class _Parser(argparse.ArgumentParser):

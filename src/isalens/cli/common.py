@@ -40,10 +40,11 @@ def add_input_file(p: argparse.ArgumentParser) -> None:
 
 def add_load_options(p: argparse.ArgumentParser) -> None:
     """Options every command that reads ISA or source files shares."""
-    p.add_argument("--arch", help="target, e.g. gfx902, gfx90a, gfx1100, or a name such as raven/navi21 "
-                                  "(taken from the input when it says, e.g. .amdgcn_target)")
+    p.add_argument("--arch", "--target", help="target, e.g. gfx902, gfx90a, gfx1100, or a name such as raven/navi21 "
+                                              "(taken from the input when it says, e.g. .amdgcn_target); for a "
+                                              "binary, which code objects to read")
     p.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
-    p.add_argument("--kernel", help="analyse only this kernel or function")
+    p.add_argument("--kernel", help="analyse only this kernel or function (binaries: a name or shell glob)")
     p.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
     p.add_argument("--ignore-unknown", action="store_true",
                    help="treat unknown instructions as warnings (first operand written, rest read) "

@@ -81,9 +81,9 @@ def _what_if(specs: list[str]) -> tuple[list[int], list[str]]:
 
 
 def _kernels(file: str, args: argparse.Namespace) -> tuple[list[LoadedKernel], dict[str, str | int]]:
-
     from isalens.engine.load import load
     from isalens.engine.sources import is_source, load_source
+    from isalens.engine.vliw import vliw_dialect
 
     stats: dict[str, str | int] = {}
     path = Path(file)
@@ -91,6 +91,9 @@ def _kernels(file: str, args: argparse.Namespace) -> tuple[list[LoadedKernel], d
         module, stats = load_source(path, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
                                     wave=args.wave)
     else:
+        if file != "-" and vliw_dialect(path):
+            raise InputError("VLIW (R600-Cayman) code: its loop figures come from `isalens vliw` (same names)",
+                             file=file, code="usage")
         source: str | Path = sys.stdin.read() if file == "-" else path
         module = load(source, args.arch, dialect=args.dialect, wave_size=args.wave)
     kernels = list(module.kernels)
@@ -102,9 +105,34 @@ def _kernels(file: str, args: argparse.Namespace) -> tuple[list[LoadedKernel], d
     return kernels, stats
 
 
-def _aco(kernel: LoadedKernel, stats: dict[str, str | int]) -> dict[str, Any]:
-    from isalens.engine.aco import aco_statistics  # only this mode needs it
-    return aco_statistics(kernel, stats)
+def _aco_docs(file: str, args: argparse.Namespace) -> list[tuple[str, dict[str, Any]]]:
+    """ACO mode: a shader is compiled by RADV (ACO's figures beside ours); an ACO listing is re-computed alone."""
+    from isalens.engine.aco import aco_statistics, aco_timing_shader  # only this mode needs them
+    from isalens.engine.sources import SHADER_SUFFIXES, is_source
+    path = Path(file)
+    if path.suffix.lower() in SHADER_SUFFIXES:
+        if not args.arch:
+            raise InputError("compiling a shader needs a GPU: pass --arch (e.g. --arch navi21)", file=file,
+                             code="arch-required")
+        doc = aco_timing_shader(path, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
+                                wave=args.wave)
+        return [(path.stem, doc)]
+    if is_source(path):
+        raise InputError("--model aco needs a GLSL/HLSL shader (compiled by RADV/ACO) or an ACO listing",
+                         file=file, code="usage")
+    kernels, stats = _kernels(file, args)
+    return [(k.name, aco_statistics(k, stats)) for k in kernels]
+
+
+def _aco_text(file: str, name: str, doc: dict[str, Any]) -> str:
+    k = doc["kernel"]
+    text = (f"{file}: {name}: ACO's model (Mesa 22.3) on {doc['target']}, wave{doc['wave_size']}, {doc['waves']} "
+            f"waves per SIMD: Latency {k['latency']}, Inverse Throughput {k['inverse_throughput']}")
+    reported = doc.get("reported")
+    if reported:
+        text += f" (ACO reported {reported.get('Latency')} and {reported.get('Inverse Throughput')})"
+    lines = [text] + [f"  assumed: {a}" for a in doc.get("assumptions", [])]
+    return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,17 +151,13 @@ def run(args: argparse.Namespace) -> int:
         docs: list[dict[str, Any]] = []
         texts: list[str] = []
         for file in args.files:
-            kernels, stats = _kernels(file, args)
+            if args.model == "aco":
+                for name, doc in _aco_docs(file, args):
+                    docs.append({"file": file, "kernel": name, "timing": doc})
+                    texts.append(_aco_text(file, name, doc))
+                continue
+            kernels, _stats = _kernels(file, args)
             for kernel in kernels:
-                if args.model == "aco":
-                    doc = _aco(kernel, stats)
-                    docs.append({"file": file, "kernel": kernel.name, "timing": doc})
-                    k = doc["kernel"]
-                    texts.append(f"{file}: {kernel.name}: ACO model ({doc['gfx_level']}, wave{doc['wave_size']}, "
-                                 f"{doc['waves']} waves): Latency {k['latency']}, Inverse Throughput "
-                                 f"{k['inverse_throughput']}" + (f"; ACO reported {doc['reported']}"
-                                                                 if doc.get("reported") else "") + "\n")
-                    continue
                 prof = kernel_profile(kernel, trip_counts=trips)
                 t = kernel_timing(kernel, waves=waves, device=device, trip_counts=trips)
                 doc = timing_dict(t, lines=args.lines)

@@ -107,6 +107,12 @@ def load_input(source: str | Path, options: LoadOptions = LoadOptions(),
                ) -> tuple[LoadedModule, tuple[LoadedKernel, ...], dict[str, str | int]]:
     """Load one input: the module, the kernels chosen (``options.kernel``) and the compiler's own figures."""
     stats: dict[str, str | int] = {}
+    if isinstance(source, Path) and _is_binary(source):
+        # code objects, offload bundles, .hip_fatbin sections: --arch picks the code objects, --kernel is a glob
+        from isalens.engine.binary import load_binary
+        module = load_binary(source, target=options.arch, kernel=options.kernel,
+                             ignore_unknown=options.ignore_unknown, wave_size=options.wave)
+        return module, module.kernels, stats
     if _is_source(source):
         from isalens.engine.sources import load_source
         module, stats = load_source(
@@ -140,8 +146,13 @@ def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest
                           compiler_stats=stats, timing_requested="timing" in extra)
 
 
+def _is_binary(path: Path) -> bool:
+    from isalens.binary.bundle import is_binary_file  # reads the first bytes only; the readers load on use
+    return is_binary_file(path)
+
+
 def _vliw_dialect(source: str | Path) -> str | None:
-    if _is_source(source):
+    if _is_source(source) or (isinstance(source, Path) and _is_binary(source)):
         return None
     from isalens.engine.vliw import vliw_dialect
     return vliw_dialect(source)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from isalens.analysis.aco_model import (
     AcoResult,
     BlockShape,
     aco_estimate,
+    aco_num_waves,
     block_weights,
     control_depths,
 )
@@ -87,7 +89,7 @@ def _memory(base: str, cls: str) -> str:
     if cls == "smem":
         return "smem"
     if base.startswith("ds_"):
-        return "ds"
+        return "ds"  # (GFX11 lds_param_load/lds_direct_load are not DS format: no counter in ACO's model)
     if base.startswith(("buffer_", "tbuffer_", "image_")):
         return "vmem"
     return ""
@@ -111,6 +113,10 @@ def aco_instructions(instructions: Sequence[Instruction], costs: AcoCosts, *, gf
         if vector:  # VALU and memory ops do not list EXEC among their ACO operands
             uses = tuple(r for r in uses if r not in _EXEC)
             defs = tuple(r for r in defs if r not in _EXEC) if not base.startswith("v_cmpx") else defs
+        if base in ("lds_param_load", "lds_direct_load"):  # ACO lists M0 among their operands
+            uses = tuple(sorted(set(uses) | {124}))
+        if base.startswith("v_interp_p2"):  # ACO: the P1 result is an operand, tied to the definition
+            uses = tuple(sorted(set(uses) | set(defs)))
         if cls == "branch":  # ACO's branches carry no operands
             uses = ()
         wait: tuple[int, int, int, int] | None = None
@@ -131,7 +137,9 @@ def aco_instructions(instructions: Sequence[Instruction], costs: AcoCosts, *, gf
             smem_time = not [op for op in ins.operands[1:] if not isinstance(op, ImmOperand)] and base in (
                 "s_memtime", "s_memrealtime")
             desc = sbase is not None and sum(r.count for r in sbase.regs) == 2
-            smem_cached = desc or (bool(offsets) and all(isinstance(op, ImmOperand) for op in offsets))
+            # gfx10's "null" soffset is ACO's constant 0
+            smem_cached = desc or (bool(offsets) and all(isinstance(op, ImmOperand) or op.text == "null"
+                                                         for op in offsets))
         out.append(AcoInstruction(cls, uses, defs, bool(ins.defs), memory, smem_cached, smem_time, wait,
                                   base == "s_endpgm", False, vector))
     return out
@@ -150,7 +158,7 @@ def _blocks_from_labels(kernel: LoadedKernel) -> dict[int, tuple[int, int]]:
 
 
 def aco_statistics(kernel: LoadedKernel, compiler_stats: dict[str, str | int], *, aco_ir: str = "",
-                   workgroup_size: int | None = None) -> dict[str, Any]:
+                   workgroup_size: int | None = None, stage: str | None = None) -> dict[str, Any]:
     """The ``timing`` section in ACO mode for a kernel of ACO's disassembly.
 
     ``aco_ir`` (RADV's "ACO IR" representation) gives ACO's block structure; without it loops come from
@@ -167,6 +175,12 @@ def aco_statistics(kernel: LoadedKernel, compiler_stats: dict[str, str | int], *
     shapes = parse_aco_ir_blocks(aco_ir) if aco_ir else []
     blocks: list[AcoBlock]
     if shapes and ranges:
+        known = {s.index for s in shapes}
+        for i, ins in enumerate(instructions):
+            # the branch to the discard early-exit block (added after the IR was printed) tests SCC itself
+            if (ins.target and ins.target.startswith("BB") and ins.target[2:].isdigit()
+                    and int(ins.target[2:]) not in known and ins.mnemonic.lower().startswith("s_cbranch_scc")):
+                converted[i] = replace(converted[i], operands=(253,))
         depths = control_depths([BlockShape(s.index, s.kind, s.logical_preds, s.linear_preds, s.branch,
                                             s.branch_on_scc, s.targets) for s in shapes])
         plain = [AcoBlock(s.index, s.kind, s.logical_preds, s.linear_preds) for s in shapes]
@@ -176,6 +190,14 @@ def aco_statistics(kernel: LoadedKernel, compiler_stats: dict[str, str | int], *
             first, end = ranges.get(s.index, (0, 0))
             body = tuple(converted[i] for i in range(first, min(end, len(converted))))
             blocks.append(AcoBlock(s.index, s.kind, s.logical_preds, s.linear_preds, body, w))
+        # blocks added after the IR was printed (the discard early-exit block): preds from the branches to them
+        for index in sorted(set(ranges) - known):
+            first, end = ranges[index]
+            preds = tuple(sorted({b for b, (f, e) in ranges.items() for i in range(f, e)
+                                  if instructions[i].target == f"BB{index}"}))
+            body = tuple(converted[i] for i in range(first, min(end, len(converted))))
+            blocks.append(AcoBlock(index, frozenset(), (), preds, body, 1.0))
+        blocks.sort(key=lambda b: b.index)
     else:
         cfg = kernel.cfg
         assumptions.append("no ACO IR: blocks from the listing, loops from isalens' CFG, ifs unweighted")
@@ -185,9 +207,18 @@ def aco_statistics(kernel: LoadedKernel, compiler_stats: dict[str, str | int], *
             w = (8.0 if depth > 0 else 1.0) * (4.0 if depth > 1 else 1.0) * (2.0 ** (depth - 2) if depth > 2 else 1.0)
             blocks.append(AcoBlock(b.index, frozenset(), b.preds, tuple(p for p in b.preds if p < b.index),
                                    tuple(converted[b.start:b.end]), w))
-    waves_stat = compiler_stats.get("Subgroups per SIMD")
-    if isinstance(waves_stat, int) and waves_stat > 0:
-        num_waves = waves_stat
+    vgprs, sgprs = compiler_stats.get("VGPRs"), compiler_stats.get("SGPRs")
+    lds = compiler_stats.get("LDS size", 0)
+    if isinstance(vgprs, int) and isinstance(sgprs, int) and isinstance(lds, int):
+        group = workgroup_size
+        if group is None and stage == "vert" and gfx >= 10:
+            # an NGG vertex shader runs in multi-wave subgroups (RADV 22.3); any size above one wave gives
+            # ACO's figure (measured on every navi21/gfx1100 vertex shader of our corpus)
+            group = 128
+            assumptions.append("NGG vertex subgroup of 128 invocations assumed for ACO's wave count")
+        num_waves = aco_num_waves(costs, gfx_level=gfx, gfx10_3=arch.name.startswith("gfx103") or gfx >= 11,
+                                  polaris=arch.name == "gfx803", wave_size=kernel.ir.wave_size, vgprs=vgprs,
+                                  sgprs=sgprs, lds_bytes=lds, workgroup_size=group, wgp_mode=gfx >= 10)
     else:
         from isalens.engine.timing import _occupancy_waves  # the occupancy model, when ACO's figure is absent
         num_waves = _occupancy_waves(kernel) or 1
@@ -230,4 +261,4 @@ def aco_timing_shader(source: Path, arch: str, *, stage: str | None = None, entr
         x, y, z = result.reflection.workgroup_size
         wg = x * y * z
     ir = result.executable.representations.get("ACO IR", "")
-    return aco_statistics(module.kernels[0], stats, aco_ir=ir, workgroup_size=wg)
+    return aco_statistics(module.kernels[0], stats, aco_ir=ir, workgroup_size=wg, stage=result.stage)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from isalens.analysis.abi import uses_scratch_descriptor
 from isalens.analysis.calls import link_calls
 from isalens.analysis.cfg import CFG
 from isalens.analysis.cfg import cfg as build_cfg
@@ -204,7 +205,8 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
     for kernel in module.kernels:  # a wave size the input declares must exist on the target too
         check_wave_size(spec, kernel.wave_size, file=file, what=f"kernel {kernel.name} declares")
     module = link_calls(module, has_flat_address_space=spec.generation >= 7,  # call graph (analysis/calls.py)
-                        unified_vgpr_file=spec.unified_vgpr_file)
+                        unified_vgpr_file=spec.unified_vgpr_file,
+                        scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch))
     return LoadedModule(module, spec)
 
 

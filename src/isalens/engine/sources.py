@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens.engine.load import LoadedModule, load, resolve_arch
+from isalens.engine.load import LoadedModule, check_wave_size, load, resolve_arch
 from isalens.errors import ArchError, InputError
 from isalens.frontends import clang as cc
 from isalens.frontends import radv
@@ -59,7 +59,9 @@ def _load_clang(path: Path, arch: str | None, defines: Sequence[str], include_di
     if not arch:
         raise ArchError("compiling needs a target: pass --arch (e.g. --arch gfx1030)", file=str(path),
                         code="arch-required")
-    target = resolve_arch(arch, file=str(path)).name
+    spec = resolve_arch(arch, file=str(path))
+    check_wave_size(spec, wave, file=str(path))  # before clang sees an impossible -mattr=+wavefrontsize32
+    target = spec.name
     with tempfile.TemporaryDirectory(prefix="isalens-clang-") as tmp:
         out = Path(tmp) / f"{path.stem}.{target}.s"
         cc.compile_source(path, target, out_asm=out, defines=defines, include_dirs=include_dirs, cl_std=cl_std,

@@ -19,7 +19,7 @@ from isalens.engine.load import LoadedKernel
 from isalens.engine.vliw import resolve_device
 from isalens.errors import ArchError, InputError
 
-__all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "parse_trip_counts"]
+__all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "parse_trip_counts", "what_if"]
 
 
 def instruction_classes(kernel: LoadedKernel) -> list[str]:

@@ -44,7 +44,6 @@ from isalens.ir.program import Kernel, Module
 
 __all__ = [
     "COLOR_FORMATS",
-    "FAMILIES",
     "RadvResult",
     "RadvTarget",
     "aco_subgroups_per_simd",
@@ -65,9 +64,14 @@ __all__ = [
     "statistics_of",
 ]
 
-#: Mesa's family names (``ac_get_family_name``, as ``RADV_FORCE_FAMILY`` wants them) and their LLVM targets,
-#: from the arch data (``mesa_families``; the first family of a target is the one used for its gfx name).
-FAMILIES: dict[str, str] = mesa_families()
+
+
+def __getattr__(name: str) -> dict[str, str]:
+    """``FAMILIES``: Mesa's family names (``ac_get_family_name``, as ``RADV_FORCE_FAMILY`` wants them) and their
+    LLVM targets, from the arch data (``mesa_families``); read on first use, not when the CLI starts."""
+    if name == "FAMILIES":
+        return mesa_families()
+    raise AttributeError(name)
 
 #: CDNA parts: no graphics hardware (no interpolation, no exports).
 COMPUTE_ONLY = frozenset({"ARCTURUS", "ALDEBARAN"})
@@ -109,15 +113,16 @@ class RadvTarget:
 def resolve_target(arch: str) -> RadvTarget:
     """``navi21``, ``NAVI21``, ``sienna_cichlid`` or ``gfx1030`` -> RadvTarget('NAVI21', 'gfx1030')."""
     key = arch.strip().upper().replace("-", "_")
-    if key in FAMILIES:
-        return RadvTarget(key, FAMILIES[key])
+    families = mesa_families()
+    if key in families:
+        return RadvTarget(key, families[key])
     try:  # a target name or one of its aliases (arch data)
         spec = get_arch(arch.strip().lower().replace("-", "_"))
     except UnknownArchError:
         spec = None
     if spec is not None and spec.mesa_families:
         return RadvTarget(spec.mesa_families[0], spec.name)
-    names = ", ".join(sorted({f.lower() for f in FAMILIES}))
+    names = ", ".join(sorted({f.lower() for f in families}))
     raise CompilerError(f"RADV has no GPU family for '{arch}' (families: {names}; or a gfx target of one)",
                         code="unknown-arch")
 
@@ -409,7 +414,7 @@ def probe_families(families: Sequence[str] | None = None) -> tuple[dict[str, str
     One child process walks the list; RADV ends the process on a family it does not know, so the walk
     restarts after the last family reported.
     """
-    todo = list(families or FAMILIES)
+    todo = list(families or mesa_families())
     found: dict[str, str] = {}
     driver = ""
     while todo:
@@ -598,7 +603,7 @@ def aco_subgroups_per_simd(family: str, *, stage: str, vgprs: int, sgprs: int, l
 
     ``vgprs``, ``sgprs`` and ``lds_bytes`` are allocation figures (ACO's "VGPRs", "SGPRs", "LDS size").
     """
-    return radv_waves_per_simd(get_arch(FAMILIES[family]), stage=stage, vgprs=vgprs, sgprs=sgprs,
+    return radv_waves_per_simd(get_arch(mesa_families()[family]), stage=stage, vgprs=vgprs, sgprs=sgprs,
                                lds_bytes=lds_bytes, wave_size=wave_size, workgroup_size=workgroup_size,
                                interp_inputs=num_interp, family=family)
 

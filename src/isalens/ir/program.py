@@ -114,3 +114,12 @@ class TargetInfo:
     has_sdwa: bool = True
     #: the mnemonic lists (``isa/amdgcn/data/mnemonics_<name>.txt``) that make up the target's instructions
     mnemonic_lists: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class KernelFacts:
+    """What a binary says about one kernel beside its code: the kernel descriptor's fields and the metadata
+    note's, keyed as the ``.amdhsa_*`` directives and ``.amdgpu_metadata`` keys of assembly are (no prefix)."""
+
+    descriptor: dict[str, str] = field(default_factory=dict)
+    metadata: dict[str, str] = field(default_factory=dict)

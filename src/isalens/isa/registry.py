@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from isalens.ir.program import Module, TargetInfo
+from collections.abc import Mapping
+
+from isalens.ir.program import KernelFacts, Module, TargetInfo
 from isalens.isa.amdgcn import dialects
 from isalens.isa.amdgcn.parser import detect_target, parse_module
 
@@ -20,7 +22,8 @@ def declared_target(text: str, dialect: str) -> str | None:
 
 
 def parse(text: str, *, file: str, target: TargetInfo, dialect: str | None = None,
-          ignore_unknown: bool = False, packed_workitem_ids: bool = False) -> Module:
-    """Parse ``text`` into a module for ``target``."""
+          ignore_unknown: bool = False, packed_workitem_ids: bool = False,
+          facts: Mapping[str, KernelFacts] | None = None) -> Module:
+    """Parse ``text`` into a module for ``target`` (``facts``: per-kernel descriptor and metadata of a binary)."""
     return parse_module(text, file=file, target=target, dialect=dialect, ignore_unknown=ignore_unknown,
-                        packed_workitem_ids=packed_workitem_ids)
+                        packed_workitem_ids=packed_workitem_ids, facts=facts)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from isalens.analysis.stats import KernelStats
+from isalens.report.html import script_json
 from isalens.report.model import SCHEMA_VERSION, KernelReport
 
 
@@ -96,6 +96,6 @@ def render_compare_text(variants: list[Variant]) -> str:
 
 def render_compare_html(variants: list[Variant]) -> str:
     """A self-contained page: the table and the overlaid pressure curves (absolute or normalised)."""
-    payload = json.dumps(compare_dict(variants), separators=(",", ":")).replace("</", "<\\/")
+    payload = script_json(compare_dict(variants))  # inert inside the page's script element
     page = (resources.files("isalens.report") / "assets" / "compare.html").read_text("utf-8")
     return page.replace("{{DATA}}", payload)

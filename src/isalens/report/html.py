@@ -68,7 +68,7 @@ def render_html(report: LiveRegReport) -> str:
         if k.stats is not None:
             kernel["cards"] += _stats_cards(k.stats)
     data = {"schema": 1, "file": report.file, "kernels": kernels}
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = script_json(data)
     title = report.file or "ISA"
     page = _asset("report.html")
     # the JSON goes in last so no placeholder text inside the data is ever replaced
@@ -76,6 +76,18 @@ def render_html(report: LiveRegReport) -> str:
                        ("{{JS}}", _asset("report.js"))):
         page = page.replace(key, value)
     return page.replace("{{DATA}}", payload)
+
+
+def script_json(data: Any) -> str:
+    """JSON that is inert inside ``<script type="application/json">``: no input string can end the element
+    (``</script>``), open a comment or a nested script (``<!--``, ``<script``: the HTML tokenizer's "double
+    escaped" state, which swallows the rest of the page) or break a line in older JavaScript (U+2028/9).
+
+    Every ``<``, ``>`` and ``&`` becomes a JSON escape (WHATWG HTML, "Restrictions for contents of script
+    elements"); ``JSON.parse`` turns them back into the same characters.
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _escape(text: str) -> str:

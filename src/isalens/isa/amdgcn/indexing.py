@@ -127,8 +127,10 @@ def apply_indexing(instructions: list[Instruction], generation: int, limits: Lim
     (reads through it), ``dst`` (writes through it), ``both`` or ``swap``. Index bounds are only
     trusted within a block (``block_starts``: labelled instructions).
     """
-    indexed_kind = {ins.index: kind for ins in instructions
-                    if (kind := semantics.effect_of(ins.mnemonic, generation).indexed) is not None}
+    kinds = {m: semantics.effect_of(m, generation).indexed for m in {ins.mnemonic for ins in instructions}}
+    if not any(kinds.values()) and "s_set_gpr_idx_on" not in kinds and "s_set_gpr_idx_idx" not in kinds:
+        return []  # nothing indexed: the common case costs one pass over the mnemonics
+    indexed_kind = {ins.index: kind for ins in instructions if (kind := kinds[ins.mnemonic]) is not None}
     notes: list[tuple[int, str]] = []
     known: dict[str, tuple[int, int]] = {}
     masks: dict[str, int] = {}

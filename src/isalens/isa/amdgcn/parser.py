@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 
 from isalens.errors import ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
-from isalens.ir.program import DeclaredResources, Kernel, Module, TargetInfo
+from isalens.ir.program import DeclaredResources, Kernel, KernelFacts, Module, TargetInfo
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import catalog, semantics
 from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
@@ -28,7 +29,10 @@ from isalens.isa.amdgcn.syntax import (
     parse_mir_register,
 )
 
-__all__ = ["detect_target", "parse_module", "sniff"]
+__all__ = ["MAX_INSTRUCTIONS", "detect_target", "parse_module", "sniff"]
+
+#: the most instructions one input may hold (about 1.5 GB of analysis for 256-VGPR code; docs/robustness.md)
+MAX_INSTRUCTIONS = 500_000
 
 _WAVE32_HINT = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32|s_\w+_wrexec_b32)\b")
 _WAVE64_HINT = re.compile(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b(?!_)")
@@ -419,10 +423,32 @@ def _drop_aco_undef_exports(instructions: list[Instruction], ctx: _Context) -> N
 
 
 def parse_module(text: str, *, file: str, target: TargetInfo, dialect: str | None = None,
-                 ignore_unknown: bool = False, packed_workitem_ids: bool = False) -> Module:
-    """Parse ``text`` (any supported dialect) for ``target``."""
+                 ignore_unknown: bool = False, packed_workitem_ids: bool = False,
+                 facts: Mapping[str, KernelFacts] | None = None) -> Module:
+    """Parse ``text`` (any supported dialect) for ``target``.
+
+    ``facts`` (from a binary: its kernel descriptors and metadata note, by symbol) stand in for the
+    ``.amdhsa_*`` directives and ``.amdgpu_metadata`` that disassembly lacks; functions without facts are
+    not kernels.
+    """
     dialect = dialect or sniff(text)
     result = read(text, file, dialect)
+    total = 0
+    for draft in result.drafts:
+        total += len(draft.items)
+        if total > MAX_INSTRUCTIONS:
+            # memory grows with instructions x registers: a documented cap, not an exhausted machine
+            # (docs/robustness.md)
+            raise ParseError(f"more than {MAX_INSTRUCTIONS:,} instructions: isalens reads at most that many per "
+                             "input; split the file by kernel", file=file,
+                             line=draft.items[MAX_INSTRUCTIONS - total + len(draft.items)].line, code="too-large")
+    if facts is not None:
+        for draft in result.drafts:
+            known = facts.get(draft.name)
+            draft.is_kernel = known is not None
+            if known is not None:
+                draft.descriptor.update(known.descriptor)
+                draft.metadata.update(known.metadata)
     diagnostics: list[Diagnostic] = [Diagnostic(Severity.NOTE, "skipped", note, file, line)
                                      for line, note in result.notes]
     kernels = [

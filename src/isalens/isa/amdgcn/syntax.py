@@ -65,7 +65,12 @@ _NON_REGISTERS = frozenset((
 ))
 _IMPLICIT_READERS = {"vccz": "vcc", "execz": "exec", "src_vccz": "vcc", "src_execz": "exec", "src_scc": "scc"}
 
-_BRACKET_LIST = re.compile(r"\[[^\]]*[, ]")
+# a bracket holding a comma or space (an address list): "[" is excluded inside so that each character is
+# scanned from one "[" only (a line of 30,000 "[" took 40 s with the plain "[^\]]*")
+_BRACKET_LIST = re.compile(r"\[[^\][, ]*[, ]")
+#: what a symbol, expression or named operand (``.LBB0_1``, ``lgkmcnt(0)``, ``hwreg(HW_REG_MODE, 0, 4)``,
+#: ``k@rel32@lo+4``) may contain; brackets, braces, quotes or non-ASCII never belong there
+_OTHER_OPERAND = re.compile(r"^[\w.$@+\-*/()&|^~<>!%:, ]+$", re.ASCII)
 _INT_RE = re.compile(r"^-?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|\d+)$")
 #: the most registers each file's encoding can name: a larger index is a typo, never a bigger GPU (and is
 #: rejected before any bitset is built, so ``v[0:9999999999]`` costs nothing)
@@ -252,6 +257,8 @@ def parse_operand(text: str) -> Operand:
         return imm
     if re.match(r"^[vsa]\d", low) or re.match(r"^(?:v|s|a|acc|ttmp)\[", low):
         raise SyntaxProblem(f"malformed register {text!r}")
+    if not _OTHER_OPERAND.match(core):
+        raise SyntaxProblem(f"cannot read operand {text[:60]!r}")
     return OtherOperand(text)
 
 

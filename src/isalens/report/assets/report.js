@@ -30,6 +30,9 @@
     rangesByReg = {};
     for (const [reg, s, e] of K.ranges) { (rangesByReg[reg] = rangesByReg[reg] || { starts: [], ends: [] }); rangesByReg[reg].starts.push(s); rangesByReg[reg].ends.push(e); }
     width = K.map_width[state.file];
+    // the text column fits the longest line (labels included), within 24-90 characters
+    let longest = 0; for (const ln of K.lines) longest = Math.max(longest, ln[1].length + (ln[6] ? ln[6].length + 2 : 0));
+    $("listing").style.setProperty("--txt", (Math.min(90, Math.max(24, longest)) + 2) + "ch");
     renderCards(); renderChart(); $("spacer").style.height = (K.lines.length * ROW) + "px"; renderRows();
   }
 
@@ -85,7 +88,7 @@
       const cnt = K.lines[i][col];
       let map = ""; for (let r = 0; r < width; r++) { const s = regState(prefix + r, i); map += `<b data-reg="${r}"${state.reg === prefix + r ? ' class="sel"' : ""}>${s}</b>`; }
       row.innerHTML = `<span class="ln">${line}</span><span class="cnt"><span class="bar" style="width:${(100 * cnt / top).toFixed(0)}%"></span><span class="num">${cnt}</span></span><span class="map">${map}</span><span class="txt"></span>`;
-      row.lastChild.textContent = (labels ? labels + ": " : "") + text;
+      row.lastChild.textContent = (labels ? labels + ": " : "") + text; row.lastChild.title = row.lastChild.textContent;
       if (labels) row.lastChild.classList.add("label");
       frag.appendChild(row);
     }

@@ -1,0 +1,93 @@
+"""Benchmark: ``isalens scan`` throughput (kernels/s) with 1 and 2 worker processes, and whether a scan
+resumes. Run by hand (never in tests):
+
+    .venv/bin/python benchmarks/scan_speed.py [--library PATH] [--target gfx1030] [--kernels 2000]
+    .venv/bin/python benchmarks/scan_speed.py --full [--library PATH]    # every target of the library
+
+The library defaults to Debian's librocsparse0 unpacked under .cache/debs (tests/oracle/debian.py puts it
+there). Without ``--full`` the first code objects of ``--target`` (at least ``--kernels`` kernels) are copied
+into a directory of ``.co`` files and scanned from there, so both runs do the same work. Wall time, the CPU
+time of the scan's processes (the machine may be shared) and kernels/s are printed as a Markdown row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+
+def _library() -> Path:
+    found = sorted(p for p in (ROOT / ".cache" / "debs" / "x" / "librocsparse0").rglob("librocsparse.so.0*")
+                   if p.is_file() and not p.is_symlink())
+    if not found:
+        raise SystemExit("librocsparse0 is not unpacked: run tests/oracle/test_debian_libraries.py or pass --library")
+    return found[0]
+
+
+def extract(library: Path, target: str, kernels: int, into: Path) -> tuple[int, int]:
+    """Copy code objects of ``target`` until they hold ``kernels`` kernels; returns (code objects, kernels)."""
+    from isalens.binary.codeobject import read_code_object
+    from isalens.binary.container import find_code_objects
+    from isalens.engine.binary import mapped
+
+    count = total = 0
+    with mapped(library) as data:
+        for ref in find_code_objects(data, file=str(library)):
+            if ref.triple is None or not ref.triple.endswith("--" + target):
+                continue
+            total += len(read_code_object(ref.data, file=str(library), source=ref.source).kernels)
+            (into / f"{count:04d}.co").write_bytes(ref.data)
+            count += 1
+            if total >= kernels:
+                break
+    return count, total
+
+
+def run_scan(paths: list[str], out: Path, workers: int) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds of the scan's processes, and its summary line."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "isalens", "scan", *paths, "--out", str(out), "--workers",
+                           str(workers), "--no-progress"], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc.stderr.strip().splitlines()[-1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--library", type=Path)
+    parser.add_argument("--target", default="gfx1030")
+    parser.add_argument("--kernels", type=int, default=2000)
+    parser.add_argument("--full", action="store_true", help="scan the whole library with 2 workers")
+    args = parser.parse_args()
+    library = args.library or _library()
+    with tempfile.TemporaryDirectory(prefix="isalens-scan-bench-") as tmp:
+        work = Path(tmp)
+        if args.full:
+            wall, cpu, line = run_scan([str(library)], work / "full.parquet", 2)
+            print(f"| full library, 2 workers | {wall:.0f} s | {cpu:.0f} s | {line} |")
+            return
+        (work / "objects").mkdir()
+        objects, kernels = extract(library, args.target, args.kernels, work / "objects")
+        print(f"{objects} {args.target} code objects, {kernels} kernels")
+        walls = {}
+        for workers in (1, 2):
+            wall, cpu, line = run_scan([str(work / "objects")], work / f"w{workers}.parquet", workers)
+            walls[workers] = wall
+            print(f"| {workers} worker(s) | {kernels} | {wall:.1f} s | {cpu:.1f} s | {kernels / wall:.1f} | "
+                  f"{kernels / cpu:.1f} |  ({line})")
+        print(f"speed-up with 2 workers: {walls[1] / walls[2]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""One AMDGPU code object (an ELF for ``EM_AMDGPU``, code object v4-v6): target, kernels with their
+descriptor and metadata figures, and every function symbol. Read with pyelftools.
+
+The ABI version byte of ``e_ident`` gives the code object version (AMDGPUUsage, "ELF Header"): 0 v2, 1 v3,
+2 v4, 3 v5, 4 v6.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
+from elftools.elf.sections import NoteSection, SymbolTableSection
+
+from isalens.binary.descriptor import KD_SIZE, decode_descriptor
+from isalens.binary.metadata import NT_AMDGPU_METADATA, kernel_fields, unpack_metadata
+from isalens.errors import InputError
+
+__all__ = ["EM_AMDGPU", "CodeObject", "KernelInfo", "read_code_object"]
+
+EM_AMDGPU = 224
+_VERSIONS = {0: 2, 1: 3, 2: 4, 3: 5, 4: 6}
+
+
+@dataclass(frozen=True, slots=True)
+class KernelInfo:
+    """A kernel as the code object describes it: metadata (``.vgpr_count`` ...) and kernel descriptor fields."""
+
+    name: str
+    symbol: str
+    metadata: dict[str, str]
+    descriptor: dict[str, str]
+
+    def _int(self, key: str) -> int | None:
+        value = self.metadata.get(key)
+        try:
+            return int(value) if value is not None else None
+        except ValueError:
+            return None
+
+    @property
+    def vgpr_count(self) -> int | None:
+        return self._int("vgpr_count")
+
+    @property
+    def sgpr_count(self) -> int | None:
+        return self._int("sgpr_count")
+
+    @property
+    def agpr_count(self) -> int | None:
+        return self._int("agpr_count")
+
+    @property
+    def lds_bytes(self) -> int | None:
+        return self._int("group_segment_fixed_size")
+
+    @property
+    def wave_size(self) -> int | None:
+        return self._int("wavefront_size")
+
+    def summary(self) -> dict[str, Any]:
+        """The figures ``isalens list --json`` shows."""
+        return {"name": self.name, "vgpr_count": self.vgpr_count, "sgpr_count": self.sgpr_count,
+                "agpr_count": self.agpr_count, "lds_bytes": self.lds_bytes, "wave_size": self.wave_size}
+
+
+@dataclass(frozen=True, slots=True)
+class CodeObject:
+    """A parsed code object; ``data`` is the whole ELF (handed to the disassembler)."""
+
+    target: str
+    version: int
+    source: str
+    data: bytes
+    kernels: tuple[KernelInfo, ...]
+    #: every function symbol: name -> (address, size in bytes)
+    functions: dict[str, tuple[int, int]]
+    #: major version of the clang that compiled it (``.comment``), when it says
+    compiler_major: int | None = None
+
+    @property
+    def processor(self) -> str:
+        """The processor without target features: ``gfx90a`` of ``gfx90a:xnack-``."""
+        return self.target.split(":", 1)[0]
+
+
+def _notes(elf: ELFFile) -> list[tuple[str, int, bytes]]:
+    found = []
+    for section in elf.iter_sections():
+        if isinstance(section, NoteSection):
+            for note in section.iter_notes():
+                desc = note["n_desc"]
+                found.append((str(note["n_name"]), int(note["n_type"]) if isinstance(note["n_type"], int) else -1,
+                              desc if isinstance(desc, bytes) else b""))
+    return found
+
+
+def _bytes_at(sections: list[tuple[int, int, int]], data: bytes, address: int, size: int) -> bytes | None:
+    """``size`` bytes at virtual ``address``, from the section (address, size, file offset) that holds it."""
+    for start, length, offset in sections:
+        if start <= address and address + size <= start + length:
+            return data[offset + address - start:offset + address - start + size]
+    return None
+
+
+def read_code_object(data: bytes, *, file: str, source: str) -> CodeObject:
+    """Parse the code object ``data`` (from ``source`` inside ``file``); one-line errors name both."""
+    where = source or "code object"
+    if not data.startswith(b"\x7fELF"):
+        raise InputError(f"{where}: not an ELF code object", file=file, code="code-object")
+    try:
+        elf = ELFFile(io.BytesIO(data))
+        machine = elf.header["e_machine"]
+        if machine not in ("EM_AMDGPU", EM_AMDGPU):
+            raise InputError(f"{where}: ELF for {machine}, not AMDGPU", file=file, code="not-amdgpu")
+        abi = int(elf.header["e_ident"]["EI_ABIVERSION"])
+        version = _VERSIONS.get(abi, 0)
+        if version < 4:
+            what = f"code object v{version}" if version else f"code object ABI version {abi}"
+            raise InputError(f"{where}: {what} is not supported (isalens reads code objects v4-v6)",
+                             file=file, code="code-object-version")
+        meta: dict[str, Any] | None = None
+        for name, kind, desc in _notes(elf):
+            if name == "AMDGPU" and kind == NT_AMDGPU_METADATA:
+                meta = unpack_metadata(desc, file=file, where=where)
+        if meta is None:
+            raise InputError(f"{where}: no AMDGPU metadata note", file=file, code="metadata")
+        target = str(meta.get("amdhsa.target", "")).rsplit("--", 1)[-1]
+        if not target.startswith("gfx"):
+            raise InputError(f"{where}: metadata names no gfx target ({meta.get('amdhsa.target')!r})", file=file,
+                             code="metadata")
+        processor = target.split(":", 1)[0]
+        symbols: dict[str, tuple[int, int]] = {}
+        functions: dict[str, tuple[int, int]] = {}
+        symtab = elf.get_section_by_name(".symtab") or elf.get_section_by_name(".dynsym")
+        if isinstance(symtab, SymbolTableSection):
+            for sym in symtab.iter_symbols():
+                symbols[sym.name] = (int(sym["st_value"]), int(sym["st_size"]))
+                if sym["st_info"]["type"] == "STT_FUNC" and sym["st_shndx"] != "SHN_UNDEF":
+                    functions[sym.name] = symbols[sym.name]
+        sections = [(int(x["sh_addr"]), int(x["sh_size"]), int(x["sh_offset"])) for x in elf.iter_sections()
+                     if x["sh_type"] != "SHT_NOBITS" and x["sh_addr"]]
+        kernels = []
+        for entry in meta.get("amdhsa.kernels", []) or []:
+            fields = kernel_fields(entry)
+            name = fields.get("name", "")
+            kd_name = fields.get("symbol") or f"{name}.kd"
+            kd = symbols.get(kd_name)
+            raw = _bytes_at(sections, data, kd[0], KD_SIZE) if kd else None
+            if raw is None:
+                raise InputError(f"{where}: kernel {name}: no kernel descriptor {kd_name}", file=file,
+                                 code="descriptor")
+            kernels.append(KernelInfo(name, kd_name.removesuffix(".kd"), fields, decode_descriptor(raw, processor)))
+    except ELFError as exc:
+        raise InputError(f"{where}: unreadable ELF: {exc}", file=file, code="code-object") from None
+    except (ValueError, KeyError, IndexError, AttributeError) as exc:  # pyelftools on damaged headers
+        raise InputError(f"{where}: damaged ELF: {type(exc).__name__}: {exc}", file=file, code="code-object") from None
+    return CodeObject(target, version, source, data, tuple(kernels), functions, _compiler_major(elf))
+
+
+_CLANG_RE = re.compile(rb"clang version (\d+)\.")
+
+
+def _compiler_major(elf: ELFFile) -> int | None:
+    comment = elf.get_section_by_name(".comment")
+    if comment is None:
+        return None
+    versions = [int(v) for v in _CLANG_RE.findall(comment.data())]
+    return max(versions) if versions else None

@@ -1,0 +1,43 @@
+"""The AMDGPU metadata note of a code object (v3 and later): MessagePack under note name ``AMDGPU``, type 32
+(``NT_AMDGPU_METADATA``), per AMDGPUUsage "Code Object V3 Metadata" and later.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from isalens.errors import InputError
+
+__all__ = ["NT_AMDGPU_METADATA", "kernel_fields", "unpack_metadata"]
+
+NT_AMDGPU_METADATA = 32
+
+
+def unpack_metadata(desc: bytes, *, file: str, where: str) -> dict[str, Any]:
+    """The decoded metadata map, or a one-line error."""
+    try:
+        doc = msgpack.unpackb(desc, raw=False, strict_map_key=False)
+    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
+        raise InputError(f"{where}: unreadable AMDGPU metadata note: {exc}", file=file, code="metadata") from None
+    if not isinstance(doc, dict):
+        raise InputError(f"{where}: AMDGPU metadata note is not a map", file=file, code="metadata")
+    return doc
+
+
+def kernel_fields(entry: dict[str, Any]) -> dict[str, str]:
+    """One ``amdhsa.kernels`` entry as plain strings keyed without the leading dot (``vgpr_count``),
+    the form the ISA parser reads from ``.amdgpu_metadata``; lists are space-separated, ``.args`` dropped."""
+    fields: dict[str, str] = {}
+    for key, value in entry.items():
+        name = str(key).lstrip(".")
+        if name == "args":
+            continue
+        if isinstance(value, list | tuple):
+            fields[name] = " ".join(str(v) for v in value)
+        elif isinstance(value, bool):
+            fields[name] = "1" if value else "0"
+        elif isinstance(value, int | float | str):
+            fields[name] = str(value)
+    return fields

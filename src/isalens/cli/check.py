@@ -1,0 +1,65 @@
+"""The ``isalens check`` command: a project's kernels against the budgets of ``isalens.toml``.
+
+Exit codes: 0 every kernel within budget, 1 a budget broken (or a kernel that could not be analysed),
+2 bad input or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from isalens.errors import IsalensError
+
+__all__ = ["register", "run"]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_INPUT = 2
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``check`` subcommand to ``subparsers``."""
+    p = subparsers.add_parser(
+        "check", help="check kernels against register/occupancy/size budgets (isalens.toml)",
+        description="Analyse PATHs (or the budget file's 'paths'; scan results are read as they are) and check "
+                    "every kernel against the limits of the budget file: [defaults] and [[budget]] tables with "
+                    "kernel/target globs and at-most limits (vgpr, sgpr, agpr, spills, scratch, lds, code_bytes, "
+                    "instructions) or at-least occupancy.",
+    )
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files, directories or scan results")
+    p.add_argument("--budget", type=Path, default=Path("isalens.toml"), help="budget file (default isalens.toml)")
+    p.add_argument("--arch", help="target of ISA text that does not name one")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``isalens check``; returns the exit code."""
+    from isalens.scan.budget import check_rows, read_budget
+    from isalens.scan.inputs import rows_of
+    from isalens.scan.work import ScanOptions
+
+    try:
+        budget = read_budget(args.budget)
+        paths = list(args.paths) or [Path(p) for p in budget.paths]
+        if not paths:
+            raise IsalensError("nothing to check: give PATHs or 'paths' in the budget file", file=str(args.budget))
+        rows = rows_of(paths, ScanOptions(arch=args.arch))
+    except IsalensError as exc:
+        sys.stderr.write(f"isalens: {exc}\n")
+        return EXIT_INPUT
+    doc = check_rows(rows, budget)
+    if args.json:
+        sys.stdout.write(json.dumps(doc, indent=1, default=str) + "\n")
+    else:
+        for v in doc["violations"]:
+            if v["metric"] == "error":
+                sys.stdout.write(f"FAIL  {v['file']}  {v['kernel'] or ''}: {v['value']}\n")
+            else:
+                sys.stdout.write(f"FAIL  {v['target']}  {v['kernel']}: {v['metric']} {v['value']:g} "
+                                 f"({v['kind']} {v['limit']:g})\n")
+        sys.stdout.write(f"{doc['kernels']} kernel(s) checked, {len(doc['violations'])} budget(s) broken\n")
+    return EXIT_FAILED if doc["violations"] else EXIT_OK

@@ -1,0 +1,160 @@
+"""Binaries as input: find the code objects of a file, list their kernels, and load them (disassembled by
+llvm-objdump into the ``objdump`` dialect, with each kernel's descriptor and metadata) as a
+:class:`~isalens.engine.load.LoadedModule`, the same object ISA text gives.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import mmap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from isalens.arch.loader import normalize_arch_name
+from isalens.binary.bundle import is_binary_file
+from isalens.engine.load import LoadedModule, resolve_arch, target_info
+from isalens.errors import InputError, IsalensError
+from isalens.frontends.objdump import disassemble
+from isalens.ir.diagnostics import Diagnostic
+from isalens.ir.program import Kernel, KernelFacts, Module
+from isalens.isa import registry
+
+if TYPE_CHECKING:
+    from isalens.binary.codeobject import CodeObject
+
+BINARY_EXTRA = "pip install 'isalens[binary]' (pyelftools, msgpack, zstandard)"
+
+__all__ = ["Listed", "is_binary_file", "list_code_objects", "load_binary", "load_code_object", "mapped",
+           "select_kernels"]
+
+
+@contextmanager
+def mapped(path: Path) -> Iterator[bytes | mmap.mmap]:
+    """The file's bytes, memory-mapped (a 1.3 GiB library is not read into memory)."""
+    try:
+        f = path.open("rb")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(path), code="io") from None
+    with f:
+        try:
+            view: bytes | mmap.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file cannot be mapped
+            view = b""
+        try:
+            yield view
+        finally:
+            if isinstance(view, mmap.mmap):
+                view.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One code object found in a file, or why it cannot be read (``error``)."""
+
+    source: str
+    code_object: CodeObject | None
+    error: IsalensError | None = None
+
+
+def list_code_objects(path: Path) -> list[Listed]:
+    """Every code object in ``path``; one that cannot be read is listed with its error. A file that is not
+    a binary at all, or whose container is damaged, raises."""
+    try:
+        from isalens.binary.codeobject import read_code_object
+        from isalens.binary.container import find_code_objects
+    except ImportError as exc:
+        raise InputError(f"reading binaries needs {exc.name}: {BINARY_EXTRA}", file=str(path),
+                         code="binary-extra") from None
+    out: list[Listed] = []
+    with mapped(path) as data:
+        for ref in find_code_objects(data, file=str(path)):
+            try:
+                out.append(Listed(ref.source, read_code_object(ref.data, file=str(path), source=ref.source)))
+            except IsalensError as exc:
+                out.append(Listed(ref.source, None, exc))
+    return out
+
+
+def _matches(co: CodeObject, target: str) -> bool:
+    if ":" in target:
+        return co.target == target
+    return co.processor == normalize_arch_name(target)
+
+
+def select_kernels(co: CodeObject, pattern: str | None) -> list[str]:
+    """Symbols of the kernels of ``co`` whose name or symbol matches ``pattern`` (a name or shell glob)."""
+    return [k.symbol for k in co.kernels
+            if pattern is None or fnmatch.fnmatchcase(k.name, pattern) or fnmatch.fnmatchcase(k.symbol, pattern)]
+
+
+def _xnack_reserved(co: CodeObject) -> bool:
+    """Whether the compiler counted the XNACK mask in ``.sgpr_count``: the target ID says ``xnack+`` or ``xnack-``;
+    with neither ("any") LLVM 19 counts it (``isXnackOnOrAny``) while the LLVM 15 that built Debian's ROCm 5
+    libraries did not (seen on their code objects); the version between is not known, 16 is assumed."""
+    if ":xnack+" in co.target:
+        return True
+    if ":xnack-" in co.target:
+        return False
+    return co.compiler_major is None or co.compiler_major >= 16
+
+
+def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
+                     wave_size: int | None = None, symbols: list[str] | None = None) -> LoadedModule:
+    """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it."""
+    spec = resolve_arch(co.processor, file=file)
+    if symbols is None and kernel is not None:
+        symbols = select_kernels(co, kernel)
+    label = f"{file} [{co.source}]"
+    if symbols == []:
+        return LoadedModule(Module(kernels=(), dialect="objdump", arch=spec.name, file=label), spec)
+    text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols, extents=co.functions)
+    reserve = {"reserve_xnack_mask": "1" if _xnack_reserved(co) else "0"}
+    facts = {k.symbol: KernelFacts({**k.descriptor, **reserve}, dict(k.metadata)) for k in co.kernels}
+    module = registry.parse(text, file=label, target=target_info(spec, wave_size), dialect="objdump",
+                            ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids, facts=facts)
+    return LoadedModule(module, spec)
+
+
+def load_binary(path: Path, *, target: str | None = None, kernel: str | None = None,
+                ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
+    """The kernels of one target in the binary ``path`` (every code object of that target, e.g. one per bundle of
+    a library), optionally only those matching ``kernel`` (name or glob)."""
+    file = str(path)
+    listed = list_code_objects(path)
+    readable = [x.code_object for x in listed if x.code_object is not None]
+    processors = sorted({co.processor for co in readable})
+    if target is None:
+        if len(processors) > 1:
+            raise InputError(f"holds code objects for {', '.join(processors)}: choose one with --target", file=file,
+                             code="target-required")
+        chosen = readable
+    else:
+        chosen = [co for co in readable if _matches(co, target)]
+        if not chosen:
+            raise InputError(f"no code object for {target} (found: {', '.join(processors) or 'none readable'})",
+                             file=file, code="no-target")
+    if not chosen:
+        first = next((x.error for x in listed if x.error is not None), None)
+        raise first if first is not None else InputError("no AMDGPU code object with code", file=file,
+                                                         code="no-code-object")
+    kernels: list[Kernel] = []
+    diagnostics: list[Diagnostic] = []
+    spec = None
+    for co in chosen:
+        loaded = load_code_object(co, file=file, kernel=kernel, ignore_unknown=ignore_unknown, wave_size=wave_size)
+        spec = loaded.arch
+        kernels += loaded.ir.kernels
+        diagnostics += loaded.ir.diagnostics
+    if not kernels:
+        names = sorted({k.name for co in chosen for k in co.kernels})
+        shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        raise InputError(f"no kernel matches '{kernel}' (found: {shown or 'no kernels'})", file=file,
+                         code="no-kernel")
+    assert spec is not None
+    label = file if len(chosen) == 1 and chosen[0].source == "code object" else f"{file} [{chosen[0].target}]"
+    module = Module(kernels=tuple(kernels), dialect="objdump", arch=spec.name, file=label,
+                    diagnostics=tuple(diagnostics))
+    return LoadedModule(module, spec)

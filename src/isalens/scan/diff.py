@@ -1,0 +1,135 @@
+"""Compare two sets of scan rows kernel by kernel, and the ``--fail-on`` thresholds of a CI gate.
+
+Kernels are matched by (file name, target, kernel, occurrence); when each side holds a single file, the file
+name is left out so two builds with different names still match.
+
+``--fail-on`` is a comma-separated list of ``METRIC OP [VALUE]``:
+
+* ``occupancy<``: fail when the new value is below the old one (no value: compare with the base);
+* ``vgpr>+8``: a signed value compares the change (new - base), here "grew by more than 8";
+* ``spills>0``: an unsigned value compares the new value itself (added kernels too).
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+from isalens.errors import IsalensError
+from isalens.scan.rows import METRICS
+
+__all__ = ["ALIASES", "Rule", "diff_rows", "parse_fail_on"]
+
+ALIASES = {
+    "occupancy": "occupancy_waves", "waves": "occupancy_waves",
+    "vgpr": "vgpr_requested", "vgprs": "vgpr_requested", "sgpr": "sgpr_requested", "sgprs": "sgpr_requested",
+    "agpr": "agpr_requested", "agprs": "agpr_requested",
+    "spills": "spills", "scratch": "scratch_bytes", "lds": "lds_bytes",
+    "code": "code_bytes", "size": "code_bytes", "code_bytes": "code_bytes", "instructions": "instructions",
+    **{name: name for name in METRICS},
+}
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+}
+_RULE_RE = re.compile(r"^\s*([A-Za-z_]+)\s*(<=|>=|==|!=|<|>)\s*([+-]?\d+(?:\.\d+)?)?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    text: str
+    metric: str
+    op: str
+    value: float | None
+    relative: bool
+
+    def crossed(self, base: float | None, new: float | None) -> bool:
+        """Whether this kernel's change crosses the rule."""
+        compare = _OPS[self.op]
+        if new is None:
+            return False
+        if self.value is None:
+            return base is not None and compare(new, base)
+        if self.relative:
+            return base is not None and compare(new - base, self.value)
+        return compare(new, self.value)
+
+
+def parse_fail_on(text: str) -> list[Rule]:
+    """The rules of a ``--fail-on`` string, or a one-line error naming the bad part."""
+    rules = []
+    for part in (p for p in text.split(",") if p.strip()):
+        match = _RULE_RE.match(part)
+        if not match:
+            raise IsalensError(f"--fail-on: cannot read {part.strip()!r} (expected e.g. 'occupancy<', 'vgpr>+8', "
+                               "'spills>0')", code="usage")
+        name, op, value = match.groups()
+        metric = ALIASES.get(name.lower())
+        if metric is None:
+            raise IsalensError(f"--fail-on: unknown metric {name!r} (choose from {', '.join(sorted(ALIASES))})",
+                               code="usage")
+        relative = value is not None and value[0] in "+-"
+        rules.append(Rule(part.strip(), metric, op, float(value) if value is not None else None, relative))
+    return rules
+
+
+def _keys(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str, int], dict[str, Any]]:
+    single = len({r.get("file") for r in rows}) <= 1
+    seen: Counter[tuple[str, str, str]] = Counter()
+    out = {}
+    for row in sorted(rows, key=lambda r: (str(r.get("file")), str(r.get("source")), str(r.get("kernel")))):
+        name = "" if single else PurePath(str(row.get("file"))).name
+        base = (name, str(row.get("target")), str(row.get("kernel")))
+        out[(*base, seen[base])] = row
+        seen[base] += 1
+    return out
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _ident(key: tuple[str, str, str, int], row: dict[str, Any]) -> dict[str, Any]:
+    return {"file": row.get("file"), "target": key[1], "kernel": key[2], "occurrence": key[3]}
+
+
+def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequence[Rule] = ()) -> dict[str, Any]:
+    """The diff document: changed, added and removed kernels, errors, and the rules crossed."""
+    good_base = _keys([r for r in base if not r.get("error")])
+    good_new = _keys([r for r in new if not r.get("error")])
+    changed, failures = [], []
+    for key in sorted(good_base.keys() & good_new.keys()):
+        b, n = good_base[key], good_new[key]
+        metrics = {}
+        for m in METRICS:
+            vb, vn = _number(b.get(m)), _number(n.get(m))
+            if vb != vn:
+                metrics[m] = {"base": vb, "new": vn, "delta": None if vb is None or vn is None else vn - vb}
+        if metrics:
+            changed.append({**_ident(key, n), "metrics": metrics})
+        for rule in rules:
+            if rule.crossed(_number(b.get(rule.metric)), _number(n.get(rule.metric))):
+                failures.append({**_ident(key, n), "rule": rule.text, "base": _number(b.get(rule.metric)),
+                                 "new": _number(n.get(rule.metric))})
+    added = sorted(good_new.keys() - good_base.keys())
+    for key in added:  # a new kernel can break only absolute rules ("spills>0")
+        value = {rule.metric: _number(good_new[key].get(rule.metric)) for rule in rules}
+        for rule in rules:
+            if rule.value is not None and not rule.relative and rule.crossed(None, value[rule.metric]):
+                failures.append({**_ident(key, good_new[key]), "rule": rule.text, "base": None,
+                                 "new": value[rule.metric]})
+    removed = sorted(good_base.keys() - good_new.keys())
+    return {
+        "schema": 1,
+        "changed": changed,
+        "added": [_ident(k, good_new[k]) for k in added],
+        "removed": [_ident(k, good_base[k]) for k in removed],
+        "unchanged": len(good_base.keys() & good_new.keys()) - len(changed),
+        "errors": [{"file": r.get("file"), "source": r.get("source"), "kernel": r.get("kernel"), "error": r["error"]}
+                   for r in new if r.get("error")],
+        "failures": failures,
+    }

@@ -1,0 +1,95 @@
+"""One table row per kernel: the figures of the ``analyze --json`` document flattened into columns.
+
+:func:`rows_from_document` is the one place that knows the document's shape, so the scan follows whatever
+produces that document (today built like ``cli._livereg_for(..., with_stats=True)``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["KEY_COLUMNS", "METRICS", "error_row", "rows_from_document"]
+
+#: what identifies a unit's rows: the same file, place in it and content means the same rows
+KEY_COLUMNS = ("file", "source", "content_hash")
+#: per-kernel lists and maps that are not figures (or have unbounded keys) stay out of the table
+_SKIP = {"lines", "longest_lived", "peak_live_set", "entry_live_in", "unexpected_live_in", "declared_raw", "name",
+         "stats.blocks", "stats.literal_values", "stats.lds", "stats.lds_accesses", "stats.classes_by_loop_depth",
+         "stats.modifiers", "stats.classes_weighted"}
+_NON_WORD = re.compile(r"[^0-9A-Za-z]+")
+
+#: the headline figures (diff, check, docs): column -> what it is
+METRICS = {
+    "vgpr_requested": "VGPRs the code uses (highest + 1)",
+    "sgpr_requested": "SGPRs the code uses, with those LLVM reserves",
+    "agpr_requested": "AGPRs the code uses",
+    "occupancy_waves": "waves per SIMD (whole workgroups)",
+    "spills": "VGPRs + SGPRs spilled (compiler metadata)",
+    "scratch_bytes": "private segment bytes per work-item",
+    "lds_bytes": "LDS bytes per workgroup",
+    "code_bytes": "bytes of machine code",
+    "instructions": "instructions",
+}
+
+
+def _column(path: str) -> str:
+    return _NON_WORD.sub("_", path).strip("_").lower()
+
+
+def _flatten(value: Any, path: str, out: dict[str, Any]) -> None:
+    if path in _SKIP:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{path}.{key}" if path else str(key), out)
+    elif (isinstance(value, bool | int | float | str) or value is None) and path:
+        out[_column(path)] = value
+    # lists (peak lines, limiter names ...) are summarised explicitly below, not spread into columns
+
+
+def _declared_int(raw: dict[str, str], key: str) -> int | None:
+    try:
+        return int(raw[key], 0)
+    except (KeyError, ValueError):
+        return None
+
+
+def kernel_row(kernel: dict[str, Any]) -> dict[str, Any]:
+    """The columns of one kernel object of the analyze document."""
+    row: dict[str, Any] = {"kernel": kernel.get("name")}
+    _flatten(kernel, "", row)
+    occ = kernel.get("occupancy") or {}
+    raw = kernel.get("declared_raw") or {}
+    stats = kernel.get("stats") or {}
+    vspill, sspill = _declared_int(raw, ".vgpr_spill_count"), _declared_int(raw, ".sgpr_spill_count")
+    row.update({
+        "occupancy_waves": occ.get("waves_per_simd"),
+        "occupancy_limiter": ",".join(occ.get("limited_by") or []) or None,
+        "vgpr_spills": vspill,
+        "sgpr_spills": sspill,
+        "spills": None if vspill is None and sspill is None else (vspill or 0) + (sspill or 0),
+        "scratch_bytes": _declared_int(raw, ".private_segment_fixed_size"),
+        "lds_bytes": _declared_int(raw, ".group_segment_fixed_size"),
+        "code_bytes": stats.get("code_bytes"),
+        "vgpr_peak_lines": json.dumps(kernel.get("vgpr", {}).get("peak_lines", [])),
+        "declared_raw": json.dumps(raw, sort_keys=True),
+    })
+    return row
+
+
+def rows_from_document(doc: dict[str, Any], **identity: Any) -> list[dict[str, Any]]:
+    """One row per kernel (functions that are not kernels are left out) of the analyze document ``doc``,
+    each starting with the ``identity`` columns (file, source, target, content hash, isalens version)."""
+    rows = []
+    for kernel in doc.get("kernels", []):
+        if not kernel.get("is_kernel", True):
+            continue
+        rows.append({**identity, "error": None, "error_code": None, **kernel_row(kernel)})
+    return rows
+
+
+def error_row(message: str, code: str, kernel: str | None = None, **identity: Any) -> dict[str, Any]:
+    """The row recording that a unit (or one kernel of it) could not be analysed."""
+    return {**identity, "kernel": kernel, "error": message, "error_code": code}

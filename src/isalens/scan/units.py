@@ -1,0 +1,103 @@
+"""What a scan analyses: one unit per ISA text or source file and one per code object inside a binary, each
+with a content hash, found lazily (a 1.3 GiB library is walked bundle by bundle)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from isalens.engine.binary import is_binary_file, mapped
+from isalens.engine.sources import is_source
+from isalens.errors import IsalensError
+
+__all__ = ["TEXT_SUFFIXES", "Unit", "iter_units"]
+
+#: ISA text a directory walk picks up (named files are read whatever their suffix)
+TEXT_SUFFIXES = (".s", ".asm", ".isa", ".dis", ".lst")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One piece of work: ``kind`` is ``text``, ``source``, ``code-object`` or ``error`` (the container could not
+    be read: ``error`` holds the message and code)."""
+
+    file: str
+    source: str
+    content_hash: str
+    kind: str
+    data: bytes | None = None
+    triple: str | None = None
+    error: tuple[str, str] | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.file, self.source, self.content_hash)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _files(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
+    """(file, named explicitly) for every path; directories are walked in name order."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                for name in sorted(names):
+                    candidate = Path(root) / name
+                    if candidate.is_file() and not candidate.is_symlink():
+                        yield candidate, False
+        else:
+            yield path, True
+
+
+def _target_of(triple: str | None) -> str | None:
+    return triple.rsplit("--", 1)[-1] if triple else None
+
+
+def iter_units(paths: Iterable[str | Path], *, target: str | None = None) -> Iterator[Unit]:
+    """The units of ``paths`` in file order; code objects whose bundle entry names another processor than
+    ``target`` are left out here (those without a bundle triple are filtered once parsed)."""
+    for path, named in _files(paths):
+        file = str(path.resolve()) if path.exists() else str(path)
+        try:
+            if is_binary_file(path):
+                yield from _binary_units(path, file, named, target)
+            elif is_source(path):
+                yield Unit(file, "file", _file_hash(path), "source")
+            elif named or path.suffix.lower() in TEXT_SUFFIXES:
+                data = path.read_bytes()
+                yield Unit(file, "file", _sha(data), "text", data)
+        except OSError as exc:
+            yield Unit(file, "file", "unreadable", "error", error=(f"cannot read: {exc.strerror}", "io"))
+
+
+def _binary_units(path: Path, file: str, named: bool, target: str | None) -> Iterator[Unit]:
+    from isalens.binary.container import find_code_objects
+
+    found = 0
+    try:
+        with mapped(path) as data:
+            for ref in find_code_objects(data, file=file):
+                found += 1
+                entry_target = _target_of(ref.triple)
+                if target and entry_target and entry_target.split(":", 1)[0] != target.split(":", 1)[0]:
+                    continue
+                yield Unit(file, ref.source, _sha(ref.data), "code-object", ref.data, ref.triple)
+    except IsalensError as exc:
+        if exc.code == "not-amdgpu" and not named and not found:
+            return  # a directory's host programs without GPU code are not inputs
+        yield Unit(file, "file", f"{_file_hash(path)}", "error", error=(exc.message, exc.code))

@@ -1,0 +1,123 @@
+"""One unit -> its rows. The same function runs in the local process pool and on Dask workers, so it takes
+and returns only plain, picklable values and never raises for bad input (that becomes an error row)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from isalens import __version__
+from isalens.engine.binary import load_code_object, select_kernels
+from isalens.engine.load import LoadedModule, load
+from isalens.engine.sources import load_source
+from isalens.errors import IsalensError
+from isalens.report.json import render_json
+from isalens.report.model import livereg_report
+from isalens.scan.rows import error_row, rows_from_document
+from isalens.scan.units import Unit
+
+__all__ = ["ScanOptions", "analyze_document", "run_unit"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScanOptions:
+    """What applies to every unit: target and kernel choice, the target of text without one, source flags."""
+
+    target: str | None = None
+    kernel: str | None = None
+    arch: str | None = None
+    ignore_unknown: bool = False
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    opt: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] | None = None) -> dict[str, Any]:
+    """The ``analyze --json`` document of ``module`` (the same passes as ``analyze``; per-line listings left out;
+    advice, which is prose, too: a scan row holds figures)."""
+    report = livereg_report([k.analyze(extra=("stats", "timing")) for k in module.kernels], file=module.ir.file,
+                            dialect=module.ir.dialect, diagnostics=module.ir.diagnostics,
+                            compiler_stats=compiler_stats, timing_requested=True)
+    doc: dict[str, Any] = json.loads(render_json(report, lines=False))
+    return doc
+
+
+def _identity(unit: Unit, target: str | None) -> dict[str, Any]:
+    return {"file": unit.file, "source": unit.source, "target": target, "content_hash": unit.content_hash,
+            "isalens_version": __version__}
+
+
+def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
+    from isalens.binary.codeobject import read_code_object
+    from isalens.frontends.objdump import DisassemblyUnsupported, check_disassemblable
+
+    assert unit.data is not None
+    co = read_code_object(unit.data, file=unit.file, source=unit.source)
+    if options.target and co.processor != options.target.split(":", 1)[0]:
+        return []
+    identity = _identity(unit, co.target)
+    symbols = select_kernels(co, options.kernel)
+    try:
+        check_disassemblable(co.processor, file=unit.file, source=unit.source)
+    except DisassemblyUnsupported as exc:
+        # what the code object says is still worth a row per kernel
+        by_symbol = {k.symbol: k for k in co.kernels}
+        return [{**error_row(exc.message, exc.code, kernel=by_symbol[s].name, **identity),
+                 **{f"declared_{key}": value for key, value in by_symbol[s].summary().items() if key != "name"}}
+                for s in symbols]
+    try:
+        # all at once: one llvm-objdump run (no symbol list, which for hundreds of long C++ names could pass
+        # the kernel's limit on one argument); rows_from_document keeps only kernels
+        chosen = None if options.kernel is None else symbols
+        module = load_code_object(co, file=unit.file, symbols=chosen, ignore_unknown=options.ignore_unknown)
+        return rows_from_document(analyze_document(module), **identity)
+    except IsalensError:
+        pass
+    # one kernel spoils the code object: analyse them one by one, so only that one becomes an error row
+    rows: list[dict[str, Any]] = []
+    for symbol in symbols:
+        try:
+            module = load_code_object(co, file=unit.file, symbols=[symbol], ignore_unknown=options.ignore_unknown)
+            rows += rows_from_document(analyze_document(module), **identity)
+        except IsalensError as exc:
+            rows.append(error_row(exc.message, exc.code, kernel=symbol, **identity))
+    return rows
+
+
+def _rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
+    if unit.kind == "error":
+        assert unit.error is not None
+        return [error_row(unit.error[0], unit.error[1], **_identity(unit, None))]
+    if unit.kind == "code-object":
+        return _code_object_rows(unit, options)
+    if unit.kind == "source":
+        module, stats = load_source(Path(unit.file), options.arch, defines=options.defines,
+                                    include_dirs=options.include_dirs, opt=options.opt,
+                                    ignore_unknown=options.ignore_unknown)
+        doc = analyze_document(module, stats)
+    else:
+        assert unit.data is not None
+        try:
+            text = unit.data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise IsalensError("not UTF-8 text: expected ISA text", file=unit.file, code="binary") from None
+        module = load(text, options.arch, ignore_unknown=options.ignore_unknown)
+        doc = analyze_document(module)
+    if options.kernel:
+        import fnmatch
+
+        doc["kernels"] = [k for k in doc["kernels"] if fnmatch.fnmatchcase(k["name"], options.kernel)]
+    return rows_from_document(doc, **_identity(unit, module.arch.name))
+
+
+def run_unit(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
+    """The rows of ``unit``: one per kernel, or error rows; never raises for bad input."""
+    try:
+        return _rows(unit, options)
+    except IsalensError as exc:
+        return [error_row(exc.message, exc.code, **_identity(unit, None))]
+    except Exception as exc:  # a bug must not stop a scan of 80,000 kernels: it is recorded like bad input
+        return [error_row(f"internal error: {type(exc).__name__}: {exc}", "internal", **_identity(unit, None))]

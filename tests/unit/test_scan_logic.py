@@ -1,0 +1,71 @@
+"""The parts of scan, diff and check that need no compiler: flattening the analyze document, the --fail-on
+rules and budgets, on rows written out here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from isalens.errors import IsalensError
+from isalens.scan.budget import check_rows, read_budget
+from isalens.scan.diff import diff_rows, parse_fail_on
+from isalens.scan.rows import rows_from_document
+
+
+def row(kernel: str, target: str = "gfx90a", **figures: Any) -> dict[str, Any]:
+    base = {"file": "/x/a.hipfb", "source": "bundle 0", "target": target, "kernel": kernel, "error": None,
+            "vgpr_requested": 10, "sgpr_requested": 20, "occupancy_waves": 8.0, "spills": 0, "code_bytes": 100}
+    return {**base, **figures}
+
+
+def test_rows_flatten_the_document() -> None:
+    doc = {"kernels": [
+        {"name": "k", "is_kernel": True, "vgpr": {"requested": 12, "peak_lines": [3, 4]},
+         "occupancy": {"waves_per_simd": 4.0, "limited_by": ["vgpr", "lds"], "limits": {"vgpr": 4}},
+         "declared_raw": {".vgpr_spill_count": "2", ".sgpr_spill_count": "1", ".group_segment_fixed_size": "1024"},
+         "stats": {"code_bytes": 64, "classes": {"valu.f32": 3}}, "lines": [{"line": 1}]},
+        {"name": "helper", "is_kernel": False},
+    ]}
+    rows = rows_from_document(doc, file="f", source="s")
+    assert len(rows) == 1  # the non-kernel function is not a row
+    r = rows[0]
+    assert (r["kernel"], r["file"], r["vgpr_requested"], r["occupancy_limits_vgpr"]) == ("k", "f", 12, 4)
+    assert (r["occupancy_waves"], r["occupancy_limiter"]) == (4.0, "vgpr,lds")
+    assert (r["spills"], r["vgpr_spills"], r["lds_bytes"], r["code_bytes"]) == (3, 2, 1024, 64)
+    assert r["stats_classes_valu_f32"] == 3
+    assert "lines" not in r and r["vgpr_peak_lines"] == "[3, 4]"
+
+
+def test_fail_on_rules() -> None:
+    base = [row("a"), row("b"), row("c")]
+    new = [row("a", vgpr_requested=19), row("b", vgpr_requested=18, occupancy_waves=4.0), row("c", spills=2),
+           row("d", spills=1)]
+    doc = diff_rows(base, new, parse_fail_on("occupancy<, vgpr>+8, spills>0"))
+    assert sorted(k["kernel"] for k in doc["changed"]) == ["a", "b", "c"]
+    assert [k["kernel"] for k in doc["added"]] == ["d"]
+    # a grew by 9 (> 8), b by 8 (not > 8) but lost occupancy; c and the new d spill
+    assert sorted((f["kernel"], f["rule"]) for f in doc["failures"]) == [
+        ("a", "vgpr>+8"), ("b", "occupancy<"), ("c", "spills>0"), ("d", "spills>0")]
+    assert diff_rows(base, base, parse_fail_on("occupancy<, vgpr>+8, spills>0"))["failures"] == []
+
+
+@pytest.mark.parametrize("bad", ["vgpr>>3", "speed<", "vgpr 3"])
+def test_fail_on_rejects(bad: str) -> None:
+    with pytest.raises(IsalensError):
+        parse_fail_on(bad)
+
+
+def test_budget(tmp_path: Path) -> None:
+    path = tmp_path / "isalens.toml"
+    path.write_text('[defaults]\nspills = 0\n[[budget]]\nkernel = "gemm_*"\nvgpr = 64\noccupancy = 4\n')
+    budget = read_budget(path)
+    rows = [row("gemm_big", vgpr_requested=80, occupancy_waves=3.0), row("gemm_ok", vgpr_requested=64),
+            row("other", vgpr_requested=200, spills=1), {**row("broken"), "error": "corrupt"}]
+    doc = check_rows(rows, budget)
+    assert sorted((v["kernel"], v["metric"]) for v in doc["violations"]) == [
+        ("broken", "error"), ("gemm_big", "occupancy_waves"), ("gemm_big", "vgpr_requested"), ("other", "spills")]
+    path.write_text("[[budget]]\nvgpr = 'many'\n")
+    with pytest.raises(IsalensError, match="must be a number"):
+        read_budget(path)
