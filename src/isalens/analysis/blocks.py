@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from isalens.analysis.cfg import CFG
 from isalens.analysis.liveness import Liveness
@@ -24,36 +26,44 @@ class BlockLiveIn:
     live_in: tuple[str, ...]
 
 
+_RUNS = re.compile("1+")
+
+
+def _digits(mask: int, every_other: bool) -> str:
+    """``mask``'s bits as '0'/'1' characters, lowest first (every other bit for 16-bit-half units)."""
+    bits = format(mask, "b")[::-1]
+    return bits[::2] if every_other else bits
+
+
+@lru_cache(maxsize=4096)
 def register_names(mask: int) -> tuple[str, ...]:
-    """Names of the VGPRs, SGPRs and AGPRs in ``mask``, consecutive whole registers merged into ranges."""
+    """Names of the VGPRs, SGPRs and AGPRs in ``mask``, consecutive whole registers merged into ranges.
+
+    Runs of whole registers are found in the mask's binary digits (a regex, not a loop over registers):
+    a 20,000-block kernel with 250 live VGPRs per block named them one by one in seconds. Blocks often share
+    live-in sets, hence the cache.
+    """
     names: list[str] = []
     for file, base, halves in ((RegFile.VGPR, VGPR_BASE, 2), (RegFile.SGPR, SGPR_BASE, 1),
                                (RegFile.AGPR, AGPR_BASE, 2)):
-        part = mask & file_mask(file)
+        part = (mask & file_mask(file)) >> base
         if not part:
             continue
-        # register index -> bitmask of live halves (1 = low, 2 = high; SGPRs: 3)
-        live: dict[int, int] = {}
-        for unit in iter_bits(part):
-            offset = unit - base
-            live[offset // halves] = live.get(offset // halves, 0) | (1 << (offset % halves) if halves == 2 else 3)
-        run_start = -1
-        prev = -2
-        for reg in [*sorted(live), -1]:
-            whole = reg >= 0 and live[reg] == 3
-            if whole and reg == prev + 1 and run_start >= 0:
-                prev = reg
-                continue
-            if run_start >= 0:
-                names.append(f"{file.value}{run_start}" if run_start == prev else f"{file.value}[{run_start}:{prev}]")
-                run_start = -1
-            if reg < 0:
-                break
-            if whole:
-                run_start = prev = reg
-            else:
-                names.append(f"{file.value}{reg}.{'l' if live[reg] == 1 else 'h'}")
-                prev = -2
+        entries: list[tuple[int, str]] = []
+        partial: tuple[tuple[int, str], ...] = ()
+        prefix = file.value
+        if halves == 2:
+            even = int("5" * (part.bit_length() // 4 + 2), 16)  # ...0101: the low-half unit of every register
+            low, high = part & even, (part >> 1) & even
+            whole, partial = _digits(low & high, True), ((low & ~high, "l"), (high & ~low, "h"))
+        else:
+            whole = _digits(part, False)
+        for m in _RUNS.finditer(whole):
+            first, last = m.start(), m.end() - 1
+            entries.append((first, f"{prefix}{first}" if first == last else f"{prefix}[{first}:{last}]"))
+        for units, half in partial:
+            entries.extend((r, f"{prefix}{r}.{half}") for r in (u // 2 for u in iter_bits(units)))
+        names.extend(name for _, name in sorted(entries))
     return tuple(names)
 
 
