@@ -153,11 +153,11 @@ _ALL_UNITS = (1 << (SPECIAL_BASE + len(SPECIAL_NAMES))) - 1
 
 
 def _summary(kernel: Kernel, graph: CFG) -> _BlockSummary:
-    """The block summary of (kernel, graph), built once for the many queries a report makes."""
+    """The block summary of (kernel, graph), built once for the many queries a report makes. Only the last
+    kernel's is kept, so a run over many files does not hold their kernels alive."""
     found = _SUMMARIES.get(id(graph))
     if found is None or found.graph is not graph or found.kernel is not kernel:
-        if len(_SUMMARIES) >= 8:
-            _SUMMARIES.clear()
+        _SUMMARIES.clear()
         found = _SUMMARIES[id(graph)] = _BlockSummary(kernel, graph)
     return found
 
