@@ -10,6 +10,7 @@ import os
 
 import pytest
 
+from isalens.frontends import radv
 from tests.conftest import ROOT
 from tests.oracle.corpus import CorpusEntry, build_corpus, find_toolchain
 
@@ -19,3 +20,21 @@ def corpus() -> list[CorpusEntry]:
     if find_toolchain() is None:
         pytest.skip("clang-19/llc-19/libclc-19 are not installed (run scripts/setup.sh)")
     return build_corpus(ROOT / ".cache" / "corpus", jobs=os.cpu_count() or 2)
+
+
+@pytest.fixture(scope="session")
+def radv_driver() -> str:
+    """The RADV driver's name and version, when glslang and RADV's null device work here (else skip)."""
+    if radv.find_glslang() is None:
+        pytest.skip(f"glslang is not installed ({radv.GLSLANG_INSTALL})")
+    if radv.find_radv_icd() is None:
+        pytest.skip(f"RADV is not installed ({radv.MESA_INSTALL})")
+    families, driver = radv.probe_families(["RAVEN"])
+    if not families:
+        pytest.skip("RADV does not create a null device here (RADV_FORCE_FAMILY=raven)")
+    return str(driver)
+
+
+@pytest.fixture(scope="session")
+def radv_ok(radv_driver: str) -> None:
+    """Skip unless glslang and RADV's null device can compile shaders here."""

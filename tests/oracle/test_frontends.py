@@ -52,16 +52,6 @@ def clang_ok() -> None:
         pytest.skip(f"clang and libclc are not installed ({cc.CLANG_INSTALL})")
 
 
-@pytest.fixture(scope="session")
-def radv_ok() -> None:
-    if radv.find_glslang() is None:
-        pytest.skip(f"glslang is not installed ({radv.GLSLANG_INSTALL})")
-    if radv.find_radv_icd() is None:
-        pytest.skip(f"RADV is not installed ({radv.MESA_INSTALL})")
-    families, _ = radv.probe_families(["RAVEN"])
-    if not families:
-        pytest.skip("RADV does not create a null device here (RADV_FORCE_FAMILY=raven)")
-
 
 def _declared_vgprs(stats: dict[str, str | int], kernel: str, many: bool) -> str | int:
     return stats[f"{kernel}/.vgpr_count" if many else ".vgpr_count"]

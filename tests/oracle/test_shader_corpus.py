@@ -30,16 +30,6 @@ PAIRS = list(corpus.corpus_pairs())
 FIXED_SGPRS = 128
 
 
-@pytest.fixture(scope="module")
-def radv_ok() -> None:
-    if radv.find_glslang() is None:
-        pytest.skip(f"glslang is not installed ({radv.GLSLANG_INSTALL})")
-    if radv.find_radv_icd() is None:
-        pytest.skip(f"RADV is not installed ({radv.MESA_INSTALL})")
-    families, _ = radv.probe_families(["RAVEN"])
-    if not families:
-        pytest.skip("RADV does not create a null device here (RADV_FORCE_FAMILY=raven)")
-
 
 def _front_end(name: str, family: str, monkeypatch: pytest.MonkeyPatch) -> tuple[LoadedModule, dict[str, str | int]]:
     """What `isalens analyze examples/shaders/<name> --arch <family>` analyses, from the cached build."""
