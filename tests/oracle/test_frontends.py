@@ -133,6 +133,17 @@ def test_missing_clang_gives_the_install_command(tmp_path: Path, monkeypatch: py
     assert "apt-get install" in str(info.value)
 
 
+def test_missing_compiler_is_one_line_with_the_install_hint_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Through the CLI: one line on stderr, exit 2, the install command said once (it used to be twice)."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    src = tmp_path / "k.cl"
+    src.write_text("__kernel void k() {}\n")
+    assert main(["livereg", str(src), "--arch", "gfx900"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].count("install it with") == 1 and cc.CLANG_INSTALL in err[0]
+
+
 # ------------------------------------------------------------------------------------------ RADV / ACO
 def _check_against_aco(path: Path, family: str, tmp_path: Path, wave: int | None = None) -> None:
     module, stats = load_source(path, family, wave=wave)

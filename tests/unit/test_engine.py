@@ -94,3 +94,15 @@ def test_analyze_says_when_a_target_has_no_timing_facts() -> None:
     doc = isalens.analyze("v_add_f32 v0, v1, v2\ns_endpgm\n", arch="gfx700").to_dict()
     (kernel,) = doc["kernels"]
     assert "no timing facts for gfx700" in kernel["timing"]["unavailable"]
+
+
+def test_compare_refuses_to_pick_one_of_several_kernels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A variant is one kernel: a file with two is refused with their names, never silently reduced to the first."""
+    two = tmp_path / "two.s"
+    two.write_text('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"\n\t.text\n'
+                   "\t.type\tfirst,@function\nfirst:\n\tv_mov_b32 v0, 1.0\n\ts_endpgm\n.Lfunc_end0:\n"
+                   "\t.type\tsecond,@function\nsecond:\n\tv_mov_b32 v1, 2.0\n\ts_endpgm\n.Lfunc_end1:\n")
+    assert main(["compare", str(two), str(EXAMPLES[0])]) == 2
+    err = capsys.readouterr().err
+    assert "first, second" in err and "--kernel" in err
+    assert main(["compare", str(two), str(two), "--kernel", "second", "--json"]) == 0
