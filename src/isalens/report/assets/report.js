@@ -117,7 +117,8 @@
       if (state.found === i) row.classList.add("found");
       const cnt = K.lines[i][col];
       let map = ""; for (let r = 0; r < width; r++) { const s = regState(prefix + r, i); map += `<b data-reg="${r}"${state.reg === prefix + r ? ' class="sel"' : ""}>${s}</b>`; }
-      const cyc = K.cost ? `<span class="cyc" title="issue cycles / stall cycles (timing model)">${K.cost[i][0]}/${K.cost[i][1]}</span>` : "";
+      // always a cell (empty without timing): the grid places cells in order, and the column may be 0 wide
+      const cyc = K.cost ? `<span class="cyc" title="issue cycles / stall cycles (timing model)">${K.cost[i][0]}/${K.cost[i][1]}</span>` : '<span class="cyc"></span>';
       row.innerHTML = `<span class="ln">${line}</span>${cyc}<span class="cnt"><span class="bar" style="width:${(100 * cnt / top).toFixed(0)}%"></span><span class="num">${cnt}</span></span><span class="map">${map}</span><span class="txt"></span>`;
       row.lastChild.textContent = (labels ? labels + ": " : "") + text; row.lastChild.title = row.lastChild.textContent;
       if (labels) row.lastChild.classList.add("label");
