@@ -19,12 +19,12 @@ from isalens.analysis.liveness import Liveness, liveness
 from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy
 from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
-from isalens.analysis.stats import KernelStats, stats
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 
 if TYPE_CHECKING:
     from isalens.analysis.advice.model import KernelAdvice
+    from isalens.analysis.stats import KernelStats
     from isalens.analysis.timing import KernelTiming
 
 __all__ = ["OPTIONAL", "PASSES", "KernelAnalysis", "PassOptions", "run"]
@@ -88,6 +88,7 @@ def _occupancy(kernel: Kernel, arch: ArchSpec, done: Results,
 
 
 def _stats(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelStats:
+    from isalens.analysis.stats import stats  # optional pass: loaded when it runs
     return stats(kernel, done["cfg"], loop_weight=opts.loop_weight, packed_workitem_ids=arch.packed_workitem_ids)
 
 
@@ -112,6 +113,7 @@ def _timing(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) ->
 def _advice(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelAdvice:
     from isalens.analysis.advice import advise
     from isalens.analysis.advice.model import AdviceInput
+    from isalens.analysis.stats import stats
 
     stats_ = done.get("stats") or stats(kernel, done["cfg"], loop_weight=opts.loop_weight,
                                         packed_workitem_ids=arch.packed_workitem_ids)

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from isalens.engine.load import LoadedKernel, LoadedModule, load
 from isalens.errors import InputError, IsalensError
-from isalens.report.json import report_dict
 from isalens.report.model import SCHEMA_VERSION, LiveRegReport, livereg_report
 
 if TYPE_CHECKING:
@@ -63,6 +62,7 @@ class FileResult:
 
     def to_dict(self, *, lines: bool = True) -> dict[str, Any]:
         if self.report is not None:
+            from isalens.report.json import report_dict
             return report_dict(self.report, lines=lines)
         if self.vliw is not None:
             from isalens.report.vliw import vliw_dict

@@ -27,7 +27,6 @@ from isalens.analysis.occupancy import (
 )
 from isalens.analysis.pipeline import KernelAnalysis, PassOptions, run
 from isalens.analysis.tiles import TilePlan, candidate_tiles, plan_tile
-from isalens.arch import check as arch_check
 from isalens.arch.loader import UnknownArchError, all_archs, get_arch, normalize_arch_name
 from isalens.arch.model import ArchSpec
 from isalens.errors import ArchError, InputError
@@ -251,6 +250,7 @@ def plan_tiles(dims: tuple[int, ...], radius: int, bytes_per_item: int,
 
 def check_arch_data() -> list[str]:
     """Problems found in the architecture data files (empty when consistent)."""
+    from isalens.arch import check as arch_check  # only `isalens arch check` needs the self-check
     return arch_check.check_arch_data()
 
 

@@ -13,10 +13,10 @@ from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
-from isalens.analysis.stats import KernelStats
 
 if TYPE_CHECKING:
     from isalens.analysis.advice.model import KernelAdvice
+    from isalens.analysis.stats import KernelStats
     from isalens.analysis.timing import KernelTiming
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.registers import (
