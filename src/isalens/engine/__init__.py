@@ -21,7 +21,7 @@ from isalens.report.model import SCHEMA_VERSION, LiveRegReport, livereg_report
 if TYPE_CHECKING:
     from isalens.analysis.vliw import VliwAnalysis
 
-__all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "load_input", "source_of"]
+__all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "load_input", "report_of", "source_of"]
 
 #: the optional passes `analyze` runs beside the core ones (docs/reports.md)
 ANALYZE_PASSES = ("stats", "timing", "advice")
@@ -141,9 +141,15 @@ def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest
     if longest < 0:
         raise IsalensError("--longest must be >= 0")
     module, kernels, stats = load_input(source, options)
+    return report_of(module, kernels, stats, longest=longest, extra=extra)
+
+
+def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_stats: dict[str, str | int],
+              *, longest: int = 10, extra: Sequence[str] = ()) -> LiveRegReport:
+    """Run the passes over ``kernels`` of ``module`` and collect the report model (``extra``: optional passes)."""
     return livereg_report([k.analyze(extra=extra) for k in kernels], file=module.ir.file,
                           dialect=module.ir.dialect, diagnostics=module.ir.diagnostics, longest_count=longest,
-                          compiler_stats=stats, timing_requested="timing" in extra)
+                          compiler_stats=compiler_stats, timing_requested="timing" in extra)
 
 
 def _is_binary(path: Path) -> bool:

@@ -209,6 +209,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
     no_labels: list[str] = []
     for i, ins in enumerate(kernel.instructions):
         occupied = live_in[i] | live_out[i]
+        # the units analysis.pressure.touched counts (live in, live out or written), inlined in this hot loop
         special = (occupied | ins.defs) & SPECIAL_MASK
         names = specials.get(special)
         if names is None:

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from isalens import __version__
+from isalens.engine import report_of
 from isalens.engine.binary import load_code_object, select_kernels
 from isalens.engine.load import LoadedModule, load
 from isalens.engine.sources import load_source
 from isalens.errors import IsalensError
 from isalens.report.json import render_json
-from isalens.report.model import livereg_report
 from isalens.scan.rows import error_row, rows_from_document
 from isalens.scan.units import Unit
 
@@ -38,9 +38,7 @@ class ScanOptions:
 def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] | None = None) -> dict[str, Any]:
     """The ``analyze --json`` document of ``module`` (the same passes as ``analyze``; per-line listings left out;
     advice, which is prose, too: a scan row holds figures)."""
-    report = livereg_report([k.analyze(extra=("stats", "timing")) for k in module.kernels], file=module.ir.file,
-                            dialect=module.ir.dialect, diagnostics=module.ir.diagnostics,
-                            compiler_stats=compiler_stats, timing_requested=True)
+    report = report_of(module, module.kernels, compiler_stats or {}, extra=("stats", "timing"))
     doc: dict[str, Any] = json.loads(render_json(report, lines=False))
     return doc
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from isalens.analysis.advice.model import Advice, AdviceInput, Value
 from isalens.analysis.occupancy import OccupancyInputError, occupancy
 from isalens.analysis.pipeline import KernelAnalysis
+from isalens.analysis.pressure import touched
 from isalens.ir.registers import Reg, RegFile, registers_in
 
 KIND = "pressure"
@@ -61,25 +62,20 @@ class Attribution:
     blocked_at: int | None = None
 
 
-def _touched(result: KernelAnalysis, i: int) -> int:
-    return result.liveness.live_in[i] | result.liveness.live_out[i] | result.kernel.instructions[i].defs
-
-
 def candidates(result: KernelAnalysis, peak: int, region: frozenset[int]) -> list[Candidate]:
     """Every VGPR value live at instruction ``peak``, with the instructions of ``region`` where shortening it
     frees its register (layout order: the value runs from its last write at or before ``peak`` to the next
     write after it)."""
     ins = result.kernel.instructions
     out = []
-    for reg in registers_in(_touched(result, peak), RegFile.VGPR):
+    for reg in registers_in(touched(result.kernel, result.liveness, peak), RegFile.VGPR):
         mask = Reg(RegFile.VGPR, reg).mask()
         d = next((i for i in range(peak, -1, -1) if ins[i].defs & mask), None)
         end = next((j for j in range(peak + 1, len(ins)) if ins[j].defs & mask), len(ins) - 1)
         start = 0 if d is None else d
         uses, frees = [], set()
         for i in range(start + (0 if d is None else 1), end + 1):
-            touched = _touched(result, i) & mask
-            if not touched:
+            if not touched(result.kernel, result.liveness, i) & mask:
                 continue
             if ins[i].uses & mask:
                 uses.append(i)
