@@ -93,21 +93,16 @@ def _stats(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> 
 
 
 def _timing(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelTiming | None:
-    from isalens.analysis.timing import TimingInputError, evaluate, profile
-    from isalens.arch.timing import timing_family, timing_table
+    from isalens.analysis.timing import TimingInputError, evaluate, kernel_profile_on
 
-    family = timing_family(arch)
-    if family is None:  # gfx6/gfx7: no sourced figures (the report says so)
-        return None
     occ = done["occupancy"]
     waves = max(int(occ[0].waves_per_simd), 1) if occ is not None else None
     try:
-        prof = profile(kernel.instructions, done["cfg"], [ins.facts.klass for ins in kernel.instructions],
-                       timing_table(family), wave_size=kernel.wave_size, generation=arch.generation,
-                       simds_per_cu=arch.simds_per_cu, occupancy_waves=waves)
-        return evaluate(prof, simds_per_cu=arch.simds_per_cu)
+        prof = kernel_profile_on(kernel, arch, done["cfg"], occupancy_waves=waves)
     except TimingInputError:
         return None
+    # None: gfx6/gfx7 have no sourced timing figures (the report says so)
+    return None if prof is None else evaluate(prof, simds_per_cu=arch.simds_per_cu)
 
 
 def _advice(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelAdvice:

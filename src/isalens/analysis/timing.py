@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 
 from isalens.analysis.cfg import CFG, Loop
 from isalens.arch.devices import DeviceSpec
+from isalens.arch.model import ArchSpec
 from isalens.arch.timing import UNITS, ClassTiming, HazardRule, TimingTable
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand
+from isalens.ir.program import Kernel
 from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, SPECIAL_UNIT
 
 __all__ = [
@@ -785,3 +787,17 @@ def evaluate(prof: KernelProfile, *, waves: int | None = None, device: DeviceSpe
     loops = tuple(_evaluate_loop(lp, w, device, simds_per_cu) for lp in prof.loops)
     kernel = _evaluate_loop(prof.whole, w, device, simds_per_cu)
     return KernelTiming(prof, w, source, device, loops, kernel, tuple(assumptions))
+
+
+def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_waves: int | None = None,
+                      trip_counts: Mapping[int, int] | None = None) -> KernelProfile | None:
+    """:func:`profile` of a whole kernel with its target's timing table and the class keys the reader stored;
+    None when the target has no timing facts (gfx6/gfx7). The pipeline's pass and the ``timing`` command share it."""
+    from isalens.arch.timing import timing_family, timing_table
+
+    family = timing_family(arch)
+    if family is None:
+        return None
+    return profile(kernel.instructions, graph, [ins.facts.klass for ins in kernel.instructions],
+                   timing_table(family), wave_size=kernel.wave_size, generation=arch.generation,
+                   simds_per_cu=arch.simds_per_cu, trip_counts=trip_counts, occupancy_waves=occupancy_waves)

@@ -12,9 +12,8 @@ from collections.abc import Mapping, Sequence
 
 from isalens.analysis.occupancy import kernel_occupancy
 from isalens.analysis.resources import resources
-from isalens.analysis.timing import KernelProfile, KernelTiming, TimingInputError, evaluate, profile
+from isalens.analysis.timing import KernelProfile, KernelTiming, TimingInputError, evaluate, kernel_profile_on
 from isalens.arch.devices import DeviceSpec
-from isalens.arch.timing import timing_family, timing_table
 from isalens.engine.load import LoadedKernel
 from isalens.engine.vliw import resolve_device
 from isalens.errors import ArchError, InputError
@@ -56,17 +55,15 @@ def _occupancy_waves(kernel: LoadedKernel) -> int | None:
 
 def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | None = None) -> KernelProfile:
     """The per-wave simulation of ``kernel`` (independent of waves and device)."""
-    family = timing_family(kernel.arch)
-    if family is None:
-        raise ArchError(f"no timing facts for {kernel.arch.name} ({kernel.arch.family}): the model covers gfx8, "
-                        "gfx9, CDNA1-3 and gfx10-gfx12", code="timing-arch")
     try:
-        return profile(kernel.ir.instructions, kernel.cfg, instruction_classes(kernel), timing_table(family),
-                       wave_size=kernel.ir.wave_size, generation=kernel.arch.generation,
-                       simds_per_cu=kernel.arch.simds_per_cu, trip_counts=trip_counts,
-                       occupancy_waves=_occupancy_waves(kernel))
+        prof = kernel_profile_on(kernel.ir, kernel.arch, kernel.cfg, trip_counts=trip_counts,
+                                 occupancy_waves=_occupancy_waves(kernel))
     except TimingInputError as exc:
         raise InputError(str(exc), file=kernel.ir.file, code="timing") from None
+    if prof is None:
+        raise ArchError(f"no timing facts for {kernel.arch.name} ({kernel.arch.family}): the model covers gfx8, "
+                        "gfx9, CDNA1-3 and gfx10-gfx12", code="timing-arch")
+    return prof
 
 
 def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str | DeviceSpec | None = None,
