@@ -141,3 +141,20 @@ def test_mesa_family_names_from_arch_data(name: str, family: str, gfx: str) -> N
     # Mesa ac_get_family_name spellings; gfx targets per LLVM AMDGPUUsage "Processors"
     target = resolve_target(name)
     assert (target.family, target.gfx) == (family, gfx)
+
+
+def test_decoded_texts_are_shared_per_target_only() -> None:
+    """The parser keeps decoded texts for the whole process (a library repeats them across code objects):
+    a text accepted for gfx900 must still be refused for gfx1030 at the same wave size, which dropped
+    v_mac_f32 (llvm-mc-19 -mcpu=gfx1030 rejects it too), and a guessed instruction is warned about on every
+    load."""
+    import isalens
+    from isalens.errors import UnknownInstructionError
+
+    text = "v_mac_f32 v0, v1, v2\ns_endpgm\n"
+    assert isalens.load(text, "gfx900").kernels[0].ir.instructions[0].mnemonic == "v_mac_f32"
+    with pytest.raises(UnknownInstructionError):
+        isalens.load(text, "gfx1030", wave_size=64)
+    for _ in range(2):
+        module = isalens.load(text, "gfx1030", ignore_unknown=True, wave_size=64)
+        assert [d.code for d in module.ir.diagnostics].count("unknown-instruction") == 1

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from isalens.analysis.cfg import CFG
 from isalens.ir.instruction import Instruction, InstructionFacts
-from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
+from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import RegFile
 
@@ -102,44 +102,6 @@ class KernelStats:
     lds_accesses: tuple[LdsAccess, ...]
     lds_totals: dict[str, int]
     lines: tuple[LineStats, ...]
-
-
-# ---------------------------------------------------------------------------------------------- modifiers
-
-_SDWA = ("dst_sel:", "dst_unused:", "src0_sel:", "src1_sel:")
-_DPP = ("quad_perm:", "row_shl:", "row_shr:", "row_ror:", "wave_shl:", "wave_rol:", "wave_shr:", "wave_ror:",
-        "row_mirror", "row_half_mirror", "row_bcast:", "row_share:", "row_xmask:", "row_newbcast:", "dpp8:",
-        "row_mask:", "bank_mask:", "bound_ctrl:", "fi:")
-_OP_SEL = ("op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:", "byte_sel:")
-_OUTPUT = ("clamp", "omod:", "mul:", "div:")
-
-
-def _modifiers(ins: Instruction) -> list[tuple[str, str]]:
-    """(group, text) for every modifier the instruction uses, source modifiers included."""
-    out: list[tuple[str, str]] = []
-    words = list(ins.modifiers) + [op.text for op in ins.operands if isinstance(op, OtherOperand)]
-    for word in words:
-        if word.startswith(_SDWA):
-            out.append(("sdwa", word))
-        elif word.startswith(_DPP):
-            out.append(("dpp", word))
-        elif word.startswith(_OP_SEL):
-            out.append(("op_sel", word))
-        elif word == "clamp" or word.startswith(_OUTPUT[1:]):
-            out.append(("output", word))
-    for op in ins.operands:
-        if isinstance(op, RegOperand):
-            if op.neg:
-                out.append(("source", "neg"))
-            if op.abs:
-                out.append(("source", "abs"))
-            if "sext(" in op.text:
-                out.append(("source", "sext"))
-    if ins.mnemonic.endswith("_sdwa"):
-        out.append(("encoding", "sdwa"))
-    elif ins.mnemonic.endswith(("_dpp", "_dpp8")) or any(g == "dpp" for g, _ in out):
-        out.append(("encoding", "dpp8" if any(w.startswith("dpp8:") for _, w in out) else "dpp"))
-    return out
 
 
 # ---------------------------------------------------------------------------------------------- LDS
@@ -392,8 +354,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
              for ins, f in zip(kernel.instructions, facts, strict=True)]
     affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok,
                           frozenset(i for i, ds in enumerate(is_ds) if ds))
-    # modifiers and constant kinds depend on the text alone: counted once per distinct text
-    mods_of: dict[str, list[tuple[str, str]]] = {}
+    # constant kinds depend on the text alone: counted once per distinct tuple
     consts_of: dict[tuple[str | None, ...], dict[str, int]] = {}
 
     classes: Counter[str] = Counter()
@@ -415,9 +376,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
         at_depth[fact.klass] += 1
         weighted[fact.klass] += loop_weight ** depth
         code += fact.size
-        mods = mods_of.get(ins.text)
-        if mods is None:
-            mods = mods_of[ins.text] = _modifiers(ins)
+        mods = fact.modifiers
         for group, text in mods:
             modifiers.setdefault(group, Counter())[text] += 1
         line_constants = consts_of.get(fact.constants)

@@ -588,6 +588,21 @@ def _loop_header_line(loop: Loop, cfg: CFG, instructions: Sequence[Instruction])
     return instructions[cfg.blocks[loop.header].start].line
 
 
+#: per-instruction facts by (text, class, uses, defs), per timing table (kept alive beside its memo, so its id
+#: stays its own), wave size, generation and LDS rate; a memo past the limit starts again
+_STATICS: dict[tuple[int, int, int, float], tuple[TimingTable, dict[tuple[str, str, int, int], _Static]]] = {}
+_STATICS_LIMIT = 400_000
+
+
+def _static_memo(table: TimingTable, wave_size: int, generation: int, lds_per_simd: float,
+                 ) -> dict[tuple[str, str, int, int], _Static]:
+    key = (id(table), wave_size, generation, lds_per_simd)
+    held = _STATICS.get(key)
+    if held is None or held[0] is not table or len(held[1]) > _STATICS_LIMIT:
+        held = _STATICS[key] = (table, {})
+    return held[1]
+
+
 def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str], table: TimingTable, *,
             wave_size: int, generation: int, simds_per_cu: int, trip_counts: Mapping[int, int] | None = None,
             occupancy_waves: int | None = None) -> KernelProfile:
@@ -609,8 +624,9 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     unknown_classes: set[str] = set()
     statics: list[_Static] = []
     fallback = table.classes["valu.int"]
-    # compiler output repeats instruction texts: compute each distinct one once
-    memo: dict[tuple[str, str, int, int], _Static] = {}
+    # compiler output repeats instruction texts, within a kernel and across the kernels of a library:
+    # compute each distinct one once per process
+    memo = _static_memo(table, wave_size, generation, lds_per_simd)
     regs: dict[int, tuple[int, ...]] = {}
     for ins, klass in zip(instructions, classes, strict=True):
         key = (ins.text, klass, ins.uses, ins.defs)

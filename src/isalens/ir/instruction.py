@@ -27,6 +27,8 @@ class InstructionFacts:
     constants: tuple[str | None, ...] = ()
     #: literal values as written, for "which weights became literals"
     literals: tuple[str, ...] = ()
+    #: (group, text) of every modifier used: groups "sdwa", "dpp", "op_sel", "output", "source", "encoding"
+    modifiers: tuple[tuple[str, str], ...] = ()
 
 
 class BranchKind(StrEnum):

@@ -3,10 +3,11 @@ and returns only plain, picklable values and never raises for bad input (that be
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from isalens import __version__
 from isalens.engine import report_of
@@ -39,7 +40,8 @@ def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] 
     """The ``analyze --json`` document of ``module`` (the same passes as ``analyze``; per-line listings left out;
     advice, which is prose, too: a scan row holds figures)."""
     report = report_of(module, module.kernels, compiler_stats or {}, extra=("stats", "timing"))
-    doc: dict[str, Any] = json.loads(render_json(report, lines=False))
+    # through JSON text, so a row holds exactly the values ``analyze --json`` prints (keys as strings)
+    doc: dict[str, Any] = orjson.loads(render_json(report, lines=False))
     return doc
 
 
