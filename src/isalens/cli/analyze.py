@@ -56,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
     if (args.html or args.csv or args.plot) and any(f.vliw is not None for f in result.files):
         raise IsalensError("VLIW (R600-Cayman) files have no --html/--csv/--plot view; see `isalens vliw --help`")
     if args.json:
-        from isalens.report.serialize import dumps
-        sys.stdout.write(dumps(result.to_dict(), pretty=args.pretty))
+        from isalens.report.serialize import write
+        write(result.to_dict(stream=True), sys.stdout, pretty=args.pretty)
         for f in result.files:
             if f.report is not None:
                 print_diagnostics(f.report.diagnostics)

@@ -41,8 +41,9 @@ def run(args: argparse.Namespace) -> int:
         raise IsalensError("--rga prints one kernel; choose it with --kernel (found: "
                            + ", ".join(k.name for k in report.kernels) + ")", file=args.file)
     if args.json:
-        from isalens.report.json import render_json
-        sys.stdout.write(render_json(report, pretty=args.pretty))
+        from isalens.report.json import report_dict
+        from isalens.report.serialize import write
+        write(report_dict(report, stream=True), sys.stdout, pretty=args.pretty)
     elif args.rga:
         if file is RegFile.AGPR:
             raise IsalensError("RGA's format has VGPR and SGPR modes only")

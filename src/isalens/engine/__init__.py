@@ -60,10 +60,11 @@ class FileResult:
     vliw: VliwAnalysis | None = None
     error: IsalensError | None = None
 
-    def to_dict(self, *, lines: bool = True) -> dict[str, Any]:
+    def to_dict(self, *, lines: bool = True, stream: bool = False) -> dict[str, Any]:
+        """The JSON document (``stream``: per-line arrays made while ``report.serialize.write`` writes)."""
         if self.report is not None:
             from isalens.report.json import report_dict
-            return report_dict(self.report, lines=lines)
+            return report_dict(self.report, lines=lines, stream=stream)
         if self.vliw is not None:
             from isalens.report.vliw import vliw_dict
             return vliw_dict(self.vliw)
@@ -83,9 +84,9 @@ class Analysis:
     def failed(self) -> tuple[FileResult, ...]:
         return tuple(f for f in self.files if f.error is not None)
 
-    def to_dict(self, *, lines: bool = True) -> dict[str, Any]:
+    def to_dict(self, *, lines: bool = True, stream: bool = False) -> dict[str, Any]:
         """One file: that file's document; several: ``{"schema", "files": [...]}`` (failed files carry ``error``)."""
-        docs = [f.to_dict(lines=lines) for f in self.files]
+        docs = [f.to_dict(lines=lines, stream=stream) for f in self.files]
         return docs[0] if len(docs) == 1 else {"schema": SCHEMA_VERSION, "files": docs}
 
 

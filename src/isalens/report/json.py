@@ -6,7 +6,7 @@ from typing import Any
 
 from isalens.report.model import FileSummary, KernelReport, LineRow, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
-from isalens.report.serialize import dumps
+from isalens.report.serialize import Streamed, dumps
 from isalens.report.stats import stats_dict
 
 _LINE_KEYS = LineRow._fields
@@ -24,8 +24,16 @@ def _file(summary: FileSummary) -> dict[str, Any]:
     }
 
 
-def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
-    """The JSON object of one kernel."""
+def _line_object(row: LineRow) -> dict[str, Any]:
+    return dict(zip(_LINE_KEYS, row, strict=True))
+
+
+def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) -> dict[str, Any]:
+    """The JSON object of one kernel (``stream``: its lines as a :class:`Streamed` array, for writing)."""
+    listing: Any = []
+    if lines:
+        # LineRow's fields are the line keys, in order
+        listing = Streamed(k.lines, _line_object) if stream else [_line_object(r) for r in k.lines]
     return {
         "name": k.name,
         "arch": k.arch,
@@ -36,8 +44,7 @@ def kernel_dict(k: KernelReport, *, lines: bool = True) -> dict[str, Any]:
         "vgpr": {**_file(k.vgpr), "granule": k.vgpr_granule, "total_with_agprs": k.total_vgprs},
         "sgpr": {**_file(k.sgpr), "extra_reserved": k.extra_sgprs},
         "agpr": _file(k.agpr),
-        # LineRow's fields are the line keys, in order
-        "lines": [dict(zip(_LINE_KEYS, r, strict=True)) for r in k.lines] if lines else [],
+        "lines": listing,
         "longest_lived": [
             {"reg": r.reg, "file": r.file, "def_line": r.def_line, "last_use_line": r.last_use_line,
              "start_index": r.start_index, "end_index": r.end_index, "span": r.span}
@@ -84,9 +91,10 @@ def _advice(k: KernelReport) -> dict[str, Any]:
     return {"advice": doc["advice"], "advice_refused": doc["refused"]}
 
 
-def report_dict(report: LiveRegReport, *, lines: bool = True) -> dict[str, Any]:
-    """The JSON document of one file's report (what ``livereg --json`` and ``analyze --json`` print)."""
-    kernels = [kernel_dict(k, lines=lines) for k in report.kernels]
+def report_dict(report: LiveRegReport, *, lines: bool = True, stream: bool = False) -> dict[str, Any]:
+    """The JSON document of one file's report (what ``livereg --json`` and ``analyze --json`` print);
+    ``stream``: line arrays made while :func:`isalens.report.serialize.write` writes them."""
+    kernels = [kernel_dict(k, lines=lines, stream=stream) for k in report.kernels]
     return {
         "schema": report.schema,
         "file": report.file,

@@ -6,8 +6,9 @@ Objects refer to instructions by index and 1-based source line.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, overload
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
@@ -49,6 +50,45 @@ class FileSummary:
     set_by: str | None = None
 
 
+class LineMasks(Sequence[tuple[int, int, int]]):
+    """Per instruction (occupied, defs, uses): live in or out, written, read (unit masks), built on demand
+    from the liveness result instead of stored: a 1M-instruction listing would keep a million more sets."""
+
+    __slots__ = ("_defs", "_live_in", "_live_out", "_union", "_uses")
+
+    def __init__(self, live_in: Sequence[int], live_out: Sequence[int], defs: Sequence[int],
+                 uses: Sequence[int]) -> None:
+        self._live_in, self._live_out, self._defs, self._uses = live_in, live_out, defs, uses
+        self._union: int | None = None
+
+    def __len__(self) -> int:
+        return len(self._live_in)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, int, int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[int, int, int]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[int, int, int] | Sequence[tuple[int, int, int]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return self._live_in[i] | self._live_out[i], self._defs[i], self._uses[i]
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        for a, b, d, u in zip(self._live_in, self._live_out, self._defs, self._uses, strict=True):
+            yield a | b, d, u
+
+    def union(self) -> int:
+        """Every unit any line occupies, writes or reads."""
+        if self._union is None:
+            total = 0
+            for x in (self._live_in, self._live_out, self._defs, self._uses):
+                for m in x:
+                    total |= m
+            self._union = total
+        return self._union
+
+
 class LineRow(NamedTuple):
     """One instruction's row (a named tuple: a listing has one per instruction, 100k and more).
 
@@ -68,6 +108,57 @@ class LineRow(NamedTuple):
     live_special: list[str]
     block: int
     loop_depth: int
+
+
+class LineRows(Sequence[LineRow]):
+    """The listing's rows, built on demand from the analysis (each iteration builds them again, one at a
+    time): a 1M-instruction kernel would otherwise keep a million rows beside the instructions."""
+
+    __slots__ = ("_block_of", "_depth_of", "_kernel", "_labels", "_liveness", "_pressure", "_specials")
+
+    def __init__(self, result: KernelAnalysis, labels: dict[int, list[str]]) -> None:
+        self._kernel, self._liveness, self._pressure = result.kernel, result.liveness, result.pressure
+        self._block_of, self._depth_of = result.cfg.block_of, result.cfg.loop_depth
+        self._labels = labels
+        self._specials: dict[int, list[str]] = {}  # few distinct special sets: names computed once each
+
+    def __len__(self) -> int:
+        return len(self._kernel.instructions)
+
+    @overload
+    def __getitem__(self, i: int) -> LineRow: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[LineRow]: ...
+
+    def __getitem__(self, i: int | slice) -> LineRow | Sequence[LineRow]:
+        if isinstance(i, slice):
+            return list(self._rows(range(*i.indices(len(self)))))
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(i)
+        return next(self._rows(range(i % n, i % n + 1)))
+
+    def __iter__(self) -> Iterator[LineRow]:
+        return self._rows(range(len(self)))
+
+    def _rows(self, span: range) -> Iterator[LineRow]:
+        instructions = self._kernel.instructions
+        live_in, live_out = self._liveness.live_in, self._liveness.live_out
+        press = self._pressure
+        vgpr, sgpr, agpr = press.vgpr.counts, press.sgpr.counts, press.agpr.counts
+        halves, half_only = press.vgpr_halves, press.vgpr_half_only
+        block_of, depth_of, labels_at, specials = self._block_of, self._depth_of, self._labels, self._specials
+        no_labels: list[str] = []
+        for i in span:
+            ins = instructions[i]
+            # the units analysis.pressure.touched counts (live in, live out or written), inlined in this hot loop
+            special = (live_in[i] | live_out[i] | ins.defs) & SPECIAL_MASK
+            names = specials.get(special)
+            if names is None:
+                names = specials[special] = list(_reg_names(special, RegFile.SPECIAL))
+            block = block_of[i]
+            yield LineRow(ins.line, i, ins.text, labels_at.get(i, no_labels), vgpr[i], sgpr[i], agpr[i],
+                          halves[i], half_only[i], names, block, depth_of[block])
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +198,7 @@ class KernelReport:
     sgpr_total: int
     total_vgprs: int
     extra_sgprs: int
-    lines: tuple[LineRow, ...]
+    lines: LineRows
     longest_lived: tuple[RangeRow, ...]
     peak_live_set: dict[str, tuple[LiveValue, ...]]
     entry_live_in: dict[str, tuple[str, ...]]
@@ -118,8 +209,8 @@ class KernelReport:
     unreachable_blocks: int
     guessed: int
     declared_raw: tuple[tuple[str, str], ...]
-    #: per instruction, per file: (live-in-or-out mask, defs mask, uses mask) at register granularity
-    masks: tuple[tuple[int, int, int], ...]
+    #: per instruction: (live-in-or-out mask, defs mask, uses mask), unit masks
+    masks: LineMasks
     labels: dict[int, tuple[str, ...]]
     occupancy: Occupancy | None
     occupancy_workgroup_assumed: bool
@@ -200,24 +291,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         # "@0x1c" labels name objdump addresses; "X" beside "label_X" is RGA's alias of one label
         if not name.startswith("@") and kernel.labels.get(f"label_{name}") != idx:
             labels_at.setdefault(idx, []).append(name)
-    rows = []
-    masks = []
-    specials: dict[int, list[str]] = {}  # few distinct special sets: names computed once each
     live_in, live_out = live.live_in, live.live_out
-    vgpr, sgpr, agpr = press.vgpr.counts, press.sgpr.counts, press.agpr.counts
-    halves, half_only, block_of, depth_of = press.vgpr_halves, press.vgpr_half_only, graph.block_of, graph.loop_depth
-    no_labels: list[str] = []
-    for i, ins in enumerate(kernel.instructions):
-        occupied = live_in[i] | live_out[i]
-        # the units analysis.pressure.touched counts (live in, live out or written), inlined in this hot loop
-        special = (occupied | ins.defs) & SPECIAL_MASK
-        names = specials.get(special)
-        if names is None:
-            names = specials[special] = list(_reg_names(special, RegFile.SPECIAL))
-        block = block_of[i]
-        rows.append(LineRow(ins.line, i, ins.text, labels_at.get(i, no_labels),
-                            vgpr[i], sgpr[i], agpr[i], halves[i], half_only[i], names, block, depth_of[block]))
-        masks.append((occupied, ins.defs, ins.uses))
 
     def summary(file: RegFile) -> FileSummary:
         fp = press.of(file)
@@ -246,12 +320,14 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         vgpr_granule=arch.vgpr_granule(kernel.wave_size), vgpr_total=min(arch.addressable_vgprs, 256),
         vgpr_file=arch.addressable_vgprs + (arch.agprs if arch.unified_vgpr_file else 0),
         sgpr_total=arch.addressable_sgprs, total_vgprs=res.total_vgprs, extra_sgprs=res.extra_sgprs,
-        lines=tuple(rows), longest_lived=ranges,
+        lines=LineRows(result, labels_at), longest_lived=ranges,
         peak_live_set={FILE_KEYS[f]: _peak_values(result, f, peak_limit) for f in FILES},
         entry_live_in=entry_names, unexpected_live_in=unexpected,
         blocks=len(graph.blocks), loops=len(graph.loops), max_loop_depth=max(graph.loop_depth, default=0),
         unreachable_blocks=len(graph.unreachable), guessed=kernel.guessed,
-        declared_raw=kernel.declared.raw, masks=tuple(masks),
+        declared_raw=kernel.declared.raw,
+        masks=LineMasks(live_in, live_out, [ins.defs for ins in kernel.instructions],
+                        [ins.uses for ins in kernel.instructions]),
         labels={k: tuple(v) for k, v in labels_at.items()},
         occupancy=result.occupancy[0] if result.occupancy else None,
         occupancy_workgroup_assumed=bool(result.occupancy and result.occupancy[1].workgroup_assumed),
@@ -282,7 +358,4 @@ def livereg_report(results: list[KernelAnalysis], *, file: str | None, dialect: 
 
 def map_width(report: KernelReport, file: RegFile) -> int:
     """Columns of the register map: every register up to the highest one referenced."""
-    top = -1
-    for occupied, defs, uses in report.masks:
-        top = max(top, highest_register(occupied | defs | uses, file))
-    return top + 1
+    return highest_register(report.masks.union(), file) + 1

@@ -5,15 +5,70 @@ Keys are sorted and there are no timestamps, so the same input always gives the 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import IO, Any
 
 import orjson
 
-__all__ = ["dumps"]
+__all__ = ["Streamed", "dumps", "write"]
 
 _OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+#: values serialised per orjson call when a list is streamed
+_CHUNK = 4096
+
+
+class Streamed:
+    """A JSON array whose items are made while it is written (:func:`write`), so a listing of a million
+    lines never exists as a million dicts at once; :func:`dumps` writes it like a list."""
+
+    __slots__ = ("_items", "_make")
+
+    def __init__(self, items: Iterable[Any], make: Callable[[Any], Any]) -> None:
+        self._items, self._make = items, make
+
+    def __iter__(self) -> Any:
+        make = self._make
+        return (make(x) for x in self._items)
+
+
+def _as_list(obj: Any) -> Any:
+    if isinstance(obj, Streamed):
+        return list(obj)
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
 
 
 def dumps(doc: Any, *, pretty: bool = False) -> str:
     """``doc`` as JSON text ending in a newline (non-finite floats become null, as JSON has no such numbers)."""
-    return orjson.dumps(doc, option=_OPTIONS | (orjson.OPT_INDENT_2 if pretty else 0)).decode("utf-8") + "\n"
+    return orjson.dumps(doc, default=_as_list,
+                        option=_OPTIONS | (orjson.OPT_INDENT_2 if pretty else 0)).decode("utf-8") + "\n"
+
+
+def write(doc: Any, out: IO[str], *, pretty: bool = False) -> None:
+    """Write ``dumps(doc)`` to ``out``; compact output streams each :class:`Streamed` array in chunks."""
+    if pretty:
+        out.write(dumps(doc, pretty=True))
+        return
+    streams: list[Streamed] = []
+
+    def mark(obj: Any) -> Any:
+        if isinstance(obj, Streamed):
+            streams.append(obj)
+            return f"\x00{len(streams) - 1}\x00"  # a string no report holds: orjson writes it as "\u0000N\u0000"
+        raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+    text = orjson.dumps(doc, default=mark, option=_OPTIONS).decode("utf-8")
+    for n, stream in enumerate(streams):
+        head, text = text.split(f'"\\u0000{n}\\u0000"', 1)
+        out.write(head)
+        out.write("[")
+        first = True
+        chunk: list[Any] = []
+        for item in stream:
+            chunk.append(item)
+            if len(chunk) == _CHUNK:
+                out.write(("" if first else ",") + orjson.dumps(chunk, option=_OPTIONS).decode("utf-8")[1:-1])
+                first, chunk = False, []
+        if chunk:
+            out.write(("" if first else ",") + orjson.dumps(chunk, option=_OPTIONS).decode("utf-8")[1:-1])
+        out.write("]")
+    out.write(text + "\n")

@@ -32,7 +32,7 @@ from isalens.isa.amdgcn.syntax import (
 __all__ = ["MAX_INSTRUCTIONS", "detect_target", "parse_module", "sniff"]
 
 #: the most instructions one input may hold (about 1.5 GB of analysis for 256-VGPR code; docs/robustness.md)
-MAX_INSTRUCTIONS = 500_000
+MAX_INSTRUCTIONS = 2_000_000
 
 _WAVE32_HINT = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32|s_\w+_wrexec_b32)\b")
 _WAVE64_HINT = re.compile(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b(?!_)")
