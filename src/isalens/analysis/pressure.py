@@ -65,16 +65,23 @@ def _counts(mask: int) -> tuple[int, int, int, int, int, int]:
             half_only_registers(mask, RegFile.VGPR), count_registers(mask, RegFile.SPECIAL))
 
 
+_MEMO_LIMIT = 1 << 16
+
+
 def pressure(kernel: Kernel, graph: CFG, live: Liveness) -> Pressure:
     """Count live registers at every instruction of ``kernel``."""
     del graph  # the counts need only the live sets; kept for the uniform pass signature
     instructions = kernel.instructions
+    # replicated or unrolled code repeats whole live sets; the memo is bounded, as a kernel of a million
+    # distinct sets would hold them all
     seen: dict[int, tuple[int, int, int, int, int, int]] = {}
     rows = []
     for i, (a, b) in enumerate(zip(live.live_in, live.live_out, strict=True)):
         mask = a | b | instructions[i].defs
         counts = seen.get(mask)
         if counts is None:
+            if len(seen) >= _MEMO_LIMIT:
+                seen.clear()
             counts = seen[mask] = _counts(mask)
         rows.append(counts)
     columns = list(zip(*rows, strict=True)) if rows else [()] * 6

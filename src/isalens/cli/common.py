@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from isalens.engine import LoadOptions
@@ -68,6 +69,18 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
 
 def use_color(choice: str) -> bool:
     return choice == "always" or (choice == "auto" and sys.stdout.isatty())
+
+
+def write_chunks(chunks: Iterable[str], out: IO[str], batch: int = 2048) -> None:
+    """Write text pieces as they are made, ``batch`` at a time (a listing of a million lines never exists
+    as one string)."""
+    pending: list[str] = []
+    for piece in chunks:
+        pending.append(piece)
+        if len(pending) >= batch:
+            out.write("".join(pending))
+            pending.clear()
+    out.write("".join(pending))
 
 
 def write_output(path: Path, text: str) -> None:

@@ -6,7 +6,15 @@ import argparse
 import sys
 from typing import Any
 
-from isalens.cli.common import EXIT_OK, add_input_file, add_load_options, load_options, print_diagnostics, use_color
+from isalens.cli.common import (
+    EXIT_OK,
+    add_input_file,
+    add_load_options,
+    load_options,
+    print_diagnostics,
+    use_color,
+    write_chunks,
+)
 
 REG_FILES = ("vgpr", "sgpr", "agpr")
 
@@ -50,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
         from isalens.report.rga import render_rga
         sys.stdout.write(render_rga(report.kernels[0], file))
     else:
-        from isalens.report.text import render_text
-        sys.stdout.write(render_text(report, file, color=use_color(args.color), listing=not args.summary))
+        from isalens.report.text import text_chunks
+        write_chunks(text_chunks(report, file, color=use_color(args.color), listing=not args.summary), sys.stdout)
     if args.json or args.rga:
         print_diagnostics(report.diagnostics)
     return EXIT_OK

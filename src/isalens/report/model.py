@@ -110,6 +110,10 @@ class LineRow(NamedTuple):
     loop_depth: int
 
 
+#: the LineRow field holding each file's live count
+COUNT_COLUMN = {f: LineRow._fields.index(f"live_{key}") for f, key in FILE_KEYS.items()}
+
+
 class LineRows(Sequence[LineRow]):
     """The listing's rows, built on demand from the analysis (each iteration builds them again, one at a
     time): a 1M-instruction kernel would otherwise keep a million rows beside the instructions."""

@@ -36,11 +36,17 @@ def _zeros(width: int) -> int:
     return int.from_bytes(b"0" * width, "big")
 
 
-def register_map(occupied: int, defs: int, uses: int, file: RegFile, width: int) -> str:
-    """One character per register ``0..width-1`` of ``file``."""
+def register_map(occupied: int, defs: int, uses: int, file: RegFile, width: int,
+                 memo: dict[tuple[int, int], int] | None = None) -> str:
+    """One character per register ``0..width-1`` of ``file``; ``memo`` (one per file and width) keeps the
+    write/read part per (defs, uses) pair, which repeats with the instruction texts."""
     if width <= 0:
         return ""
     # each byte is an ASCII '0'/'1'; the weighted sum minus 7 x '0' leaves the cell code 0..7 in every byte
-    code = (_digits(occupied, file, width) + 2 * _digits(defs, file, width) + 4 * _digits(uses, file, width)
-            - 7 * _zeros(width))
-    return code.to_bytes(width, "big").translate(_CELLS).decode("ascii")
+    key = (defs, uses)
+    marks = memo.get(key) if memo is not None else None
+    if marks is None:
+        marks = 2 * _digits(defs, file, width) + 4 * _digits(uses, file, width) - 7 * _zeros(width)
+        if memo is not None:
+            memo[key] = marks
+    return (_digits(occupied, file, width) + marks).to_bytes(width, "big").translate(_CELLS).decode("ascii")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from isalens.ir.registers import RegFile
-from isalens.report.model import KernelReport, map_width
+from isalens.report.model import COUNT_COLUMN, KernelReport, map_width
 from isalens.report.regmap import register_map
 
 _LEGEND = """Legend:
@@ -21,6 +21,8 @@ def render_rga(report: KernelReport, file: RegFile = RegFile.VGPR) -> str:
     out = [_LEGEND, f"  Line | Rn  | {' ' * width} | Instruction",
            "-" * 80]
     first = True
+    column = COUNT_COLUMN[file]
+    memo: dict[tuple[int, int], int] = {}
     for row, (occupied, defs, uses) in zip(report.lines, report.masks, strict=True):
         labels = [x if x.startswith("label_") else f"label_{x}" for x in row.labels]
         if first:
@@ -28,9 +30,8 @@ def render_rga(report: KernelReport, file: RegFile = RegFile.VGPR) -> str:
             labels = [own, *[x for x in labels if x != own]]
             first = False
         prefix = "".join(f"{name}: " for name in labels)
-        count = {RegFile.VGPR: row.live_vgpr, RegFile.SGPR: row.live_sgpr, RegFile.AGPR: row.live_agpr}[file]
-        cells = register_map(occupied, defs, uses, file, width)
-        out.append(f"{row.line:6d} | {count:3d} | {cells} | {prefix}{row.text}")
+        cells = register_map(occupied, defs, uses, file, width, memo)
+        out.append(f"{row.line:6d} | {row[column]:3d} | {cells} | {prefix}{row.text}")
     summary = report.summary(file)
     out.append("")
     if file is RegFile.SGPR:

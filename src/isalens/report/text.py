@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from isalens.ir.registers import RegFile
-from isalens.report.model import FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
+from isalens.report.model import COUNT_COLUMN, FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
 from isalens.report.occupancy import render_occupancy_text
 from isalens.report.regmap import register_map
 
@@ -33,12 +35,12 @@ def _summary_line(name: str, s: FileSummary) -> str:
             f"declared by compiler {declared}")
 
 
-def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True) -> str:
+def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True) -> Iterator[str]:
+    """The lines of one kernel's view, made one at a time (a listing may have a million)."""
     style = _Style(color)
-    out: list[str] = []
     kind = "kernel" if k.is_kernel else "function"
-    out.append(style(f"{kind} {k.name}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {k.instructions} instructions, "
-               f"{k.blocks} blocks, {k.loops} loops)")
+    yield (style(f"{kind} {k.name}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {k.instructions} instructions, "
+           f"{k.blocks} blocks, {k.loops} loops)")
     if listing:
         width = map_width(k, file)
         summary = k.summary(file)
@@ -46,77 +48,94 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
         half_col = file is RegFile.VGPR
         halves_head = f" {'halves':>6} |" if half_col else ""
         header = f"{'line':>6} | {'live':>4} |{halves_head} {'':{width}} | instruction"
-        out.append(style(header, _DIM))
+        yield style(header, _DIM)
+        column = COUNT_COLUMN[file]
+        memo: dict[tuple[int, int], int] = {}
         for row, (occupied, defs, uses) in zip(k.lines, k.masks, strict=True):
             for label in row.labels:
-                out.append(style(f"{'':>6} | {'':>4} |" + (f" {'':>6} |" if half_col else "")
-                                 + f" {'':{width}} | {label}:", _DIM))
-            count = {RegFile.VGPR: row.live_vgpr, RegFile.SGPR: row.live_sgpr,
-                     RegFile.AGPR: row.live_agpr}[file]
-            cells = register_map(occupied, defs, uses, file, width)
+                yield style(f"{'':>6} | {'':>4} |" + (f" {'':>6} |" if half_col else "")
+                            + f" {'':{width}} | {label}:", _DIM)
+            count = row[column]
+            cells = register_map(occupied, defs, uses, file, width, memo)
             halves = f" {row.live_vgpr_halves / 2:6.1f} |" if half_col else ""
             mark = "*" if row.index in peak else " "
             text = f"{row.line:6d} |{mark}{count:4d} |{halves} {cells} | {row.text}"
-            out.append(style(text, _BOLD, _RED) if row.index in peak else text)
-        out.append("")
-    out.append(style("registers", _BOLD) + "  (live counts follow RGA: live in, live out or written)")
-    out.append(_summary_line("VGPR", k.vgpr))
+            yield style(text, _BOLD, _RED) if row.index in peak else text
+        yield ""
+    yield style("registers", _BOLD) + "  (live counts follow RGA: live in, live out or written)"
+    yield _summary_line("VGPR", k.vgpr)
     if k.agpr.requested or k.agpr.declared:
-        out.append(_summary_line("AGPR", k.agpr))
-    out.append(_summary_line("SGPR", k.sgpr))
+        yield _summary_line("AGPR", k.agpr)
+    yield _summary_line("SGPR", k.sgpr)
     if k.requested_lower_bound:
-        out.append(style("        requested figures are a lower bound: a call's target is unknown (see the warning)",
-                         _RED))
-    out.append(f"        (SGPR requested includes {k.extra_sgprs} reserved by the compiler: VCC/XNACK/flat scratch;"
-               " VCC, EXEC, SCC and M0 are tracked separately)")
+        yield style("        requested figures are a lower bound: a call's target is unknown (see the warning)",
+                    _RED)
+    yield (f"        (SGPR requested includes {k.extra_sgprs} reserved by the compiler: VCC/XNACK/flat scratch;"
+           " VCC, EXEC, SCC and M0 are tracked separately)")
     saving = (f"; reduce by {k.vgpr_granule_saving} to save a granule of {k.vgpr_granule}"
               if k.vgpr_granule_saving else "")
-    out.append(f"        {k.total_vgprs} VGPRs used, {k.vgpr.allocated} allocated out of {k.vgpr_file}{saving}")
+    yield f"        {k.total_vgprs} VGPRs used, {k.vgpr.allocated} allocated out of {k.vgpr_file}{saving}"
     if k.occupancy is not None:
         assumed = " (no workgroup size declared: 1024 threads assumed, as LLVM does)" \
             if k.occupancy_workgroup_assumed else ""
-        out.append("")
-        out.append(render_occupancy_text(k.occupancy, title=style("occupancy", _BOLD) + assumed).rstrip("\n"))
+        yield ""
+        yield render_occupancy_text(k.occupancy, title=style("occupancy", _BOLD) + assumed).rstrip("\n")
     peak_row = k.lines[k.vgpr.peak_indices[0]] if k.vgpr.peak_indices else None
     if peak_row is not None:
-        out.append(f"  at the VGPR peak (line {peak_row.line}): {peak_row.live_vgpr_halves / 2:.1f} VGPRs of data in "
-                   f"16-bit halves; {peak_row.vgpr_half_only} VGPRs hold one live half (the other is wasted)")
+        yield (f"  at the VGPR peak (line {peak_row.line}): {peak_row.live_vgpr_halves / 2:.1f} VGPRs of data in "
+               f"16-bit halves; {peak_row.vgpr_half_only} VGPRs hold one live half (the other is wasted)")
     key = FILE_KEYS[file]
     values = k.peak_live_set.get(key, ())
     if values:
-        out.append("")
-        out.append(style(f"live {key.upper()}s at the first peak", _BOLD) + "  (register: written at -> next read at)")
+        yield ""
+        yield style(f"live {key.upper()}s at the first peak", _BOLD) + "  (register: written at -> next read at)"
         for v in values:
             written = ", ".join(str(x) for x in v.def_lines) or "kernel entry"
             read = ", ".join(str(x) for x in v.next_use_lines) or "-"
-            out.append(f"  {v.reg:>5}: line {written} -> {read}")
+            yield f"  {v.reg:>5}: line {written} -> {read}"
     if k.classes:
-        out.append("")
+        yield ""
         by_count = sorted(k.classes.items(), key=lambda item: -item[1])
-        out.append(style("instructions by class", _BOLD) + "  " + ", ".join(f"{c} {n}" for c, n in by_count))
+        yield style("instructions by class", _BOLD) + "  " + ", ".join(f"{c} {n}" for c, n in by_count)
     if k.longest_lived:
-        out.append("")
-        out.append(style("longest live ranges", _BOLD) + "  (instructions from write to last read)")
+        yield ""
+        yield style("longest live ranges", _BOLD) + "  (instructions from write to last read)"
         for r in k.longest_lived:
-            out.append(f"  {r.reg:>5}: {r.span:6d} instructions, line {r.def_line} -> {r.last_use_line}")
+            yield f"  {r.reg:>5}: {r.span:6d} instructions, line {r.def_line} -> {r.last_use_line}"
     entry = [n for f in ("vgpr", "sgpr") for n in k.entry_live_in.get(f, ())]
     if entry:
-        out.append("")
-        out.append(f"live at entry (hardware-initialised or read before written): {', '.join(entry)}")
+        yield ""
+        yield f"live at entry (hardware-initialised or read before written): {', '.join(entry)}"
     if k.unexpected_live_in:
-        out.append(style(f"  read before written and not initialised by hardware: {', '.join(k.unexpected_live_in)}",
-                         _RED))
+        yield style(f"  read before written and not initialised by hardware: {', '.join(k.unexpected_live_in)}",
+                    _RED)
     if k.guessed:
-        out.append(style(f"  {k.guessed} unknown instruction(s) were treated positionally: figures may be wrong",
-                         _RED))
-    return "\n".join(out)
+        yield style(f"  {k.guessed} unknown instruction(s) were treated positionally: figures may be wrong",
+                    _RED)
+
+
+def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True) -> str:
+    return "\n".join(kernel_lines(k, file, color=color, listing=listing))
+
+
+def text_chunks(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
+                listing: bool = True) -> Iterator[str]:
+    """:func:`render_text` in pieces, for writing as they are made."""
+    parts: list[Iterable[str]] = [kernel_lines(k, file, color=color, listing=listing) for k in report.kernels]
+    if report.compiler_stats:
+        parts.append(["compiler's own figures: " + ", ".join(f"{k} {v}" for k, v in report.compiler_stats.items())])
+    if report.diagnostics:
+        parts.append([d.format() for d in report.diagnostics])
+    for n, lines in enumerate(parts):
+        if n:
+            yield "\n\n"
+        sep = ""
+        for line in lines:
+            yield sep + line
+            sep = "\n"
+    yield "\n"
 
 
 def render_text(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
                 listing: bool = True) -> str:
-    parts = [render_kernel(k, file, color=color, listing=listing) for k in report.kernels]
-    if report.compiler_stats:
-        parts.append("compiler's own figures: " + ", ".join(f"{k} {v}" for k, v in report.compiler_stats.items()))
-    if report.diagnostics:
-        parts.append("\n".join(d.format() for d in report.diagnostics))
-    return "\n\n".join(parts) + "\n"
+    return "".join(text_chunks(report, file, color=color, listing=listing))
