@@ -3,6 +3,7 @@ resumes. Run by hand (never in tests):
 
     .venv/bin/python benchmarks/scan_speed.py [--library PATH] [--target gfx1030] [--kernels 2000]
     .venv/bin/python benchmarks/scan_speed.py --full [--library PATH]    # every target of the library
+    .venv/bin/python benchmarks/scan_speed.py --compare A.parquet B.parquet  # are two scans' tables equal?
 
 The library defaults to Debian's librocsparse0 unpacked under .cache/debs (tests/oracle/debian.py puts it
 there). Without ``--full`` the first code objects of ``--target`` (at least ``--kernels`` kernels) are copied
@@ -63,13 +64,40 @@ def run_scan(paths: list[str], out: Path, workers: int) -> tuple[float, float, s
     return wall, cpu, proc.stderr.strip().splitlines()[-1]
 
 
+def compare(a: Path, b: Path) -> int:
+    """Rows of two scan results that differ (every column but the isalens version, in any row order)."""
+    import duckdb
+
+    def source(p: Path) -> str:
+        return f"read_parquet('{p}.parts/*.parquet')" if Path(f"{p}.parts").is_dir() else f"read_parquet('{p}')"
+
+    con = duckdb.connect()
+    cols_a = [c for c in con.sql(f"select * from {source(a)} limit 0").columns if c != "isalens_version"]
+    cols_b = [c for c in con.sql(f"select * from {source(b)} limit 0").columns if c != "isalens_version"]
+    if sorted(cols_a) != sorted(cols_b):
+        print("columns differ:", sorted(set(cols_a) ^ set(cols_b)))
+        return 1
+    cols = ", ".join(f'"{c}"' for c in sorted(cols_a))
+    counts = [con.execute(f"select count(*) from {source(p)}").fetchall()[0][0] for p in (a, b)]
+    only_a, only_b = (con.execute(f"select count(*) from (select {cols} from {source(x)} except all "
+                                  f"select {cols} from {source(y)})").fetchall()[0][0]
+                      for x, y in ((a, b), (b, a)))
+    print(f"{a}: {counts[0]} rows; {b}: {counts[1]} rows; {len(cols_a)} columns compared; "
+          f"rows only in the first: {only_a}, only in the second: {only_b}")
+    return 0 if only_a == only_b == 0 else 1
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--library", type=Path)
     parser.add_argument("--target", default="gfx1030")
     parser.add_argument("--kernels", type=int, default=2000)
     parser.add_argument("--full", action="store_true", help="scan the whole library with 2 workers")
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"),
+                        help="compare two scan results (Parquet, or a scan's .parts directory of shards)")
     args = parser.parse_args()
+    if args.compare:
+        raise SystemExit(compare(*args.compare))
     library = args.library or _library()
     with tempfile.TemporaryDirectory(prefix="isalens-scan-bench-") as tmp:
         work = Path(tmp)

@@ -13,7 +13,9 @@ strides the statistics pass proved; the suggested padding adds one dword to the 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
+from functools import cache
 
 from isalens.analysis.advice.model import Advice, AdviceInput
 from isalens.analysis.stats import LdsAccess, bank_conflict_degree
@@ -53,6 +55,11 @@ def _const(op: object) -> int | None:
     return None
 
 
+@cache
+def _base(mnemonic: str) -> str:
+    return re.sub(r"_(e32|e64)$", "", mnemonic)
+
+
 class _Addresses:
     """VGPR -> (symbol, constant) within one block."""
 
@@ -65,7 +72,7 @@ class _Addresses:
         return self.known.get(reg) or (("in", reg, self.version.get(reg, 0) * 1000 + self.block), 0)
 
     def step(self, ins: Instruction) -> None:
-        base = re.sub(r"_(e32|e64)$", "", ins.mnemonic)
+        base = _base(ins.mnemonic)
         ops = ins.operands
         dst = _vgpr(ops[0]) if ops else None
         value: tuple[Symbol, int] | None = None
@@ -105,8 +112,12 @@ def pairs(inp: AdviceInput) -> list[Pair]:
     result = inp.analysis
     ins = result.kernel.instructions
     access = {a.index: a for a in inp.stats.lds_accesses}
+    reads = sorted(a.index for a in inp.stats.lds_accesses if a.form == "read")
     out: list[Pair] = []
     for block in result.cfg.blocks:
+        k = bisect_left(reads, block.start)
+        if k == len(reads) or reads[k] >= block.end:
+            continue  # no LDS read in this block: nothing to pair (addresses are tracked per block)
         addr = _Addresses(block.index)
         open_reads: list[tuple[int, Symbol, int, int]] = []  # (index, symbol, byte address, size)
         for i in range(block.start, block.end):
