@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from isalens.analysis.cfg import CFG
 from isalens.ir.instruction import Instruction, InstructionFacts
@@ -66,9 +67,11 @@ class BlockStats:
     classes: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class LineStats:
-    index: int
+class LineStats(NamedTuple):
+    """One instruction's class, size, modifiers and constant kinds (a named tuple: one per instruction;
+    ``modifiers`` and ``constants`` are shared between lines with the same text: read-only)."""
+
+    index: int  # type: ignore[assignment]  # shadows tuple.index(), which rows never use
     line: int
     klass: str
     size: int
@@ -356,6 +359,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
                           frozenset(i for i, ds in enumerate(is_ds) if ds))
     # constant kinds depend on the text alone: counted once per distinct tuple
     consts_of: dict[tuple[str | None, ...], dict[str, int]] = {}
+    mod_texts: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
 
     classes: Counter[str] = Counter()
     by_depth: dict[int, Counter[str]] = {}
@@ -389,8 +393,10 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
         if is_ds[ins.index]:
             lds[ins.mnemonic] += 1
             accesses.append(_lds_access(ins, fact, affine.get(ins.index, {}), wave))
-        lines.append(LineStats(ins.index, ins.line, fact.klass, fact.size, tuple(t for _, t in mods),
-                               dict(line_constants)))
+        texts = mod_texts.get(mods)
+        if texts is None:
+            texts = mod_texts[mods] = tuple(t for _, t in mods)
+        lines.append(LineStats(ins.index, ins.line, fact.klass, fact.size, texts, line_constants))
 
     blocks = []
     for block in graph.blocks:

@@ -21,6 +21,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from isalens.analysis.cfg import CFG, Loop
 from isalens.arch.devices import DeviceSpec
@@ -44,11 +45,10 @@ class TimingInputError(ValueError):
     """A request the model cannot answer (unknown loop in a trip count, waves below 1)."""
 
 
-@dataclass(frozen=True, slots=True)
-class LineTiming:
-    """One instruction in the single-wave schedule of its block."""
+class LineTiming(NamedTuple):
+    """One instruction in the single-wave schedule of its block (a named tuple: one per instruction)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index(), which rows never use
     line: int
     unit: str
     issue: int
