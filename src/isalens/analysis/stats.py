@@ -276,6 +276,8 @@ def _transfer(ins: Instruction, state: _Affine, packed_ids: bool) -> None:
 def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wave: bool,
                  wanted: frozenset[int]) -> dict[int, _Affine]:
     """Facts holding *before* each instruction in ``wanted``: a forward dataflow over the CFG (meet = agreement)."""
+    if not wanted:
+        return {}  # no LDS access to describe (most kernels of a library): no dataflow to run
     entry: _Affine = {}
     if x_multiple_of_wave:
         if packed_ids:

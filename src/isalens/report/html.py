@@ -6,9 +6,11 @@ embedded once as JSON (lines, live ranges, per-line writes and reads).
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any
+
+import orjson
 
 from isalens.analysis.stats import KernelStats
 from isalens.ir.registers import RegFile, registers_in
@@ -23,6 +25,22 @@ def _asset(name: str) -> str:
 
 def _names(mask: int) -> list[str]:
     return [f"{_PREFIX[f]}{r}" for f in (RegFile.VGPR, RegFile.SGPR, RegFile.AGPR) for r in registers_in(mask, f)]
+
+
+def _name_lists(masks: Iterable[int]) -> list[list[str] | None]:
+    """Register names per mask; masks repeat with the instruction texts, so each distinct one is named once
+    and its (read-only) list shared."""
+    seen: dict[int, list[str] | None] = {}
+    out: list[list[str] | None] = []
+    for m in masks:
+        names = seen.get(m, _UNSEEN)
+        if names is _UNSEEN:
+            names = seen[m] = _names(m) or None
+        out.append(names)
+    return out
+
+
+_UNSEEN: Any = object()
 
 
 def kernel_data(k: KernelReport) -> dict[str, Any]:
@@ -44,8 +62,8 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
         "cards": cards,
         "lines": [[r.line, r.text, r.live_vgpr, r.live_sgpr, r.block, r.loop_depth, " ".join(r.labels)]
                   for r in k.lines],
-        "defs": [_names(d) or None for _occ, d, _u in k.masks],
-        "uses": [_names(u) or None for _occ, _d, u in k.masks],
+        "defs": _name_lists(d for _occ, d, _u in k.masks),
+        "uses": _name_lists(u for _occ, _d, u in k.masks),
         "ranges": [list(r) for r in k.ranges],
         "map_width": {"vgpr": map_width(k, RegFile.VGPR), "sgpr": map_width(k, RegFile.SGPR)},
         "peak": {"vgpr": k.vgpr.peak_live, "sgpr": k.sgpr.peak_live},
@@ -108,8 +126,16 @@ def script_json(data: Any) -> str:
     Every ``<``, ``>`` and ``&`` becomes a JSON escape (WHATWG HTML, "Restrictions for contents of script
     elements"); ``JSON.parse`` turns them back into the same characters.
     """
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    text = orjson.dumps(data).decode("utf-8")  # compact; non-ASCII stays UTF-8 (the page is UTF-8)
+    for char, escape in _SCRIPT_ESCAPES:
+        if char in text:
+            text = text.replace(char, escape)
+    return text
+
+
+#: characters escaped in embedded JSON (see script_json), as JSON escapes JSON.parse reads back
+_SCRIPT_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
+                   ("\u2029", "\\u2029"))
 
 
 def _escape(text: str) -> str:
