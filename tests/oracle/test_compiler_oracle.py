@@ -171,7 +171,7 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
                     skipped_blocks += 1
                     continue
                 matched_blocks += 1
-                theirs_after = mir_live_after(block, block_in)
+                theirs_after = mir_live_after(block, block_in, block_in.get(number, frozenset()))
                 for offset, j in enumerate(emitted):
                     i = start + offset
                     total += 1
