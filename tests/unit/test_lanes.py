@@ -51,3 +51,40 @@ def test_whole_register_operations_have_no_lanes() -> None:
     for text in ("v_add_f32_e32 v0, v1, v2", "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[6:7]",
                  "v_pk_fmac_f16 v0, v1, v2", "v_lshrrev_b32_e32 v0, 15, v1"):
         assert _lanes(text, "gfx90a") is None, text
+
+
+def test_low_dword_of_64_bit_mad_and_left_shift_needs_only_low_source_dwords() -> None:
+    # D = S0 * S1 + S2: carries run upwards, so D[31:0] needs S2[31:0] only; D[63:32] needs all of S2
+    lanes = _lanes("v_mad_u64_u32 v[0:1], s[0:1], v2, s3, v[4:5]")
+    assert lanes is not None
+    assert (lanes.lo_def, lanes.hi_def) == (v(0), v(1))
+    assert lanes.lo_uses == v(2) | s(3) | v(4)
+    assert lanes.hi_uses == v(2) | s(3) | v(4) | v(5)
+    # (S << 3)[31:0] = S[31:0] << 3
+    lanes = _lanes("s_lshl_b64 s[0:1], s[6:7], 3")
+    assert lanes is not None and (lanes.lo_uses, lanes.hi_uses) == (s(6), s(6) | s(7))
+
+
+MAD_HIGH_DWORD_DEAD = """\
+    v_mov_b32_e32 v5, 7
+    v_mad_u64_u32 v[0:1], s[0:1], v2, s3, v[4:5]
+    v_ashrrev_i32_e32 v1, 31, v0
+    global_store_dwordx2 v[6:7], v[0:1], off
+    s_endpgm
+"""
+
+
+def test_an_addend_high_dword_feeding_only_a_dead_result_dword_is_not_live() -> None:
+    """By hand: the mad's high dword v1 is overwritten at once and its carry-out s[0:1] is never read, so
+    v5 (the addend's high dword) only feeds dead bits: not live after its write. v4 is (low dword)."""
+    from isalens.ir.registers import registers_in
+
+    kernel = isalens.load(MAD_HIGH_DWORD_DEAD, "gfx900").kernels[0]
+    live = kernel.liveness()
+    assert 5 not in registers_in(live.live_out[0], RegFile.VGPR)
+    assert 4 in registers_in(live.live_out[0], RegFile.VGPR)
+    # read the carry-out and the whole addend is needed again
+    carry = MAD_HIGH_DWORD_DEAD.replace("global_store_dwordx2 v[6:7], v[0:1], off",
+                                        "global_store_dwordx2 v[6:7], v[0:1], off\n    s_and_b64 s[8:9], s[0:1], exec")
+    live = isalens.load(carry, "gfx900").kernels[0].liveness()
+    assert 5 in registers_in(live.live_out[0], RegFile.VGPR)

@@ -62,7 +62,7 @@ def _transfer(kernel: Kernel, start: int, end: int) -> tuple[int, int]:
 def _uses(ins: Instruction, lanes: HalfLanes | None, out: int) -> int:
     """Units ``ins`` reads that must hold a value, given what is live after it: a source half read only to
     compute a result half that is dead is not needed (:mod:`isalens.isa.amdgcn.lanes`)."""
-    if lanes is None:
+    if lanes is None or out & ins.defs & ~(lanes.lo_def | lanes.hi_def):
         return ins.uses
     uses = ins.uses & ~lanes.sources
     if out & lanes.lo_def:

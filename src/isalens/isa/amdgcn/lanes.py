@@ -11,7 +11,11 @@ of a 32-bit VGPR result separately (ISA reference guides, VOP3P and VOP3 descrip
 * ``v_pack_b32_f16 D, S0, S1``: ``D[15:0] = S0[sel]``, ``D[31:16] = S1[sel]``;
 * ``v_lshrrev_b32 D, 16, S`` (``D[15:0] = S[31:16]``, high half zero), ``v_lshlrev_b32 D, 16, S``
   (``D[31:16] = S[15:0]``, low half zero), ``v_and_b32 D, 0xffff, S`` (``D[15:0] = S[15:0]``, high half zero)
-  and ``v_bfe_u32 D, S, 16, 16`` (``D[15:0] = S[31:16]``).
+  and ``v_bfe_u32 D, S, 16, 16`` (``D[15:0] = S[31:16]``);
+* 64-bit results whose low dword depends only on low source dwords, since carries and left shifts move
+  bits upwards only: ``v_mad_u64_u32``/``v_mad_i64_i32 D, carry, S0, S1, S2`` (``D = S0 * S1 + S2``; the
+  low dword needs S2's low dword only) and ``v_lshlrev_b64``/``s_lshl_b64``. Here the "halves" are the
+  two dwords of the result.
 
 For these, a source half read only for a result half that nothing reads later holds no value anyone needs:
 liveness (:mod:`isalens.analysis.liveness`) counts a lane's sources only where that half of the result is
@@ -35,7 +39,7 @@ __all__ = ["HalfLanes", "half_lanes"]
 class HalfLanes:
     """Result halves (unit masks), the source units read to compute each of them, and ``sources``: every
     unit of the source operands these lanes account for (what the instruction reads besides them, such as
-    EXEC, is read whatever is live)."""
+    EXEC, is read whatever is live). Another result that is live (a carry-out, SCC) needs every source."""
 
     lo_def: int
     hi_def: int
@@ -47,6 +51,9 @@ class HalfLanes:
 #: 16-bit packed VOP3P operations whose two result halves never mix (everything ``v_pk_*`` except the
 #: 32-bit-lane forms and ``v_pk_fmac_f16``, which also accumulates into its destination)
 _PACKED32_SUFFIXES = ("_f32", "_b32", "_u32", "_i32", "_f64")
+
+
+_WIDE = frozenset(("v_mad_u64_u32", "v_mad_i64_i32", "v_lshlrev_b64", "s_lshl_b64"))
 
 
 def _suffixless(mnemonic: str) -> str:
@@ -118,11 +125,56 @@ def _packed(ops: tuple[Operand, ...], modifiers: tuple[str, ...], dst: Reg) -> H
     return _lanes(dst, lo, hi, sources)
 
 
+def _pair(op: Operand) -> Reg | None:
+    """A 64-bit register pair (VGPR or SGPR), else None."""
+    if not isinstance(op, RegOperand) or len(op.regs) != 1:
+        return None
+    reg = op.regs[0]
+    if reg.file not in (RegFile.VGPR, RegFile.SGPR) or reg.count != 2 or reg.halves != HALF_BOTH:
+        return None
+    return reg
+
+
+def _mask(op: Operand) -> int:
+    return op.mask if isinstance(op, RegOperand) else 0
+
+
+def _wide(base: str, ops: tuple[Operand, ...]) -> HalfLanes | None:
+    """64-bit results whose low dword depends only on the sources' low dwords (carries run upwards):
+    ``v_mad_u64_u32``/``v_mad_i64_i32 D, carry, S0, S1, S2`` (``D = S0 * S1 + S2``, 32-bit S0 and S1) and
+    left shifts ``v_lshlrev_b64 D, n, S`` / ``s_lshl_b64 D, S, n``."""
+    dst = _pair(ops[0]) if ops else None
+    if dst is None:
+        return None
+    if base in ("v_mad_u64_u32", "v_mad_i64_i32") and len(ops) == 5:
+        addend = _pair(ops[4])
+        if addend is None:
+            return None
+        common = _mask(ops[2]) | _mask(ops[3])
+        lo, hi = common | addend.subrange(0, 1).mask(), common | addend.mask()
+        sources: tuple[Operand, ...] = ops[2:5]
+    elif base in ("v_lshlrev_b64", "s_lshl_b64") and len(ops) == 3:
+        value, amount = (ops[2], ops[1]) if base == "v_lshlrev_b64" else (ops[1], ops[2])
+        pair = _pair(value)
+        if pair is None:
+            return None
+        lo, hi = _mask(amount) | pair.subrange(0, 1).mask(), _mask(amount) | pair.mask()
+        sources = ops[1:3]
+    else:
+        return None
+    covered = 0
+    for op in sources:
+        covered |= _mask(op)
+    return HalfLanes(dst.subrange(0, 1).mask(), dst.subrange(1, 1).mask(), lo, hi, covered)
+
+
 @cache
 def _for_text(mnemonic: str, ops: tuple[Operand, ...], modifiers: tuple[str, ...]) -> HalfLanes | None:
     base = _suffixless(mnemonic)
     if not ops:
         return None
+    if base in _WIDE:
+        return _wide(base, ops)
     dst = _dst(ops[0])
     if dst is None:
         return None
@@ -160,7 +212,7 @@ def half_lanes(ins: Instruction) -> HalfLanes | None:
 
     Only plain VALU forms qualify: SDWA, DPP and instructions with a clamp/omod that mixes nothing are
     fine, but any form this module does not recognise gives None (every source feeds the whole result)."""
-    if not ins.mnemonic.startswith("v_") or "sdwa" in ins.mnemonic or "::" in ins.text:
+    if not ins.mnemonic.startswith(("v_", "s_lshl_b64")) or "sdwa" in ins.mnemonic or "::" in ins.text:
         return None
     if any(m.startswith(("dst_sel", "src0_sel", "src1_sel", "dpp", "quad_perm", "row_")) for m in ins.modifiers):
         return None
