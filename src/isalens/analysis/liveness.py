@@ -72,23 +72,48 @@ def _uses(ins: Instruction, lanes: HalfLanes | None, out: int) -> int:
     return uses
 
 
-def _step_block(kernel: Kernel, lanes: list[HalfLanes | None], start: int, end: int, live: int) -> int:
-    """Live units at the top of instructions ``start..end-1`` given ``live`` at the bottom."""
-    instructions = kernel.instructions
+#: a stepped block's transfer, bottom to top: folded runs of plain instructions ``(kill, gen)`` and, for an
+#: instruction with lanes, its index
+_Segment = tuple[int, int] | int
+
+
+def _segments(kernel: Kernel, lanes: list[HalfLanes | None], start: int, end: int) -> list[_Segment]:
+    out: list[_Segment] = []
+    run_end = end
     for i in range(end - 1, start - 1, -1):
-        ins = instructions[i]
-        out = live & ~ins.undef_after
-        live = ((out & ~ins.defs) | _uses(ins, lanes[i], out)) & ~ins.undef_before
+        if lanes[i] is not None:
+            if run_end > i + 1:
+                out.append(_transfer(kernel, i + 1, run_end))
+            out.append(i)
+            run_end = i
+    if run_end > start:
+        out.append(_transfer(kernel, start, run_end))
+    return out
+
+
+def _step_block(kernel: Kernel, lanes: list[HalfLanes | None], segments: list[_Segment], live: int) -> int:
+    """Live units at the top of a block made of ``segments`` given ``live`` at the bottom."""
+    instructions = kernel.instructions
+    for seg in segments:
+        if isinstance(seg, int):
+            ins = instructions[seg]
+            out = live & ~ins.undef_after
+            live = ((out & ~ins.defs) | _uses(ins, lanes[seg], out)) & ~ins.undef_before
+        else:
+            kill, gen = seg
+            live = (live & ~kill) | gen
     return live
 
 
 def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     """Solve liveness for ``kernel`` on ``graph``."""
     nblocks = len(graph.blocks)
-    transfer = [_transfer(kernel, b.start, b.end) for b in graph.blocks]
     lanes = [half_lanes(ins) for ins in kernel.instructions]
-    #: blocks whose transfer depends on what is live below them (they hold per-half instructions)
-    stepped = [any(lanes[i] is not None for i in range(b.start, b.end)) for b in graph.blocks]
+    # a block holding instructions with lanes has a transfer that depends on what is live below it
+    stepped: list[list[_Segment] | None] = [
+        _segments(kernel, lanes, b.start, b.end) if any(lanes[i] is not None for i in range(b.start, b.end))
+        else None for b in graph.blocks]
+    transfer = [_transfer(kernel, b.start, b.end) if stepped[b.index] is None else (0, 0) for b in graph.blocks]
     block_in = [0] * nblocks
     block_out = [0] * nblocks
     for block in graph.blocks:
@@ -111,8 +136,9 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                 out |= block_in[s]
             for s in skips[b]:
                 out |= block_in[s] & _VECTOR
-            if stepped[b]:
-                new_in = _step_block(kernel, lanes, block.start, block.end, out)
+            segments = stepped[b]
+            if segments is not None:
+                new_in = _step_block(kernel, lanes, segments, out)
             else:
                 kill, gen = transfer[b]
                 new_in = (out & ~kill) | gen

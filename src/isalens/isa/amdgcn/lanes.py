@@ -53,6 +53,9 @@ class HalfLanes:
 _PACKED32_SUFFIXES = ("_f32", "_b32", "_u32", "_i32", "_f64")
 
 
+#: mnemonic prefixes of every instruction this module may give lanes (a cheap first test)
+_CANDIDATES = ("v_pk_", "v_alignbit_b32", "v_alignbyte_b32", "v_pack_b32_f16", "v_lshrrev_b32", "v_lshlrev_b32",
+               "v_and_b32", "v_bfe_u32", "v_mad_u64_u32", "v_mad_i64_i32", "v_lshlrev_b64", "s_lshl_b64")
 _WIDE = frozenset(("v_mad_u64_u32", "v_mad_i64_i32", "v_lshlrev_b64", "s_lshl_b64"))
 
 
@@ -207,13 +210,24 @@ def _for_text(mnemonic: str, ops: tuple[Operand, ...], modifiers: tuple[str, ...
     return None
 
 
+#: instruction text -> lanes (the text fixes mnemonic, operands and modifiers)
+_BY_TEXT: dict[str, HalfLanes | None] = {}
+
+
 def half_lanes(ins: Instruction) -> HalfLanes | None:
     """The per-half sources of ``ins`` when its two result halves are computed separately, else None.
 
-    Only plain VALU forms qualify: SDWA, DPP and instructions with a clamp/omod that mixes nothing are
-    fine, but any form this module does not recognise gives None (every source feeds the whole result)."""
-    if not ins.mnemonic.startswith(("v_", "s_lshl_b64")) or "sdwa" in ins.mnemonic or "::" in ins.text:
-        return None
-    if any(m.startswith(("dst_sel", "src0_sel", "src1_sel", "dpp", "quad_perm", "row_")) for m in ins.modifiers):
-        return None
-    return _for_text(ins.mnemonic, ins.operands, ins.modifiers)
+    Plain VALU forms only: SDWA, DPP and VOPD forms give None (every source feeds the whole result)."""
+    text = ins.text
+    try:
+        return _BY_TEXT[text]
+    except KeyError:
+        pass
+    result = None
+    if (ins.mnemonic.startswith(_CANDIDATES) and "sdwa" not in ins.mnemonic and "::" not in text
+            and not any(m.startswith(("dst_sel", "src0_sel", "src1_sel", "dpp", "quad_perm", "row_"))
+                        for m in ins.modifiers)):
+        result = _for_text(ins.mnemonic, ins.operands, ins.modifiers)
+    if len(_BY_TEXT) < 1 << 20:
+        _BY_TEXT[text] = result
+    return result
