@@ -366,13 +366,23 @@ def mir_block_instructions(mir_text: str) -> dict[str, dict[int, MirBlock]]:
     return result
 
 
-def mir_live_after(block: MirBlock, live_in: dict[int, frozenset[Unit]]) -> list[frozenset[Unit]]:
+def mir_live_after(block: MirBlock, live_in: dict[int, frozenset[Unit]],
+                   block_live_in: frozenset[Unit] | None = None) -> list[frozenset[Unit]]:
     """LLVM's own liveness after each instruction of ``block``, given every block's live-ins.
 
     Backwards from the block's end (an unconditional ``S_BRANCH`` leads only to its target, otherwise
     the union of the successors' live-ins); a conditional branch adds its target's live-ins where it
     stands; a def ends a unit's liveness and a use that is not ``undef`` starts it, implicit operands
     included, so LLVM's ``killed``/``dead`` flags follow from the same operands.
+
+    With ``block_live_in`` (this block's own live-ins) a unit is live only where it is also *available*,
+    as LLVM's MachineVerifier defines it: live into the block or written earlier in it. The verifier
+    accepts a read of a register tuple when any sub-register is available ("We are fine if just any
+    subregister has a defined value", ``MachineVerifier::checkLiveness``), and LLVM's own block live-ins
+    (computed per lane) leave the other sub-registers out: a ``V_PK_FMA_F32 ... $vgpr98_vgpr99`` whose
+    ``vgpr99`` no instruction ever writes reads ``vgpr99`` without an ``undef`` flag, yet no block lists it.
+    Without this, the backward pass alone would call such a sub-register live up to the block's start,
+    contradicting the block's live-ins.
     """
     last = block.instructions[-1] if block.instructions else None
     ends = last.targets if last is not None and last.opcode == "S_BRANCH" else tuple(block.successors)
@@ -392,4 +402,11 @@ def mir_live_after(block: MirBlock, live_in: dict[int, frozenset[Unit]]) -> list
             if not op.is_def and not op.undef:
                 live |= op.units
     after.reverse()
+    if block_live_in is not None:
+        available = set(block_live_in)
+        for k, ins in enumerate(block.instructions):
+            for op in ins.operands:
+                if op.is_def:
+                    available |= op.units
+            after[k] = after[k] & available
     return after

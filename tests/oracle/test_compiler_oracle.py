@@ -4,13 +4,15 @@
   ``.sgpr_count`` for every kernel, and the peak of live registers can never exceed what is requested;
 * liveness: at every machine basic block entry of kernels *and* non-kernel functions our live set must
   equal the live-ins LLVM itself records after register allocation (``llc -stop-after=branch-relaxation``
-  MIR), for at least 99% of blocks. Measured with clang/llc 19.1.7 on 293 (source, target) pairs:
-  6632 of 6696 blocks (99.04%); all 216 blocks of non-kernel functions equal. The 64 that differ, for
+  MIR). Measured with clang/llc 19.1.7 on 293 (source, target) pairs: 6642 of 6696 blocks (99.19%; the
+  issue asks for 99.5%, not met); all 216 blocks of non-kernel functions equal. The 54 that differ, for
   reasons the assembly text cannot show:
 
-  - 18 blocks, spills.cl vgpr_spill_poly: LLVM keeps the scratch resource descriptor s[0:3] (and on
-    gfx908 the AGPRs used as VGPR spill slots) live past their last use; no instruction reads them there.
-  - 12 blocks, calls.cl call_poly/call_live_across bb.0 (gfx900-gfx1030): the code reads s11 as the
+  - 17 blocks, spills.cl vgpr_spill_poly: LLVM keeps the scratch resource descriptor s[0:3] (and on
+    gfx908 the AGPRs a29-a31 it reuses as VGPR spill slots, "Reload Reuse") live past their last use; no
+    instruction reads them there. On gfx1100/gfx1200 (2 of the 17, bb.1) the value loaded into v21 reaches
+    a later read, while LLVM's live-in lane mask for the pair (``$vgpr20_vgpr21:0x3``) leaves v21 out.
+  - 12 blocks, calls.cl call_poly/call_live_across bb.0 (gfx900-gfx90a, gfx1030): the code reads s11 as the
     wavefront scratch offset, but the kernel descriptor does not enable that system SGPR
     (``.amdhsa_system_sgpr_private_segment_wavefront_offset 0``), so no value reaches it; LLVM's MIR lists
     it live-in, we follow the descriptor.
@@ -19,9 +21,14 @@
     register is live through the empty block (bb.8) or, where LLVM's edge bypasses it, one block earlier.
   - 9 blocks, int64.cl divmod64 bb.1: LLVM's live range of a PHI result covers a path on which no write
     reaches it (its value there is undefined); we count a register live only where some write may reach.
-  - 13 blocks (matvec, sgemm_8x8, resolve_half3 on gfx10+, mfma_32x32x1): a 64-bit operand (e.g.
-    ``s_lshl_b64 s[2:3]``) reads a pair whose other half LLVM marks ``undef`` in MIR; the assembly shows
-    a plain read of both halves, so we keep the half live and LLVM does not.
+  - 4 blocks, matvec (gfx1200) and sgemm_8x8 (gfx1100): a 64-bit operand (``s_lshl_b64 s[2:3]``) or a
+    hardware-initialised SGPR reaches a read on a path where LLVM knows the value is undefined (``undef``
+    half of a pair, a PHI input); the assembly shows a plain read of a defined register.
+
+  Since the last measurement (6632 blocks) 10 more agree: the ``v_alignbit_b32 ..., s0, ..., 16`` of
+  resolve_half3 on gfx10+ (its s0 only feeds the discarded high half, see ``isa/amdgcn/lanes.py``), the
+  AGPR ``a16`` that the reader used to drop, and the high dword of a ``v_mad_u64_u32`` addend in matvec
+  (gfx1030, gfx1100) that only feeds a result dword nothing reads.
 * per-instruction liveness: see :func:`test_per_instruction_liveness_equals_llvm_mir`.
 """
 
@@ -96,7 +103,7 @@ def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -
     print(f"\nblock live-ins compared: {total}, equal: {total - len(differ)} ({agreement:.2%}); {dict(kinds)}")
     print("\n".join(differ[:60]))
     assert total > 6000
-    assert agreement >= 0.99
+    assert agreement >= 0.9915
 
 
 def test_llvm_occupancy_equals_the_compilers_comment(corpus: list[CorpusEntry]) -> None:
@@ -130,26 +137,46 @@ _FUNCTION_RESERVED = {("s", 0), ("s", 1), ("s", 2), ("s", 3)}
 def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> None:
     """Within blocks: LLVM's liveness after each instruction, rebuilt from its MIR (the successors' live-ins,
     then every operand backwards: defs end liveness, uses that are not ``undef`` start it, implicit
-    operands included, so ``killed``/``dead`` flags follow), must equal our live-out set for >= 99% of
-    the instructions llc emitted. The MIR instruction at the same position of the same block is compared
-    (blocks whose emitted instruction count differs are skipped and counted).
+    operands included, so ``killed``/``dead`` flags follow; a sub-register that is neither live into the
+    block nor written earlier in it is not live, as LLVM's MachineVerifier and its lane-aware block
+    live-ins have it), must equal our live-out set for >= 99% of the instructions llc emitted. The MIR
+    instruction at the same position of the same block is compared (blocks whose emitted instruction
+    count differs are skipped and counted).
 
-    Measured with clang/llc 19.1.7: 117,897 of 125,304 instructions equal (94.09%), every block matched.
-    The issue's target is 99%; not met. The 7,407 that differ are concentrated in a few blocks:
+    Measured with clang/llc 19.1.7: 119,343 of 125,304 instructions equal (95.24%), every block matched.
+    The issue's target is 99%; not met, and not reachable without counting registers the hardware does
+    not need. The 5,961 that differ:
 
-    - 2,367 in resolve_half3 bb.7 (half3.cl, gfx942 and gfx10+): one register of a pair LLVM reads as
-      ``undef`` (the block-level group above) stays live through a 700-instruction block;
-    - about 1,400 in exp_log_pow bb.0 and sgemm_4x4/8x8 bb.5 on gfx90a/gfx942: packed 32-bit operations
-      (``v_pk_fma_f32``, ``v_pk_mov_b32``) read only the dword ``op_sel``/``op_sel_hi`` select, which is
-      what we count, while LLVM's MIR reads the whole 64-bit pair (counting the pair reduces this group but
-      costs block-level agreement: measured 7,246 instead of 7,407, 8 more blocks differ);
-    - 867 in spills.cl: SGPR spill restores (``v_readlane_b32``) carry an implicit def of the whole
-      16-SGPR tuple in MIR, AGPR spill slots and s[0:3] stay live in LLVM's view;
-    - about 700 in calls.cl/indirect.cl: the prologue's save of a callee-saved VGPR (LLVM's first
+    - about 2,100: a source 16-bit half or dword that only feeds result bits nothing reads later
+      (``isa/amdgcn/lanes.py``): the garbage high half of a ``half3``'s last pair through long packed-f16
+      blocks (resolve_half3/uint2/half4, all targets), the high dword of a ``v_mad_u64_u32`` addend whose
+      result high dword is overwritten at once. LLVM's MIR flags are per 32-bit register (or per tuple),
+      so the value stays live up to the read; where LLVM knows it is garbage it reads it ``undef``.
+    - 1,543 (sgemm_4x4/8x8, exp_log_pow, float4_swizzle_scale, transform_points, call_live_across on
+      gfx90a/gfx942): packed 32-bit operations (``v_pk_fma_f32``, ``v_pk_mul_f32``, ``v_pk_mov_b32``) whose
+      ``op_sel``/``op_sel_hi`` select one dword of a 64-bit operand for both lanes; the other dword's value
+      is not used, and we do not count it. LLVM's MIR operand names the whole pair, but its own block
+      live-ins (per lane) leave the unselected dword out: counting the whole pair was measured at +161
+      instructions and -17 blocks (s1 in sgemm_4x4, v9 in blend, s3 in exp_log_pow become live-in
+      where LLVM's live-ins say they are not).
+    - 868 in spills.cl: SGPR spills to VGPR lanes (``v_writelane_b32`` per SGPR) carry an implicit use of
+      the whole 16-SGPR tuple up to the last lane write, reloads an implicit def of it; the AGPRs reused as
+      VGPR spill slots and s[0:3] stay live in LLVM's view past their last use.
+    - 608 in calls.cl/indirect.cl: the prologue's save of a callee-saved VGPR (LLVM's first
       ``v_writelane`` reads it as ``undef``), the special inputs LLVM passes to an indirect call
-      (s[4:5], s[8:9], s12, v31), and the results of a function no code in the file calls;
-    - the rest spread over fp64/int64/private_arrays/half-precision kernels (undef halves, d16 and
-      ``v_fma_mix*`` kept halves LLVM reads as ``undef``).
+      (s[4:5], s[8:9], s12, v31), and the results of a function no code in the file calls.
+    - 256 in fp64.cl: a 64-bit constant materialised by two ``s_mov_b32`` (``S_MOV_B64`` expanded after
+      allocation): each MIR move carries an ``implicit-def`` of the whole pair, so LLVM ends the first
+      half's liveness at the second move, which does not write it.
+    - about 270 (private_arrays sort16, scratch_histogram): a value written before an ``s_and_saveexec``
+      stays in the lanes the region switches off and is read after the join (our EXEC skip edge); a late
+      LLVM pass deleted the region's ``s_cbranch_execz`` and its CFG edge, so LLVM's MIR has no path for
+      that value (sort16 bb.1: successors only bb.2, v20 = 2 read at bb.4 by the lanes bb.2 skipped).
+    - 66 in branches.cl diamond (ours has more): an if/else whose two arms together write v1 in every lane
+      that was active before it; our skip edges do not pair the arms, so v1's earlier value stays live up
+      to the branch. This one is our over-approximation.
+    - the rest (about 250) spread over switch.cl (``; implicit-def:`` in an empty block), int64 divmod64
+      (a PHI input no write reaches), branches classify, mfma_f32 and wave64 kernels.
     The assertion guards the measured level against regressions."""
     total = agree = skipped_blocks = matched_blocks = 0
     differ: list[str] = []
@@ -171,7 +198,7 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
                     skipped_blocks += 1
                     continue
                 matched_blocks += 1
-                theirs_after = mir_live_after(block, block_in)
+                theirs_after = mir_live_after(block, block_in, block_in.get(number, frozenset()))
                 for offset, j in enumerate(emitted):
                     i = start + offset
                     total += 1
@@ -188,4 +215,4 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
           f"instruction counts differ), equal: {agree} ({rate:.2%})")
     print("\n".join(differ))
     assert total > 100000
-    assert rate >= 0.94
+    assert rate >= 0.952

@@ -233,3 +233,30 @@ def test_mir_instructions_flags_and_live_after() -> None:
     assert after[2] == v(1, 2)
     assert after[1] == v(1, 2) | s(4)
     assert after[0] == v(1, 2) | s(4)
+
+
+PARTIAL_MIR = """\
+---
+name:            g
+body:             |
+  bb.0:
+    liveins: $vgpr0, $vgpr2_vgpr3
+
+    $vgpr4 = V_MOV_B32_e32 $vgpr0, implicit $exec
+    $vgpr6_vgpr7 = V_PK_MUL_F32 0, $vgpr4_vgpr5, 8, killed $vgpr2_vgpr3, 0, 0, 0, 0, 0, implicit $exec
+    S_ENDPGM 0
+...
+"""
+
+
+def test_a_sub_register_neither_live_in_nor_written_is_not_live() -> None:
+    """By hand: v5 is read (as half of v[4:5]) but is not a live-in and no instruction writes it, so LLVM's
+    verifier counts it unavailable: it is live nowhere. Without the block's live-ins the backward pass
+    alone makes v5 live after the V_MOV (the read below it starts its liveness)."""
+    block = mir_block_instructions(PARTIAL_MIR)["g"][0]
+    liveins = mir_block_liveins(PARTIAL_MIR)["g"]
+    v = lambda *ns: frozenset(("v", n, h) for n in ns for h in (0, 1))  # noqa: E731
+    backward = mir_live_after(block, liveins)
+    assert backward[0] & v(5) == v(5)
+    after = mir_live_after(block, liveins, liveins[0])
+    assert [a & v(0, 2, 3, 4, 5, 6, 7) for a in after] == [v(2, 3, 4), frozenset(), frozenset()]

@@ -157,3 +157,49 @@ def test_exec_skip_edges_carry_vector_registers_only() -> None:
     assert 4 not in registers_in(live.entry, RegFile.SGPR)
     assert 4 in registers_in(live.live_out[2], RegFile.SGPR)
     assert 1 in registers_in(live.live_out[1], RegFile.VGPR)
+
+
+HALF_LANES = """\
+    s_mov_b32 s0, 0x3c00
+    v_mov_b32_e32 v1, 0
+    v_alignbit_b32 v2, s0, v0, 16
+    v_pk_mul_f16 v3, v2, v2
+    global_store_short v[4:5], v3, off
+    s_endpgm
+"""
+
+
+def test_a_source_half_read_only_for_a_dead_result_half_is_not_live() -> None:
+    """By hand, from the ISA: ``v_alignbit_b32 v2, s0, v0, 16`` is ``({s0, v0} >> 16)``, so v2's low half is
+    v0's high half and v2's high half is s0's low half. ``v_pk_mul_f16 v3, v2, v2`` computes v3's low half
+    from v2's low halves and its high half from v2's high halves. ``global_store_short`` stores v3's low
+    half only. So v3's high half is dead, hence v2's high half, hence s0: s0 is not live anywhere (LLVM
+    reads it as ``undef``), while v0's high half is live from the entry to the alignbit."""
+    kernel = isalens.load(HALF_LANES, "gfx900").kernels[0]
+    live = kernel.liveness()
+    assert [registers_in(live.live_out[i], RegFile.SGPR) for i in range(4)] == [[], [], [], []]
+    assert registers_in(live.live_in[2], RegFile.VGPR) == [0, 4, 5]
+    assert registers_in(live.live_out[2], RegFile.VGPR) == [2, 4, 5]
+    assert registers_in(live.live_out[3], RegFile.VGPR) == [3, 4, 5]
+    # when the high half of the product is stored too, s0 is live from its write to the alignbit
+    full = isalens.load(HALF_LANES.replace("global_store_short", "global_store_dword"), "gfx900").kernels[0]
+    assert registers_in(full.liveness().live_out[0], RegFile.SGPR) == [0]
+
+
+KEPT_HALF = """\
+    v_mov_b32_e32 v1, 0
+    ds_read_u16_d16 v1, v0
+    v_cvt_f32_f16_e32 v2, v1
+    global_store_dword v[4:5], v2, off
+    s_endpgm
+"""
+
+
+def test_the_half_a_d16_load_keeps_is_not_read() -> None:
+    """By hand: ``ds_read_u16_d16 v1`` writes v1's low half and leaves the high half alone;
+    ``v_cvt_f32_f16`` reads only the low half. So the zero written into v1's high half is never needed:
+    v1 is not live between the two writes (before this change the load "read" the kept half)."""
+    kernel = isalens.load(KEPT_HALF, "gfx900").kernels[0]
+    live = kernel.liveness()
+    assert 1 not in registers_in(live.live_out[0], RegFile.VGPR)
+    assert 1 in registers_in(live.live_out[1], RegFile.VGPR)

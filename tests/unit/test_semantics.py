@@ -126,16 +126,21 @@ def test_branches() -> None:
     assert effects("s_cbranch_vccnz BB2", 10, 32).uses == special("vcc_lo").mask()
 
 
-def test_sdwa_preserve_writes_one_half_and_reads_the_other() -> None:
+def test_sdwa_preserve_writes_one_half_and_keeps_the_other() -> None:
+    # dst_unused:UNUSED_PRESERVE keeps the other 16 bits: neither read nor written, so whatever is live in
+    # them after the instruction is live before it (liveness passes through the kept half)
     e = effects("v_mov_b32_sdwa v2, 0 dst_sel:WORD_0 dst_unused:UNUSED_PRESERVE src0_sel:DWORD")
     assert e.defs == v(2, halves=HALF_LO)
-    assert e.uses & v(2, halves=HALF_HI)
+    assert not e.uses & v(2)
     # src1_sel:WORD_1 reads only the high half of the source
     e = effects("v_mul_f16_sdwa v20, v17, v17 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
                 "src0_sel:WORD_1 src1_sel:WORD_1")
     assert e.defs == v(20, halves=HALF_HI)
     assert e.uses & v(17) == v(17, halves=HALF_HI)
-    assert e.uses & v(20) == v(20, halves=HALF_LO)
+    assert not e.uses & v(20)
+    # a byte write keeps the other byte of the same 16-bit half: that unit is read and written
+    e = effects("v_mov_b32_sdwa v3, v1 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:DWORD")
+    assert e.defs == v(3, halves=HALF_LO) and e.uses & v(3) == v(3, halves=HALF_LO)
     # UNUSED_PAD (the default) zeroes the rest: a whole-register write
     e = effects("v_mul_f16_sdwa v20, v17, v17 dst_sel:WORD_1 dst_unused:UNUSED_PAD")
     assert e.defs == v(20)
@@ -147,10 +152,23 @@ def test_sdwa_preserve_writes_one_half_and_reads_the_other() -> None:
     ("global_load_short_d16_hi v5, v[0:1], off", HALF_HI),
 ])
 def test_d16_loads_write_one_half(text: str, written: int) -> None:
+    # D16 loads write 16 bits and keep the other half untouched (not read: its liveness passes through)
     e = effects(text)
     dst = int(text.split()[1].strip("v,"))
     assert e.defs == v(dst, halves=written)
-    assert e.uses & v(dst) == v(dst, halves=3 ^ written)
+    assert not e.uses & v(dst)
+
+
+def test_fma_mix_sources_are_f32_or_one_f16_half() -> None:
+    # v_fma_mix*: op_sel_hi[k] = 1 makes source k an f16 taken from the half op_sel[k] names, 0 an f32
+    # (LLVM AMDGPU docs, "FX operand": size from m_op_sel_hi, location of the 16-bit operand from m_op_sel)
+    e = effects("v_fma_mixlo_f16 v3, v1, s0, v2 op_sel:[1,0,0] op_sel_hi:[1,0,1]")
+    assert e.uses & v(1) == v(1, halves=HALF_HI)
+    assert e.uses & v(2) == v(2, halves=HALF_LO)
+    assert e.uses & s(0) == s(0)
+    assert e.defs == v(3, halves=HALF_LO) and not e.uses & v(3)
+    e = effects("v_fma_mix_f32 v3, v1, v4, v2")  # no op_sel_hi: all three are f32
+    assert e.uses & (v(1) | v(4) | v(2)) == v(1) | v(4) | v(2)
 
 
 def test_packed_op_sel_selects_halves() -> None:
@@ -186,3 +204,18 @@ def test_m0_readers() -> None:
     assert effects("s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", 11, 32).uses & special("m0").mask()
     assert effects("ds_read_b32 v0, v1", generation=8).uses & special("m0").mask()
     assert not effects("ds_read_b32 v0, v1", generation=9).uses & special("m0").mask()
+
+
+@pytest.mark.parametrize(("text", "generation", "read"), [
+    ("global_store_short v[4:5], v3, off", 9, HALF_LO),
+    ("global_store_short_d16_hi v[4:5], v3, off", 9, HALF_HI),
+    ("ds_write_b16 v6, v3 offset:4", 9, HALF_LO),
+    ("buffer_store_byte v3, off, s[0:3], 0", 9, HALF_LO),
+    ("global_store_d16_hi_b16 v[4:5], v3, off", 11, HALF_HI),
+])
+def test_sub_dword_stores_read_one_half_of_their_data(text: str, generation: int, read: int) -> None:
+    # a 16-bit store writes data bits [15:0] to memory (the d16_hi forms bits [31:16]); a byte store bits
+    # [7:0] (or [23:16]), which lie in the same 16-bit half
+    e = effects(text, generation, 32 if generation >= 10 else 64)
+    assert e.uses & v(3) == v(3, halves=read)
+    assert not e.defs & v(3)

@@ -76,3 +76,14 @@ def test_mir_register_spellings() -> None:
     assert regs == [Reg(RegFile.VGPR, 4), Reg(RegFile.VGPR, 5)]
     assert parse_mir_register("$sgpr0") == [Reg(RegFile.SGPR, 0)]
     assert parse_mir_register("$vgpr3_hi16") == [Reg(RegFile.VGPR, 3, 1, HALF_HI)]
+
+
+def test_agpr_a16_is_an_operand_and_the_mimg_a16_flag_a_modifier() -> None:
+    # `a16` is both AGPR 16 and the MIMG 16-bit-address flag: an operand follows the mnemonic or a comma,
+    # a flag follows the last operand after a space (llvm-mc prints both this way)
+    raw = parse_instruction_text("v_accvgpr_read_b32 v13, a16")
+    assert [op.text for op in raw.operands] == ["v13", "a16"] and raw.modifiers == ()
+    raw = parse_instruction_text("v_accvgpr_write_b32 a16, 0")
+    assert [op.text for op in raw.operands] == ["a16", "0"]
+    raw = parse_instruction_text("image_sample v[0:3], v[0:1], s[0:7], s[8:11] dmask:0xf a16")
+    assert raw.modifiers == ("dmask:0xf", "a16") and len(raw.operands) == 4

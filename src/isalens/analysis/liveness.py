@@ -4,10 +4,17 @@ Units are 16-bit halves for VGPRs/AGPRs and 32-bit registers for SGPRs and speci
 :mod:`isalens.ir.registers`). A block's transfer function is folded into one ``(kill, gen)`` pair so the
 fixpoint iterates over blocks only; per-instruction sets are filled in one final backward sweep.
 
+A source half is needed only if the result it feeds is: where an instruction computes the two 16-bit halves
+of its VGPR result from different sources (packed 16-bit math, ``v_alignbit_b32 ..., 16``, ``v_pack_b32_f16``,
+16-bit shifts; :mod:`isalens.isa.amdgcn.lanes`), a source read only for a result half that is dead below is
+not live. Such blocks are stepped instruction by instruction in the fixpoint (their transfer depends on
+what is live below them). A half an instruction keeps (D16 loads, ``v_fma_mixlo``) is neither read nor
+written: its liveness passes through.
+
 A register counts as live only where it may also hold a value: a forward "maybe defined" pass (entry
 = the registers the hardware initialises, when the kernel descriptor says which) removes registers read
-before any write. LLVM reads such registers as ``undef`` (a 64-bit pair whose high half was never set,
-the kept half of a ``v_fma_mixlo``) and does not count them live either.
+before any write. LLVM reads such registers as ``undef`` (a 64-bit pair whose high half was never set)
+and does not count them live either.
 """
 
 from __future__ import annotations
@@ -15,8 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from isalens.analysis.cfg import CFG
+from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel
 from isalens.ir.registers import AGPR_MASK, VGPR_MASK
+from isalens.isa.amdgcn.lanes import HalfLanes, half_lanes
 
 #: what flows along an EXEC skip edge: lanes switched off keep their vector registers, while scalar
 #: instructions run whatever EXEC is (only a real ``s_cbranch_execz`` skips them, a CFG edge already)
@@ -50,10 +59,61 @@ def _transfer(kernel: Kernel, start: int, end: int) -> tuple[int, int]:
     return kill, gen
 
 
+def _uses(ins: Instruction, lanes: HalfLanes | None, out: int) -> int:
+    """Units ``ins`` reads that must hold a value, given what is live after it: a source half read only to
+    compute a result half that is dead is not needed (:mod:`isalens.isa.amdgcn.lanes`)."""
+    if lanes is None or out & ins.defs & ~(lanes.lo_def | lanes.hi_def):
+        return ins.uses
+    uses = ins.uses & ~lanes.sources
+    if out & lanes.lo_def:
+        uses |= lanes.lo_uses & ins.uses
+    if out & lanes.hi_def:
+        uses |= lanes.hi_uses & ins.uses
+    return uses
+
+
+#: a stepped block's transfer, bottom to top: folded runs of plain instructions ``(kill, gen)`` and, for an
+#: instruction with lanes, its index
+_Segment = tuple[int, int] | int
+
+
+def _segments(kernel: Kernel, lanes: list[HalfLanes | None], start: int, end: int) -> list[_Segment]:
+    out: list[_Segment] = []
+    run_end = end
+    for i in range(end - 1, start - 1, -1):
+        if lanes[i] is not None:
+            if run_end > i + 1:
+                out.append(_transfer(kernel, i + 1, run_end))
+            out.append(i)
+            run_end = i
+    if run_end > start:
+        out.append(_transfer(kernel, start, run_end))
+    return out
+
+
+def _step_block(kernel: Kernel, lanes: list[HalfLanes | None], segments: list[_Segment], live: int) -> int:
+    """Live units at the top of a block made of ``segments`` given ``live`` at the bottom."""
+    instructions = kernel.instructions
+    for seg in segments:
+        if isinstance(seg, int):
+            ins = instructions[seg]
+            out = live & ~ins.undef_after
+            live = ((out & ~ins.defs) | _uses(ins, lanes[seg], out)) & ~ins.undef_before
+        else:
+            kill, gen = seg
+            live = (live & ~kill) | gen
+    return live
+
+
 def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     """Solve liveness for ``kernel`` on ``graph``."""
     nblocks = len(graph.blocks)
-    transfer = [_transfer(kernel, b.start, b.end) for b in graph.blocks]
+    lanes = [half_lanes(ins) for ins in kernel.instructions]
+    # a block holding instructions with lanes has a transfer that depends on what is live below it
+    stepped: list[list[_Segment] | None] = [
+        _segments(kernel, lanes, b.start, b.end) if any(lanes[i] is not None for i in range(b.start, b.end))
+        else None for b in graph.blocks]
+    transfer = [_transfer(kernel, b.start, b.end) if stepped[b.index] is None else (0, 0) for b in graph.blocks]
     block_in = [0] * nblocks
     block_out = [0] * nblocks
     for block in graph.blocks:
@@ -76,8 +136,12 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                 out |= block_in[s]
             for s in skips[b]:
                 out |= block_in[s] & _VECTOR
-            kill, gen = transfer[b]
-            new_in = (out & ~kill) | gen
+            segments = stepped[b]
+            if segments is not None:
+                new_in = _step_block(kernel, lanes, segments, out)
+            else:
+                kill, gen = transfer[b]
+                new_in = (out & ~kill) | gen
             block_out[b] = out
             if new_in != block_in[b]:
                 block_in[b] = new_in
@@ -95,7 +159,7 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             # (a 1M-instruction kernel keeps two million of these sets)
             out = live & ~ins.undef_after if ins.undef_after else live
             live_out[i] = out
-            live = live_in[i] = (out & ~ins.defs) | ins.uses
+            live = live_in[i] = (out & ~ins.defs) | _uses(ins, lanes[i], out)
             if ins.undef_before:
                 live &= ~ins.undef_before
 

@@ -264,6 +264,10 @@ class _Info:
     sixteen: bool
     sixteen_result: bool
     sdwa: bool
+    #: v_fma_mix*/v_mad_mix*: each source is f32 or (op_sel_hi) one f16 half
+    mix: bool
+    #: an 8/16-bit store: (data operand index, the half it reads)
+    store16: tuple[int, int] | None
     implicit_uses: int
     implicit_defs: int
 
@@ -279,7 +283,8 @@ def _info(mnemonic: str, generation: int, wave_size: int, triggers: tuple[str, .
         defs |= _special_mask(name, wave_size)
     packed32 = base.startswith("v_pk_") and base.endswith(("_f32", "_b32"))
     return _Info(eff, base, _packed_halves(base), packed32, _sixteen_bit_sources(base), _sixteen_bit_result(base),
-                 encoding == "sdwa", uses, defs)
+                 encoding == "sdwa", base.startswith(("v_fma_mix", "v_mad_mix")),
+                 _subdword_store(base), uses, defs)
 
 
 _HALF_MODIFIERS = ("op_sel", "dst_sel:", "src0_sel:", "src1_sel:", "dst_unused:")
@@ -299,7 +304,7 @@ def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ..
         ndefs = max(len(operands) - eff.sources, 0)
     ndefs = min(ndefs, len(operands))
 
-    half_aware = (info.sdwa or info.packed or info.sixteen or eff.d16 is not None
+    half_aware = (info.sdwa or info.packed or info.sixteen or info.mix or eff.d16 is not None
                   or any(m.startswith(_HALF_MODIFIERS) for m in modifiers))
     if not half_aware:
         for k, op in enumerate(operands):
@@ -329,9 +334,44 @@ def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ..
 
     if eff.address_dwords is not None:
         _clip_address(operands, ndefs, eff.address_dwords, out)
+    if info.store16 is not None:
+        _clip_store_data(operands, info.store16, out)
     out.uses |= info.implicit_uses
     out.defs |= info.implicit_defs
     return out, eff
+
+
+#: stores of 8 or 16 bits: they read the low half of their data VGPR, or the high half (``d16_hi``)
+_SUBDWORD_STORE = re.compile(r"^(buffer|global|flat|scratch|ds)_(?:store|write)_(d16_hi_)?(?:short|byte|b16|b8)"
+                             r"(_d16_hi)?$")
+
+
+def _subdword_store(base: str) -> tuple[int, int] | None:
+    """(data operand index, half read) of an 8/16-bit store, else None."""
+    m = _SUBDWORD_STORE.match(base)
+    if m is None:
+        return None
+    return (0 if m[1] == "buffer" else 1), (HALF_HI if m[2] or m[3] else HALF_LO)
+
+
+def _clip_store_data(operands: tuple[Operand, ...], store: tuple[int, int], out: RegisterEffects) -> None:
+    """An 8/16-bit store reads one 16-bit half of its data register (ISA: ``*_store_short``/``_byte`` store
+    bits [15:0] or [7:0], the ``d16_hi`` forms bits [31:16] or [23:16])."""
+    index, half = store
+    if index >= len(operands):
+        return
+    op = operands[index]
+    if not isinstance(op, RegOperand) or len(op.regs) != 1:
+        return
+    reg = op.regs[0]
+    if not _is_vector_reg(reg) or reg.count != 1 or reg.halves != HALF_BOTH:
+        return
+    others = 0
+    for k, other in enumerate(operands):
+        if k != index and isinstance(other, RegOperand):
+            others |= other.mask
+    out.uses &= ~(op.mask & ~others)
+    out.uses |= reg.with_halves(half).mask()
 
 
 def _clip_address(operands: tuple[Operand, ...], ndefs: int, dwords: int, out: RegisterEffects) -> None:
@@ -381,6 +421,9 @@ def _apply_halves(info: _Info, operands: tuple[Operand, ...], modifiers: tuple[s
             halves = lo | hi
         elif info.sixteen and reg.count == 1:
             halves = HALF_HI if op_sel and k < len(op_sel) and op_sel[k] else HALF_LO
+        elif info.mix and reg.count == 1 and op_sel_hi and k < len(op_sel_hi) and op_sel_hi[k]:
+            # v_fma_mix*/v_mad_mix*: op_sel_hi[k] = 1 makes source k a 16-bit value, op_sel[k] its half
+            halves = HALF_HI if op_sel and k < len(op_sel) and op_sel[k] else HALF_LO
         out.uses |= reg.with_halves(halves).mask()
 
     for k, op in enumerate(dst_ops):
@@ -404,7 +447,7 @@ def _apply_halves(info: _Info, operands: tuple[Operand, ...], modifiers: tuple[s
                   and len(op_sel) == len(src_ops) + 1 and op_sel[-1]):
                 written = HALF_HI
             if written != HALF_BOTH:
-                out.uses |= reg.with_halves(HALF_BOTH ^ written).mask()
+                # the other half is kept: neither read nor written, so its liveness passes through
                 mask = reg.with_halves(written).mask()
         out.defs |= mask
         if eff.reads_dst:

@@ -49,6 +49,10 @@ _FLAG_MODIFIERS = frozenset((
     "neg_lo", "neg_hi",
 ))
 
+#: flags spelled like a register (the MIMG ``a16`` flag, AGPR ``a16``): an operand where an operand stands
+#: (right after the mnemonic or a comma: ``v_accvgpr_read_b32 v13, a16``), a flag after the last operand
+_REGISTER_SPELLED = frozenset(("a16",))
+
 _REG_RE = re.compile(
     r"""^(?P<file>v|s|a|acc|ttmp)
         (?:(?P<idx>\d+)|\[(?P<lo>\d+)(?::(?P<hi>\d+))?\])
@@ -280,15 +284,17 @@ def split_instruction(text: str) -> tuple[str, list[str], list[str]]:
             words = chunk.split()
             if not words:
                 raise SyntaxProblem(f"empty operand in {text.strip()!r}")
-            for word in words:
-                (modifiers if is_modifier(word) else operands).append(word)
+            for k, word in enumerate(words):
+                flag = is_modifier(word) and not (k == 0 and word in _REGISTER_SPELLED)
+                (modifiers if flag else operands).append(word)
         return mnemonic, operands, modifiers
     for chunk in split_top_level(rest):
         words = split_words(chunk)
         if not words:
             raise SyntaxProblem(f"empty operand in {text.strip()!r}")
-        for word in words:
-            (modifiers if is_modifier(word) else operands).append(word)
+        for k, word in enumerate(words):
+            flag = is_modifier(word) and not (k == 0 and word in _REGISTER_SPELLED)
+            (modifiers if flag else operands).append(word)
     return mnemonic, operands, modifiers
 
 
