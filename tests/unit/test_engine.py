@@ -106,3 +106,19 @@ def test_compare_refuses_to_pick_one_of_several_kernels(tmp_path: Path, capsys: 
     err = capsys.readouterr().err
     assert "first, second" in err and "--kernel" in err
     assert main(["compare", str(two), str(two), "--kernel", "second", "--json"]) == 0
+
+
+def test_a_report_sent_to_another_process_renders_the_same() -> None:
+    """analyze's process pool pickles each file's result: the listing rows, built on demand from the
+    kernel's analysis, travel as plain rows and render to the same JSON document."""
+    import pickle
+
+    from isalens.engine import analyze_file
+    from isalens.report.json import report_dict
+
+    result = analyze_file(Path(__file__).resolve().parents[2] / "examples" / "isa" / "fp16_half3.gfx902.s")
+    assert result.report is not None
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy.report is not None
+    assert report_dict(copy.report) == report_dict(result.report)
+    assert len(copy.report.kernels[0].lines) == result.report.kernels[0].instructions > 100

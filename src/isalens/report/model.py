@@ -145,6 +145,11 @@ class LineRows(Sequence[LineRow]):
     def __iter__(self) -> Iterator[LineRow]:
         return self._rows(range(len(self)))
 
+    def __reduce__(self) -> tuple[type[tuple[LineRow, ...]], tuple[tuple[LineRow, ...]]]:
+        # sent to another process (analyze's pool) as the rows themselves, a plain tuple: not the kernel's
+        # whole IR and analysis they are made from
+        return tuple, (tuple(self),)
+
     def _rows(self, span: range) -> Iterator[LineRow]:
         instructions = self._kernel.instructions
         live_in, live_out = self._liveness.live_in, self._liveness.live_out
