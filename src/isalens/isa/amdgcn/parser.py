@@ -65,6 +65,8 @@ class _Decoded:
     notes: tuple[str, ...]
     referenced: int
     facts: InstructionFacts
+    #: ``facts`` with the exact size, per number of encoding words (disassembly gives the words of every line)
+    sized: dict[int, InstructionFacts] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(slots=True)
@@ -225,7 +227,14 @@ def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _C
     return Instruction(index, item.line, item.text, decoded.mnemonic, decoded.operands, decoded.modifiers,
                        decoded.defs, decoded.uses, decoded.branch, target, item.address, item.encoding, 0, 0,
                        decoded.guessed, decoded.ops, decoded.referenced,
-                       with_encoding(decoded.facts, item.encoding) if item.encoding else decoded.facts)
+                       _sized(decoded, item.encoding) if item.encoding else decoded.facts)
+
+
+def _sized(decoded: _Decoded, words: tuple[int, ...]) -> InstructionFacts:
+    facts = decoded.sized.get(len(words))
+    if facts is None:
+        facts = decoded.sized[len(words)] = with_encoding(decoded.facts, words)
+    return facts
 
 
 def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
