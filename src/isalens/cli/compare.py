@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
             # a variant is one kernel: never pick one silently
             raise IsalensError("the file has several kernels (" + ", ".join(k.name for k in report.kernels)
                                + "); choose one with --kernel", file=f)
-        variants.append(Variant(label, report.kernels[0]))
+        # keep the figures, not the listing: the next file is read with this one's analysis gone
+        variants.append(Variant(label, report.kernels[0].without_listing()))
     if args.json:
         from isalens.report.serialize import dumps
         sys.stdout.write(dumps(compare_dict(variants), pretty=args.pretty))
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         write_output(args.html, render_compare_html(variants))
     if args.plot is not None:
         from isalens.report.plot import PlotUnavailable, plot_pressure
-        series = [(v.label, tuple(r.live_vgpr for r in v.kernel.lines)) for v in variants]
+        series = [(v.label, v.kernel.vgpr_counts) for v in variants]
         normalised = args.plot.with_name(f"{args.plot.stem}-normalised{args.plot.suffix}")
         try:
             plot_pressure(series, args.plot, title="live VGPRs per instruction")

@@ -61,7 +61,7 @@ def compare_dict(variants: list[Variant]) -> dict[str, Any]:
             "code_bytes": m.code_bytes, "code_bytes_exact": m.code_bytes_exact, "lds_reads": m.lds_reads,
             "lds_writes": m.lds_writes,
             "packed_f16": m.packed_f16, "conversions": m.conversions, "literals": m.literals,
-            "pressure": [r.live_vgpr for r in k.lines],
+            "pressure": list(k.vgpr_counts),
         })
     return {"schema": SCHEMA_VERSION, "variants": rows}
 

@@ -207,7 +207,7 @@ class KernelReport:
     sgpr_total: int
     total_vgprs: int
     extra_sgprs: int
-    lines: LineRows
+    lines: Sequence[LineRow]
     longest_lived: tuple[RangeRow, ...]
     peak_live_set: dict[str, tuple[LiveValue, ...]]
     entry_live_in: dict[str, tuple[str, ...]]
@@ -244,6 +244,17 @@ class KernelReport:
     ranges: tuple[tuple[str, int, int], ...]
     #: live-ins per basic block (analysis/blocks.py), the JSON ``blocks`` key
     block_live_ins: tuple[BlockLiveIn, ...] = ()
+    #: live VGPRs per instruction (the listing's ``live_vgpr`` column, kept when the listing is dropped)
+    vgpr_counts: tuple[int, ...] = ()
+
+    def without_listing(self) -> KernelReport:
+        """This report without its per-instruction rows, masks and statistics lines (the figures, summaries
+        and ``vgpr_counts`` stay): what ``compare`` keeps of each variant, so that the analysis behind the
+        rows can go before the next file is read."""
+        import dataclasses
+
+        stats = None if self.stats is None else dataclasses.replace(self.stats, lines=())
+        return dataclasses.replace(self, lines=(), masks=LineMasks((), (), (), ()), stats=stats)
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
@@ -353,6 +364,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         advice=result.advice,
         ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
         block_live_ins=block_live_ins(kernel, graph, live),
+        vgpr_counts=press.vgpr.counts,
     )
 
 
