@@ -122,3 +122,8 @@ def test_a_report_sent_to_another_process_renders_the_same() -> None:
     assert copy.report is not None
     assert report_dict(copy.report) == report_dict(result.report)
     assert len(copy.report.kernels[0].lines) == result.report.kernels[0].instructions > 100
+    # the statistics and timing rows, also made on demand, travel as their rows
+    old, new = result.report.kernels[0], copy.report.kernels[0]
+    assert old.stats is not None and new.stats is not None and old.timing is not None and new.timing is not None
+    assert tuple(new.stats.lines) == tuple(old.stats.lines) and len(old.stats.lines) == old.instructions
+    assert tuple(new.timing.profile.lines) == tuple(old.timing.profile.lines) and len(old.timing.profile.lines) > 100

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from isalens.analysis.cfg import CFG
 from isalens.ir.instruction import Instruction, InstructionFacts
@@ -79,6 +79,48 @@ class LineStats(NamedTuple):
     constants: dict[str, int]
 
 
+class StatsLines(Sequence[LineStats]):
+    """Per-instruction statistics rows, made on demand from the instructions' facts (a kernel of a million
+    instructions would otherwise keep a million rows); a pickled copy is the rows themselves."""
+
+    __slots__ = ("_constants", "_instructions", "_modifiers")
+
+    def __init__(self, instructions: Sequence[Instruction]) -> None:
+        self._instructions = instructions
+        # lines with the same constant kinds / modifiers share one (read-only) dict / tuple
+        self._constants: dict[tuple[str | None, ...], dict[str, int]] = {}
+        self._modifiers: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
+
+    def __len__(self) -> int:
+        return len(self._instructions)
+
+    @overload
+    def __getitem__(self, i: int) -> LineStats: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[LineStats]: ...
+
+    def __getitem__(self, i: int | slice) -> LineStats | Sequence[LineStats]:
+        if isinstance(i, slice):
+            return [self._row(self._instructions[k]) for k in range(*i.indices(len(self)))]
+        return self._row(self._instructions[i])
+
+    def __iter__(self) -> Iterator[LineStats]:
+        return (self._row(ins) for ins in self._instructions)
+
+    def __reduce__(self) -> tuple[type[tuple[LineStats, ...]], tuple[tuple[LineStats, ...]]]:
+        return tuple, (tuple(self),)
+
+    def _row(self, ins: Instruction) -> LineStats:
+        fact = ins.facts
+        constants = self._constants.get(fact.constants)
+        if constants is None:
+            constants = self._constants[fact.constants] = dict(Counter(k for k in fact.constants if k is not None))
+        texts = self._modifiers.get(fact.modifiers)
+        if texts is None:
+            texts = self._modifiers[fact.modifiers] = tuple(t for _, t in fact.modifiers)
+        return LineStats(ins.index, ins.line, fact.klass, fact.size, texts, constants)
+
+
 @dataclass(frozen=True, slots=True)
 class KernelStats:
     """Statistics of one kernel (frozen)."""
@@ -104,7 +146,7 @@ class KernelStats:
     lds: dict[str, int]
     lds_accesses: tuple[LdsAccess, ...]
     lds_totals: dict[str, int]
-    lines: tuple[LineStats, ...]
+    lines: Sequence[LineStats]
 
 
 # ---------------------------------------------------------------------------------------------- LDS
@@ -361,7 +403,6 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
                           frozenset(i for i, ds in enumerate(is_ds) if ds))
     # constant kinds depend on the text alone: counted once per distinct tuple
     consts_of: dict[tuple[str | None, ...], dict[str, int]] = {}
-    mod_texts: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
 
     classes: Counter[str] = Counter()
     by_depth: dict[int, Counter[str]] = {}
@@ -371,7 +412,6 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     literal_values: Counter[str] = Counter()
     lds: Counter[str] = Counter()
     accesses: list[LdsAccess] = []
-    lines: list[LineStats] = []
     code = 0
     for ins, fact in zip(kernel.instructions, facts, strict=True):
         depth = graph.loop_depth[graph.block_of[ins.index]] if graph.blocks else 0
@@ -395,10 +435,6 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
         if is_ds[ins.index]:
             lds[ins.mnemonic] += 1
             accesses.append(_lds_access(ins, fact, affine.get(ins.index, {}), wave))
-        texts = mod_texts.get(mods)
-        if texts is None:
-            texts = mod_texts[mods] = tuple(t for _, t in mods)
-        lines.append(LineStats(ins.index, ins.line, fact.klass, fact.size, texts, line_constants))
 
     blocks = []
     for block in graph.blocks:
@@ -423,5 +459,6 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
         classes_weighted=dict(sorted(weighted.items())), loop_weight=loop_weight, blocks=tuple(blocks),
         modifiers={g: dict(sorted(c.items())) for g, c in sorted(modifiers.items())},
         constants=dict(sorted(constants.items())), literal_values=dict(literal_values.most_common()),
-        lds=dict(sorted(lds.items())), lds_accesses=tuple(accesses), lds_totals=totals, lines=tuple(lines),
+        lds=dict(sorted(lds.items())), lds_accesses=tuple(accesses), lds_totals=totals,
+        lines=StatsLines(kernel.instructions),
     )

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from isalens.analysis.cfg import CFG, Loop
 from isalens.arch.devices import DeviceSpec
@@ -111,13 +112,49 @@ class LoopProfile:
     unit_lines: dict[str, tuple[int, ...]]
 
 
+class TimingLines(Sequence[LineTiming]):
+    """The per-instruction schedule as columns, read as :class:`LineTiming` rows on demand (a million
+    instructions would otherwise keep a million rows); a pickled copy is the rows themselves."""
+
+    __slots__ = ("_indices", "_lines", "_reasons", "_stalls", "_starts", "_statics")
+
+    def __init__(self, indices: list[int], lines: list[int], statics: list[_Static], starts: array[int],
+                 stalls: array[int], reasons: list[str]) -> None:
+        self._indices, self._lines, self._statics = indices, lines, statics
+        self._starts, self._stalls, self._reasons = starts, stalls, reasons
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    @overload
+    def __getitem__(self, k: int) -> LineTiming: ...
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[LineTiming]: ...
+
+    def __getitem__(self, k: int | slice) -> LineTiming | Sequence[LineTiming]:
+        if isinstance(k, slice):
+            return [self._row(i) for i in self._indices[k]]
+        return self._row(self._indices[k])
+
+    def __iter__(self) -> Iterator[LineTiming]:
+        return (self._row(i) for i in self._indices)
+
+    def __reduce__(self) -> tuple[type[tuple[LineTiming, ...]], tuple[tuple[LineTiming, ...]]]:
+        return tuple, (tuple(self),)
+
+    def _row(self, i: int) -> LineTiming:
+        st = self._statics[i]
+        return LineTiming(i, self._lines[i], st.timing.unit, st.issue, self._starts[i], self._stalls[i],
+                          self._reasons[i])
+
+
 @dataclass(frozen=True, slots=True)
 class KernelProfile:
     """Everything per wave; W and the device are applied by :func:`evaluate`."""
 
     family: str
     wave_size: int
-    lines: tuple[LineTiming, ...]
+    lines: Sequence[LineTiming]
     blocks: tuple[BlockTiming, ...]
     loops: tuple[LoopProfile, ...]
     whole: LoopProfile
@@ -651,7 +688,10 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     hazards = bool(table.hazards)
     interval = table.issue_interval
 
-    line_timings: list[LineTiming | None] = [None] * len(instructions)
+    n = len(instructions)
+    timed = array("b", bytes(n))  # 1 where a block schedule gave the instruction a start
+    starts, stalls = array("q", bytes(8 * n)), array("q", bytes(8 * n))
+    reasons: list[str] = [""] * n
     blocks: list[BlockTiming] = []
     block_latency: dict[int, int] = {}
     block_runs: dict[int, _Pass] = {}
@@ -660,7 +700,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         (one,) = _run(order, statics, interval, hazards, 1)
         block_runs[block.index] = one
         for i, start, stall, reason, _b in one.starts:
-            line_timings[i] = LineTiming(i, lines[i], statics[i].timing.unit, statics[i].issue, start, stall, reason)
+            timed[i], starts[i], stalls[i], reasons[i] = 1, start, stall, reason
         issue: dict[str, int] = {}
         for i in order:
             u = statics[i].timing.unit
@@ -725,7 +765,8 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     whole = region(None, None)
     if any(ins.mnemonic.lower().startswith("s_barrier") for ins in instructions):
         assumptions.append("s_barrier waits for the other waves of the workgroup: not modelled (0 cycles)")
-    return KernelProfile(table.family, wave_size, tuple(lt for lt in line_timings if lt is not None),
+    indices = [i for i in range(n) if timed[i]]
+    return KernelProfile(table.family, wave_size, TimingLines(indices, lines, statics, starts, stalls, reasons),
                          tuple(blocks), loops, whole, occupancy_waves, tuple(assumptions))
 
 
