@@ -65,6 +65,8 @@ class _Decoded:
     notes: tuple[str, ...]
     referenced: int
     facts: InstructionFacts
+    #: the text itself: every line with this text shares the one string (a 1M-instruction kernel repeats most)
+    text: str = ""
     #: ``facts`` with the exact size, per number of encoding words (disassembly gives the words of every line)
     sized: dict[int, InstructionFacts] = dataclasses.field(default_factory=dict)
 
@@ -224,7 +226,7 @@ def _build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: _C
     for note in decoded.notes:
         ctx.diagnostics.append(Diagnostic(Severity.NOTE, "approximate", note, ctx.file, item.line))
     # positional, in field order: this runs once per instruction
-    return Instruction(index, item.line, item.text, decoded.mnemonic, decoded.operands, decoded.modifiers,
+    return Instruction(index, item.line, decoded.text, decoded.mnemonic, decoded.operands, decoded.modifiers,
                        decoded.defs, decoded.uses, decoded.branch, target, item.address, item.encoding, 0, 0,
                        decoded.guessed, decoded.ops, decoded.referenced,
                        _sized(decoded, item.encoding) if item.encoding else decoded.facts)
@@ -280,7 +282,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     referenced &= ~unread  # printed, not read: nothing to allocate
     facts = describe(ops[0], tuple(operands), tuple(modifiers), item.text, ctx.target.name, ctx.target.generation)
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
-                    guessed, tuple(notes), referenced, facts)
+                    guessed, tuple(notes), referenced, facts, item.text)
 
 
 def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
