@@ -628,7 +628,7 @@ def _loop_header_line(loop: Loop, cfg: CFG, instructions: Sequence[Instruction])
 #: per-instruction facts by (text, class, uses, defs), per timing table (kept alive beside its memo, so its id
 #: stays its own), wave size, generation and LDS rate; a memo past the limit starts again
 _STATICS: dict[tuple[int, int, int, float], tuple[TimingTable, dict[tuple[str, str, int, int], _Static]]] = {}
-_STATICS_LIMIT = 400_000
+_STATICS_LIMIT = 100_000
 
 
 def _static_memo(table: TimingTable, wave_size: int, generation: int, lds_per_simd: float,

@@ -89,8 +89,10 @@ class _Context:
 #: size and unknown-instruction policy: a library's code objects repeat most of their texts (gfx1030 code
 #: objects of librocsparse: 94,905 instructions, 8,760 distinct texts per code object, 6,852 over 14 of them)
 _DECODED: dict[tuple[TargetInfo, int, bool], dict[str, _Decoded]] = {}
-#: a cache that grows past this many texts starts again (memory stays bounded in a long-lived process)
-_DECODED_LIMIT = 400_000
+#: a cache that grows past this many texts starts again: memory stays bounded in a long-lived process (a
+#: scan worker holds one cache per target; with 400,000 each, workers scanning librocsparse's seven targets
+#: grew past 2 GB)
+_DECODED_LIMIT = 100_000
 
 
 def _shared_cache(target: TargetInfo, wave_size: int, ignore_unknown: bool) -> dict[str, _Decoded]:
