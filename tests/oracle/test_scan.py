@@ -188,9 +188,13 @@ def test_rescan_skips_unchanged_and_replaces_changed(builds: dict[str, Path], tm
     assert rows == table(fresh)
 
 
-def test_dask_local_cluster_gives_the_same_table(builds: dict[str, Path], tmp_path: Path) -> None:
+def test_dask_local_cluster_gives_the_same_table(builds: dict[str, Path], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
+    from isalens.scan import dask_engine as engine_module
     from isalens.scan.dask_engine import dask_engine
+
+    monkeypatch.setattr(engine_module, "_INLINE_BYTES", 0)  # every unit is scattered, as large ones are
 
     paths = [str(builds["v1"]), str(builds["v2"]), str(builds["shared"]), str(builds["bad"])]
     local, remote = tmp_path / "local.parquet", tmp_path / "dask.parquet"

@@ -14,6 +14,9 @@ from isalens.scan.units import Unit
 
 __all__ = ["DaskEngine", "dask_engine"]
 
+#: units up to this size travel inside their task; larger ones are scattered first
+_INLINE_BYTES = 256 * 1024
+
 
 class DaskEngine:
     """Submits units to a ``distributed.Client``; keeps twice as many in flight as the cluster has threads."""
@@ -29,8 +32,11 @@ class DaskEngine:
         self.slots = threads
 
     def submit(self, unit: Unit, options: work.ScanOptions) -> Any:
+        # a code object is megabytes: sent to the cluster as data first (scatter), not inside the task's
+        # graph, which Dask warns about on every such unit ("Sending large graph")
+        data: Any = self.client.scatter(unit, hash=False) if unit.data and len(unit.data) > _INLINE_BYTES else unit
         # pure=False: the same unit analysed again (a --rescan) is a new task, not a cached result
-        return self.client.submit(work.run_unit, unit, options, pure=False)
+        return self.client.submit(work.run_unit, data, options, pure=False)
 
     def wait(self, pending: set[Any]) -> set[Any]:
         done, _ = self._wait(list(pending), return_when="FIRST_COMPLETED")

@@ -50,16 +50,19 @@ def _file_hash(path: Path) -> str:
 
 
 def _files(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
-    """(file, named explicitly) for every path; directories are walked in name order."""
+    """(file, named explicitly) for every path; a directory's files largest first (then by name), so the
+    longest units start first and the workers finish together (a pool given the small files first ended
+    with one worker alone on the largest), its subdirectories in name order."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
             for root, dirs, names in os.walk(path):
                 dirs.sort()
-                for name in sorted(names):
-                    candidate = Path(root) / name
-                    if candidate.is_file() and not candidate.is_symlink():
-                        yield candidate, False
+                files = [Path(root) / name for name in names]
+                files = [f for f in files if f.is_file() and not f.is_symlink()]
+                sizes = {f: f.stat().st_size for f in files}
+                for candidate in sorted(files, key=lambda f: (-sizes[f], f.name)):
+                    yield candidate, False
         else:
             yield path, True
 
