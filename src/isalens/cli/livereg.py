@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.rga:
         if file is RegFile.AGPR:
             raise IsalensError("RGA's format has VGPR and SGPR modes only")
-        from isalens.report.rga import render_rga
-        sys.stdout.write(render_rga(report.kernels[0], file))
+        from isalens.report.rga import rga_lines
+        write_chunks((line + "\n" for line in rga_lines(report.kernels[0], file)), sys.stdout)
     else:
         from isalens.report.text import text_chunks
         write_chunks(text_chunks(report, file, color=use_color(args.color), listing=not args.summary), sys.stdout)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from isalens.ir.registers import RegFile
 from isalens.report.model import COUNT_COLUMN, KernelReport, map_width
 from isalens.report.regmap import register_map
@@ -15,11 +17,10 @@ _LEGEND = """Legend:
 """
 
 
-def render_rga(report: KernelReport, file: RegFile = RegFile.VGPR) -> str:
-    """``kernel`` in RGA's livereg format for ``file`` (VGPR or SGPR mode)."""
+def rga_lines(report: KernelReport, file: RegFile = RegFile.VGPR) -> Iterator[str]:
+    """The lines of :func:`render_rga`, made one at a time (a listing may have a million)."""
     width = map_width(report, file)
-    out = [_LEGEND, f"  Line | Rn  | {' ' * width} | Instruction",
-           "-" * 80]
+    yield from (_LEGEND, f"  Line | Rn  | {' ' * width} | Instruction", "-" * 80)
     first = True
     column = COUNT_COLUMN[file]
     memo: dict[tuple[int, int], int] = {}
@@ -31,18 +32,22 @@ def render_rga(report: KernelReport, file: RegFile = RegFile.VGPR) -> str:
             first = False
         prefix = "".join(f"{name}: " for name in labels)
         cells = register_map(occupied, defs, uses, file, width, memo)
-        out.append(f"{row.line:6d} | {row[column]:3d} | {cells} | {prefix}{row.text}")
+        yield f"{row.line:6d} | {row[column]:3d} | {cells} | {prefix}{row.text}"
     summary = report.summary(file)
-    out.append("")
+    yield ""
     if file is RegFile.SGPR:
-        out.append(f"Maximum # SGPR used {summary.peak_live:3d}, SGPRs allocated : {width:3d}")
-        out += ["", "Architecture info:", f"  SGPRs total: {report.sgpr_total}"]
+        yield f"Maximum # SGPR used {summary.peak_live:3d}, SGPRs allocated : {width:3d}"
+        yield from ("", "Architecture info:", f"  SGPRs total: {report.sgpr_total}")
     else:
         name = "VGPR" if file is RegFile.VGPR else "AGPR"
         requested = width
         allocated = -(-max(requested, 1) // report.vgpr_granule) * report.vgpr_granule
-        out.append(f"Maximum # {name} used {summary.peak_live:3d}, {name}s allocated by HW: {allocated:3d} "
-                   f"({requested} requested)")
-        out += ["", "Architecture info:", f"  {name}s total: {report.vgpr_total}",
-                f"  {name} allocation granularity: {report.vgpr_granule}"]
-    return "\n".join(out) + "\n"
+        yield (f"Maximum # {name} used {summary.peak_live:3d}, {name}s allocated by HW: {allocated:3d} "
+               f"({requested} requested)")
+        yield from ("", "Architecture info:", f"  {name}s total: {report.vgpr_total}",
+                    f"  {name} allocation granularity: {report.vgpr_granule}")
+
+
+def render_rga(report: KernelReport, file: RegFile = RegFile.VGPR) -> str:
+    """``kernel`` in RGA's livereg format for ``file`` (VGPR or SGPR mode)."""
+    return "\n".join(rga_lines(report, file)) + "\n"
