@@ -13,13 +13,14 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, overload
+from typing import NamedTuple
 
 from isalens.analysis.cfg import CFG
 from isalens.ir.instruction import Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import RegFile
+from isalens.ondemand import OnDemand
 
 __all__ = [
     "BLOCK_LANES", "KernelStats", "LdsAccess", "LineStats", "bank_conflict_degree", "stats",
@@ -79,7 +80,7 @@ class LineStats(NamedTuple):
     constants: dict[str, int]
 
 
-class StatsLines(Sequence[LineStats]):
+class StatsLines(OnDemand[LineStats]):
     """Per-instruction statistics rows, made on demand from the instructions' facts (a kernel of a million
     instructions would otherwise keep a million rows); a pickled copy is the rows themselves."""
 
@@ -94,21 +95,11 @@ class StatsLines(Sequence[LineStats]):
     def __len__(self) -> int:
         return len(self._instructions)
 
-    @overload
-    def __getitem__(self, i: int) -> LineStats: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[LineStats]: ...
-
-    def __getitem__(self, i: int | slice) -> LineStats | Sequence[LineStats]:
-        if isinstance(i, slice):
-            return [self._row(self._instructions[k]) for k in range(*i.indices(len(self)))]
+    def _item(self, i: int) -> LineStats:
         return self._row(self._instructions[i])
 
     def __iter__(self) -> Iterator[LineStats]:
         return (self._row(ins) for ins in self._instructions)
-
-    def __reduce__(self) -> tuple[type[tuple[LineStats, ...]], tuple[tuple[LineStats, ...]]]:
-        return tuple, (tuple(self),)
 
     def _row(self, ins: Instruction) -> LineStats:
         fact = ins.facts

@@ -22,7 +22,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, overload
+from typing import NamedTuple
 
 from isalens.analysis.cfg import CFG, Loop
 from isalens.arch.devices import DeviceSpec
@@ -32,6 +32,7 @@ from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, SPECIAL_UNIT
+from isalens.ondemand import OnDemand
 
 __all__ = [
     "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming", "LoopProfile",
@@ -112,7 +113,7 @@ class LoopProfile:
     unit_lines: dict[str, tuple[int, ...]]
 
 
-class TimingLines(Sequence[LineTiming]):
+class TimingLines(OnDemand[LineTiming]):
     """The per-instruction schedule as columns, read as :class:`LineTiming` rows on demand (a million
     instructions would otherwise keep a million rows); a pickled copy is the rows themselves."""
 
@@ -126,21 +127,11 @@ class TimingLines(Sequence[LineTiming]):
     def __len__(self) -> int:
         return len(self._indices)
 
-    @overload
-    def __getitem__(self, k: int) -> LineTiming: ...
-    @overload
-    def __getitem__(self, k: slice) -> Sequence[LineTiming]: ...
-
-    def __getitem__(self, k: int | slice) -> LineTiming | Sequence[LineTiming]:
-        if isinstance(k, slice):
-            return [self._row(i) for i in self._indices[k]]
+    def _item(self, k: int) -> LineTiming:
         return self._row(self._indices[k])
 
     def __iter__(self) -> Iterator[LineTiming]:
         return (self._row(i) for i in self._indices)
-
-    def __reduce__(self) -> tuple[type[tuple[LineTiming, ...]], tuple[tuple[LineTiming, ...]]]:
-        return tuple, (tuple(self),)
 
     def _row(self, i: int) -> LineTiming:
         st = self._statics[i]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
@@ -28,6 +28,7 @@ from isalens.ir.registers import (
     highest_register,
     registers_in,
 )
+from isalens.ondemand import OnDemand
 
 #: 2: one class table (``instruction_classes``, class keys of classes.toml; ``stats.classes`` removed), compact
 #: JSON by default; see docs/reports.md
@@ -50,7 +51,7 @@ class FileSummary:
     set_by: str | None = None
 
 
-class LineMasks(Sequence[tuple[int, int, int]]):
+class LineMasks(OnDemand[tuple[int, int, int]]):
     """Per instruction (occupied, defs, uses): live in or out, written, read (unit masks), built on demand
     from the liveness result instead of stored: a 1M-instruction listing would keep a million more sets."""
 
@@ -64,19 +65,16 @@ class LineMasks(Sequence[tuple[int, int, int]]):
     def __len__(self) -> int:
         return len(self._live_in)
 
-    @overload
-    def __getitem__(self, i: int) -> tuple[int, int, int]: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[tuple[int, int, int]]: ...
-
-    def __getitem__(self, i: int | slice) -> tuple[int, int, int] | Sequence[tuple[int, int, int]]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
+    def _item(self, i: int) -> tuple[int, int, int]:
         return self._live_in[i] | self._live_out[i], self._defs[i], self._uses[i]
 
     def __iter__(self) -> Iterator[tuple[int, int, int]]:
         for a, b, d, u in zip(self._live_in, self._live_out, self._defs, self._uses, strict=True):
             yield a | b, d, u
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the sets themselves (not a tuple of rows): union() is still asked of a copy
+        return LineMasks, (self._live_in, self._live_out, self._defs, self._uses)
 
     def union(self) -> int:
         """Every unit any line occupies, writes or reads."""
@@ -114,7 +112,7 @@ class LineRow(NamedTuple):
 COUNT_COLUMN = {f: LineRow._fields.index(f"live_{key}") for f, key in FILE_KEYS.items()}
 
 
-class LineRows(Sequence[LineRow]):
+class LineRows(OnDemand[LineRow]):
     """The listing's rows, built on demand from the analysis (each iteration builds them again, one at a
     time): a 1M-instruction kernel would otherwise keep a million rows beside the instructions."""
 
@@ -129,26 +127,11 @@ class LineRows(Sequence[LineRow]):
     def __len__(self) -> int:
         return len(self._kernel.instructions)
 
-    @overload
-    def __getitem__(self, i: int) -> LineRow: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[LineRow]: ...
-
-    def __getitem__(self, i: int | slice) -> LineRow | Sequence[LineRow]:
-        if isinstance(i, slice):
-            return list(self._rows(range(*i.indices(len(self)))))
-        n = len(self)
-        if not -n <= i < n:
-            raise IndexError(i)
-        return next(self._rows(range(i % n, i % n + 1)))
+    def _item(self, i: int) -> LineRow:
+        return next(self._rows(range(i, i + 1)))
 
     def __iter__(self) -> Iterator[LineRow]:
         return self._rows(range(len(self)))
-
-    def __reduce__(self) -> tuple[type[tuple[LineRow, ...]], tuple[tuple[LineRow, ...]]]:
-        # sent to another process (analyze's pool) as the rows themselves, a plain tuple: not the kernel's
-        # whole IR and analysis they are made from
-        return tuple, (tuple(self),)
 
     def _rows(self, span: range) -> Iterator[LineRow]:
         instructions = self._kernel.instructions
