@@ -31,7 +31,8 @@ from isalens.isa.amdgcn.syntax import (
 
 __all__ = ["MAX_INSTRUCTIONS", "detect_target", "parse_module", "sniff"]
 
-#: the most instructions one input may hold (about 1.5 GB of analysis for 256-VGPR code; docs/robustness.md)
+#: the most instructions one input may hold (1.2-1.9 GB of analysis per million instructions of 256-VGPR
+#: code: docs/performance.md, docs/robustness.md)
 MAX_INSTRUCTIONS = 2_000_000
 
 _WAVE32_HINT = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32|s_\w+_wrexec_b32)\b")
