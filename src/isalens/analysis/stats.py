@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from isalens.analysis.cfg import CFG
@@ -84,13 +85,10 @@ class StatsLines(OnDemand[LineStats]):
     """Per-instruction statistics rows, made on demand from the instructions' facts (a kernel of a million
     instructions would otherwise keep a million rows); a pickled copy is the rows themselves."""
 
-    __slots__ = ("_constants", "_instructions", "_modifiers")
+    __slots__ = ("_instructions",)
 
     def __init__(self, instructions: Sequence[Instruction]) -> None:
         self._instructions = instructions
-        # lines with the same constant kinds / modifiers share one (read-only) dict / tuple
-        self._constants: dict[tuple[str | None, ...], dict[str, int]] = {}
-        self._modifiers: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
 
     def __len__(self) -> int:
         return len(self._instructions)
@@ -101,15 +99,24 @@ class StatsLines(OnDemand[LineStats]):
     def __iter__(self) -> Iterator[LineStats]:
         return (self._row(ins) for ins in self._instructions)
 
-    def _row(self, ins: Instruction) -> LineStats:
+    @staticmethod
+    def _row(ins: Instruction) -> LineStats:
         fact = ins.facts
-        constants = self._constants.get(fact.constants)
-        if constants is None:
-            constants = self._constants[fact.constants] = dict(Counter(k for k in fact.constants if k is not None))
-        texts = self._modifiers.get(fact.modifiers)
-        if texts is None:
-            texts = self._modifiers[fact.modifiers] = tuple(t for _, t in fact.modifiers)
-        return LineStats(ins.index, ins.line, fact.klass, fact.size, texts, constants)
+        return LineStats(ins.index, ins.line, fact.klass, fact.size, _modifier_texts(fact.modifiers),
+                         _constant_counts(fact.constants))
+
+
+# lines with the same constant kinds / modifiers share one (read-only) dict / tuple; the kinds and
+# modifier combinations of real code are a few hundred
+@lru_cache(maxsize=4096)
+def _constant_counts(kinds: tuple[str | None, ...]) -> dict[str, int]:
+    """Constant sources of one instruction by kind ("literal", "inline", "sgpr"); shared: do not modify."""
+    return dict(Counter(k for k in kinds if k is not None))
+
+
+@lru_cache(maxsize=4096)
+def _modifier_texts(modifiers: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return tuple(t for _, t in modifiers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,8 +399,6 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
              for ins, f in zip(kernel.instructions, facts, strict=True)]
     affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok,
                           frozenset(i for i, ds in enumerate(is_ds) if ds))
-    # constant kinds depend on the text alone: counted once per distinct tuple
-    consts_of: dict[tuple[str | None, ...], dict[str, int]] = {}
 
     classes: Counter[str] = Counter()
     by_depth: dict[int, Counter[str]] = {}
@@ -416,9 +421,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
         mods = fact.modifiers
         for group, text in mods:
             modifiers.setdefault(group, Counter())[text] += 1
-        line_constants = consts_of.get(fact.constants)
-        if line_constants is None:
-            line_constants = consts_of[fact.constants] = dict(Counter(k for k in fact.constants if k is not None))
+        line_constants = _constant_counts(fact.constants)
         for kind, count in line_constants.items():
             constants[kind] += count
         for literal in fact.literals:
