@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
             kernels, _stats = _kernels(file, args)
             for kernel in kernels:
                 prof = kernel_profile(kernel, trip_counts=trips)
-                t = kernel_timing(kernel, waves=waves, device=device, trip_counts=trips)
+                t = kernel_timing(kernel, waves=waves, device=device, profile=prof)
                 doc = timing_dict(t, lines=args.lines)
                 text = render_timing_text(t, name=f"{file}: {kernel.name}")
                 if alt_waves or alt_devices:

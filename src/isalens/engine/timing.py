@@ -67,13 +67,15 @@ def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | Non
 
 
 def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str | DeviceSpec | None = None,
-                  trip_counts: Mapping[int, int] | None = None) -> KernelTiming:
-    """Cycles per loop iteration, bottlenecks, work and (with ``device``) roofs of one kernel."""
+                  trip_counts: Mapping[int, int] | None = None, profile: KernelProfile | None = None,
+                  ) -> KernelTiming:
+    """Cycles per loop iteration, bottlenecks, work and (with ``device``) roofs of one kernel (``profile``:
+    its :func:`kernel_profile` for these trip counts, when the caller has it already)."""
     spec = resolve_device(device) if isinstance(device, str) else device
     if waves is not None and waves < 1:
         raise InputError(f"--waves must be at least 1, not {waves}", code="usage")
-    return evaluate(kernel_profile(kernel, trip_counts=trip_counts), waves=waves, device=spec,
-                    simds_per_cu=kernel.arch.simds_per_cu)
+    prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts)
+    return evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu)
 
 
 def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] = (),
