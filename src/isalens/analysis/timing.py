@@ -708,6 +708,10 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         assumptions.append(f"trip count {DEFAULT_TRIP_COUNT} assumed for the loop(s) with header line(s) "
                            f"{', '.join(map(str, assumed))} (pass --trip-count LINE=N)")
     loops_by_header = {loop.header: loop for loop in cfg.loops}
+    through: dict[int, list[Loop]] = {}  # block -> the loops containing it
+    for loop in cfg.loops:
+        for b in loop.blocks:
+            through.setdefault(b, []).append(loop)
 
     summaries = {b: _Summary.of_block(range(cfg.blocks[b].start, cfg.blocks[b].end), statics, lines)
                  for b in range(len(cfg.blocks))}
@@ -720,10 +724,15 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         if own_header in regions:
             return regions[own_header]
         members = set(range(len(cfg.blocks))) if blocks_in is None else set(blocks_in)
-        inner = [lp for lp in cfg.loops if lp.header != own_header and lp.blocks <= members
-                 and lp.header in members]
-        # only the outermost inner loops: deeper ones are inside them
-        inner = [lp for lp in inner if not any(o is not lp and lp.blocks < o.blocks for o in inner)]
+        # the loops inside this region: their header is a member and all their blocks are (one natural
+        # loop per header); looked up through the member headers, not by testing every loop of the kernel
+        candidates = [lp for b in sorted(members) if b != own_header and (lp := loops_by_header.get(b)) is not None
+                      and lp.blocks <= members]
+        chosen = {lp.header for lp in candidates}
+        # only the outermost inner loops: deeper ones are inside them. A loop strictly containing ``lp``
+        # contains its header, so only the loops through that block need testing.
+        inner = [lp for lp in candidates
+                 if not any(o is not lp and o.header in chosen and lp.blocks < o.blocks for o in through[lp.header])]
         nested: set[int] = set()
         for lp in inner:
             nested |= lp.blocks
