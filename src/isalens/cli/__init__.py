@@ -9,6 +9,7 @@ heavy layers are imported only inside ``run``, so ``isalens --help`` and ``--ver
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -89,6 +90,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_INPUT
     from isalens.errors import IsalensError
+    # Python's cyclic garbage collector walks every live object each time the heap has grown by a quarter:
+    # with the millions of small objects a large kernel keeps, that was 45% of `livereg`'s time on a
+    # 100k-instruction kernel (docs/performance.md). Analyses make no reference cycles worth collecting
+    # (memory is unchanged without it), so it is paused for the command and resumed after.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return COMMANDS[args.command](args)
     except IsalensError as exc:
@@ -104,3 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"isalens: internal error: {type(exc).__name__}: {exc} "
                          "(please report it; set ISALENS_DEBUG=1 for a traceback)\n")
         return EXIT_INTERNAL
+    finally:
+        if collecting:
+            gc.enable()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -67,8 +68,11 @@ class _Inline:
 
 
 def _worker_signals() -> None:
-    """Workers die on SIGTERM whatever handler the scanning process set (it stops them that way)."""
+    """Workers die on SIGTERM whatever handler the scanning process set (it stops them that way), and
+    collect reference cycles: the command paused the collector (``cli.main``), but a worker lives for a
+    whole library, and ELF readers hold cycles."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    gc.enable()
 
 
 class _Pool:
