@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["MirBlock", "MirInstruction", "MirOperand", "Unit", "asm_block_starts", "mir_block_instructions",
-           "mir_block_liveins", "mir_live_after", "mir_register_units"]
+           "mir_block_liveins", "mir_live_after", "mir_register_units", "mir_reserved_registers"]
 
 Unit = tuple[str, int, int]
 
@@ -133,6 +133,33 @@ def _parse_liveins(text: str) -> frozenset[Unit]:
         mask = int(m["mask"], 16) if m["mask"] else None
         units |= mir_register_units(m["reg"], mask)
     return frozenset(units)
+
+
+_RESERVED_FIELD = re.compile(
+    r"^\s+(?P<field>scratchRSrcReg|stackPtrOffsetReg|frameOffsetReg):\s*'\$(?P<reg>[A-Za-z0-9_]+)'")
+
+
+def mir_reserved_registers(mir_text: str) -> dict[str, frozenset[Unit]]:
+    """Function name -> the registers its ``machineFunctionInfo`` names as the scratch resource
+    descriptor, stack pointer and frame pointer.
+
+    LLVM reserves these (``SIRegisterInfo::getReservedRegs`` reserves ``getScratchRSrcReg()`` "in case
+    we need to spill", and the SP/FP registers), and reserved registers are outside its liveness: the
+    MIR lists them live-in, or not, without regard to their reads. Placeholders such as
+    ``$private_rsrc_reg`` or ``$fp_reg`` mean the function has none.
+    """
+    result: dict[str, frozenset[Unit]] = {}
+    func: str | None = None
+    for line in mir_text.splitlines():
+        m = _FUNC_NAME.match(line)
+        if m is not None:
+            func = m["name"].strip("'\"")
+            result.setdefault(func, frozenset())
+            continue
+        m = _RESERVED_FIELD.match(line)
+        if m is not None and func is not None and _parts(m["reg"]) is not None:
+            result[func] = result[func] | mir_register_units(m["reg"])
+    return result
 
 
 def mir_block_liveins(mir_text: str) -> dict[str, dict[int, frozenset[Unit]]]:

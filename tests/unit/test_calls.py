@@ -62,6 +62,44 @@ def test_liveness_across_a_call_follows_the_calling_convention() -> None:
     assert registers_in(live.live_in[6], RegFile.SGPR) == [4, 5]
 
 
+SAVING_CALLEE = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.type\tsaver,@function
+saver:
+\tbuffer_store_dword v40, off, s[0:3], s32
+\tv_mov_b32_e32 v40, v0
+\tv_add_f32_e32 v0, v40, v40
+\tbuffer_load_dword v40, off, s[0:3], s32
+\ts_waitcnt vmcnt(0)
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+\t.type\tk,@function
+k:
+\tv_mov_b32_e32 v0, v2
+\ts_getpc_b64 s[4:5]
+\ts_add_u32 s4, s4, saver@rel32@lo+4
+\ts_addc_u32 s5, s5, saver@rel32@hi+12
+\ts_swappc_b64 s[30:31], s[4:5]
+\tv_add_f32_e32 v6, v0, v0
+\ts_setpc_b64 s[30:31]
+.Lfunc_end1:
+"""
+
+
+def test_a_callee_saving_a_callee_saved_register_does_not_read_the_callers_value() -> None:
+    """saver stores v40 at entry (its prologue saves the callee-saved register it uses), so v40 is live at
+    its entry. That save is not a use of k's value: k never names v40, so v40 is live nowhere in k (before
+    the fix the call read it, and v40 was live from k's entry to the call). By hand, before the call: v0
+    (the argument) only."""
+    module = isalens.load(SAVING_CALLEE)
+    saver, k = module.kernel("saver"), module.kernel("k")
+    assert 40 in registers_in(saver.liveness().entry, RegFile.VGPR)
+    live = k.liveness()
+    assert registers_in(live.live_in[4], RegFile.VGPR) == [0]
+    assert all(40 not in registers_in(x, RegFile.VGPR) for x in live.live_in)
+
+
 def test_function_return_address_and_reserved_registers_are_not_live() -> None:
     """LLVM's return reads s[30:31] as undefined and reserves s[0:3], s32, s33 in functions: none of them
     is live anywhere in helper, while helper's result v0 is live at its return (k reads it)."""

@@ -322,8 +322,11 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
                 if ins.branch is not BranchKind.CALL:
                     continue  # a tail call: the callee's effects are the rest of this function
                 if callee in by_name:
-                    # the callee reads the return address the call itself writes
-                    uses[index] = (entry.get(callee, 0) & ~cc.return_address) | cc.scratch_descriptor
+                    # the callee reads the return address the call itself writes, and its prologue saves
+                    # the callee-saved registers it uses: a save is not a read of the caller's value (LLVM's
+                    # call reads only the arguments, ``implicit $vgpr0``...)
+                    uses[index] = (entry.get(callee, 0) & ~cc.return_address & ~cc.callee_saved) \
+                        | cc.scratch_descriptor
                     defs[index] = writes[callee]
                 else:
                     uses[index] = _arguments_set_before(k, index, cc) | cc.scratch_descriptor

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from isalens.analysis.cfg import CFG
-from isalens.ir.instruction import Instruction
+from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.program import Kernel
 from isalens.ir.registers import AGPR_MASK, VGPR_MASK
 from isalens.isa.amdgcn.lanes import HalfLanes, half_lanes
@@ -41,6 +41,10 @@ class Liveness:
     block_in: tuple[int, ...]
     block_out: tuple[int, ...]
     iterations: int
+    #: units read where no write can have reached them along any path of the CFG, and the hardware does
+    #: not initialise them (the kernel descriptor says which it does): their value is undefined, so they
+    #: are left out of the sets above
+    undefined_reads: int = 0
 
     @property
     def entry(self) -> int:
@@ -163,6 +167,7 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             if ins.undef_before:
                 live &= ~ins.undef_before
 
+    undefined_reads = 0
     if kernel.entry_live_in is not None:
         defined = _maybe_defined(kernel, graph, kernel.entry_live_in)
         for block in graph.blocks:
@@ -170,6 +175,11 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             for i in range(block.start, block.end):
                 ins = instructions[i]
                 d |= ins.undef_before
+                if ins.uses & ~d and ins.branch is not BranchKind.CALL:
+                    # read where no write (and no hardware initialisation) can reach along any path; a
+                    # source half that only feeds a dead result half is not needed, and a call's reads are
+                    # the callee's (its prologue saving a register is not a use of the caller's value)
+                    undefined_reads |= _uses(ins, lanes[i], live_out[i]) & ~d
                 x = live_in[i]
                 if x & ~d:  # only a changed set is a new object (see above)
                     live_in[i] = x & d
@@ -179,6 +189,7 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                     live_out[i] = x & d
             block_in[block.index] &= defined[block.index]
             block_out[block.index] = live_out[block.end - 1] if block.end > block.start else 0
+        undefined_reads &= ~kernel.reserved
     if kernel.reserved:
         keep, reserved = ~kernel.reserved, kernel.reserved
         masked: dict[int, int] = {}  # by id: the sets live_in and live_out share stay shared
@@ -194,7 +205,8 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
         live_out = [drop(x) for x in live_out]
         block_in = [x & keep for x in block_in]
         block_out = [x & keep for x in block_out]
-    return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations)
+    return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations,
+                    undefined_reads)
 
 
 def _maybe_defined(kernel: Kernel, graph: CFG, entry: int) -> list[int]:

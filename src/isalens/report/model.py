@@ -314,7 +314,8 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
     entry_names["special"] = _reg_names(entry, RegFile.SPECIAL)
     unexpected: tuple[str, ...] = ()
     if kernel.entry_live_in is not None:
-        stray = entry & ~kernel.entry_live_in
+        # liveness leaves these out (no value reaches them), so they are taken from its own record
+        stray = live.undefined_reads | (entry & ~kernel.entry_live_in)
         unexpected = tuple(n for f in FILES for n in _reg_names(stray, f))
     return KernelReport(
         name=kernel.name, arch=arch.name, wave_size=kernel.wave_size, is_kernel=kernel.is_kernel,
