@@ -127,3 +127,32 @@ def test_a_report_sent_to_another_process_renders_the_same() -> None:
     assert old.stats is not None and new.stats is not None and old.timing is not None and new.timing is not None
     assert tuple(new.stats.lines) == tuple(old.stats.lines) and len(old.stats.lines) == old.instructions
     assert tuple(new.timing.profile.lines) == tuple(old.timing.profile.lines) and len(old.timing.profile.lines) > 100
+
+
+def test_analyses_leave_no_reference_cycles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI pauses the cyclic garbage collector for a command (cli.main), so an object graph with a
+    cycle would stay in memory until the process ends: a recursive closure in the timing model kept every
+    block schedule of a kernel alive that way. Every analysis of an example with nested loops, calls and
+    all optional passes, as JSON, HTML and text, must leave nothing only the collector could free."""
+    import argparse
+    import gc
+
+    nested = ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s"
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for path in EXAMPLES:
+            isalens.analyze(path).to_dict()
+        for args in (["timing", str(nested), "--lines", "--json"],
+                     ["analyze", str(nested), "--html", str(tmp_path / "r.html")],
+                     ["advise", str(nested)], ["compare", str(nested), str(nested)]):
+            assert main(args) == 0
+        capsys.readouterr()
+        gc.collect()
+        # the argument parser's own cycles (sub-parsers and their parent) are made once per process
+        ours = [type(o).__qualname__ for o in gc.garbage
+                if type(o).__module__.startswith("isalens") and not isinstance(o, argparse.ArgumentParser)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert ours == []

@@ -749,7 +749,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
             # outside loops the kernel is its blocks one after the other: reuse their schedules
             latency = sum(block_runs[b].end for b in own)
         for lp in inner:
-            sub = region(lp.blocks, lp.header)
+            sub = regions[lp.header]  # deeper loops are profiled first (below)
             n = trips[lp.header]
             latency += sub.latency_cycles * n
             total.merge(_Summary.of_profile(sub), n, stalls=True)
@@ -761,7 +761,12 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         regions[own_header] = prof
         return prof
 
-    loops = tuple(region(lp.blocks, lp.header) for lp in sorted(cfg.loops, key=lambda lp: cfg.blocks[lp.header].start))
+    # innermost first, so a loop finds its inner loops' profiles ready: an inner loop is deeper than the
+    # loop around it (natural loops nest). No recursion: a recursive closure is a reference cycle, which
+    # would keep every block schedule alive while the CLI pauses the garbage collector (cli.main).
+    for lp in sorted(cfg.loops, key=lambda lp: -lp.depth):
+        region(lp.blocks, lp.header)
+    loops = tuple(regions[lp.header] for lp in sorted(cfg.loops, key=lambda lp: cfg.blocks[lp.header].start))
     whole = region(None, None)
     if any(ins.mnemonic.lower().startswith("s_barrier") for ins in instructions):
         assumptions.append("s_barrier waits for the other waves of the workgroup: not modelled (0 cycles)")
