@@ -684,22 +684,39 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     starts, stalls = array("q", bytes(8 * n)), array("q", bytes(8 * n))
     reasons: list[str] = [""] * n
     blocks: list[BlockTiming] = []
-    block_latency: dict[int, int] = {}
-    block_runs: dict[int, _Pass] = {}
+    loops_by_header = {loop.header: loop for loop in cfg.loops}
+    through: dict[int, list[Loop]] = {}  # block -> the loops containing it
+    for loop in cfg.loops:
+        for b in loop.blocks:
+            through.setdefault(b, []).append(loop)
+    unreachable = set(cfg.unreachable)
+    # Each block's issue, work and (outside loops) stalls go straight into the total of the region that owns
+    # it: the innermost loop around it (the deepest; natural loops nest), None for the kernel outside loops.
+    # Block order is the order region() merges its own blocks in, and no summary or schedule per block is
+    # kept (a 1M-instruction kernel has 250,000 blocks).
+    own_totals: dict[int | None, _Summary] = {}
+    block_end: list[int] = []
     for block in cfg.blocks:
         order = list(range(block.start, block.end))
         (one,) = _run(order, statics, interval, hazards, 1)
-        block_runs[block.index] = one
+        block_end.append(one.end)
         for i, start, stall, reason, _b in one.starts:
             timed[i], starts[i], stalls[i], reasons[i] = 1, start, stall, reason
         issue: dict[str, int] = {}
         for i in order:
             u = statics[i].timing.unit
             issue[u] = issue.get(u, 0) + statics[i].issue
-        block_latency[block.index] = one.end
         blocks.append(BlockTiming(block.index, lines[block.start] if order else 0,
                                   lines[block.end - 1] if order else 0, cfg.loop_depth[block.index],
                                   _ordered(issue), one.end, _critical_path(one.starts, lines)))
+        if block.index in unreachable:
+            continue
+        owner = max(through.get(block.index, ()), key=lambda lp: lp.depth, default=None)
+        region_of = None if owner is None else owner.header
+        summary = _Summary.of_block(range(block.start, block.end), statics, lines)
+        if region_of is None:
+            summary.add_stalls(one.starts, statics, lines)
+        own_totals.setdefault(region_of, _Summary()).merge(summary, 1, stalls=region_of is None)
 
     trips = {h: trip_counts.get(line, DEFAULT_TRIP_COUNT) for line, h in
              ((line, loop.header) for line, loop in header_lines.items())}
@@ -707,16 +724,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     if assumed:
         assumptions.append(f"trip count {DEFAULT_TRIP_COUNT} assumed for the loop(s) with header line(s) "
                            f"{', '.join(map(str, assumed))} (pass --trip-count LINE=N)")
-    loops_by_header = {loop.header: loop for loop in cfg.loops}
-    through: dict[int, list[Loop]] = {}  # block -> the loops containing it
-    for loop in cfg.loops:
-        for b in loop.blocks:
-            through.setdefault(b, []).append(loop)
 
-    summaries = {b: _Summary.of_block(range(cfg.blocks[b].start, cfg.blocks[b].end), statics, lines)
-                 for b in range(len(cfg.blocks))}
-    for b, run in block_runs.items():
-        summaries[b].add_stalls(run.starts, statics, lines)
     regions: dict[int | None, LoopProfile] = {}
 
     def region(blocks_in: frozenset[int] | None, own_header: int | None) -> LoopProfile:
@@ -736,10 +744,8 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         nested: set[int] = set()
         for lp in inner:
             nested |= lp.blocks
-        own = sorted(b for b in members if b not in nested and b not in cfg.unreachable)
-        total = _Summary()
-        for b in own:
-            total.merge(summaries[b], 1, stalls=own_header is None)
+        own = sorted(b for b in members if b not in nested and b not in unreachable)
+        total = own_totals.pop(own_header, None) or _Summary()  # its own blocks, merged in block order
         if own_header is not None:
             order = [i for b in own for i in range(cfg.blocks[b].start, cfg.blocks[b].end)]
             _first, second = _run(order, statics, interval, hazards, 2)
@@ -747,7 +753,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
             total.add_stalls(second.starts, statics, lines)
         else:
             # outside loops the kernel is its blocks one after the other: reuse their schedules
-            latency = sum(block_runs[b].end for b in own)
+            latency = sum(block_end[b] for b in own)
         for lp in inner:
             sub = regions[lp.header]  # deeper loops are profiled first (below)
             n = trips[lp.header]

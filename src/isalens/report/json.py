@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from isalens.analysis.blocks import BlockLiveIn
 from isalens.report.model import FileSummary, KernelReport, LineRow, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
-from isalens.report.serialize import Streamed, dumps
+from isalens.report.serialize import Streamed, array, dumps
 from isalens.report.stats import stats_dict
 
 _LINE_KEYS = LineRow._fields
@@ -26,6 +27,11 @@ def _file(summary: FileSummary) -> dict[str, Any]:
 
 def _line_object(row: LineRow) -> dict[str, Any]:
     return dict(zip(_LINE_KEYS, row, strict=True))
+
+
+def _block_object(b: BlockLiveIn) -> dict[str, Any]:
+    return {"index": b.index, "labels": list(b.labels), "first_line": b.first_line, "loop_depth": b.loop_depth,
+            "live_in": list(b.live_in)}
 
 
 def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) -> dict[str, Any]:
@@ -57,8 +63,7 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
         },
         "entry_live_in": {f: list(v) for f, v in k.entry_live_in.items()},
         "unexpected_live_in": list(k.unexpected_live_in),
-        "blocks": [{"index": b.index, "labels": list(b.labels), "first_line": b.first_line,
-                    "loop_depth": b.loop_depth, "live_in": list(b.live_in)} for b in k.block_live_ins],
+        "blocks": array(k.block_live_ins, _block_object, stream=stream),
         "cfg": {"blocks": k.blocks, "loops": k.loops, "max_loop_depth": k.max_loop_depth,
                 "unreachable_blocks": k.unreachable_blocks},
         "guessed_instructions": k.guessed,
@@ -70,16 +75,16 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
         "vgpr_hint": {"used": k.total_vgprs, "allocated": k.vgpr.allocated, "file": k.vgpr_file,
                       "reduce_by_to_save_a_granule": k.vgpr_granule_saving},
         "declared_raw": {key: value for key, value in k.declared_raw},
-        **({} if k.stats is None else {"stats": stats_dict(k.stats)}),
-        **_timing(k),
+        **({} if k.stats is None else {"stats": stats_dict(k.stats, stream=stream)}),
+        **_timing(k, stream),
         **_advice(k),
     }
 
 
-def _timing(k: KernelReport) -> dict[str, Any]:
+def _timing(k: KernelReport, stream: bool) -> dict[str, Any]:
     if k.timing is not None:
         from isalens.report.timing import timing_dict
-        return {"timing": timing_dict(k.timing)}
+        return {"timing": timing_dict(k.timing, stream=stream)}
     return {"timing": {"unavailable": k.timing_note}} if k.timing_note else {}
 
 

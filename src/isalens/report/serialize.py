@@ -31,6 +31,11 @@ class Streamed:
         return (make(x) for x in self._items)
 
 
+def array(items: Iterable[Any], make: Callable[[Any], Any], *, stream: bool) -> Any:
+    """A JSON array of ``make(x)`` for each item: :class:`Streamed` when ``stream``, else a list."""
+    return Streamed(items, make) if stream else [make(x) for x in items]
+
+
 def _as_list(obj: Any) -> Any:
     if isinstance(obj, Streamed):
         return list(obj)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from isalens.analysis.stats import KernelStats, LdsAccess
+from isalens.analysis.stats import BlockStats, KernelStats, LdsAccess
+from isalens.report.serialize import array
 
 
 def _access_dict(a: LdsAccess) -> dict[str, Any]:
@@ -18,8 +19,14 @@ def _access_dict(a: LdsAccess) -> dict[str, Any]:
     }
 
 
-def stats_dict(s: KernelStats, *, lines: bool = False) -> dict[str, Any]:
-    """The ``stats`` object of one kernel: stable keys, plain JSON types."""
+def _block_object(b: BlockStats) -> dict[str, Any]:
+    return {"index": b.index, "start": b.start, "end": b.end, "loop_depth": b.loop_depth,
+            "code_bytes": b.code_bytes, "classes": dict(b.classes)}
+
+
+def stats_dict(s: KernelStats, *, lines: bool = False, stream: bool = False) -> dict[str, Any]:
+    """The ``stats`` object of one kernel: stable keys, plain JSON types (``stream``: the per-block array
+    is made while it is written, see :class:`isalens.report.serialize.Streamed`)."""
     doc: dict[str, Any] = {
         "instructions": s.instructions,
         "code_bytes": s.code_bytes,
@@ -28,8 +35,7 @@ def stats_dict(s: KernelStats, *, lines: bool = False) -> dict[str, Any]:
         "classes_by_loop_depth": {str(d): dict(c) for d, c in s.classes_by_loop_depth.items()},
         "classes_weighted": dict(s.classes_weighted),
         "loop_weight": s.loop_weight,
-        "blocks": [{"index": b.index, "start": b.start, "end": b.end, "loop_depth": b.loop_depth,
-                    "code_bytes": b.code_bytes, "classes": dict(b.classes)} for b in s.blocks],
+        "blocks": array(s.blocks, _block_object, stream=stream),
         "modifiers": {group: dict(counts) for group, counts in s.modifiers.items()},
         "constants": dict(s.constants),
         "literal_values": dict(s.literal_values),

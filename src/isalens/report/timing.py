@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from isalens.analysis.timing import BlockTiming, KernelTiming, LoopTiming, Roofs
+from isalens.report.serialize import array
 
 __all__ = ["line_columns", "render_timing_text", "render_what_if_text", "timing_dict", "what_if_dict"]
 
@@ -46,15 +47,16 @@ def _block_dict(b: BlockTiming) -> dict[str, Any]:
             "critical_path": list(b.critical_path)}
 
 
-def timing_dict(t: KernelTiming, *, lines: bool = False) -> dict[str, Any]:
-    """The ``timing`` JSON section of one kernel (``lines``: per-instruction issue/stall too)."""
+def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False) -> dict[str, Any]:
+    """The ``timing`` JSON section of one kernel (``lines``: per-instruction issue/stall too; ``stream``: the
+    per-block array is made while it is written, see :class:`isalens.report.serialize.Streamed`)."""
     kernel = _loop_dict(t.kernel)
     for key in ("header_line", "depth", "trip_count", "trip_count_assumed"):
         del kernel[key]
     out: dict[str, Any] = {
         "model": "isalens", "family": t.profile.family, "wave_size": t.profile.wave_size,
         "waves": t.waves, "waves_from": t.waves_from, "device": t.device.name if t.device else None,
-        "blocks": [_block_dict(b) for b in t.profile.blocks],
+        "blocks": array(t.profile.blocks, _block_dict, stream=stream),
         "loops": [_loop_dict(lp) for lp in t.loops],
         "kernel": kernel,
         "assumptions": list(t.assumptions),

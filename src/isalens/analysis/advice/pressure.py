@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from array import array
 from dataclasses import dataclass
 
 from isalens.analysis.advice.model import Advice, AdviceInput, Value
@@ -37,7 +38,9 @@ class Candidate:
     reg: int
     def_index: int | None
     uses: tuple[int, ...]
-    frees_at: frozenset[int]
+    #: ascending instruction indices (an array: ~8 bytes each, not a set's ~60; a dense kernel's region
+    #: spans most of it, for each of ~200 values)
+    frees_at: array[int]
     used_in_region: bool
     #: instructions between the last touch before the peak and the next use after it (how long it idles)
     idle: int = 0
@@ -73,17 +76,18 @@ def candidates(result: KernelAnalysis, peak: int, region: frozenset[int]) -> lis
         d = next((i for i in range(peak, -1, -1) if ins[i].defs & mask), None)
         end = next((j for j in range(peak + 1, len(ins)) if ins[j].defs & mask), len(ins) - 1)
         start = 0 if d is None else d
-        uses, frees = [], set()
+        uses: list[int] = []
+        frees = array("q")
         for i in range(start + (0 if d is None else 1), end + 1):
             if not touched(result.kernel, result.liveness, i) & mask:
                 continue
             if ins[i].uses & mask:
                 uses.append(i)
             elif i in region and not ins[i].defs & mask:
-                frees.add(i)
+                frees.append(i)
         before = max([start, *(u for u in uses if u <= peak)])
         after = min([end, *(u for u in uses if u > peak)])
-        out.append(Candidate(reg, d, tuple(uses), frozenset(frees), any(u in region for u in uses), after - before))
+        out.append(Candidate(reg, d, tuple(uses), frees, any(u in region for u in uses), after - before))
     return out
 
 
@@ -154,7 +158,7 @@ def attribute(result: KernelAnalysis, cut: int) -> Attribution:
                 if found is not None:
                     chosen = list(found)
                     break
-    covered = dict.fromkeys(range(len(counts)), 0)
+    covered = [0] * len(counts)
     for c in chosen:
         for i in c.frees_at:
             covered[i] += 1
