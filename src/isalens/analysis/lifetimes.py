@@ -162,6 +162,12 @@ def _summary(kernel: Kernel, graph: CFG) -> _BlockSummary:
     return found
 
 
+def release() -> None:
+    """Drop the kept block summary: it holds its kernel's IR, which ``compare`` must not carry into the
+    analysis of the next file (call it when a kernel's queries are done)."""
+    _SUMMARIES.clear()
+
+
 def _record(found: dict[int, list[int]], hits: int, index: int) -> None:
     for key in iter_bits(_fold(hits)):
         found.setdefault(key, []).append(index)

@@ -91,8 +91,9 @@ def run(args: argparse.Namespace) -> int:
         if len(result.files) > 1:
             raise IsalensError("--html writes one file's report; use `isalens compare` for several files")
         if reports:
-            from isalens.report.html import render_html
-            write_output(args.html, render_html(reports[0]))
+            from isalens.report.html import write_html
+            report = reports[0]
+            write_output(args.html, lambda out: write_html(report, out))
     if args.csv is not None and reports:
         from isalens.report.csv import render_csv
         write_output(args.csv, "".join(render_csv(r) if i == 0 else render_csv(r).split("\n", 1)[1]

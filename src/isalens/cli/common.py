@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -83,11 +83,16 @@ def write_chunks(chunks: Iterable[str], out: IO[str], batch: int = 2048) -> None
     out.write("".join(pending))
 
 
-def write_output(path: Path, text: str) -> None:
-    """Write an output file, or a one-line error naming it."""
+def write_output(path: Path, text: str | Callable[[IO[str]], None]) -> None:
+    """Write an output file (a string, or a function writing to the open file), or a one-line error naming
+    it."""
     from isalens.errors import IsalensError
     try:
-        path.write_text(text, encoding="utf-8")
+        if isinstance(text, str):
+            path.write_text(text, encoding="utf-8")
+        else:
+            with path.open("w", encoding="utf-8") as out:
+                text(out)
     except OSError as exc:
         raise IsalensError(f"cannot write: {exc.strerror or exc}", file=str(path), code="io") from None
     sys.stderr.write(f"isalens: wrote {path}\n")

@@ -44,8 +44,10 @@ def run(args: argparse.Namespace) -> int:
             # a variant is one kernel: never pick one silently
             raise IsalensError("the file has several kernels (" + ", ".join(k.name for k in report.kernels)
                                + "); choose one with --kernel", file=f)
-        # keep the figures, not the listing: the next file is read with this one's analysis gone
+        # keep the figures, not the listing: the next file is read with this one's analysis gone (the
+        # name too, or it would hold the whole report until the next one is made)
         variants.append(Variant(label, report.kernels[0].without_listing()))
+        del report
     if args.json:
         from isalens.report.serialize import dumps
         sys.stdout.write(dumps(compare_dict(variants), pretty=args.pretty))

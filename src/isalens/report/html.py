@@ -6,15 +6,17 @@ embedded once as JSON (lines, live ranges, per-line writes and reads).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import io
+from collections.abc import Callable, Iterable
 from importlib import resources
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
 from isalens.analysis.stats import KernelStats
 from isalens.ir.registers import RegFile, registers_in
 from isalens.report.model import KernelReport, LiveRegReport, map_width
+from isalens.report.serialize import Streamed, write
 
 _PREFIX = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}
 
@@ -27,24 +29,25 @@ def _names(mask: int) -> list[str]:
     return [f"{_PREFIX[f]}{r}" for f in (RegFile.VGPR, RegFile.SGPR, RegFile.AGPR) for r in registers_in(mask, f)]
 
 
-def _name_lists(masks: Iterable[int]) -> list[list[str] | None]:
-    """Register names per mask; masks repeat with the instruction texts, so each distinct one is named once
-    and its (read-only) list shared."""
+def _name_lists(masks: Iterable[int]) -> Streamed:
+    """Register names per mask, made while written; masks repeat with the instruction texts, so each distinct
+    one is named once and its (read-only) list shared."""
     seen: dict[int, list[str] | None] = {}
-    out: list[list[str] | None] = []
-    for m in masks:
-        names = seen.get(m, _UNSEEN)
-        if names is _UNSEEN:
-            names = seen[m] = _names(m) or None
-        out.append(names)
-    return out
+
+    def names(m: int) -> list[str] | None:
+        if m in seen:
+            return seen[m]
+        found = seen[m] = _names(m) or None
+        return found
+    return Streamed(masks, names)
 
 
-_UNSEEN: Any = object()
+def _line_row(r: Any) -> list[Any]:
+    return [r.line, r.text, r.live_vgpr, r.live_sgpr, r.block, r.loop_depth, " ".join(r.labels)]
 
 
 def kernel_data(k: KernelReport) -> dict[str, Any]:
-    """The JSON the page reads for one kernel (rows as compact arrays)."""
+    """The JSON the page reads for one kernel (rows as compact arrays, per-line ones made while written)."""
     occ = k.occupancy
     cards = [
         ["kernel", f"{k.name} ({k.arch}, wave{k.wave_size})"],
@@ -60,8 +63,7 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
     return {
         "name": k.name,
         "cards": cards,
-        "lines": [[r.line, r.text, r.live_vgpr, r.live_sgpr, r.block, r.loop_depth, " ".join(r.labels)]
-                  for r in k.lines],
+        "lines": Streamed(k.lines, _line_row),
         "defs": _name_lists(d for _occ, d, _u in k.masks),
         "uses": _name_lists(u for _occ, _d, u in k.masks),
         "ranges": [list(r) for r in k.ranges],
@@ -82,7 +84,7 @@ def _timing_data(k: KernelReport) -> dict[str, Any]:
     doc = timing_dict(k.timing)
     loops = [[lp["header_line"], lp["depth"], lp["cycles_per_iteration"], lp["bottleneck"]] for lp in doc["loops"]]
     cost = line_columns(k.timing)
-    return {"loops": loops, "cost": [list(cost.get(i, (0, 0))) for i in range(len(k.lines))],
+    return {"loops": loops, "cost": Streamed(range(len(k.lines)), lambda i: list(cost.get(i, (0, 0)))),
             "timing_kernel": [doc["kernel"].get("cycles_per_iteration"), doc["kernel"].get("bottleneck")]}
 
 
@@ -103,19 +105,41 @@ def _stats_cards(stats: KernelStats) -> list[list[str]]:
 
 def render_html(report: LiveRegReport) -> str:
     """The whole page as one string."""
+    out = io.StringIO()
+    write_html(report, out)
+    return out.getvalue()
+
+
+def write_html(report: LiveRegReport, out: IO[str]) -> None:
+    """Write the page to ``out``, its data as it is made: a 1M-instruction kernel's page is hundreds of MB,
+    which is never held as one string (nor as a list per line)."""
     kernels = [kernel_data(k) for k in report.kernels]
     for kernel, k in zip(kernels, report.kernels, strict=True):
         if k.stats is not None:
             kernel["cards"] += _stats_cards(k.stats)
     data = {"schema": 1, "file": report.file, "kernels": kernels}
-    payload = script_json(data)
     title = report.file or "ISA"
     page = _asset("report.html")
     # the JSON goes in last so no placeholder text inside the data is ever replaced
     for key, value in (("{{TITLE}}", _escape(title)), ("{{CSS}}", _asset("report.css")),
                        ("{{JS}}", _asset("report.js"))):
         page = page.replace(key, value)
-    return page.replace("{{DATA}}", payload)
+    head, tail = page.split("{{DATA}}", 1)
+    out.write(head)
+    write(data, _ScriptEscaping(out.write), end="")
+    out.write(tail)
+
+
+class _ScriptEscaping:
+    """A text sink that applies :func:`script_json`'s escapes to every piece (each escaped character is one
+    character, and no escape contains one, so escaping piece by piece equals escaping the whole)."""
+
+    def __init__(self, sink: Callable[[str], object]) -> None:
+        self._sink = sink
+
+    def write(self, text: str) -> int:
+        self._sink(_script_escape(text))
+        return len(text)
 
 
 def script_json(data: Any) -> str:
@@ -126,7 +150,10 @@ def script_json(data: Any) -> str:
     Every ``<``, ``>`` and ``&`` becomes a JSON escape (WHATWG HTML, "Restrictions for contents of script
     elements"); ``JSON.parse`` turns them back into the same characters.
     """
-    text = orjson.dumps(data).decode("utf-8")  # compact; non-ASCII stays UTF-8 (the page is UTF-8)
+    return _script_escape(orjson.dumps(data, default=list).decode("utf-8"))  # compact; UTF-8 stays (page is UTF-8)
+
+
+def _script_escape(text: str) -> str:
     for char, escape in _SCRIPT_ESCAPES:
         if char in text:
             text = text.replace(char, escape)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
-from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses
+from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses, release
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
 
@@ -317,6 +317,8 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         # liveness leaves these out (no value reaches them), so they are taken from its own record
         stray = live.undefined_reads | (entry & ~kernel.entry_live_in)
         unexpected = tuple(n for f in FILES for n in _reg_names(stray, f))
+    peak_live_set = {FILE_KEYS[f]: _peak_values(result, f, peak_limit) for f in FILES}
+    release()  # the reaching-definition queries are done: their summary must not keep this IR alive
     return KernelReport(
         name=kernel.name, arch=arch.name, wave_size=kernel.wave_size, is_kernel=kernel.is_kernel,
         instructions=len(kernel.instructions),
@@ -325,7 +327,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         vgpr_file=arch.addressable_vgprs + (arch.agprs if arch.unified_vgpr_file else 0),
         sgpr_total=arch.addressable_sgprs, total_vgprs=res.total_vgprs, extra_sgprs=res.extra_sgprs,
         lines=LineRows(result, labels_at), longest_lived=ranges,
-        peak_live_set={FILE_KEYS[f]: _peak_values(result, f, peak_limit) for f in FILES},
+        peak_live_set=peak_live_set,
         entry_live_in=entry_names, unexpected_live_in=unexpected,
         blocks=len(graph.blocks), loops=len(graph.loops), max_loop_depth=max(graph.loop_depth, default=0),
         unreachable_blocks=len(graph.unreachable), guessed=kernel.guessed,

@@ -48,10 +48,11 @@ def dumps(doc: Any, *, pretty: bool = False) -> str:
                         option=_OPTIONS | (orjson.OPT_INDENT_2 if pretty else 0)).decode("utf-8") + "\n"
 
 
-def write(doc: Any, out: IO[str], *, pretty: bool = False) -> None:
-    """Write ``dumps(doc)`` to ``out``; compact output streams each :class:`Streamed` array in chunks."""
+def write(doc: Any, out: IO[str] | Any, *, pretty: bool = False, end: str = "\n") -> None:
+    """Write ``dumps(doc)`` to ``out`` (anything with ``write(str)``), ending in ``end`` instead of a newline;
+    compact output streams each :class:`Streamed` array in chunks."""
     if pretty:
-        out.write(dumps(doc, pretty=True))
+        out.write(dumps(doc, pretty=True)[:-1] + end)
         return
     streams: list[Streamed] = []
 
@@ -76,4 +77,4 @@ def write(doc: Any, out: IO[str], *, pretty: bool = False) -> None:
         if chunk:
             out.write(("" if first else ",") + orjson.dumps(chunk, option=_OPTIONS).decode("utf-8")[1:-1])
         out.write("]")
-    out.write(text + "\n")
+    out.write(text + end)
