@@ -156,3 +156,12 @@ def test_analyses_leave_no_reference_cycles(tmp_path: Path, capsys: pytest.Captu
         gc.set_debug(0)
         gc.garbage.clear()
     assert ours == []
+
+
+def test_a_finished_report_keeps_no_ir_alive() -> None:
+    """The report's reaching-definition queries cache a summary that holds the kernel's IR; once the report
+    is made it is dropped (compare analyses one file after another and must not carry the first's IR)."""
+    from isalens.analysis import lifetimes
+
+    isalens.analyze(EXAMPLES[0])
+    assert lifetimes._SUMMARIES == {}
