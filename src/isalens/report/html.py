@@ -7,13 +7,14 @@ embedded once as JSON (lines, live ranges, per-line writes and reads).
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from typing import IO, Any
 
 import orjson
 
 from isalens.analysis.stats import KernelStats
+from isalens.analysis.timing import KernelTiming
 from isalens.ir.registers import RegFile, registers_in
 from isalens.report.model import KernelReport, LiveRegReport, map_width
 from isalens.report.serialize import Streamed, write
@@ -80,12 +81,24 @@ def _timing_data(k: KernelReport) -> dict[str, Any]:
     """Per-loop rows (header line, depth, cycles per iteration, bottleneck) and per-instruction (issue, stall)."""
     if k.timing is None:
         return {"timing_note": k.timing_note} if k.timing_note else {}
-    from isalens.report.timing import line_columns, timing_dict
-    doc = timing_dict(k.timing)
+    from isalens.report.timing import timing_dict
+    doc = timing_dict(k.timing, stream=True)  # its per-block array is not read here: never made
     loops = [[lp["header_line"], lp["depth"], lp["cycles_per_iteration"], lp["bottleneck"]] for lp in doc["loops"]]
-    cost = line_columns(k.timing)
-    return {"loops": loops, "cost": Streamed(range(len(k.lines)), lambda i: list(cost.get(i, (0, 0)))),
+    return {"loops": loops, "cost": Streamed(_cost_rows(k.timing, len(k.lines)), list),
             "timing_kernel": [doc["kernel"].get("cycles_per_iteration"), doc["kernel"].get("bottleneck")]}
+
+
+def _cost_rows(t: KernelTiming, n: int) -> Iterator[tuple[int, int]]:
+    """(issue, stall) cycles of each of the ``n`` lines, 0 for a line no block schedule timed (the timing
+    rows come in index order; a dict of a million of them was 150 MB)."""
+    rows = iter(t.profile.lines)
+    row = next(rows, None)
+    for i in range(n):
+        if row is not None and row.index == i:
+            yield row.issue, row.stall
+            row = next(rows, None)
+        else:
+            yield 0, 0
 
 
 def _advice_data(k: KernelReport) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 from isalens.analysis.timing import BlockTiming, KernelTiming, LoopTiming, Roofs
 from isalens.report.serialize import array
 
-__all__ = ["line_columns", "render_timing_text", "render_what_if_text", "timing_dict", "what_if_dict"]
+__all__ = ["render_timing_text", "render_what_if_text", "timing_dict", "what_if_dict"]
 
 
 def _r(value: float | None, digits: int = 2) -> float | None:
@@ -65,11 +65,6 @@ def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False) -
         out["lines"] = [{"line": lt.line, "unit": lt.unit, "issue": lt.issue, "start": lt.start, "stall": lt.stall,
                          "reason": lt.reason} for lt in t.profile.lines]
     return out
-
-
-def line_columns(t: KernelTiming) -> dict[int, tuple[int, int]]:
-    """Instruction index -> (issue cycles, stall cycles): the listing's per-line timing column."""
-    return {lt.index: (lt.issue, lt.stall) for lt in t.profile.lines}
 
 
 def _issue_text(issue: dict[str, int]) -> str:
