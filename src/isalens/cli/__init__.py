@@ -91,8 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
     from isalens.errors import IsalensError
     # Python's cyclic garbage collector walks every live object each time the heap has grown by a quarter:
-    # with the millions of small objects a large kernel keeps, that was 45% of `livereg`'s time on a
-    # 100k-instruction kernel (docs/performance.md). Analyses make no reference cycles worth collecting
+    # with the millions of small objects a large kernel keeps, pausing it cut `livereg`'s time on a
+    # 100k-instruction kernel by 27-45% (docs/performance.md). Analyses make no reference cycles worth collecting
     # (memory is unchanged without it), so it is paused for the command and resumed after.
     collecting = gc.isenabled()
     gc.disable()
