@@ -16,7 +16,7 @@ import orjson
 from isalens.analysis.stats import KernelStats
 from isalens.analysis.timing import KernelTiming
 from isalens.ir.registers import RegFile, registers_in
-from isalens.report.model import KernelReport, LiveRegReport, map_width
+from isalens.report.model import KernelReport, LineRow, LiveRegReport, map_width
 from isalens.report.serialize import Streamed, write
 
 _PREFIX = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}
@@ -43,7 +43,7 @@ def _name_lists(masks: Iterable[int]) -> Streamed:
     return Streamed(masks, names)
 
 
-def _line_row(r: Any) -> list[Any]:
+def _line_row(r: LineRow) -> list[Any]:
     return [r.line, r.text, r.live_vgpr, r.live_sgpr, r.block, r.loop_depth, " ".join(r.labels)]
 
 

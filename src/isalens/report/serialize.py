@@ -6,7 +6,7 @@ Keys are sorted and there are no timestamps, so the same input always gives the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import IO, Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -48,7 +48,13 @@ def dumps(doc: Any, *, pretty: bool = False) -> str:
                         option=_OPTIONS | (orjson.OPT_INDENT_2 if pretty else 0)).decode("utf-8") + "\n"
 
 
-def write(doc: Any, out: IO[str] | Any, *, pretty: bool = False, end: str = "\n") -> None:
+class Writer(Protocol):
+    """Anything text can be written to: an open file, ``io.StringIO``, an escaping filter."""
+
+    def write(self, text: str, /) -> int: ...
+
+
+def write(doc: Any, out: Writer, *, pretty: bool = False, end: str = "\n") -> None:
     """Write ``dumps(doc)`` to ``out`` (anything with ``write(str)``), ending in ``end`` instead of a newline;
     compact output streams each :class:`Streamed` array in chunks."""
     if pretty:
