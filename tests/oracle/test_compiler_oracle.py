@@ -173,8 +173,9 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
     - 856 in spills.cl: SGPR spills to VGPR lanes (``v_writelane_b32`` per SGPR) carry an implicit use of
       the whole 16-SGPR tuple up to the last lane write, reloads an implicit def of it; the AGPRs reused as
       VGPR spill slots and s[0:3] stay live in LLVM's view past their last use.
-    - 446 in calls.cl/indirect.cl (608 before a call stopped reading the registers its callee's prologue
-      saves): the prologue's save of a VGPR used for SGPR spill lanes (LLVM's first ``v_writelane`` reads
+    - 446 in calls.cl/indirect.cl (608 in the previous measurement: 84 fewer since the reserved scratch
+      descriptor is left out, 78 since a call no longer reads the registers its callee's prologue saves,
+      calls.cl 293 -> 215): the prologue's save of a VGPR used for SGPR spill lanes (LLVM's first ``v_writelane`` reads
       it as ``undef``), the special inputs LLVM passes to an indirect call (s[4:5], s[8:9], s12, v31), and
       the results of a function no code in the file calls.
     - 256 in fp64.cl: a 64-bit constant materialised by two ``s_mov_b32`` (``S_MOV_B64`` expanded after
