@@ -6,6 +6,7 @@ llvm-objdump into the ``objdump`` dialect, with each kernel's descriptor and met
 from __future__ import annotations
 
 import fnmatch
+import gc
 import mmap
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,6 +76,9 @@ def list_code_objects(path: Path) -> list[Listed]:
                 out.append(Listed(ref.source, read_code_object(ref.data, file=str(path), source=ref.source)))
             except IsalensError as exc:
                 out.append(Listed(ref.source, None, exc))
+    # pyelftools' readers hold reference cycles, now garbage; the CLI pauses the cyclic collector for a
+    # command (cli.main), so they are collected here, once per binary, while the heap is still small
+    gc.collect()
     return out
 
 
