@@ -132,8 +132,8 @@ def test_a_report_sent_to_another_process_renders_the_same() -> None:
 def test_analyses_leave_no_reference_cycles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The CLI pauses the cyclic garbage collector for a command (cli.main), so an object graph with a
     cycle would stay in memory until the process ends: a recursive closure in the timing model kept every
-    block schedule of a kernel alive that way. Every analysis of an example with nested loops, calls and
-    all optional passes, as JSON, HTML and text, must leave nothing only the collector could free."""
+    block schedule of a kernel alive that way. Every analysis of the ISA examples (loops, every optional
+    pass), as JSON, HTML and text, must leave nothing only the collector could free."""
     import argparse
     import gc
 
