@@ -83,11 +83,13 @@ def test_a_register_no_write_reaches_is_not_live() -> None:
     assert 10 in registers_in(live.live_in[1], RegFile.SGPR)
 
 
-def _undefined_reads(text: str, tmp_path: Path) -> list[str]:
+def _undefined_reads(text: str, tmp_path: Path) -> list[tuple[str, int]]:
+    """(register, line of its first read) the report names as read before written."""
     path = tmp_path / "k.s"
     path.write_text(text)
     kernels = isalens.analyze(path).to_dict()["kernels"]
-    return [name for k in kernels for name in k["unexpected_live_in"]]
+    return [pair for k in kernels
+            for pair in zip(k["unexpected_live_in"], k["unexpected_live_in_lines"], strict=True)]
 
 
 def test_half_of_a_pair_only_a_dead_result_dword_needs_is_not_an_undefined_read(tmp_path: Path) -> None:
@@ -120,9 +122,10 @@ k:
 
 
 def test_a_register_the_hardware_does_not_initialise_is_reported_when_read(tmp_path: Path) -> None:
-    """The read of s11 is reported (liveness leaves s11 out: no value reaches it). v[2:3] is read too, but
-    the descriptor declares no VGPR workitem ids beyond v0, so v2 and v3 are reported as well."""
-    assert _undefined_reads(SCRATCH_OFFSET_NOT_ENABLED, tmp_path) == ["v2", "v3", "s11"]
+    """The read of s11 (line 4) is reported (liveness leaves s11 out: no value reaches it). v[2:3] is read
+    too (the store, line 8), but the descriptor declares no VGPR workitem ids beyond v0, so v2 and v3 are
+    reported as well."""
+    assert _undefined_reads(SCRATCH_OFFSET_NOT_ENABLED, tmp_path) == [("v2", 8), ("v3", 8), ("s11", 4)]
 
 
 # An if/else whose two arms both write v2 (clang's shape, branches.cl diamond): every lane writes v2
@@ -152,8 +155,8 @@ k:
 
 def test_a_register_every_arm_of_an_if_else_writes_is_not_an_undefined_read(tmp_path: Path) -> None:
     """Only v1 (the high half of the address pair, never written; the descriptor initialises v0) is read
-    with no value: v2 is written on every path to its read."""
-    assert _undefined_reads(DIAMOND, tmp_path) == ["v1"]
+    with no value, by the store on line 12: v2 is written on every path to its read."""
+    assert _undefined_reads(DIAMOND, tmp_path) == [("v1", 12)]
 
 
 def test_vopd_pair_is_one_instruction_with_both_operations() -> None:

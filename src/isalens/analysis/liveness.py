@@ -19,12 +19,12 @@ and does not count them live either.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from isalens.analysis.cfg import CFG
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.program import Kernel
-from isalens.ir.registers import AGPR_MASK, VGPR_MASK
+from isalens.ir.registers import AGPR_MASK, VGPR_MASK, iter_bits
 from isalens.isa.amdgcn.lanes import HalfLanes, half_lanes
 
 #: what flows along an EXEC skip edge: lanes switched off keep their vector registers, while scalar
@@ -45,6 +45,8 @@ class Liveness:
     #: not initialise them (the kernel descriptor says which it does): their value is undefined, so they
     #: are left out of the sets above
     undefined_reads: int = 0
+    #: unit of ``undefined_reads`` -> the first instruction (in layout order) that reads it so
+    undefined_read_at: dict[int, int] = field(default_factory=dict)
 
     @property
     def entry(self) -> int:
@@ -168,6 +170,7 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                 live &= ~ins.undef_before
 
     undefined_reads = 0
+    undefined_at: dict[int, int] = {}
     if kernel.entry_live_in is not None:
         defined = _maybe_defined(kernel, graph, kernel.entry_live_in)
         for block in graph.blocks:
@@ -179,7 +182,10 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                     # read where no write (and no hardware initialisation) can reach along any path; a
                     # source half that only feeds a dead result half is not needed, and a call's reads are
                     # the callee's (its prologue saving a register is not a use of the caller's value)
-                    undefined_reads |= _uses(ins, lanes[i], live_out[i]) & ~d
+                    bad = _uses(ins, lanes[i], live_out[i]) & ~d
+                    for unit in iter_bits(bad & ~undefined_reads):
+                        undefined_at[unit] = i
+                    undefined_reads |= bad
                 x = live_in[i]
                 if x & ~d:  # only a changed set is a new object (see above)
                     live_in[i] = x & d
@@ -206,7 +212,7 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
         block_in = [x & keep for x in block_in]
         block_out = [x & keep for x in block_out]
     return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations,
-                    undefined_reads)
+                    undefined_reads, {u: i for u, i in undefined_at.items() if undefined_reads >> u & 1})
 
 
 def _maybe_defined(kernel: Kernel, graph: CFG, entry: int) -> list[int]:

@@ -63,6 +63,7 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
         },
         "entry_live_in": {f: list(v) for f, v in k.entry_live_in.items()},
         "unexpected_live_in": list(k.unexpected_live_in),
+        "unexpected_live_in_lines": list(k.unexpected_live_in_lines),
         "blocks": array(k.block_live_ins, _block_object, stream=stream),
         "cfg": {"blocks": k.blocks, "loops": k.loops, "max_loop_depth": k.max_loop_depth,
                 "unreachable_blocks": k.unreachable_blocks},

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses, release
+from isalens.analysis.liveness import Liveness
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
 
@@ -20,12 +21,14 @@ if TYPE_CHECKING:
     from isalens.analysis.stats import KernelStats
     from isalens.analysis.timing import KernelTiming
 from isalens.ir.diagnostics import Diagnostic
+from isalens.ir.program import Kernel
 from isalens.ir.registers import (
     SPECIAL_MASK,
     SPECIAL_NAMES,
     Reg,
     RegFile,
     highest_register,
+    iter_bits,
     registers_in,
 )
 from isalens.ondemand import OnDemand
@@ -195,6 +198,8 @@ class KernelReport:
     peak_live_set: dict[str, tuple[LiveValue, ...]]
     entry_live_in: dict[str, tuple[str, ...]]
     unexpected_live_in: tuple[str, ...]
+    #: the input line of the first read of each ``unexpected_live_in`` register (0: not known)
+    unexpected_live_in_lines: tuple[int, ...]
     blocks: int
     loops: int
     max_loop_depth: int
@@ -252,6 +257,12 @@ class LiveRegReport:
     diagnostics: tuple[Diagnostic, ...]
     #: the compiler's own figures when isalens compiled the input (ACO statistics, LLVM comments)
     compiler_stats: dict[str, str | int]
+
+
+def _first_read_line(kernel: Kernel, live: Liveness, file: RegFile, reg: int, stray: int) -> int:
+    """The line of the first read liveness recorded of register ``reg`` of ``stray`` (0 if none)."""
+    at = [live.undefined_read_at[u] for u in iter_bits(Reg(file, reg).mask() & stray) if u in live.undefined_read_at]
+    return kernel.instructions[min(at)].line if at else 0
 
 
 def _reg_names(mask: int, file: RegFile) -> tuple[str, ...]:
@@ -313,10 +324,13 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
     entry_names = {FILE_KEYS[f]: _reg_names(entry, f) for f in FILES}
     entry_names["special"] = _reg_names(entry, RegFile.SPECIAL)
     unexpected: tuple[str, ...] = ()
+    unexpected_lines: tuple[int, ...] = ()
     if kernel.entry_live_in is not None:
         # liveness leaves these out (no value reaches them), so they are taken from its own record
         stray = live.undefined_reads | (entry & ~kernel.entry_live_in)
         unexpected = tuple(n for f in FILES for n in _reg_names(stray, f))
+        unexpected_lines = tuple(_first_read_line(kernel, live, f, r, stray) for f in FILES
+                                 for r in registers_in(stray, f))
     peak_live_set = {FILE_KEYS[f]: _peak_values(result, f, peak_limit) for f in FILES}
     release()  # the reaching-definition queries are done: their summary must not keep this IR alive
     return KernelReport(
@@ -328,7 +342,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         sgpr_total=arch.addressable_sgprs, total_vgprs=res.total_vgprs, extra_sgprs=res.extra_sgprs,
         lines=LineRows(result, labels_at), longest_lived=ranges,
         peak_live_set=peak_live_set,
-        entry_live_in=entry_names, unexpected_live_in=unexpected,
+        entry_live_in=entry_names, unexpected_live_in=unexpected, unexpected_live_in_lines=unexpected_lines,
         blocks=len(graph.blocks), loops=len(graph.loops), max_loop_depth=max(graph.loop_depth, default=0),
         unreachable_blocks=len(graph.unreachable), guessed=kernel.guessed,
         declared_raw=kernel.declared.raw,

@@ -107,8 +107,9 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
         yield ""
         yield f"live at entry (hardware-initialised or read before written): {', '.join(entry)}"
     if k.unexpected_live_in:
-        yield style(f"  read before written and not initialised by hardware: {', '.join(k.unexpected_live_in)}",
-                    _RED)
+        reads = ", ".join(f"{name} (line {line})" if line else name
+                          for name, line in zip(k.unexpected_live_in, k.unexpected_live_in_lines, strict=True))
+        yield style(f"  read before written and not initialised by hardware: {reads}", _RED)
     if k.guessed:
         yield style(f"  {k.guessed} unknown instruction(s) were treated positionally: figures may be wrong",
                     _RED)

@@ -15,7 +15,8 @@ __all__ = ["KEY_COLUMNS", "METRICS", "error_row", "rows_from_document"]
 #: what identifies a unit's rows: the same file, place in it and content means the same rows
 KEY_COLUMNS = ("file", "source", "content_hash")
 #: per-kernel lists and maps that are not figures (or have unbounded keys) stay out of the table
-_SKIP = {"lines", "longest_lived", "peak_live_set", "entry_live_in", "unexpected_live_in", "declared_raw", "name",
+_SKIP = {"lines", "longest_lived", "peak_live_set", "entry_live_in", "unexpected_live_in", "unexpected_live_in_lines",
+         "declared_raw", "name",
          "stats.blocks", "stats.literal_values", "stats.lds", "stats.lds_accesses", "stats.classes_by_loop_depth",
          "stats.modifiers", "stats.classes_weighted"}
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
