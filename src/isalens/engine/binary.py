@@ -77,8 +77,10 @@ def list_code_objects(path: Path) -> list[Listed]:
             except IsalensError as exc:
                 out.append(Listed(ref.source, None, exc))
     # pyelftools' readers hold reference cycles, now garbage; the CLI pauses the cyclic collector for a
-    # command (cli.main), so they are collected here, once per binary, while the heap is still small
-    gc.collect()
+    # command (cli.main), so they are collected here, once per binary, while the heap is still small (with
+    # the collector running, as in the Python API, it finds them itself)
+    if not gc.isenabled():
+        gc.collect()
     return out
 
 

@@ -163,7 +163,7 @@ def script_json(data: Any) -> str:
     Every ``<``, ``>`` and ``&`` becomes a JSON escape (WHATWG HTML, "Restrictions for contents of script
     elements"); ``JSON.parse`` turns them back into the same characters.
     """
-    return _script_escape(orjson.dumps(data, default=list).decode("utf-8"))  # compact; UTF-8 stays (page is UTF-8)
+    return _script_escape(orjson.dumps(data).decode("utf-8"))  # compact; non-ASCII stays UTF-8 (the page is)
 
 
 def _script_escape(text: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,10 +59,16 @@ def _files(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
         if path.is_dir():
             for root, dirs, names in os.walk(path):
                 dirs.sort()
-                files = [Path(root) / name for name in names]
-                files = [f for f in files if f.is_file() and not f.is_symlink()]
-                sizes = {f: f.stat().st_size for f in files}
-                for candidate in sorted(files, key=lambda f: (-sizes[f], f.name)):
+                sizes: dict[Path, int] = {}
+                for name in names:
+                    candidate = Path(root) / name
+                    try:
+                        st = candidate.lstat()  # one call: a regular file, not a symlink, and its size
+                    except OSError:  # gone since the directory was listed (is_file() said False too)
+                        continue
+                    if stat.S_ISREG(st.st_mode):
+                        sizes[candidate] = st.st_size
+                for candidate in sorted(sizes, key=lambda f: (-sizes[f], f.name)):
                     yield candidate, False
         else:
             yield path, True
