@@ -28,8 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["MirBlock", "MirInstruction", "MirOperand", "Unit", "asm_block_starts", "mir_block_instructions",
-           "mir_block_liveins", "mir_live_after", "mir_register_units", "mir_reserved_registers"]
+__all__ = ["MirBlock", "MirInstruction", "MirOperand", "Unit", "asm_block_markers", "asm_block_starts",
+           "mir_block_instructions", "mir_block_liveins", "mir_live_after", "mir_register_units",
+           "mir_reserved_registers"]
 
 Unit = tuple[str, int, int]
 
@@ -237,6 +238,44 @@ def asm_block_starts(asm_text: str) -> dict[str, dict[int, int]]:
         m = _ASM_LABEL.match(line)
         if m is not None and m["label"] in functions:
             current = result.setdefault(m["label"], {})
+    return result
+
+
+_ASM_IMPLICIT_DEF = re.compile(r"^\s*;\s*implicit-def:\s*(?P<regs>.*)$")
+_ASM_INSTRUCTION = re.compile(r"^\s+[a-z_][a-z0-9_.]*(?:\s|$)")
+
+
+def asm_block_markers(asm_text: str) -> dict[str, dict[int, frozenset[Unit]]]:
+    """Function name -> MIR block number -> the units the ``; implicit-def:`` markers define between the
+    block's label and the next instruction.
+
+    An ``IMPLICIT_DEF`` emits no code, so a block holding nothing else (``; %bb.8:`` / ``; implicit-def:
+    $vgpr5`` / ``; %bb.9:``) starts at the same instruction as the next one; at its entry, above the
+    markers, the registers they define are not live (a def ends liveness).
+    """
+    result: dict[str, dict[int, frozenset[Unit]]] = {}
+    open_blocks: list[tuple[dict[int, frozenset[Unit]], int]] = []  # labels not yet followed by an instruction
+    starts = asm_block_starts(asm_text)
+    by_line = {line: (func, num) for func, blocks in starts.items() for num, line in blocks.items()}
+    for lineno, line in enumerate(asm_text.splitlines(), start=1):
+        hit = by_line.get(lineno)
+        if hit is not None:
+            func, num = hit
+            blocks = result.setdefault(func, {})
+            blocks[num] = frozenset()
+            open_blocks.append((blocks, num))
+            continue
+        m = _ASM_IMPLICIT_DEF.match(line)
+        if m is not None and open_blocks:
+            units: set[Unit] = set()
+            for name in re.split(r"[\s,]+", m["regs"].strip()):
+                if name:
+                    units |= mir_register_units(name)
+            for blocks, num in open_blocks:
+                blocks[num] = blocks[num] | units
+            continue
+        if _ASM_INSTRUCTION.match(line) and not line.lstrip().startswith("."):
+            open_blocks = []
     return result
 
 

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from .mir import asm_block_starts, mir_block_instructions, mir_block_liveins, mir_live_after, mir_register_units
+from .mir import (
+    asm_block_markers,
+    asm_block_starts,
+    mir_block_instructions,
+    mir_block_liveins,
+    mir_live_after,
+    mir_register_units,
+)
 
 
 def v(index: int) -> set[tuple[str, int, int]]:
@@ -157,6 +164,32 @@ g:
 
 def test_asm_block_starts() -> None:
     assert asm_block_starts(ASM) == {"k": {0: 6, 1: 8, 2: 10}, "g": {0: 15}}
+
+
+# llc-19's switch.cl interpret (gfx900): bb.8 holds only an implicit-def marker
+EMPTY_BLOCK_ASM = """\
+\t.type\tk,@function
+k:
+; %bb.7:
+\ts_xor_b64 s[10:11], exec, s[10:11]
+; %bb.8:                                ;   in Loop: Header=BB1_5 Depth=1
+                                        ; implicit-def: $vgpr5
+; %bb.9:                                ; %Flow
+                                        ; implicit-def: $vgpr6_vgpr7
+\ts_or_saveexec_b64 s[10:11], s[10:11]
+                                        ; implicit-def: $vgpr8
+.LBB0_10:
+\ts_endpgm
+.Lfunc_end0:
+"""
+
+
+def test_asm_block_markers_are_those_between_a_label_and_the_next_instruction() -> None:
+    """bb.8's entry is above the markers for v5 (its own) and v[6:7] (bb.9's, before the same
+    instruction); bb.9's above v[6:7] only; v8's marker precedes bb.10's label, so no block has it."""
+    markers = asm_block_markers(EMPTY_BLOCK_ASM)["k"]
+    assert {n: sorted({(f, i) for f, i, _h in units}) for n, units in markers.items()} == {
+        7: [], 8: [("v", 5), ("v", 6), ("v", 7)], 9: [("v", 6), ("v", 7)], 10: []}
 
 
 @pytest.mark.oracle

@@ -122,10 +122,21 @@ k:
 
 
 def test_a_register_the_hardware_does_not_initialise_is_reported_when_read(tmp_path: Path) -> None:
-    """The read of s11 (line 4) is reported (liveness leaves s11 out: no value reaches it). v[2:3] is read
-    too (the store, line 8), but the descriptor declares no VGPR workitem ids beyond v0, so v2 and v3 are
-    reported as well."""
+    """The read of s11 (line 4) is reported: no value reaches it. v[2:3] is read too (the store, line 8),
+    but the descriptor declares no VGPR workitem ids beyond v0, so v2 and v3 are reported as well."""
     assert _undefined_reads(SCRATCH_OFFSET_NOT_ENABLED, tmp_path) == [("v2", 8), ("v3", 8), ("s11", 4)]
+
+
+def test_an_operand_no_part_of_which_is_defined_is_live_from_the_entry() -> None:
+    """s11 is the whole operand the first instruction reads: the code expects it from outside, and
+    LLVM's MIR for calls.cl call_poly lists ``$sgpr11`` live into bb.0. So it is live at the entry and
+    up to its read (index 0), and not after. Contrast UNDEFINED_PAIR, where s11 is half of a pair whose
+    other half is written: that read is ``undef`` and s11 is never live."""
+    kernel = isalens.load(SCRATCH_OFFSET_NOT_ENABLED).kernels[0]
+    live = kernel.liveness()
+    assert 11 in registers_in(live.entry, RegFile.SGPR)
+    assert 11 not in registers_in(live.live_out[0], RegFile.SGPR)
+    assert live.undefined_read_at  # still reported
 
 
 # An if/else whose two arms both write v2 (clang's shape, branches.cl diamond): every lane writes v2
@@ -235,6 +246,60 @@ def test_exec_skip_edges_carry_vector_registers_only() -> None:
     assert 4 not in registers_in(live.entry, RegFile.SGPR)
     assert 4 in registers_in(live.live_out[2], RegFile.SGPR)
     assert 1 in registers_in(live.live_out[1], RegFile.VGPR)
+
+
+# gfx10+ saves EXEC with a copy and switches lanes off with a v_cmpx that writes EXEC only (llc-19,
+# switch.cl interpret bb.30 on gfx1030): no s_and_saveexec, no s_cbranch_execz.
+CMPX_REGION = """\
+    v_mov_b32_e32 v4, 1
+    s_mov_b32 s9, exec_lo
+    v_cmpx_eq_u32_e32 16, v0
+    v_mov_b32_e32 v4, v3
+    s_or_b32 exec_lo, exec_lo, s9
+    global_store_dword v[6:7], v4, off
+    s_endpgm
+"""
+
+
+def test_lanes_a_cmpx_switches_off_keep_their_values() -> None:
+    """By hand: lanes where v0 != 16 skip ``v4 = v3`` and store the 1 written at index 0, so v4 is live
+    from index 0 to the store (LLVM's MIR lists v4 live into the v_cmpx block). The region runs from
+    the v_cmpx (index 2) to the restore from s9 (index 4)."""
+    kernel = isalens.load(CMPX_REGION, "gfx1030").kernels[0]
+    graph = kernel.cfg
+    assert [(graph.blocks[a].end - 1, graph.blocks[b].start) for a, b in graph.exec_skip_edges] == [(2, 4)]
+    live = kernel.liveness()
+    assert all(4 in registers_in(live.live_out[i], RegFile.VGPR) for i in range(0, 5))
+
+
+# llc-19's if/else without s_cbranch_execz (branches.cl diamond, gfx900): the "then" lanes are switched
+# on at index 2, the "else" lanes at index 5 (the others off), all of them again at index 7.
+IF_ELSE = """\
+    v_mov_b32_e32 v1, 7
+    v_cmp_eq_u32_e32 vcc, v1, v0
+    s_and_saveexec_b64 s[0:1], vcc
+    s_xor_b64 s[0:1], exec, s[0:1]
+    v_mov_b32_e32 v1, 1
+    s_andn2_saveexec_b64 s[0:1], s[0:1]
+    v_mov_b32_e32 v1, 2
+    s_or_b64 exec, exec, s[0:1]
+    global_store_dword v[2:3], v1, off
+    s_endpgm
+"""
+
+
+def test_both_arms_of_an_if_else_writing_a_register_end_its_earlier_value() -> None:
+    """By hand: every lane active at index 2 runs exactly one arm and both arms write v1, so the 7 written
+    at index 0 is dead after its read at index 1. The "then" lanes keep their v1 through the "else" arm
+    (live after index 4 up to the store). Lanes skipping "then" go to the "else" arm's first instruction
+    (index 6), not to the switch at index 5, whose own edge skips the "else" arm."""
+    kernel = isalens.load(IF_ELSE, "gfx900").kernels[0]
+    graph = kernel.cfg
+    assert sorted((graph.blocks[a].end - 1, graph.blocks[b].start) for a, b in graph.exec_skip_edges) == \
+        [(2, 6), (5, 7)]
+    live = kernel.liveness()
+    assert [1 in registers_in(live.live_out[i], RegFile.VGPR) for i in range(9)] == \
+        [True, False, False, False, True, True, True, True, False]
 
 
 HALF_LANES = """\

@@ -69,6 +69,22 @@ def _saved_mask(ins: Instruction) -> int:
     return saved & ~_EXEC
 
 
+def _copied_mask(kernel: Kernel, w: Instruction) -> int:
+    """For a ``v_cmpx`` that writes EXEC, the SGPRs an ``s_mov_b32/b64 sN, exec`` copied EXEC into just
+    before it (gfx10+ code saves the mask this way: ``s_mov_b32 s9, exec_lo`` / ``v_cmpx_eq_u16 16, v6`` /
+    ... / ``s_or_b32 exec_lo, exec_lo, s9``); 0 when there is no such copy in its block."""
+    if not w.defs & _EXEC or not w.mnemonic.startswith("v_cmpx"):
+        return 0
+    instructions = kernel.instructions
+    for k in range(w.index - 1, max(w.index - 16, -1), -1):
+        ins = instructions[k]
+        if ins.branch is not BranchKind.NONE or ins.defs & _EXEC:
+            return 0
+        if ins.mnemonic.startswith("s_mov_b") and ins.uses & _EXEC:
+            return ins.defs & ~_EXEC
+    return 0
+
+
 def _restores(kernel: Kernel, start: int, saved: int, succs_of: dict[int, list[int]]) -> set[int]:
     """Instructions that may switch lanes back on from ``saved`` first on some path from ``start``,
     following control flow (branch targets and fall-through), not listing order. A path ends at a
@@ -121,10 +137,15 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
             succs_of[ins.index] = []
     pairs: list[tuple[int, int]] = []
     for w in instructions:
-        saved = _saved_mask(w)
+        saved = _saved_mask(w) or _copied_mask(kernel, w)
         if not saved or _guarded_by_execz(kernel, w.index):
             continue
-        pairs.extend((w.index, j) for j in sorted(_restores(kernel, w.index + 1, saved, succs_of)))
+        for j in sorted(_restores(kernel, w.index + 1, saved, succs_of)):
+            # an if/else: the restore switches the "else" lanes on and the others off again (``s_andn2_saveexec``
+            # of the saved mask). Lanes that skipped the "then" arm run the "else" arm, so their edge ends
+            # after that switch; ending at it would let them skip the "else" arm too through its own edge,
+            # a path no lane takes (a value written in both arms would look live across both).
+            pairs.append((w.index, j + 1 if j + 1 < n and _saved_mask(instructions[j]) else j))
     return pairs
 
 

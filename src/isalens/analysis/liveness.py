@@ -14,7 +14,9 @@ written: its liveness passes through.
 A register counts as live only where it may also hold a value: a forward "maybe defined" pass (entry
 = the registers the hardware initialises, when the kernel descriptor says which) removes registers read
 before any write. LLVM reads such registers as ``undef`` (a 64-bit pair whose high half was never set)
-and does not count them live either.
+and does not count them live either. An operand no part of which can hold a value is the exception: the
+code expects it from outside, so it is live from the entry to its read, as in LLVM's live-ins. Both kinds
+are recorded in ``Liveness.undefined_reads`` for the report.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 
 from isalens.analysis.cfg import CFG
 from isalens.ir.instruction import BranchKind, Instruction
+from isalens.ir.operands import RegOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import AGPR_MASK, VGPR_MASK, iter_bits
 from isalens.isa.amdgcn.lanes import HalfLanes, half_lanes
@@ -43,7 +46,7 @@ class Liveness:
     iterations: int
     #: units read where no write can have reached them along any path of the CFG, and the hardware does
     #: not initialise them (the kernel descriptor says which it does): their value is undefined, so they
-    #: are left out of the sets above
+    #: are left out of the sets above, except whole operands, live from the entry (see the module text)
     undefined_reads: int = 0
     #: unit of ``undefined_reads`` -> the first instruction (in layout order) that reads it so
     undefined_read_at: dict[int, int] = field(default_factory=dict)
@@ -173,6 +176,13 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     undefined_at: dict[int, int] = {}
     if kernel.entry_live_in is not None:
         defined = _maybe_defined(kernel, graph, kernel.entry_live_in)
+        inputs = _read_as_inputs(kernel, graph, defined, lanes, live_out)
+        if inputs:
+            # the code expects these from outside: they are live from the entry to their read (and are
+            # still reported below, from the first pass's record)
+            undefined_reads = sum(1 << u for u in inputs)
+            undefined_at = dict(inputs)
+            defined = _maybe_defined(kernel, graph, kernel.entry_live_in | undefined_reads)
         for block in graph.blocks:
             d = defined[block.index]
             for i in range(block.start, block.end):
@@ -213,6 +223,35 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
         block_out = [x & keep for x in block_out]
     return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations,
                     undefined_reads, {u: i for u, i in undefined_at.items() if undefined_reads >> u & 1})
+
+
+def _read_as_inputs(kernel: Kernel, graph: CFG, defined: list[int], lanes: list[HalfLanes | None],
+                    live_out: list[int]) -> dict[int, int]:
+    """Units of explicit operands *no part* of which any write or hardware initialisation reaches, each
+    with the first instruction that reads it so.
+
+    Such an operand is a value the code expects from outside the kernel (clang-19 reads ``s11`` as the
+    scratch wave offset of a kernel whose descriptor does not enable it): LLVM lists it live-in and it
+    occupies its register from the entry to the read. An operand with some part defined (a 64-bit pair
+    whose high half was never set) reads the rest as ``undef`` and stays out of liveness.
+    """
+    inputs: dict[int, int] = {}
+    instructions = kernel.instructions
+    for block in graph.blocks:
+        d = defined[block.index]
+        for i in range(block.start, block.end):
+            ins = instructions[i]
+            d |= ins.undef_before
+            if ins.uses & ~d and ins.branch is not BranchKind.CALL:
+                need = _uses(ins, lanes[i], live_out[i])
+                for op in ins.operands:
+                    if isinstance(op, RegOperand):
+                        read = op.mask & need
+                        if read and not read & d:
+                            for unit in iter_bits(read):
+                                inputs.setdefault(unit, i)
+            d |= ins.defs | ins.undef_after
+    return inputs
 
 
 def _maybe_defined(kernel: Kernel, graph: CFG, entry: int) -> list[int]:
