@@ -137,6 +137,8 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
             succs_of[ins.index] = []
     pairs: list[tuple[int, int]] = []
     for w in instructions:
+        if not w.defs & _EXEC:
+            continue
         saved = _saved_mask(w) or _copied_mask(kernel, w)
         if not saved or _guarded_by_execz(kernel, w.index):
             continue
