@@ -29,9 +29,9 @@ def _literals(ins: Instruction) -> list[ImmOperand]:
     return [op for op in ins.operands if isinstance(op, ImmOperand) and op.literal]
 
 
-def _has_literal(inp: AdviceInput, i: int) -> bool:
+def _has_literal(ins: Instruction) -> bool:
     """The encoding carries a literal dword (the ISA layer's facts; SOPK's 16-bit immediates are not one)."""
-    return bool(inp.stats.lines[i].constants.get("literal"))
+    return "literal" in ins.facts.constants
 
 
 def _scalar_reads(ins: Instruction) -> int:
@@ -62,7 +62,7 @@ def _repeated(inp: AdviceInput) -> list[Advice]:
     uses: dict[tuple[int, str], list[int]] = defaultdict(list)
     for i, x in enumerate(ins):
         loop = innermost.get(graph.block_of[i])
-        if loop is None or not _has_literal(inp, i) or not _hoistable(x, result.arch.generation):
+        if loop is None or not _has_literal(x) or not _hoistable(x, result.arch.generation):
             continue
         for lit in _literals(x):
             key = f"{lit.value & 0xFFFF_FFFF:#x}" if isinstance(lit.value, int) else lit.text
@@ -73,7 +73,7 @@ def _repeated(inp: AdviceInput) -> list[Advice]:
         if len(where) < MIN_REPEATS:
             continue
         body = graph.loops[loop].blocks
-        loop_bytes = sum(inp.stats.lines[i].size for i in range(len(ins)) if graph.block_of[i] in body)
+        loop_bytes = sum(ins[i].facts.size for b in body for i in range(graph.blocks[b].start, graph.blocks[b].end))
         effect: dict[str, tuple[float, float]] = {
             "code_bytes": (float(inp.stats.code_bytes), float(inp.stats.code_bytes - 4 * len(where) + 8)),
             "loop_bytes_per_iteration": (float(loop_bytes), float(loop_bytes - 4 * len(where))),
@@ -140,7 +140,7 @@ def _inline(inp: AdviceInput) -> list[Advice]:
     scc = special("scc").mask()
     rewrites = []
     for i, x in enumerate(ins):
-        if not _has_literal(inp, i):
+        if not _has_literal(x):
             continue
         text = _shorter(x, result.arch.generation, bool(result.liveness.live_out[i] & scc))
         if text is not None:

@@ -83,7 +83,7 @@ def _unchanged(result: KernelAnalysis, reg: int, start: int, end: int) -> bool:
 
 
 def _sizes(inp: AdviceInput, *indices: int) -> int:
-    return sum(inp.stats.lines[i].size for i in indices)
+    return sum(inp.analysis.kernel.instructions[i].facts.size for i in indices)
 
 
 def _sources_ok(ins: Instruction, generation: int) -> bool:
@@ -111,7 +111,7 @@ def _extract(inp: AdviceInput, o: int, block_start: int) -> Fold | None:
     ins = result.kernel.instructions
     op = ins[o]
     if not _SIXTEEN.search(op.mnemonic) or op.mnemonic.startswith("v_pk_") or op.modifiers \
-            or inp.stats.lines[o].constants.get("literal"):
+            or "literal" in op.facts.constants:
         return None
     srcs = [x.text for x in op.operands[1:]]
     sels = ["WORD_0"] * len(srcs)
@@ -131,7 +131,7 @@ def _extract(inp: AdviceInput, o: int, block_start: int) -> Fold | None:
         removed.append(d)
     if not removed:
         return None
-    size = inp.stats.lines[o].size
+    size = op.facts.size
     dst = op.operands[0].text
     if size == 4 and arch.has_sdwa and _vgpr(op.operands[0]) is not None and _sources_ok(op, arch.generation):
         text = _sdwa(op, sels, srcs, dst, "DWORD", "UNUSED_PAD")
@@ -173,7 +173,7 @@ def _insert(inp: AdviceInput, orr: int, block_start: int) -> Fold | None:
             continue
         op, zop = ins[o], ins[zd]
         if not (_SIXTEEN.search(op.mnemonic) and _SIXTEEN.search(zop.mnemonic)) or op.mnemonic.startswith("v_pk_") \
-                or op.modifiers or inp.stats.lines[o].size != 4 or _vgpr(op.operands[0]) is None \
+                or op.modifiers or op.facts.size != 4 or _vgpr(op.operands[0]) is None \
                 or not _sources_ok(op, arch.generation) or not _unchanged(result, z, zd, orr):
             continue
         if any(ins[i].uses & Reg(RegFile.VGPR, z).mask() for i in range(o, orr)) and zd > o:
