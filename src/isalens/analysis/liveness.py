@@ -21,6 +21,7 @@ are recorded in ``Liveness.undefined_reads`` for the report.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from isalens.analysis.cfg import CFG
@@ -183,26 +184,23 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             undefined_reads = sum(1 << u for u in inputs)
             undefined_at = dict(inputs)
             defined = _maybe_defined(kernel, graph, kernel.entry_live_in | undefined_reads)
+        for i, ins, d in _with_defined(kernel, graph, defined):
+            if ins.uses & ~d and ins.branch is not BranchKind.CALL:
+                # read where no write (and no hardware initialisation) can reach along any path; a source
+                # half that only feeds a dead result half is not needed, and a call's reads are the
+                # callee's (its prologue saving a register is not a use of the caller's value)
+                bad = _uses(ins, lanes[i], live_out[i]) & ~d
+                for unit in iter_bits(bad & ~undefined_reads):
+                    undefined_at[unit] = i
+                undefined_reads |= bad
+            x = live_in[i]
+            if x & ~d:  # only a changed set is a new object (see above)
+                live_in[i] = x & d
+            d |= ins.defs | ins.undef_after
+            x = live_out[i]
+            if x & ~d:
+                live_out[i] = x & d
         for block in graph.blocks:
-            d = defined[block.index]
-            for i in range(block.start, block.end):
-                ins = instructions[i]
-                d |= ins.undef_before
-                if ins.uses & ~d and ins.branch is not BranchKind.CALL:
-                    # read where no write (and no hardware initialisation) can reach along any path; a
-                    # source half that only feeds a dead result half is not needed, and a call's reads are
-                    # the callee's (its prologue saving a register is not a use of the caller's value)
-                    bad = _uses(ins, lanes[i], live_out[i]) & ~d
-                    for unit in iter_bits(bad & ~undefined_reads):
-                        undefined_at[unit] = i
-                    undefined_reads |= bad
-                x = live_in[i]
-                if x & ~d:  # only a changed set is a new object (see above)
-                    live_in[i] = x & d
-                d |= ins.defs | ins.undef_after
-                x = live_out[i]
-                if x & ~d:
-                    live_out[i] = x & d
             block_in[block.index] &= defined[block.index]
             block_out[block.index] = live_out[block.end - 1] if block.end > block.start else 0
         undefined_reads &= ~kernel.reserved
@@ -236,22 +234,29 @@ def _read_as_inputs(kernel: Kernel, graph: CFG, defined: list[int], lanes: list[
     whose high half was never set) reads the rest as ``undef`` and stays out of liveness.
     """
     inputs: dict[int, int] = {}
+    for i, ins, d in _with_defined(kernel, graph, defined):
+        if ins.uses & ~d and ins.branch is not BranchKind.CALL:
+            need = _uses(ins, lanes[i], live_out[i])
+            for op in ins.operands:
+                if isinstance(op, RegOperand):
+                    read = op.mask & need
+                    if read and not read & d:
+                        for unit in iter_bits(read):
+                            inputs.setdefault(unit, i)
+    return inputs
+
+
+def _with_defined(kernel: Kernel, graph: CFG, defined: list[int]) -> Iterator[tuple[int, Instruction, int]]:
+    """Every instruction with the units that may hold a value where it reads (``defined`` at its block's
+    entry, then the writes and implicit-def markers above it in the block)."""
     instructions = kernel.instructions
     for block in graph.blocks:
         d = defined[block.index]
         for i in range(block.start, block.end):
             ins = instructions[i]
             d |= ins.undef_before
-            if ins.uses & ~d and ins.branch is not BranchKind.CALL:
-                need = _uses(ins, lanes[i], live_out[i])
-                for op in ins.operands:
-                    if isinstance(op, RegOperand):
-                        read = op.mask & need
-                        if read and not read & d:
-                            for unit in iter_bits(read):
-                                inputs.setdefault(unit, i)
+            yield i, ins, d
             d |= ins.defs | ins.undef_after
-    return inputs
 
 
 def _maybe_defined(kernel: Kernel, graph: CFG, entry: int) -> list[int]:
