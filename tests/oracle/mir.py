@@ -268,7 +268,8 @@ def asm_block_markers(asm_text: str) -> dict[str, dict[int, frozenset[Unit]]]:
         m = _ASM_IMPLICIT_DEF.match(line)
         if m is not None and open_blocks:
             units: set[Unit] = set()
-            for name in re.split(r"[\s,]+", m["regs"].strip()):
+            # "; implicit-def: $vgpr2 : SGPR spill to VGPR lane" names the purpose after " : "
+            for name in re.split(r"[\s,]+", m["regs"].split(" : ")[0].strip()):
                 if name:
                     units |= mir_register_units(name)
             for blocks, num in open_blocks:

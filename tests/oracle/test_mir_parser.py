@@ -178,7 +178,10 @@ k:
                                         ; implicit-def: $vgpr6_vgpr7
 \ts_or_saveexec_b64 s[10:11], s[10:11]
                                         ; implicit-def: $vgpr8
-.LBB0_10:
+; %bb.10:
+                                        ; implicit-def: $vgpr9 : SGPR spill to VGPR lane
+\tv_mov_b32_e32 v9, 0
+.LBB0_11:
 \ts_endpgm
 .Lfunc_end0:
 """
@@ -186,10 +189,11 @@ k:
 
 def test_asm_block_markers_are_those_between_a_label_and_the_next_instruction() -> None:
     """bb.8's entry is above the markers for v5 (its own) and v[6:7] (bb.9's, before the same
-    instruction); bb.9's above v[6:7] only; v8's marker precedes bb.10's label, so no block has it."""
+    instruction); bb.9's above v[6:7] only; v8's marker precedes bb.10's label, so no block has it; bb.10's
+    names its purpose after the registers."""
     markers = asm_block_markers(EMPTY_BLOCK_ASM)["k"]
     assert {n: sorted({(f, i) for f, i, _h in units}) for n, units in markers.items()} == {
-        7: [], 8: [("v", 5), ("v", 6), ("v", 7)], 9: [("v", 6), ("v", 7)], 10: []}
+        7: [], 8: [("v", 5), ("v", 6), ("v", 7)], 9: [("v", 6), ("v", 7)], 10: [("v", 9)], 11: []}
 
 
 @pytest.mark.oracle
