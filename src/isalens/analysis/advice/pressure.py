@@ -70,6 +70,7 @@ def candidates(result: KernelAnalysis, peak: int, region: frozenset[int]) -> lis
     frees its register (layout order: the value runs from its last write at or before ``peak`` to the next
     write after it)."""
     ins = result.kernel.instructions
+    live_in, live_out = result.liveness.live_in, result.liveness.live_out
     out = []
     for reg in registers_in(touched(result.kernel, result.liveness, peak), RegFile.VGPR):
         mask = Reg(RegFile.VGPR, reg).mask()
@@ -79,11 +80,13 @@ def candidates(result: KernelAnalysis, peak: int, region: frozenset[int]) -> lis
         uses: list[int] = []
         frees = array("q")
         for i in range(start + (0 if d is None else 1), end + 1):
-            if not touched(result.kernel, result.liveness, i) & mask:
+            x = ins[i]
+            # touched() inlined: this runs for every live register over its whole range
+            if not (live_in[i] & mask or live_out[i] & mask or x.defs & mask):
                 continue
-            if ins[i].uses & mask:
+            if x.uses & mask:
                 uses.append(i)
-            elif i in region and not ins[i].defs & mask:
+            elif i in region and not x.defs & mask:
                 frees.append(i)
         before = max([start, *(u for u in uses if u <= peak)])
         after = min([end, *(u for u in uses if u > peak)])
