@@ -159,7 +159,10 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
 
     Measured with clang/llc 19.1.7: 119,636 of 125,304 instructions equal (95.48%), every block matched.
     The issue's target is 99%; not met, and not reachable without counting registers the hardware does
-    not need. The 5,668 that differ (by source: half3.cl 1,623, spills.cl 856, transcendental.cl 705,
+    not need. One register live on one side only makes an instruction differ, and such a register often
+    stays so for hundreds of instructions: of the 4,919,249 (instruction, register) pairs live on either
+    side, 11,186 are live on one side only (99.77% agree; printed, and guarded at 99.7%). The 5,668 that
+    differ (by source: half3.cl 1,623, spills.cl 856, transcendental.cl 705,
     sgemm_8x8.cl 659, private_arrays.cl 410, fp64.cl 307, indirect.cl 231, calls.cl 154, the rest < 140
     each):
 
@@ -200,6 +203,7 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
       (a PHI input no write reaches), branches classify, mfma_f32 and wave64 kernels.
     The assertion guards the measured level against regressions."""
     total = agree = skipped_blocks = matched_blocks = 0
+    pairs = pairs_differ = 0  # (instruction, register) pairs live on either side, and on one side only
     differ: list[str] = []
     for entry in corpus:
         text = entry.llc_mir.read_text()
@@ -226,6 +230,8 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
                     total += 1
                     ours = _ours(live.live_out[i]) - skip
                     theirs = _registers(theirs_after[j]) - skip
+                    pairs += len(ours | theirs)
+                    pairs_differ += len(ours ^ theirs)
                     if ours == theirs:
                         agree += 1
                     elif len(differ) < 40:
@@ -234,7 +240,9 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
                                       f"+{sorted(ours - theirs)[:4]} -{sorted(theirs - ours)[:4]}")
     rate = agree / max(total, 1)
     print(f"\ninstructions compared: {total} in {matched_blocks} blocks ({skipped_blocks} blocks skipped: "
-          f"instruction counts differ), equal: {agree} ({rate:.2%})")
+          f"instruction counts differ), equal: {agree} ({rate:.2%}); live (instruction, register) pairs: "
+          f"{pairs}, on one side only: {pairs_differ} ({1 - pairs_differ / max(pairs, 1):.2%} agree)")
     print("\n".join(differ))
     assert total > 100000
     assert rate >= 0.954
+    assert 1 - pairs_differ / max(pairs, 1) >= 0.997
