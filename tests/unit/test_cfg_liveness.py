@@ -270,6 +270,10 @@ def test_lanes_a_cmpx_switches_off_keep_their_values() -> None:
     assert [(graph.blocks[a].end - 1, graph.blocks[b].start) for a, b in graph.exec_skip_edges] == [(2, 4)]
     live = kernel.liveness()
     assert all(4 in registers_in(live.live_out[i], RegFile.VGPR) for i in range(0, 5))
+    # s9 overwritten between the copy and the v_cmpx no longer holds the mask: no region is paired
+    clobbered = CMPX_REGION.replace("    v_cmpx_eq_u32_e32 16, v0\n",
+                                    "    s_mov_b32 s9, 0\n    v_cmpx_eq_u32_e32 16, v0\n")
+    assert isalens.load(clobbered, "gfx1030").kernels[0].cfg.exec_skip_edges == ()
 
 
 # llc-19's if/else without s_cbranch_execz (branches.cl diamond, gfx900): the "then" lanes are switched

@@ -72,16 +72,20 @@ def _saved_mask(ins: Instruction) -> int:
 def _copied_mask(kernel: Kernel, w: Instruction) -> int:
     """For a ``v_cmpx`` that writes EXEC, the SGPRs an ``s_mov_b32/b64 sN, exec`` copied EXEC into just
     before it (gfx10+ code saves the mask this way: ``s_mov_b32 s9, exec_lo`` / ``v_cmpx_eq_u16 16, v6`` /
-    ... / ``s_or_b32 exec_lo, exec_lo, s9``); 0 when there is no such copy in its block."""
+    ... / ``s_or_b32 exec_lo, exec_lo, s9``); 0 when no such copy precedes it in its block within 15
+    instructions, or the copy is overwritten before it."""
     if not w.defs & _EXEC or not w.mnemonic.startswith("v_cmpx"):
         return 0
     instructions = kernel.instructions
+    written = 0  # registers written between the copy and the v_cmpx: a copy overwritten since saves nothing
     for k in range(w.index - 1, max(w.index - 16, -1), -1):
         ins = instructions[k]
         if ins.branch is not BranchKind.NONE or ins.defs & _EXEC:
             return 0
         if ins.mnemonic.startswith("s_mov_b") and ins.uses & _EXEC:
-            return ins.defs & ~_EXEC
+            copy = ins.defs & ~_EXEC
+            return 0 if copy & written else copy
+        written |= ins.defs
     return 0
 
 
