@@ -183,7 +183,9 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             # still reported below, from the first pass's record)
             undefined_reads = sum(1 << u for u in inputs)
             undefined_at = dict(inputs)
-            defined = _maybe_defined(kernel, graph, kernel.entry_live_in | undefined_reads)
+            # as if the entry defined them: they reach every block the entry reaches (no second fixpoint)
+            unreachable = set(graph.unreachable)
+            defined = [d if b in unreachable else d | undefined_reads for b, d in enumerate(defined)]
         for i, ins, d in _with_defined(kernel, graph, defined):
             if ins.uses & ~d and ins.branch is not BranchKind.CALL:
                 # read where no write (and no hardware initialisation) can reach along any path; a source
