@@ -291,6 +291,31 @@ def test_fetch_bandwidth_must_be_finite(tmp_path: Path, capsys: pytest.CaptureFi
     with pytest.raises(InputError, match="finite"):
         analyze_vliw(load_vliw(path), None, math.inf)
 
+@pytest.mark.parametrize("command", ["livereg", "advise", "compare"])
+def test_vliw_code_given_to_a_gcn_command_says_which_command_reads_it(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # once answered "the input does not name its target: pass --arch (e.g. --arch gfx902)", and with
+    # `--arch cayman` "unknown target architecture 'cayman'", though `isalens vliw` knows both
+    path = tmp_path / "k.isa"
+    path.write_text(_CAL_SLOT_CONFLICT.replace("x: MOV         R0.y", "y: MOV         R0.y"))
+    line = one_line_error(cli(capsys, command, str(path))[::2], "`isalens vliw`")
+    assert "VLIW" in line and str(path) in line
+    bare = tmp_path / "bare.s"
+    bare.write_text("v_mov_b32 v0, 1\ns_endpgm\n")
+    line = one_line_error(cli(capsys, command, str(bare), "--arch", "cayman")[::2], "isalens vliw --target cayman")
+    assert "VLIW" in line
+
+
+def test_analyze_reads_vliw_code_for_the_target_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `analyze --arch cayman` on VLIW code once ignored the target and assumed one from the code
+    path = tmp_path / "k.isa"
+    path.write_text(_CAL_SLOT_CONFLICT.replace("x: MOV         R0.y", "y: MOV         R0.y"))
+    code, out, err = cli(capsys, "analyze", str(path), "--arch", "cayman")
+    assert code == 0 and "Cayman VLIW4, as given" in out, out + err
+    line = one_line_error(cli(capsys, "analyze", str(path), "--arch", "gfx902")[::2], "GCN/CDNA/RDNA target")
+    assert "'gfx902'" in line
+
+
 
 def test_byte_order_marks(tmp_path: Path) -> None:
     text = "v_add_f32 v0, v1, v2\ns_endpgm\n"

@@ -171,7 +171,7 @@ def analyze_file(source: str | Path, options: LoadOptions = LoadOptions(), *, lo
     try:
         if _vliw_dialect(source):
             from isalens.engine.vliw import analyze_vliw, load_vliw
-            return FileResult(str(name), vliw=analyze_vliw(load_vliw(source, options.dialect)))
+            return FileResult(str(name), vliw=analyze_vliw(load_vliw(source, options.dialect, target=options.arch)))
         return FileResult(str(name), report=livereg(source, options, longest=longest, extra=ANALYZE_PASSES))
     except IsalensError as exc:
         return FileResult(str(name), error=exc)

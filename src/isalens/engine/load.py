@@ -33,7 +33,8 @@ from isalens.errors import ArchError, InputError
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel, Module, TargetInfo
-from isalens.isa import registry
+from isalens.isa import r600, registry
+from isalens.isa.r600.rules import generation_of as r600_generation_of
 
 __all__ = [
     "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "check_wave_size",
@@ -50,6 +51,10 @@ def resolve_arch(name: str, *, file: str | None = None) -> ArchSpec:
     try:
         return get_arch(name)
     except UnknownArchError:
+        if r600_generation_of(name) is not None:  # a chip `isalens vliw` reads: say so instead of "unknown"
+            raise ArchError(f"'{name}' is a VLIW (R600-Cayman) target: `isalens vliw --target {name}` (or "
+                            "`isalens analyze`) reads its code; this command reads GCN, CDNA and RDNA ISA",
+                            file=file, code="vliw-target") from None
         close = difflib.get_close_matches(name.lower(), sorted(all_archs()), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ArchError(f"unknown target architecture '{name}'{hint} (see `isalens arch list`)", file=file,
@@ -194,6 +199,9 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
         raise ArchError(f"--arch {arch} conflicts with the input's target {declared}", file=file,
                         code="arch-conflict")
     name = arch or declared
+    if not name and r600.sniff(text):
+        raise InputError("VLIW (R600-Cayman) code: `isalens vliw` (or `isalens analyze`) reads it; this command "
+                         "reads GCN, CDNA and RDNA ISA", file=file, code="vliw-input")
     if not name:
         raise ArchError("the input does not name its target: pass --arch (e.g. --arch gfx902)", file=file,
                         code="arch-required")

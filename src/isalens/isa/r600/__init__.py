@@ -57,8 +57,11 @@ def parse(text: str, *, file: str, dialect: str | None = None, target: str | Non
     if target is not None:
         generation = generation_of(target)
         if generation is None:
-            known = ", ".join([*GENERATIONS, *sorted(tables().chips)])
-            raise ArchError(f"unknown VLIW target {target!r} (known: {known})", file=file, code="unknown-target")
+            chips = sorted(set(tables().chips) - set(GENERATIONS))
+            known = f"generations {', '.join(GENERATIONS)}; chips {', '.join(chips)}"
+            what = "a GCN/CDNA/RDNA target, but this is VLIW (R600-Cayman) code" if target.lower().startswith(
+                "gfx") else "unknown VLIW target"
+            raise ArchError(f"{target!r}: {what} (known: {known})", file=file, code="unknown-target")
     diags = Diagnostics(file)
     t = tables()
     if dialect == "cal":
