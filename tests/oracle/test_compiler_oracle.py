@@ -157,14 +157,14 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
     instruction at the same position of the same block is compared (blocks whose emitted instruction
     count differs are skipped and counted).
 
-    Measured with clang/llc 19.1.7: 119,636 of 125,304 instructions equal (95.48%), every block matched.
+    Measured with clang/llc 19.1.7: 119,867 of 125,304 instructions equal (95.66%), every block matched.
     The issue's target is 99%; not met, and not reachable without counting registers the hardware does
     not need. One register live on one side only makes an instruction differ, and such a register often
-    stays so for hundreds of instructions: of the 4,919,249 (instruction, register) pairs live on either
-    side, 11,186 are live on one side only (99.77% agree; printed, and guarded at 99.7%). The 5,668 that
+    stays so for hundreds of instructions: of the 4,918,977 (instruction, register) pairs live on either
+    side, 10,514 are live on one side only (99.79% agree; printed, and guarded at 99.7%). The 5,437 that
     differ (by source: half3.cl 1,623, spills.cl 856, transcendental.cl 705,
-    sgemm_8x8.cl 659, private_arrays.cl 410, fp64.cl 307, indirect.cl 231, calls.cl 154, the rest < 140
-    each):
+    sgemm_8x8.cl 659, private_arrays.cl 410, fp64.cl 307, calls.cl 154, the rest < 140 each;
+    indirect.cl 231 -> 0 since calls through a pointer read what LLVM passes, below):
 
     - about 2,100: a source 16-bit half or dword that only feeds result bits nothing reads later
       (``isa/amdgcn/lanes.py``): the garbage high half of a ``half3``'s last pair through long packed-f16
@@ -181,12 +181,15 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
     - 856 in spills.cl: SGPR spills to VGPR lanes (``v_writelane_b32`` per SGPR) carry an implicit use of
       the whole 16-SGPR tuple up to the last lane write, reloads an implicit def of it; the AGPRs reused as
       VGPR spill slots and s[0:3] stay live in LLVM's view past their last use.
-    - 385 in calls.cl/indirect.cl (608 two measurements ago: 84 fewer since the reserved scratch
-      descriptor is left out, 78 since a call no longer reads the registers its callee's prologue saves,
-      61 since s11 is live from the entry; calls.cl 293 -> 154): the prologue's save of a VGPR used for
-      SGPR spill lanes (LLVM's first ``v_writelane`` reads it as ``undef``), the special inputs LLVM passes
-      to an indirect call (s[4:5], s[8:9], s12, v31), and the results of a function no code in the file
-      calls.
+    - 154 in calls.cl (608 in calls.cl/indirect.cl three measurements ago: 84 fewer since the reserved
+      scratch descriptor is left out, 78 since a call no longer reads the registers its callee's prologue
+      saves, 61 since s11 is live from the entry, 231 since a call through a pointer reads what LLVM passes
+      (kernel inputs already in place such as the dispatch ptr in s[4:5], argument registers set up for
+      it, not the caller's temporaries) and a function only reached through a pointer returns the results
+      it sets up): the prologue's save of a VGPR used for SGPR spill lanes (LLVM's first ``v_writelane``
+      reads it as ``undef``; fib, smooth, odd_steps, even_steps), packed-f32 ``op_sel`` in
+      call_live_across on gfx90a/gfx942 (56), and argument registers a known callee never reads, which
+      LLVM's call reads because the signature names them (blend, call_live_across on gfx10+).
     - 256 in fp64.cl: a 64-bit constant materialised by two ``s_mov_b32`` (``S_MOV_B64`` expanded after
       allocation): each MIR move carries an ``implicit-def`` of the whole pair, so LLVM ends the first
       half's liveness at the second move, which does not write it.
@@ -244,5 +247,5 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
           f"{pairs}, on one side only: {pairs_differ} ({1 - pairs_differ / max(pairs, 1):.2%} agree)")
     print("\n".join(differ))
     assert total > 100000
-    assert rate >= 0.954
+    assert rate >= 0.956
     assert 1 - pairs_differ / max(pairs, 1) >= 0.997

@@ -153,3 +153,70 @@ def test_an_unknown_call_target_makes_the_figures_a_lower_bound() -> None:
     """The call goes through a pointer loaded from memory: nothing says where, so the figures may be too low."""
     (kernel,) = isalens.analyze(UNKNOWN_CALL).to_dict()["kernels"]
     assert kernel["requested_is_lower_bound"] is True
+
+
+POINTER_CALL = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.type\tscale_up,@function
+scale_up:
+\tv_fma_f32 v0, v0, 4.0, 1.0
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+\t.globl\tk
+\t.type\tk,@function
+k:
+\ts_load_dword s11, s[6:7], 0x10
+\ts_mov_b32 s12, s8
+\ts_waitcnt lgkmcnt(0)
+\ts_cmp_eq_u32 s11, s12
+\ts_getpc_b64 s[14:15]
+\ts_add_u32 s14, s14, scale_up@rel32@lo+4
+\ts_addc_u32 s15, s15, scale_up@rel32@hi+12
+\ts_cselect_b64 s[16:17], s[14:15], 0
+\tv_mov_b32_e32 v31, v0
+\tv_add_f32_e32 v2, v1, v1
+\tv_mul_f32_e32 v0, v2, v2
+\ts_mov_b32 s32, 0
+\ts_swappc_b64 s[30:31], s[16:17]
+\tv_add_f32_e32 v5, v0, v0
+\ts_endpgm
+.Lfunc_end1:
+\t.section\t.rodata,"a",@progbits
+\t.p2align\t6, 0x0
+\t.amdhsa_kernel k
+\t\t.amdhsa_user_sgpr_count 8
+\t\t.amdhsa_user_sgpr_private_segment_buffer 1
+\t\t.amdhsa_user_sgpr_dispatch_ptr 1
+\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1
+\t\t.amdhsa_system_sgpr_workgroup_id_x 1
+\t\t.amdhsa_system_vgpr_workitem_id 1
+\t\t.amdhsa_next_free_vgpr 32
+\t\t.amdhsa_next_free_sgpr 18
+\t.end_amdhsa_kernel
+\t.text
+"""
+
+
+def test_a_call_through_a_pointer_reads_what_llvm_passes() -> None:
+    """The shape llc-19 emits for a call through a function pointer (examples/kernels/calls/indirect.cl,
+    call_pointer on gfx900-gfx942), whose ``SI_CALL`` in the MIR reads ``implicit killed $sgpr4_sgpr5``
+    (the dispatch ptr, already where a callee expects it: s[0:3] private segment buffer, then s[4:5]),
+    ``killed $sgpr12`` (the workgroup id copied into place, then also read by the kernel), ``killed $vgpr31``
+    and ``killed $vgpr0``, but neither the temporaries ``s11`` (loaded, compared) nor ``v2`` (computed, read
+    by the next instruction). By hand, before the call (instruction 12): s[0:3] (scratch descriptor), s[4:5],
+    s12 and s[16:17] (the target); v0 and v31. s[4:5] is live from the entry, since nothing writes it."""
+    k = isalens.load(POINTER_CALL).kernel("k")
+    live = k.liveness()
+    assert registers_in(live.live_in[12], RegFile.SGPR) == [0, 1, 2, 3, 4, 5, 12, 16, 17]
+    assert registers_in(live.live_in[12], RegFile.VGPR) == [0, 31]
+    assert {4, 5} <= set(registers_in(live.live_in[0], RegFile.SGPR))
+    assert 11 not in registers_in(live.live_in[4], RegFile.SGPR)  # the compare was its last read
+
+
+def test_a_function_no_code_calls_directly_returns_the_results_it_sets_up() -> None:
+    """scale_up is only reached through a pointer (its address is taken, no ``s_swappc`` names it): its
+    callers are unknown, so its return reads the result register it writes last and does not read again,
+    v0 (llc-19: ``S_SETPC_B64_return undef $sgpr30_sgpr31, implicit killed $vgpr0``)."""
+    scale_up = isalens.load(POINTER_CALL).kernel("scale_up")
+    assert registers_in(scale_up.liveness().live_out[0], RegFile.VGPR) == [0]

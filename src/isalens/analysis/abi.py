@@ -25,6 +25,8 @@ class CallingConvention:
     caller_reserved: int
     scratch_descriptor: int
     return_address: int
+    #: kernel input name (``dispatch_ptr``...) -> the SGPRs a callee expects it in (unit bitset)
+    special_inputs: dict[str, int]
 
 
 def _ranges(table: dict[str, object], key: str, file: RegFile) -> int:
@@ -79,4 +81,15 @@ def calling_convention(unified_vgpr_file: bool, scratch_descriptor: bool = True)
         caller_reserved=_ranges(reserved, "caller_sgprs", RegFile.SGPR),
         scratch_descriptor=descriptor,
         return_address=_ranges(call, "return_address", RegFile.SGPR),
+        special_inputs=_special_inputs(_section(doc, "special_inputs")),
     )
+
+
+def _special_inputs(table: dict[str, object]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for name, pair in table.items():
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, int) for x in pair)
+                and pair[0] <= pair[1]):
+            raise ValueError(f"calling_convention.toml: bad range {pair!r} for special input {name}")
+        out[name] = Reg(RegFile.SGPR, pair[0], pair[1] - pair[0] + 1).mask()
+    return out

@@ -262,7 +262,7 @@ def _is_return(ins: Instruction, cc: CallingConvention) -> bool:
 
 
 def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int, int], cc: CallingConvention,
-                  exit_live: int) -> Kernel:
+                  exit_live: int, unknown_callers: bool = False) -> Kernel:
     instructions = list(kernel.instructions)
     for index, uses in site_uses.items():
         ins = instructions[index]
@@ -272,7 +272,10 @@ def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int
             if _is_return(ins, cc):
                 # LLVM's return reads the results (``implicit killed $vgpr0``) and the return address as
                 # undefined: the address is not live for the return
-                instructions[i] = ins._replace(uses=(ins.uses & ~cc.return_address) | exit_live)
+                # a function no code here calls directly returns to callers we cannot see: it returns the
+                # result registers it sets up for them (as an unknown callee receives its arguments)
+                results = _set_up_before(kernel, i, cc.results) if unknown_callers else 0
+                instructions[i] = ins._replace(uses=(ins.uses & ~cc.return_address) | exit_live | results)
     reserved = cc.function_reserved if not kernel.is_kernel else (cc.caller_reserved if site_uses else 0)
     return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved)
 
@@ -283,9 +286,12 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
     A call to a function of the module reads what the callee has live at its entry plus the scratch
     descriptor s[0:3], and writes what the callee (and everything it calls) may write outside its
     callee-saved registers: the callee's results and clobbers. A call to an unknown function reads the
-    argument registers written before it in its block and clobbers every register that is not
-    callee-saved. A function's results, live when it returns, are the result registers its callers read
-    after calling it. Two rounds settle results and entry live-ins (results rarely change live-ins).
+    argument registers set up for it in its block (:func:`_set_up_before`) and the kernel inputs that
+    already sit where a callee expects them (:func:`_inputs_in_place`), and clobbers every register that
+    is not callee-saved. A function's results, live when it returns, are the result registers its callers
+    read after calling it; a function no code here calls directly (called through a pointer, or from
+    another file) returns the result registers it sets up before returning. Two rounds settle results
+    and entry live-ins (results rarely change live-ins).
     """
     by_name = {k.name: k for k in kernels}
     writes: dict[str, int] = {}
@@ -308,6 +314,7 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
                 writes[k.name] = w
                 changed = True
     clobbered = ~cc.callee_saved
+    called = {callee for k in kernels if k.calls is not None for _i, callee in k.calls.sites if callee in by_name}
     entry: dict[str, int] = {}
     results: dict[str, int] = {}
     current = dict(by_name)
@@ -317,6 +324,7 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
             assert k.calls is not None
             uses: dict[int, int] = {}
             defs: dict[int, int] = {}
+            in_place = _inputs_in_place(k, cc) if any(c not in by_name for _i, c in k.calls.sites) else 0
             for index, callee in k.calls.sites:
                 ins = k.instructions[index]
                 if ins.branch is not BranchKind.CALL:
@@ -329,9 +337,10 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
                         | cc.scratch_descriptor
                     defs[index] = writes[callee]
                 else:
-                    uses[index] = _arguments_set_before(k, index, cc) | cc.scratch_descriptor
+                    uses[index] = _set_up_before(k, index, cc.arguments) | in_place | cc.scratch_descriptor
                     defs[index] = clobbered & (cc.arguments | cc.results | _all_registers(k))
-            linked = _with_effects(k, uses, defs, cc, results.get(name, 0) if not k.is_kernel else 0)
+            linked = _with_effects(k, uses, defs, cc, results.get(name, 0) if not k.is_kernel else 0,
+                                   unknown_callers=name not in called)
             current[name] = linked
             if not k.calls.sites and k.is_kernel:
                 continue
@@ -351,12 +360,43 @@ def _all_registers(kernel: Kernel) -> int:
     return touched
 
 
-def _arguments_set_before(kernel: Kernel, index: int, cc: CallingConvention) -> int:
-    """Argument registers written between the previous call or branch and the call at ``index``."""
-    found = 0
+#: register-to-register moves: how LLVM puts a value into an argument register (a COPY before the call)
+_COPIES = frozenset({"s_mov_b32", "s_mov_b64", "v_mov_b32", "v_mov_b32_e32", "v_mov_b32_e64"})
+
+
+def _set_up_before(kernel: Kernel, index: int, registers: int) -> int:
+    """Of ``registers`` (the convention's arguments or results), those the code sets up for an unknown
+    callee (or caller) at ``index``: whose last write in the block before it is a register copy, or is not
+    read before it. Any other value written there and read before the call is the caller's temporary:
+    llc-19 passes neither ``s11`` in ``s_load_dword s11 ... / s_cmp_eq_u32 s11, 0`` nor ``v2`` in
+    ``v_addc_co_u32 v2 ... / global_load_dword v1, v[1:2]`` (its SI_CALL reads them ``undef`` or not at
+    all), but it does pass ``s12`` in ``s_mov_b32 s12, s4 / s_mul_i32 s4, s4, s12`` (the workgroup id
+    copied into place, then read)."""
+    found = written = read_after = 0
     for i in range(index - 1, -1, -1):
         ins = kernel.instructions[i]
         if ins.branch is not BranchKind.NONE:
             break
-        found |= ins.defs & cc.arguments
+        last_write = ins.defs & registers & ~written
+        copy = ins.mnemonic.lower() in _COPIES and isinstance(ins.operands[-1], RegOperand)
+        found |= last_write if copy else last_write & ~read_after
+        written |= ins.defs
+        read_after |= ins.uses
     return found
+
+
+def _inputs_in_place(kernel: Kernel, cc: CallingConvention) -> int:
+    """Hardware-loaded kernel inputs that already sit where a callee expects them and that the kernel never
+    overwrites: a call passes them untouched (llc-19: ``implicit killed $sgpr4_sgpr5``, the dispatch ptr a
+    kernel with a private segment buffer receives in s[4:5])."""
+    if not kernel.is_kernel:
+        return 0
+    written = 0
+    for ins in kernel.instructions:
+        written |= ins.defs
+    mask = 0
+    for name, first, count in kernel.user_sgprs:
+        units = Reg(RegFile.SGPR, first, count).mask()
+        if cc.special_inputs.get(name) == units and not units & written:
+            mask |= units
+    return mask

@@ -69,6 +69,9 @@ class Kernel:
     is_kernel: bool = True
     #: units that hold hardware-initialised values at entry (user/system SGPRs, workitem IDs)
     entry_live_in: int | None = None
+    #: the user SGPRs the kernel descriptor enables, in the order the hardware loads them: (input name as
+    #: in ``.amdhsa_user_sgpr_<name>``, first SGPR, count); empty when there is no descriptor
+    user_sgprs: tuple[tuple[str, int, int], ...] = ()
     file: str | None = None
     #: MIR block numbers from ``; %bb.N:`` / ``.LBB<f>_N:``: N -> index of the block's first instruction
     block_starts: dict[int, int] = field(default_factory=dict)

@@ -332,6 +332,26 @@ def _entry_live_in(draft: Draft, target: TargetInfo, packed_tid: bool) -> int | 
     return mask
 
 
+#: the user SGPRs a kernel descriptor can enable, in load order, with their sizes (LLVM AMDGPUUsage,
+#: "Initial Kernel Execution State": private segment buffer, dispatch ptr, queue ptr, kernarg segment ptr,
+#: dispatch id, flat scratch init, private segment size)
+_USER_SGPR_ORDER = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2),
+                    ("kernarg_segment_ptr", 2), ("dispatch_id", 2), ("flat_scratch_init", 2),
+                    ("private_segment_size", 1))
+
+
+def _user_sgprs(draft: Draft) -> tuple[tuple[str, int, int], ...]:
+    """Which user SGPRs hold which input at entry, from the descriptor's ``.amdhsa_user_sgpr_*`` flags."""
+    d = draft.descriptor
+    layout: list[tuple[str, int, int]] = []
+    first = 0
+    for name, size in _USER_SGPR_ORDER:
+        if _flag(d.get(f"user_sgpr_{name}")):
+            layout.append((name, first, size))
+            first += size
+    return tuple(layout)
+
+
 def _declared(draft: Draft, wave_size: int, file: str) -> DeclaredResources:
     md, desc, com = draft.metadata, draft.descriptor, draft.comments
     wg = md.get("reqd_workgroup_size")
@@ -430,7 +450,7 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
     return Kernel(
         name=draft.name, arch=target.name, wave_size=wave, instructions=tuple(instructions), labels=labels,
         declared=_declared(draft, wave, file), is_kernel=draft.is_kernel,
-        entry_live_in=_entry_live_in(draft, target, packed_tid), file=file,
+        entry_live_in=_entry_live_in(draft, target, packed_tid), user_sgprs=_user_sgprs(draft), file=file,
         block_starts=dict(draft.blocks), guessed=ctx.guessed, live_at_exit=spill_lanes,
     )
 
