@@ -450,6 +450,12 @@ def mir_live_after(block: MirBlock, live_in: dict[int, frozenset[Unit]],
     ``vgpr99`` no instruction ever writes reads ``vgpr99`` without an ``undef`` flag, yet no block lists it.
     Without this, the backward pass alone would call such a sub-register live up to the block's start,
     contradicting the block's live-ins.
+
+    A pseudo that LLVM expands after allocation into one move per register (``S_MOV_B64`` into two
+    ``S_MOV_B32``) leaves an ``implicit-def`` of the whole tuple on every move. Only the first move of
+    such a group (later moves each write a register of the tuple not yet written) ends the tuple's
+    liveness; the later ones end only the register they write, so the half the first move wrote stays
+    live across them, as the instructions do.
     """
     last = block.instructions[-1] if block.instructions else None
     ends = last.targets if last is not None and last.opcode == "S_BRANCH" else tuple(block.successors)
@@ -457,13 +463,30 @@ def mir_live_after(block: MirBlock, live_in: dict[int, frozenset[Unit]],
     for s in ends:
         live |= live_in.get(s, frozenset())
     after: list[frozenset[Unit]] = []
+    # a pseudo expanded after allocation into one move per register of a tuple (S_MOV_B64 -> two
+    # S_MOV_B32, which the scheduler may then separate) gives every move an ``implicit-def`` of the whole
+    # tuple; only the first starts it. On the later moves, each writing a register of the tuple not yet
+    # written, the tuple's other registers keep the values the earlier moves wrote.
+    continued: dict[int, set[frozenset[Unit]]] = {}
+    groups: dict[frozenset[Unit], frozenset[Unit]] = {}  # tuple -> registers its moves have written so far
+    for ins in block.instructions:
+        explicit = frozenset().union(*(op.units for op in ins.operands if op.is_def and not op.implicit))
+        for op in ins.operands:
+            if not (op.is_def and op.implicit and len(op.units) > 1):
+                continue
+            done = groups.get(op.units)
+            if done is not None and explicit and explicit < op.units and not explicit & done:
+                continued.setdefault(id(ins), set()).add(op.units)
+                groups[op.units] = done | explicit
+            else:
+                groups[op.units] = explicit
     for ins in reversed(block.instructions):
         if ins.opcode != "S_BRANCH":
             for t in ins.targets:
                 live |= live_in.get(t, frozenset())
         after.append(frozenset(live))
         for op in ins.operands:
-            if op.is_def:
+            if op.is_def and not (op.implicit and op.units in continued.get(id(ins), ())):
                 live -= op.units
         for op in ins.operands:
             if not op.is_def and not op.undef:

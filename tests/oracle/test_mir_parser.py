@@ -297,3 +297,38 @@ def test_a_sub_register_neither_live_in_nor_written_is_not_live() -> None:
     assert backward[0] & v(5) == v(5)
     after = mir_live_after(block, liveins, liveins[0])
     assert [a & v(0, 2, 3, 4, 5, 6, 7) for a in after] == [v(2, 3, 4), frozenset(), frozenset()]
+
+
+EXPANDED_MIR = """\
+---
+name:            h
+body:             |
+  bb.0:
+    liveins: $vgpr0
+
+    $sgpr0 = S_MOV_B32 0, implicit-def $sgpr0_sgpr1
+    $vgpr1 = V_MOV_B32_e32 $vgpr0, implicit $exec
+    $sgpr1 = S_MOV_B32 1073217536, implicit-def $sgpr0_sgpr1
+    $vgpr2_vgpr3 = V_ADD_F64_e64 0, killed $sgpr0_sgpr1, 0, $vgpr0_vgpr1, 0, 0, implicit $mode, implicit $exec
+    $vgpr4 = BUFFER_LOAD_DWORD_OFFSET $sgpr4_sgpr5_sgpr6_sgpr7, 0, 8, 0, 0, implicit $exec, implicit-def $vgpr4_vgpr5
+    $vgpr4 = BUFFER_LOAD_DWORD_OFFSET $sgpr4_sgpr5_sgpr6_sgpr7, 0, 16, 0, 0, implicit $exec, implicit-def $vgpr4_vgpr5
+    $vgpr6_vgpr7 = V_ADD_F64_e64 0, killed $vgpr4_vgpr5, 0, $vgpr0_vgpr1, 0, 0, implicit $mode, implicit $exec
+    S_ENDPGM 0
+...
+"""
+
+
+def test_a_move_continuing_an_expanded_tuple_does_not_end_the_other_half() -> None:
+    """S_MOV_B64 of a constant expanded into two S_MOV_B32 (here separated by another move, as the
+    scheduler leaves them in fp64.cl), each with ``implicit-def $sgpr0_sgpr1``: by hand, s0 written by the
+    first move is live until the V_ADD_F64 reads the pair, also across the second move, which writes only
+    s1. A write of a register its group already wrote (the second load of v4) starts the tuple again: its
+    ``implicit-def`` ends v5, so neither v4 nor v5 is live after the first load."""
+    block = mir_block_instructions(EXPANDED_MIR)["h"][0]
+    liveins = mir_block_liveins(EXPANDED_MIR)["h"]
+    after = mir_live_after(block, liveins, liveins[0])
+    s = lambda *ns: frozenset(("s", n, 0) for n in ns)  # noqa: E731
+    assert [a & s(0, 1) for a in after[:4]] == [s(0), s(0), s(0, 1), frozenset()]
+    v = lambda *ns: frozenset(("v", n, h) for n in ns for h in (0, 1))  # noqa: E731
+    assert after[4] & v(4, 5) == frozenset()
+    assert after[5] & v(4, 5) == v(4, 5)
