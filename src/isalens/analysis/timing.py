@@ -379,78 +379,6 @@ class _Static:
         self.nop = self.klass == "nop"
 
 
-@dataclass(slots=True)
-class _Sim:
-    """One wave's in-order schedule through a sequence of instructions."""
-
-    interval: int
-    hazards: bool
-    cycle: int = 0
-    #: earliest cycle the wave's next instruction may issue
-    next_issue: int = 0
-    unit_free: dict[str, int] = field(default_factory=dict)
-    ready: dict[int, int] = field(default_factory=dict)
-    producer: dict[int, int] = field(default_factory=dict)
-    queues: dict[str, deque[tuple[int, int]]] = field(default_factory=dict)
-    #: (producer kind, register unit) -> wait-state count when it was last written (hazard rules)
-    written: dict[tuple[str, int], int] = field(default_factory=dict)
-    wait_states: int = 0
-    end: int = 0
-
-    def step(self, index: int, st: _Static) -> tuple[int, int, str, int | None]:
-        """Issue instruction ``index``; returns (start, stall, reason, index it waited for)."""
-        earliest = self.next_issue
-        start, reason, blocker = earliest, "", None
-        unit_free = self.unit_free
-        free = unit_free.get(st.unit, 0)
-        if free > start:
-            start, reason = free, "unit"
-        ready = self.ready
-        for unit in st.uses:
-            t = ready.get(unit, 0)
-            if t > start:
-                start, reason, blocker = t, "dependency", self.producer.get(unit)
-        if st.waits:
-            for counter, limit in st.waits.items():
-                q = self.queues.get(counter)
-                while q is not None and len(q) > limit:
-                    done, who = q.popleft()
-                    if done > start:
-                        start, reason, blocker = done, counter, who
-        if st.hazard_checks:
-            written = self.written
-            for wait_states, kind, units in st.hazard_checks:
-                for unit in units:
-                    at = written.get((kind, unit))
-                    if at is not None and self.wait_states - at < wait_states:
-                        # the data hazard table of the ISA guide: leave wait_states after the producer
-                        t = start + wait_states - (self.wait_states - at)
-                        if t > start:
-                            start, reason, blocker = t, "hazard", None
-        issue = st.issue
-        unit_free[st.unit] = start + issue
-        done = start + (issue if st.memory else st.latency)
-        if st.defs:
-            producer = self.producer
-            for unit in st.defs:
-                ready[unit] = done
-                producer[unit] = index
-        if st.memory:
-            for counter in st.timing.counters:
-                self.queues.setdefault(counter, deque()).append((start + st.latency, index))
-        if self.hazards:
-            self.wait_states += issue if st.nop else 1
-            if st.producer:
-                for unit in st.defs:
-                    self.written[(st.producer, unit)] = self.wait_states
-        # s_nop holds the wave for its wait states; anything else lets the next instruction follow
-        self.next_issue = start + (issue if st.nop else self.interval)
-        end = start + (issue if issue > self.interval else self.interval)
-        if end > self.end:
-            self.end = end
-        return start, start - earliest, reason, blocker
-
-
 _REGISTER_KINDS: dict[str, Callable[[int], bool]] = {
     "sgpr": lambda u: SGPR_BASE <= u < SPECIAL_BASE,
     "vgpr": lambda u: u < AGPR_BASE,
@@ -498,16 +426,73 @@ class _Pass:
 
 
 def _run(order: Sequence[int], statics: Sequence[_Static], interval: int, hazards: bool, passes: int) -> list[_Pass]:
-    """Simulate ``order`` ``passes`` times back to back (a loop's iterations), one record per pass."""
-    sim = _Sim(interval, hazards)
+    """Simulate one wave's in-order schedule through ``order``, ``passes`` times back to back (a loop's
+    iterations), one record per pass: (index, start from the pass's beginning, stall, reason, index waited
+    for). The step is written out in this loop, state in locals: it runs a few times per instruction."""
+    next_issue = end = wait_states = 0  # earliest cycle of the next issue; schedule end; wait states so far
+    unit_free: dict[str, int] = {}
+    ready: dict[int, int] = {}  # register unit -> cycle its value is ready
+    producer: dict[int, int] = {}  # register unit -> index of the instruction that wrote it
+    queues: dict[str, deque[tuple[int, int]]] = {}  # counter -> (completion cycle, index) in issue order
+    #: (producer kind, register unit) -> wait-state count when it was last written (hazard rules)
+    written: dict[tuple[str, int], int] = {}
     out = []
     for _ in range(passes):
-        begin = sim.end
-        recs = []
+        begin = end
+        recs: list[tuple[int, int, int, str, int | None]] = []
+        append = recs.append
         for i in order:
-            start, stall, reason, blocker = sim.step(i, statics[i])
-            recs.append((i, start - begin, stall, reason, blocker))
-        out.append(_Pass(recs, sim.end - begin))
+            st = statics[i]
+            earliest = start = next_issue
+            reason, blocker = "", None
+            unit = st.unit
+            free = unit_free.get(unit, 0)
+            if free > start:
+                start, reason = free, "unit"
+            for u in st.uses:
+                t = ready.get(u, 0)
+                if t > start:
+                    start, reason, blocker = t, "dependency", producer.get(u)
+            if st.waits:
+                for counter, limit in st.waits.items():
+                    q = queues.get(counter)
+                    while q is not None and len(q) > limit:
+                        done, who = q.popleft()
+                        if done > start:
+                            start, reason, blocker = done, counter, who
+            if st.hazard_checks:
+                for needed, kind, units in st.hazard_checks:
+                    for u in units:
+                        at = written.get((kind, u))
+                        if at is not None and wait_states - at < needed:
+                            # the data hazard table of the ISA guide: leave ``needed`` after the producer
+                            start, reason, blocker = start + needed - (wait_states - at), "hazard", None
+            issue = st.issue
+            unit_free[unit] = start + issue
+            defs = st.defs
+            if defs:
+                done = start + (issue if st.memory else st.latency)
+                for u in defs:
+                    ready[u] = done
+                    producer[u] = i
+            if st.memory:
+                for counter in st.timing.counters:
+                    q = queues.get(counter)
+                    if q is None:
+                        q = queues[counter] = deque()
+                    q.append((start + st.latency, i))
+            if hazards:
+                wait_states += issue if st.nop else 1
+                if st.producer:
+                    for u in defs:
+                        written[(st.producer, u)] = wait_states
+            # s_nop holds the wave for its wait states; anything else lets the next instruction follow
+            next_issue = start + (issue if st.nop else interval)
+            finish = start + (issue if issue > interval else interval)
+            if finish > end:
+                end = finish
+            append((i, start - begin, start - earliest, reason, blocker))
+        out.append(_Pass(recs, end - begin))
     return out
 
 
