@@ -3,12 +3,13 @@ LLVM's MIR takes where they differ.
 
 RGA's ``shae`` is a closed peer tool (public radeon_gpu_analyzer repository, source/utils/shader_analysis):
 give its path in ``ISALENS_PEER_SHAE``; it is never part of this project. For every kernel and function
-of the compiled corpus (``.cache/corpus/<name>.<target>.<hash>/llc.s``, built by the oracle tests) on
-the gfx9 targets shae reads, the function's text is given to shae and the whole file to isalens
-(``--kernel NAME``); rows are matched in order (their mnemonics must agree) and the sets of registers
-marked in each row's map are compared. With ``--llvm``, a differing row is also checked against LLVM's
-own liveness after that instruction (rebuilt from llc's MIR as the per-instruction oracle test does):
-"LLVM with isalens" means LLVM's live set there equals ours for every register file.
+of the compiled corpus (llc's output, built or reused in ``.cache/corpus`` exactly as the oracle tests
+do, so entries left by older builds there are not read) on the gfx9 targets shae reads, the function's
+text is given to shae and the whole file to isalens (``--kernel NAME``); rows are matched in order
+(their mnemonics must agree) and the sets of registers marked in each row's map are compared. With
+``--llvm``, a differing row is also checked against LLVM's own liveness after that instruction (rebuilt
+from llc's MIR as the per-instruction oracle test does): "LLVM with isalens" means LLVM's live set there
+equals ours for every register file.
 
     ISALENS_PEER_SHAE=/path/to/shae .venv/bin/python tools/compare_shae.py --targets gfx902 --llvm
 """
@@ -59,46 +60,29 @@ def _functions(asm: list[str]) -> list[tuple[str, str]]:
 
 
 def _llvm_differs(source: Path) -> set[tuple[str, int]]:
-    """(function, line) of every instruction whose live set differs from LLVM's MIR (oracle rebuild)."""
+    """(function, line) of every instruction whose live set differs from LLVM's MIR (the oracle's rebuild),
+    or that the oracle could not compare."""
     sys.path.insert(0, str(ROOT))
-    from tests.oracle.mir import (
-        NOT_EMITTED,
-        mir_block_instructions,
-        mir_block_liveins,
-        mir_live_after,
-        mir_reserved_registers,
-    )
-    from tests.oracle.test_compiler_oracle import _RESERVED, _ours, _registers
+    from tests.oracle.test_compiler_oracle import Block, compared_instructions
 
-    import isalens
-
-    text = (source.parent / "llc.mir").read_text()
-    mir, liveins, reserved = mir_block_instructions(text), mir_block_liveins(text), mir_reserved_registers(text)
     differs: set[tuple[str, int]] = set()
-    for kernel in isalens.load(source).kernels:
-        blocks, block_in = mir.get(kernel.name, {}), liveins.get(kernel.name, {})
-        ir, live = kernel.ir, kernel.liveness()
-        starts = sorted(ir.block_starts.items(), key=lambda kv: kv[1])
-        skip = _RESERVED | _registers(reserved.get(kernel.name, frozenset()))
-        for k, (number, start) in enumerate(starts):
-            end = starts[k + 1][1] if k + 1 < len(starts) else len(ir.instructions)
-            block = blocks.get(number)
-            emitted = [j for j, i in enumerate(block.instructions) if i.opcode not in NOT_EMITTED] if block else []
-            if block is None or len(emitted) != end - start:
-                differs.update((kernel.name, ir.instructions[i].line) for i in range(start, end))
-                continue
-            after = mir_live_after(block, block_in, block_in.get(number, frozenset()))
-            for offset, j in enumerate(emitted):
-                i = start + offset
-                if _ours(live.live_out[i]) - skip != _registers(after[j]) - skip:
-                    differs.add((kernel.name, ir.instructions[i].line))
+    skipped = 0
+    for item in compared_instructions(source, (source.parent / "llc.mir").read_text()):
+        if isinstance(item, Block):
+            skipped += not item.compared
+            continue
+        kernel, _number, ins, ours, theirs = item
+        if ours != theirs:
+            differs.add((kernel, ins.line))
+    if skipped:
+        print(f"{source}: {skipped} blocks not compared with LLVM (instruction counts differ)")
     return differs
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--targets", default="gfx902", help="comma-separated gfx9 targets of the corpus")
-    parser.add_argument("--corpus", type=Path, default=ROOT / ".cache" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=ROOT / ".cache" / "corpus", help="the corpus cache")
     parser.add_argument("--llvm", action="store_true", help="check differing rows against LLVM's MIR")
     parser.add_argument("--examples", type=int, default=3, help="differing rows shown per function")
     args = parser.parse_args(argv)
@@ -108,12 +92,16 @@ def main(argv: list[str] | None = None) -> int:
     counts: collections.Counter[str] = collections.Counter()
     by_function: collections.Counter[tuple[str, str, str]] = collections.Counter()
     shown: dict[tuple[str, str, str], list[str]] = collections.defaultdict(list)
+    sys.path.insert(0, str(ROOT))
+    from tests.oracle.corpus import build_corpus
+
+    entries = build_corpus(args.corpus)
     with tempfile.TemporaryDirectory() as tmp:
         piece, listing = Path(tmp) / "function.s", Path(tmp) / "shae.txt"
         for target in args.targets.split(","):
             if target not in _ISA:
                 parser.error(f"{target}: shae's gfx9 mode reads {', '.join(_ISA)}")
-            for source in sorted(args.corpus.glob(f"*.{target}.*/llc.s")):
+            for source in sorted(e.llc_asm for e in entries if e.target == target):
                 llvm = _llvm_differs(source) if args.llvm else set()
                 for name, text in _functions(source.read_text().splitlines()):
                     piece.write_text(text)

@@ -37,8 +37,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import isalens
+from isalens.ir.instruction import Instruction
 from isalens.ir.registers import RegFile, registers_in
 from tests.oracle.corpus import CorpusEntry
 from tests.oracle.mir import (
@@ -82,6 +86,44 @@ def _registers(units: frozenset[tuple[str, int, int]]) -> set[tuple[str, int]]:
 
 def _ours(mask: int) -> set[tuple[str, int]]:
     return {(key, r) for key, file in FILES.items() for r in registers_in(mask, file)}
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of llc's output, before its instructions; ``compared`` is False when its emitted instruction
+    count differs from its MIR's (its instructions are then not compared)."""
+
+    kernel: str
+    number: int
+    compared: bool
+
+
+def compared_instructions(asm: Path, mir_text: str) -> Iterator[
+        Block | tuple[str, int, Instruction, set[tuple[str, int]], set[tuple[str, int]]]]:
+    """Every block of llc's ``asm`` (a :class:`Block`), then per instruction it emitted: (function, MIR
+    block number, instruction, our registers live after it, LLVM's rebuilt from ``mir_text`` by
+    :func:`mir_live_after`); the registers LLVM reserves are left out of both. Shared with
+    ``tools/compare_shae.py``."""
+    mir, liveins = mir_block_instructions(mir_text), mir_block_liveins(mir_text)
+    reserved = mir_reserved_registers(mir_text)
+    for kernel in isalens.load(asm).kernels:
+        blocks, block_in = mir.get(kernel.name, {}), liveins.get(kernel.name, {})
+        ir, live = kernel.ir, kernel.liveness()
+        starts = sorted(ir.block_starts.items(), key=lambda kv: kv[1])
+        skip = _RESERVED | _registers(reserved.get(kernel.name, frozenset()))
+        for k, (number, start) in enumerate(starts):
+            end = starts[k + 1][1] if k + 1 < len(starts) else len(ir.instructions)
+            block = blocks.get(number)
+            emitted = [j for j, i in enumerate(block.instructions) if i.opcode not in NOT_EMITTED] if block else []
+            compared = block is not None and len(emitted) == end - start
+            yield Block(kernel.name, number, compared)
+            if block is None or not compared:
+                continue
+            after = mir_live_after(block, block_in, block_in.get(number, frozenset()))
+            for offset, j in enumerate(emitted):
+                i = start + offset
+                yield (kernel.name, number, ir.instructions[i], _ours(live.live_out[i]) - skip,
+                       _registers(after[j]) - skip)
 
 
 def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -> None:
@@ -213,38 +255,20 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
     pairs = pairs_differ = 0  # (instruction, register) pairs live on either side, and on one side only
     differ: list[str] = []
     for entry in corpus:
-        text = entry.llc_mir.read_text()
-        mir, liveins = mir_block_instructions(text), mir_block_liveins(text)
-        reserved = mir_reserved_registers(text)
-        module = isalens.load(entry.llc_asm)
-        for kernel in module.kernels:
-            blocks, block_in = mir.get(kernel.name, {}), liveins.get(kernel.name, {})
-            ir = kernel.ir
-            live = kernel.liveness()
-            starts = sorted(ir.block_starts.items(), key=lambda kv: kv[1])
-            skip = _RESERVED | _registers(reserved.get(kernel.name, frozenset()))
-            for k, (number, start) in enumerate(starts):
-                end = starts[k + 1][1] if k + 1 < len(starts) else len(ir.instructions)
-                block = blocks.get(number)
-                emitted = [j for j, i in enumerate(block.instructions) if i.opcode not in NOT_EMITTED] if block else []
-                if block is None or len(emitted) != end - start:
-                    skipped_blocks += 1
-                    continue
-                matched_blocks += 1
-                theirs_after = mir_live_after(block, block_in, block_in.get(number, frozenset()))
-                for offset, j in enumerate(emitted):
-                    i = start + offset
-                    total += 1
-                    ours = _ours(live.live_out[i]) - skip
-                    theirs = _registers(theirs_after[j]) - skip
-                    pairs += len(ours | theirs)
-                    pairs_differ += len(ours ^ theirs)
-                    if ours == theirs:
-                        agree += 1
-                    elif len(differ) < 40:
-                        differ.append(f"{entry.source.name} {entry.target} {kernel.name} bb.{number} line "
-                                      f"{ir.instructions[i].line} {ir.instructions[i].text}: "
-                                      f"+{sorted(ours - theirs)[:4]} -{sorted(theirs - ours)[:4]}")
+        for item in compared_instructions(entry.llc_asm, entry.llc_mir.read_text()):
+            if isinstance(item, Block):
+                matched_blocks += item.compared
+                skipped_blocks += not item.compared
+                continue
+            kernel, number, ins, ours, theirs = item
+            total += 1
+            pairs += len(ours | theirs)
+            pairs_differ += len(ours ^ theirs)
+            if ours == theirs:
+                agree += 1
+            elif len(differ) < 40:
+                differ.append(f"{entry.source.name} {entry.target} {kernel} bb.{number} line {ins.line} "
+                              f"{ins.text}: +{sorted(ours - theirs)[:4]} -{sorted(theirs - ours)[:4]}")
     rate = agree / max(total, 1)
     print(f"\ninstructions compared: {total} in {matched_blocks} blocks ({skipped_blocks} blocks skipped: "
           f"instruction counts differ), equal: {agree} ({rate:.2%}); live (instruction, register) pairs: "
