@@ -356,7 +356,7 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
 
 def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_size: int) -> LdsAccess:
     form = facts.klass.split(".", 1)[1] if facts.klass.startswith("ds.") else facts.klass
-    size = _element_bytes(re.sub(r"_d16(_hi)?$", "", ins.mnemonic))
+    size = _element_bytes(ins.mnemonic.removesuffix("_d16_hi").removesuffix("_d16"))
     if form in ("read2", "write2", "read2st64", "write2st64"):
         scale = size * (64 if form.endswith("st64") else 1)
         offsets: tuple[int, ...] = (_int_modifier(ins, "offset0") * scale, _int_modifier(ins, "offset1") * scale)

@@ -112,7 +112,7 @@ def _shorter(ins: Instruction, generation: int, scc_live_after: bool) -> str | N
     if len(lits) != 1 or not isinstance(lits[0].value, int):
         return None
     value = _signed(lits[0].value)
-    base = re.sub(r"_e32$", "", ins.mnemonic)
+    base = ins.mnemonic.removesuffix("_e32")
     ops = ins.operands
     others = [op.text for op in ops[1:] if op is not lits[0]]
     if -64 <= value <= -17 and len(ops) == 3:

@@ -12,7 +12,6 @@ strides the statistics pass proved; the suggested padding adds one dword to the 
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache
@@ -57,7 +56,7 @@ def _const(op: object) -> int | None:
 
 @cache
 def _base(mnemonic: str) -> str:
-    return re.sub(r"_(e32|e64)$", "", mnemonic)
+    return mnemonic.removesuffix("_e32").removesuffix("_e64")
 
 
 class _Addresses:

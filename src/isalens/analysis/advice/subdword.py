@@ -52,7 +52,7 @@ def _vgpr(op: object) -> int | None:
 
 def _shift16(ins: Instruction, name: str) -> tuple[int, int] | None:
     """(dst, src) VGPRs of ``name dst, 16, src``."""
-    base = re.sub(r"_(e32|e64)$", "", ins.mnemonic)
+    base = ins.mnemonic.removesuffix("_e32").removesuffix("_e64")
     ops = ins.operands
     if base != name or len(ops) != 3 or not isinstance(ops[1], ImmOperand) or ops[1].value != 16:
         return None
@@ -101,7 +101,7 @@ def _sources_ok(ins: Instruction, generation: int) -> bool:
 
 
 def _sdwa(ins: Instruction, sels: list[str], srcs: list[str], dst: str, dst_sel: str, unused: str) -> str:
-    base = re.sub(r"_e32$", "", ins.mnemonic)
+    base = ins.mnemonic.removesuffix("_e32")
     sel = " ".join(f"src{k}_sel:{s}" for k, s in enumerate(sels))
     return f"{base}_sdwa {dst}, {', '.join(srcs)} dst_sel:{dst_sel} dst_unused:{unused} {sel}"
 
@@ -149,7 +149,8 @@ def _insert(inp: AdviceInput, orr: int, block_start: int) -> Fold | None:
     """``v_or_b32 d, z, (y << 16)`` with ``y`` and ``z`` from 16-bit ops (gfx8/gfx9, SDWA)."""
     result, arch = inp.analysis, inp.analysis.arch
     ins = result.kernel.instructions
-    if not arch.has_sdwa or arch.generation > 9 or re.sub(r"_(e32|e64)$", "", ins[orr].mnemonic) != "v_or_b32":
+    orr_base = ins[orr].mnemonic.removesuffix("_e32").removesuffix("_e64")
+    if not arch.has_sdwa or arch.generation > 9 or orr_base != "v_or_b32":
         return None
     ops = ins[orr].operands
     if len(ops) != 3:
@@ -214,8 +215,8 @@ def _pack(inp: AdviceInput, p: int, block_start: int) -> Fold | None:
     if lo is None or hi is None or _only_reader(result, lo, lo_reg, p) != p or _only_reader(result, hi, hi_reg, p) != p:
         return None
     lo_op, hi_op = ins[lo], ins[hi]
-    base = re.sub(r"_(e32|e64)$", "", lo_op.mnemonic)
-    if base != re.sub(r"_(e32|e64)$", "", hi_op.mnemonic) or base not in PACKED or lo_op.modifiers \
+    base = lo_op.mnemonic.removesuffix("_e32").removesuffix("_e64")
+    if base != hi_op.mnemonic.removesuffix("_e32").removesuffix("_e64") or base not in PACKED or lo_op.modifiers \
             or hi_op.modifiers or len(lo_op.operands) != len(hi_op.operands):
         return None
     srcs, sel_hi, removed = [], [], [lo, hi, p]
