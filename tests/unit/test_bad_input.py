@@ -120,3 +120,60 @@ def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     code = main(["livereg", str(tmp_path / "nope.s"), "--arch", "gfx900"])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err and "nope.s" in err
+
+
+# what users give by mistake beside the assembly: texts written here in the formats Mesa and RGA print
+_PIPELINE_STATS = """Null hardware (RADV RAVEN)
+EXE Compute Shader Vulkan Compute Shader 64
+  STAT SGPRs 16
+  STAT VGPRs 20
+  STAT Code size 976
+  STAT Subgroups per SIMD 8
+"""
+_ACO_IR_ONLY = """After Spilling:
+ACO shader stage: compute_cs
+BB0
+/* logical preds: / linear preds: / kind: uniform, top-level, */
+\t s2: %1:s[0-1] = p_startpgm
+\tp_logical_start
+\ts_endpgm
+"""
+_RGA_REPORT = """Legend:
+  ':' means that the register is kept alive, while it is not actively being used by the current instruction
+ 'Rn': Number of live registers
+
+  Line | Rn  |     | Instruction
+--------------------------------------------------------------------------------
+     1 |   1 | ^   | v_mov_b32 v0, 0
+     2 |   0 |     | s_endpgm
+
+Maximum # VGPR used   1, VGPRs allocated by HW:  24 (1 requested)
+"""
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (_PIPELINE_STATS, "pipeline statistics (STAT lines) hold no instructions"),
+    (_ACO_IR_ONLY, "it holds ACO IR only"),
+    (_RGA_REPORT, "RGA's live-register report"),
+])
+def test_a_report_about_code_is_named_not_read_as_code(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      content: str, expected: str) -> None:
+    # each once failed on its first line as "unknown instruction 'null'" / "cannot read 'Legend:'", or
+    # (ACO IR) with a message that did not say what the file held
+    code, err = run(tmp_path, capsys, content, "--arch", "raven")
+    assert_one_line_error(code, err, "input.s", None)
+    assert expected in err, err
+
+
+def test_a_missing_target_is_suggested_from_the_text_or_the_file_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = run(tmp_path, capsys, GOOD, name="blur.navi21.aco.s")
+    assert_one_line_error(code, err, "blur.navi21.aco.s", None)
+    assert "pass --arch (the file name says navi21: --arch navi21)" in err
+    # a word of the name that is no target is not offered; the generic example stays
+    code, err = run(tmp_path, capsys, GOOD, name="blur.final.s")
+    assert "(e.g. --arch gfx902)" in err
+    # the GPU a text names outside its code comes first; it is still never taken silently
+    code, err = run(tmp_path, capsys, "; Null hardware (RADV NAVI21)\n" + GOOD, name="shader.gfx1100.s")
+    assert_one_line_error(code, err, "shader.gfx1100.s", None)
+    assert "the text names NAVI21: --arch navi21" in err

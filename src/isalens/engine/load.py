@@ -5,6 +5,7 @@ text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` (+ :class:`Arc
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
@@ -180,6 +181,22 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
     return str(path_or_text).removeprefix("\ufeff"), "<text>"
 
 
+_NAME_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _target_hint(text: str, file: str) -> str:
+    """An example for the "pass --arch" error: a family the text names (``(RADV RAVEN)``) or a target in
+    the file's name (``shader.navi21.s``). Only a hint: the target is never taken from either silently."""
+    family = registry.declared_family(text)
+    if family:
+        return f"the text names {family.upper()}: --arch {family}"
+    known = all_archs()
+    named = [w for w in _NAME_WORD.findall(Path(file).name.lower()) if w in known]
+    if file != "<text>" and named:
+        return f"the file name says {named[-1]}: --arch {named[-1]}"
+    return "e.g. --arch gfx902"
+
+
 def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | None = None,
          ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
     """Parse ISA text (or the file at ``path_or_text``) into a :class:`LoadedModule`.
@@ -202,9 +219,12 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
     if not name and r600.sniff(text):
         raise InputError("VLIW (R600-Cayman) code: `isalens vliw` (or `isalens analyze`) reads it; this command "
                          "reads GCN, CDNA and RDNA ISA", file=file, code="vliw-input")
+    why_not = registry.not_code(text, dialect)
+    if why_not:
+        raise InputError(why_not, file=file, code="no-code")
     if not name:
-        raise ArchError("the input does not name its target: pass --arch (e.g. --arch gfx902)", file=file,
-                        code="arch-required")
+        raise ArchError(f"the input does not name its target: pass --arch ({_target_hint(text, file)})",
+                        file=file, code="arch-required")
     spec = resolve_arch(name, file=file)
     check_wave_size(spec, wave_size, file=file)
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,

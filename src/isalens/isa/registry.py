@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from isalens.ir.program import KernelFacts, Module, TargetInfo
 from isalens.isa.amdgcn import dialects
 from isalens.isa.amdgcn.parser import detect_target, parse_module
+from isalens.isa.amdgcn.radv_dump import declared_family as _radv_family
 
 DIALECTS = dialects.DIALECTS
 
@@ -19,6 +20,24 @@ def sniff(text: str) -> str:
 def declared_target(text: str, dialect: str) -> str | None:
     """The target the input names itself, if it does."""
     return detect_target(text, dialect)
+
+
+def not_code(text: str, dialect: str) -> str | None:
+    """Why ``text`` (sniffed as ``dialect``) holds no code to analyse, for inputs users give by mistake."""
+    if dialect == "bare" and dialects.statistics_only(text[:200_000]):
+        return ("Vulkan pipeline statistics (STAT lines) hold no instructions: give the shader's assembly "
+                "(RADV's \"Assembly\" representation, 'BBn:' lines with encoding words) or the shader source "
+                "(`isalens analyze SHADER.comp --arch FAMILY` prints these statistics beside its own figures)")
+    if dialect == "bare" and dialects.rga_livereg_output(text[:200_000]):
+        return ("RGA's live-register report (legend, 'Line | Rn |' map), not ISA: give isalens the ISA file "
+                "RGA analysed (`rga --isa FILE`); `isalens livereg --rga` prints this report in RGA's format")
+    return None
+
+
+def declared_family(text: str) -> str | None:
+    """A GPU family the text names outside any code (``Null hardware (RADV RAVEN)``), if any."""
+    named = _radv_family(text)
+    return named[0] if named else None
 
 
 def parse(text: str, *, file: str, target: TargetInfo, dialect: str | None = None,

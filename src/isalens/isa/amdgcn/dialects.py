@@ -110,6 +110,27 @@ def sniff(text: str) -> str:
     return "bare"
 
 
+_STAT_LINE_RE = re.compile(r"^\s+STAT \S.*\s-?\d+\s*$", re.M)
+_EXE_LINE_RE = re.compile(r"^EXE \S", re.M)
+
+
+def statistics_only(head: str) -> bool:
+    """True for Vulkan pipeline-executable statistics without code (``EXE Compute Shader ...`` then
+    ``  STAT VGPRs 20`` lines, as printed from VK_KHR_pipeline_executable_properties): read as a bare
+    listing it would fail on its first line with a puzzling "unknown instruction"."""
+    return bool(_EXE_LINE_RE.search(head)) and len(_STAT_LINE_RE.findall(head)) >= 3 \
+        and not _ACO_TRAILER_RE.search(head) and not _TRAILER_RE.search(head)
+
+
+_RGA_LIVEREG_RE = re.compile(r"^\s*'Rn': Number of live registers\s*$|^Maximum # [VS]GPR used", re.M)
+
+
+def rga_livereg_output(head: str) -> bool:
+    """True for RGA's live-register analysis output (its legend, ``Line | Rn |`` map and summary): a
+    report about ISA, not ISA."""
+    return len(_RGA_LIVEREG_RE.findall(head)) >= 1 and bool(re.search(r"^\s*Line \| Rn\s+\|", head, re.M))
+
+
 def _split_comment(line: str, markers: tuple[str, ...]) -> tuple[str, str]:
     cut = len(line)
     for marker in markers:

@@ -115,6 +115,7 @@ class _Reader:
         self.stages: list[_Stage] = []
         self.pending_ir: list[str] = []
         self.nir: list[dict[str, str]] = []
+        self._ir_sections = 0
         self.skipped: list[int] = []
         self.titles: dict[str, int] = {}
         named = declared_family(text)
@@ -168,9 +169,13 @@ class _Reader:
                 i = self._stats(i)
         self._note_skipped()
         if not self.stages:
-            raise ParseError("RADV dump with no 'disasm:' section: nothing to analyse (RADV_DEBUG=shaders "
-                             "prints one per stage after the line naming it)", file=self.file,
-                             line=None, code="no-disasm")
+            # say what the text holds instead: a file of ACO IR alone is a common mistake (it names ACO's
+            # temporaries, %228:s[0-1], not the final code)
+            found = [what for what, n in (("NIR", len(self.nir)), ("ACO IR", self._ir_sections)) if n]
+            holds = f" (it holds {' and '.join(found)} only)" if found else ""
+            raise ParseError(f"RADV dump with no 'disasm:' section{holds}: nothing to analyse; isalens reads "
+                             "the final assembly (RADV_DEBUG=shaders prints one 'disasm:' per stage after the "
+                             "line naming it)", file=self.file, line=None, code="no-disasm")
         for stage in self.stages:
             self._finish(stage)
         self.result.notes.append((self.stages[0].line, "shader occupancy follows RADV/ACO (\"Subgroups per SIMD\"): "
@@ -209,6 +214,7 @@ class _Reader:
         while end < len(self.lines) and _ACO_IR_START.match(self.lines[end]):
             end = self._section_end(end + 1)
         self.pending_ir = self.lines[i:end]
+        self._ir_sections += 1
         self.result.notes.append((i + 1, f"lines {i + 1}-{end}: ACO IR skipped (read only for the wave size)"))
         return end
 
