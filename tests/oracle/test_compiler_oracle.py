@@ -36,13 +36,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 import isalens
+from isalens.analysis import cfg as cfg_pass
+from isalens.analysis import liveness as liveness_pass
+from isalens.engine.load import LoadedModule
 from isalens.ir.instruction import Instruction
+from isalens.ir.operands import RegOperand
 from isalens.ir.registers import RegFile, registers_in
 from tests.oracle.corpus import CorpusEntry
 from tests.oracle.mir import (
@@ -98,15 +105,18 @@ class Block:
     compared: bool
 
 
-def compared_instructions(asm: Path, mir_text: str) -> Iterator[
-        Block | tuple[str, int, Instruction, set[tuple[str, int]], set[tuple[str, int]]]]:
+Registers = set[tuple[str, int]]
+
+
+def compared_instructions(asm: Path, mir_text: str, load: Callable[[Path], LoadedModule] = isalens.load,
+                          ) -> Iterator[Block | tuple[str, int, Instruction, Registers, Registers]]:
     """Every block of llc's ``asm`` (a :class:`Block`), then per instruction it emitted: (function, MIR
     block number, instruction, our registers live after it, LLVM's rebuilt from ``mir_text`` by
-    :func:`mir_live_after`); the registers LLVM reserves are left out of both. Shared with
-    ``tools/compare_shae.py``."""
+    :func:`mir_live_after`); the registers LLVM reserves are left out of both. ``load`` reads ``asm``
+    (the classification below passes a variant). Shared with ``tools/compare_shae.py``."""
     mir, liveins = mir_block_instructions(mir_text), mir_block_liveins(mir_text)
     reserved = mir_reserved_registers(mir_text)
-    for kernel in isalens.load(asm).kernels:
+    for kernel in load(asm).kernels:
         blocks, block_in = mir.get(kernel.name, {}), liveins.get(kernel.name, {})
         ir, live = kernel.ir, kernel.liveness()
         starts = sorted(ir.block_starts.items(), key=lambda kv: kv[1])
@@ -190,7 +200,7 @@ def test_llvm_occupancy_equals_the_compilers_comment(corpus: list[CorpusEntry]) 
 _RESERVED = {("s", 32), ("s", 33)}
 
 
-def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> None:
+def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry], monkeypatch: pytest.MonkeyPatch) -> None:
     """Within blocks: LLVM's liveness after each instruction, rebuilt from its MIR (the successors' live-ins,
     then every operand backwards: defs end liveness, uses that are not ``undef`` start it, implicit
     operands included, so ``killed``/``dead`` flags follow; a sub-register that is neither live into the
@@ -202,13 +212,24 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
 
     Measured with clang/llc 19.1.7: 120,294 of 125,304 instructions equal (96.00%), every block matched.
     The issue's target is 99%; not met, and not reachable without counting registers the hardware does
-    not need. One register live on one side only makes an instruction differ, and such a register often
-    stays so for hundreds of instructions: of the 4,918,977 (instruction, register) pairs live on either
-    side, 9,905 are live on one side only (99.80% agree; printed, and guarded at 99.7%). The 5,010 that
-    differ (by source: half3.cl 1,623, spills.cl 724, transcendental.cl 705, sgemm_8x8.cl 659,
-    private_arrays.cl 404, calls.cl 154, sgemm_4x4.cl 132, the rest < 90 each; indirect.cl 231 -> 0 since
-    calls through a pointer read what LLVM passes, fp64.cl 307 -> 26 and spills.cl 856 -> 724 since the
-    MIR's expanded moves are read as below):
+    not need. What is checked instead, register by register (:func:`_classify`): a register live on one
+    side only is put down to one of three conventions when a variant of our own analysis with that one
+    refinement switched off has it live exactly as LLVM does: "dead result bits" (no lane refinement:
+    every source half or dword read whole, 2,075 instructions), "packed-f32 unselected dword" (also the
+    64-bit sources of ``v_pk_*_f32``/``_b32`` read whole, as the MIR operand names them, 1,550) and "EXEC
+    region without execz" (no EXEC skip edges, 451). With those, 124,370 instructions (99.25%) equal
+    LLVM's; asserted at 99%, and the 934 unexplained at most 1,000 (spills.cl 686, calls.cl 83, int64.cl
+    36, mfma_f32.cl 30, switch.cl 27, the rest < 16 each: the spill, call and PHI conventions below).
+    This attributes a difference to a refinement; it cannot tell a right refinement from a wrong one,
+    which is what each refinement's own unit tests check (``test_lanes.py``, ``test_cfg_liveness.py``).
+    Checked by breaking the reader (``ds_write*`` writing its address): 9,451 unexplained.
+
+    One register live on one side only makes an instruction differ, and such a register often stays so for
+    hundreds of instructions: of the 4,918,977 (instruction, register) pairs live on either side, 9,905 are
+    live on one side only (99.80% agree; printed, and guarded at 99.7%). The 5,010 that differ (by source:
+    half3.cl 1,623, spills.cl 724, transcendental.cl 705, sgemm_8x8.cl 659, private_arrays.cl 404, calls.cl
+    154, sgemm_4x4.cl 132, the rest < 90 each; indirect.cl 231 -> 0 since calls through a pointer read what
+    LLVM passes, fp64.cl 307 -> 26 and spills.cl 856 -> 724 since the MIR's expanded moves are read as below):
 
     - about 2,100: a source 16-bit half or dword that only feeds result bits nothing reads later
       (``isa/amdgcn/lanes.py``): the garbage high half of a ``half3``'s last pair through long packed-f16
@@ -254,6 +275,8 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
     total = agree = skipped_blocks = matched_blocks = 0
     pairs = pairs_differ = 0  # (instruction, register) pairs live on either side, and on one side only
     differ: list[str] = []
+    # (file, target, function, instruction index) -> (ours, theirs), for the classification below
+    differing: dict[tuple[str, str, str, int], tuple[set[tuple[str, int]], set[tuple[str, int]]]] = {}
     for entry in corpus:
         for item in compared_instructions(entry.llc_asm, entry.llc_mir.read_text()):
             if isinstance(item, Block):
@@ -266,7 +289,9 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
             pairs_differ += len(ours ^ theirs)
             if ours == theirs:
                 agree += 1
-            elif len(differ) < 40:
+                continue
+            differing[(entry.source.name, entry.target, kernel, ins.index)] = (ours, theirs)
+            if len(differ) < 40:
                 differ.append(f"{entry.source.name} {entry.target} {kernel} bb.{number} line {ins.line} "
                               f"{ins.text}: +{sorted(ours - theirs)[:4]} -{sorted(theirs - ours)[:4]}")
     rate = agree / max(total, 1)
@@ -277,3 +302,69 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry]) -> 
     assert total > 100000
     assert rate >= 0.959
     assert 1 - pairs_differ / max(pairs, 1) >= 0.997
+
+    kinds = _classify(corpus, differing, monkeypatch)
+    explained = sum(n for kind, n in kinds.items() if kind != "unexplained")
+    print(f"differing instructions by convention: {dict(kinds.most_common())}; equal up to the classified "
+          f"conventions: {agree + explained} ({(agree + explained) / total:.2%})")
+    assert (agree + explained) / total >= 0.99
+    assert kinds["unexplained"] <= 1000  # measured 934
+
+
+#: the conventions a variant of our own analysis reproduces: name -> (lane refinement off, EXEC skip edges
+#: off, packed 32-bit sources read whole)
+_CONVENTIONS = {"dead result bits": (True, False, False), "EXEC region without execz": (False, True, False),
+                "packed-f32 unselected dword": (True, False, True)}
+
+
+def _whole_packed32_sources(asm: Path) -> LoadedModule:
+    """``asm`` with every 64-bit source of a packed 32-bit op read whole, as LLVM's MIR operand names it."""
+    module = isalens.load(asm)
+    kernels = []
+    for kernel in module.ir.kernels:
+        instructions = []
+        for ins in kernel.instructions:
+            if ins.mnemonic.startswith("v_pk_") and ins.mnemonic.endswith(("_f32", "_b32")):
+                whole = 0
+                for op in ins.operands[1:]:
+                    if isinstance(op, RegOperand):
+                        whole |= op.mask
+                ins = ins._replace(uses=ins.uses | whole)
+            instructions.append(ins)
+        kernels.append(dataclasses.replace(kernel, instructions=tuple(instructions)))
+    return LoadedModule(dataclasses.replace(module.ir, kernels=tuple(kernels)), module.arch)
+
+
+def _classify(corpus: list[CorpusEntry],
+              differing: dict[tuple[str, str, str, int], tuple[set[tuple[str, int]], set[tuple[str, int]]]],
+              monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Each differing instruction by the convention that explains it: every register live on one side only
+    must be live (or not) as LLVM has it in some variant of our analysis with one refinement switched off;
+    the conventions an instruction needs are named together, "unexplained" when a register is in none."""
+    files = {(name, target) for name, target, _, _ in differing}
+    variants: dict[str, dict[tuple[str, str, str, int], set[tuple[str, int]]]] = {}
+    for convention, (no_lanes, no_skips, whole_packed32) in _CONVENTIONS.items():
+        seen: dict[tuple[str, str, str, int], set[tuple[str, int]]] = {}
+        with monkeypatch.context() as patch:
+            if no_lanes:  # every source half or dword is read whole, as LLVM's per-register flags have it
+                patch.setattr(liveness_pass, "half_lanes", lambda ins: None)
+            if no_skips:  # no path around a region whose s_cbranch_execz LLVM deleted
+                patch.setattr(cfg_pass, "_exec_skips", lambda kernel: [])
+            load = _whole_packed32_sources if whole_packed32 else isalens.load
+            for entry in corpus:
+                if (entry.source.name, entry.target) not in files:
+                    continue
+                for item in compared_instructions(entry.llc_asm, entry.llc_mir.read_text(), load):
+                    if not isinstance(item, Block):
+                        key = (entry.source.name, entry.target, item[0], item[2].index)
+                        if key in differing:
+                            seen[key] = item[3]
+        variants[convention] = seen
+    kinds: Counter[str] = Counter()
+    for key, (ours, theirs) in differing.items():
+        needed: set[str] = set()
+        for reg in ours ^ theirs:
+            fits = [c for c, seen in variants.items() if (reg in seen[key]) == (reg in theirs)]
+            needed.add(fits[0] if fits else "unexplained")
+        kinds["unexplained" if "unexplained" in needed else " + ".join(sorted(needed))] += 1
+    return kinds
