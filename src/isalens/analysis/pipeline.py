@@ -21,6 +21,7 @@ from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
+from isalens.progress import step
 
 if TYPE_CHECKING:
     from isalens.analysis.advice.model import KernelAdvice
@@ -142,8 +143,10 @@ def run(kernel: Kernel, arch: ArchSpec, *, extra: Collection[str] = (), options:
     if unknown:
         raise ValueError(f"unknown optional pass(es): {', '.join(sorted(unknown))}")
     done: dict[str, Any] = {}
+    size = f"{len(kernel.instructions):,} instructions"
     for name, fn in PASSES:
         if name in OPTIONAL and name not in extra:
             continue
+        step(f"{kernel.name} ({size}): {name}")
         done[name] = fn(kernel, arch, done, options)
     return KernelAnalysis(kernel=kernel, arch=arch, **done)

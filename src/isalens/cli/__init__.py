@@ -13,6 +13,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import IO, TYPE_CHECKING, Any
 
 from isalens import __version__
 from isalens.cli import (
@@ -34,6 +35,9 @@ from isalens.cli import (
 )
 from isalens.cli import list as list_cmd  # not "list": the builtin stays visible here
 from isalens.cli.common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
+
+if TYPE_CHECKING:
+    from isalens.progress import StatusLine
 
 __all__ = ["build_parser", "main"]
 
@@ -97,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
+        if sys.stderr.isatty():  # a status line while a long run prints nothing yet (isalens.progress)
+            return _with_status_line(COMMANDS[args.command], args)
         return COMMANDS[args.command](args)
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
@@ -114,3 +120,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if collecting:
             gc.enable()
+
+
+class _ClearsStatus:
+    """A stream that erases the status line before the command's own first output."""
+
+    def __init__(self, stream: IO[str], status: StatusLine) -> None:
+        self._stream, self._status = stream, status
+
+    def write(self, text: str) -> int:
+        self._status.clear()
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _with_status_line(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    from isalens.progress import StatusLine, reporting
+
+    out, err = sys.stdout, sys.stderr
+    status = StatusLine(err)
+    sys.stdout, sys.stderr = _ClearsStatus(out, status), _ClearsStatus(err, status)
+    try:
+        with reporting(status):
+            return command(args)
+    finally:
+        sys.stdout, sys.stderr = out, err
+        status.clear()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from isalens.engine.load import LoadedKernel, LoadedModule, load
 from isalens.errors import InputError, IsalensError
+from isalens.progress import step
 from isalens.report.model import SCHEMA_VERSION, LiveRegReport, livereg_report
 
 if TYPE_CHECKING:
@@ -148,7 +149,9 @@ def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest
 def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_stats: dict[str, str | int],
               *, longest: int = 10, extra: Sequence[str] = ()) -> LiveRegReport:
     """Run the passes over ``kernels`` of ``module`` and collect the report model (``extra``: optional passes)."""
-    return livereg_report([k.analyze(extra=extra) for k in kernels], file=module.ir.file,
+    analyses = [k.analyze(extra=extra) for k in kernels]
+    step("building the report")
+    return livereg_report(analyses, file=module.ir.file,
                           dialect=module.ir.dialect, diagnostics=module.ir.diagnostics, longest_count=longest,
                           compiler_stats=compiler_stats, timing_requested="timing" in extra)
 
@@ -200,5 +203,9 @@ def analyze(sources: str | Path | Sequence[str | Path], options: LoadOptions | N
     workers = min(jobs or os.cpu_count() or 1, len(items))
     if workers <= 1:
         return Analysis(tuple(analyze_file(s, options, longest=longest) for s in items))
+    results: list[FileResult] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return Analysis(tuple(pool.map(_analyze_task, [(s, options, longest) for s in items])))
+        for result in pool.map(_analyze_task, [(s, options, longest) for s in items]):
+            results.append(result)
+            step(f"{len(results)} of {len(items)} files analysed ({workers} at a time)")
+    return Analysis(tuple(results))

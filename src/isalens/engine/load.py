@@ -36,6 +36,7 @@ from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel, Module, TargetInfo
 from isalens.isa import r600, registry
 from isalens.isa.r600.rules import generation_of as r600_generation_of
+from isalens.progress import step
 
 __all__ = [
     "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "check_wave_size",
@@ -227,6 +228,7 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
                         file=file, code="arch-required")
     spec = resolve_arch(name, file=file)
     check_wave_size(spec, wave_size, file=file)
+    step(f"reading {file} ({text.count(chr(10)) + 1:,} lines)")
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
     for kernel in module.kernels:  # a wave size the input declares must exist on the target too

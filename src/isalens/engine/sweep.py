@@ -13,6 +13,7 @@ from pathlib import Path
 from isalens.engine.decode import kernel_stats
 from isalens.engine.sources import is_source, load_source
 from isalens.errors import InputError, IsalensError
+from isalens.progress import step
 from isalens.report.sweep import SweepRow
 
 __all__ = ["SweepRow", "mark_best", "parse_sweep_defines", "sweep", "variants"]
@@ -104,5 +105,8 @@ def sweep(source: str | Path, defines: Sequence[tuple[str, list[str]]], archs: S
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(compile_one, str(path), d, a) for d, a in todo]
-            results = [f.result() for f in futures]
+            results = []
+            for future in futures:
+                results.append(future.result())
+                step(f"{len(results)} of {len(todo)} variants compiled and analysed")
     return mark_best([row for rows in results for row in rows])

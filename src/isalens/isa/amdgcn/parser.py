@@ -28,6 +28,7 @@ from isalens.isa.amdgcn.syntax import (
     parse_instruction_text,
     parse_mir_register,
 )
+from isalens.progress import step
 
 __all__ = ["MAX_INSTRUCTIONS", "detect_target", "parse_module", "sniff"]
 
@@ -388,6 +389,9 @@ def _declared(draft: Draft, wave_size: int, file: str) -> DeclaredResources:
     )
 
 
+_PROGRESS_EVERY = 1 << 16
+
+
 def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: bool, packed_tid: bool,
                   diagnostics: list[Diagnostic]) -> Kernel:
     wave = _wave_size(draft, target)
@@ -397,7 +401,13 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
                                       f"size; RADV's default wave{wave} assumed (--wave overrides)", file,
                                       draft.start_line))
     ctx = _Context(file, target, wave, ignore_unknown, diagnostics)
-    instructions = [_build_instruction(i, item, draft, ctx) for i, item in enumerate(draft.items)]
+    items = draft.items
+    instructions: list[Instruction] = []
+    for first in range(0, len(items), _PROGRESS_EVERY):  # a million instructions take seconds: say how far
+        if first:
+            step(f"reading {draft.name}: {first:,} of {len(items):,} instructions")
+        instructions.extend([_build_instruction(i, item, draft, ctx)
+                             for i, item in enumerate(items[first:first + _PROGRESS_EVERY], first)])
     _check_kernel_ranges(instructions, ctx)
     # indexed operands (s_set_gpr_idx_on, *_movrel*) read/write the whole range they can reach
     limits = Limits(target.addressable_vgprs, target.addressable_sgprs)
