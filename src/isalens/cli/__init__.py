@@ -137,10 +137,13 @@ class _ClearsStatus:
 
 
 def _with_status_line(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    import shutil
+
     from isalens.progress import StatusLine, reporting
 
     out, err = sys.stdout, sys.stderr
-    status = StatusLine(err)
+    # one column short of the terminal's width: a line that wrapped could not be erased in place
+    status = StatusLine(err, width=max(shutil.get_terminal_size((100, 24)).columns - 1, 20))
     sys.stdout, sys.stderr = _ClearsStatus(out, status), _ClearsStatus(err, status)
     try:
         with reporting(status):

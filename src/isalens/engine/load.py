@@ -228,7 +228,7 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
                         file=file, code="arch-required")
     spec = resolve_arch(name, file=file)
     check_wave_size(spec, wave_size, file=file)
-    step(f"reading {file} ({text.count(chr(10)) + 1:,} lines)")
+    step(f"reading {file}")
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
     for kernel in module.kernels:  # a wave size the input declares must exist on the target too
