@@ -56,6 +56,23 @@ def test_files_in_parallel_equal_files_one_by_one() -> None:
     assert serial == parallel
 
 
+def test_compare_variants_in_parallel_equal_one_by_one(tmp_path: Path) -> None:
+    from isalens.engine import compare_variants
+    from isalens.report.compare import Variant, compare_dict
+
+    files = EXAMPLES[:3]
+    serial = compare_variants(files, jobs=1)
+    parallel = compare_variants(files, jobs=2)  # two worker processes: each variant is pickled back
+    assert compare_dict([Variant(f.name, k) for f, k in zip(files, parallel, strict=True)]) == \
+        compare_dict([Variant(f.name, k) for f, k in zip(files, serial, strict=True)])
+    assert [k.vgpr_counts for k in parallel] == [k.vgpr_counts for k in serial]
+    # the first failing file, in the order given, is the one reported
+    bad = tmp_path / "bad.s"
+    bad.write_text("v_add_f32 v0, v1\n")
+    with pytest.raises(isalens.IsalensError, match=r"bad\.s"):
+        compare_variants([files[0], bad, files[1]], jobs=2)
+
+
 def test_load_options_come_as_keywords_or_as_an_object() -> None:
     with pytest.raises(TypeError):
         isalens.analyze(EXAMPLES[0], isalens.LoadOptions(), arch="gfx902")

@@ -20,6 +20,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="ISA text or source files, one variant each")
     p.add_argument("--labels", help="comma-separated names for the variants (default: file names)")
+    p.add_argument("--jobs", type=int, metavar="N", help="files analysed at once (default: every core)")
     add_load_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")
@@ -29,25 +30,19 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from isalens.engine import livereg, source_of
+    from isalens.engine import compare_variants, source_of
     from isalens.errors import IsalensError
     from isalens.report.compare import Variant, compare_dict, render_compare_html, render_compare_text
 
     labels = [x.strip() for x in args.labels.split(",")] if args.labels else [Path(f).name for f in args.files]
     if len(labels) != len(args.files):
         raise IsalensError(f"--labels names {len(labels)} variants for {len(args.files)} files")
-    options = load_options(args)
-    variants = []
-    for label, f in zip(labels, args.files, strict=True):
-        report = livereg(source_of(f), options, longest=0, extra=("stats",))
-        if len(report.kernels) > 1:
-            # a variant is one kernel: never pick one silently
-            raise IsalensError("the file has several kernels (" + ", ".join(k.name for k in report.kernels)
-                               + "); choose one with --kernel", file=f)
-        # keep the figures, not the listing: the next file is read with this one's analysis gone (the
-        # name too, or it would hold the whole report until the next one is made)
-        variants.append(Variant(label, report.kernels[0].without_listing()))
-        del report
+    if args.jobs is not None and args.jobs < 1:
+        raise IsalensError("--jobs must be at least 1")
+    stdin_text = sys.stdin.read() if "-" in args.files else None
+    # each variant keeps its figures, not its listing; several files are analysed at once on every core
+    kernels = compare_variants([source_of(f, stdin_text) for f in args.files], load_options(args), jobs=args.jobs)
+    variants = [Variant(label, kernel) for label, kernel in zip(labels, kernels, strict=True)]
     if args.json:
         from isalens.report.serialize import dumps
         sys.stdout.write(dumps(compare_dict(variants), pretty=args.pretty))

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 from isalens.engine.load import LoadedKernel, LoadedModule, load
 from isalens.errors import InputError, IsalensError
 from isalens.progress import step
-from isalens.report.model import SCHEMA_VERSION, LiveRegReport, livereg_report
+from isalens.report.model import SCHEMA_VERSION, KernelReport, LiveRegReport, livereg_report
 
 if TYPE_CHECKING:
     from isalens.analysis.vliw import VliwAnalysis
 
-__all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "load_input", "report_of", "source_of"]
+__all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "compare_variant", "compare_variants",
+           "load_input", "report_of", "source_of"]
 
 #: the optional passes `analyze` runs beside the core ones (docs/reports.md)
 ANALYZE_PASSES = ("stats", "timing", "advice")
@@ -154,6 +155,32 @@ def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_st
     return livereg_report(analyses, file=module.ir.file,
                           dialect=module.ir.dialect, diagnostics=module.ir.diagnostics, longest_count=longest,
                           compiler_stats=compiler_stats, timing_requested="timing" in extra)
+
+
+def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) -> KernelReport:
+    """One variant of ``compare``: the single kernel of ``source`` (or ``options.kernel``), with statistics and
+    without its listing (the figures, summaries and ``vgpr_counts`` stay)."""
+    report = livereg(source, options, longest=0, extra=("stats",))
+    if len(report.kernels) > 1:
+        # a variant is one kernel: never pick one silently
+        raise IsalensError("the file has several kernels (" + ", ".join(k.name for k in report.kernels)
+                           + "); choose one with --kernel", file=report.file)
+    return report.kernels[0].without_listing()
+
+
+def compare_variants(sources: Sequence[str | Path], options: LoadOptions = LoadOptions(), *,
+                     jobs: int | None = None) -> tuple[KernelReport, ...]:
+    """:func:`compare_variant` of every source, several at once on every core (``jobs``); the first failing
+    source (in the order given) raises its error."""
+    workers = min(jobs or os.cpu_count() or 1, len(sources))
+    if workers <= 1:
+        return tuple(compare_variant(s, options) for s in sources)
+    variants: list[KernelReport] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for future in [pool.submit(compare_variant, s, options) for s in sources]:
+            variants.append(future.result())
+            step(f"{len(variants)} of {len(sources)} variants analysed ({workers} at a time)")
+    return tuple(variants)
 
 
 def _is_binary(path: Path) -> bool:
