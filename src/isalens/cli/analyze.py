@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from isalens.cli.common import (
     EXIT_INPUT,
     EXIT_OK,
+    add_jobs_option,
     add_load_options,
+    jobs_of,
     load_options,
     print_diagnostics,
     use_color,
@@ -33,7 +35,7 @@ def register(sub: Any) -> None:
     add_load_options(p)
     p.add_argument("--json", action="store_true", help="print JSON (one file: its document; several: 'files')")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")
-    p.add_argument("--jobs", type=int, metavar="N", help="files analysed at once (default: every core)")
+    add_jobs_option(p)
     p.add_argument("--csv", type=Path, metavar="OUT.csv", help="write per-line live counts as CSV")
     p.add_argument("--html", type=Path, metavar="OUT.html",
                    help="write a self-contained interactive report (chart, listing, register highlighting)")
@@ -46,12 +48,11 @@ def run(args: argparse.Namespace) -> int:
     from isalens.engine import analyze, source_of
     from isalens.errors import IsalensError
 
-    if args.jobs is not None and args.jobs < 1:
-        raise IsalensError("--jobs must be at least 1")
+    jobs = jobs_of(args)
     if args.files.count("-") > 1:
         raise IsalensError("standard input ('-') can be read once")
     sources = [source_of(f) for f in args.files]
-    result = analyze(sources, load_options(args), jobs=args.jobs)
+    result = analyze(sources, load_options(args), jobs=jobs)
     reports = [f.report for f in result.files if f.report is not None]
     if (args.html or args.csv or args.plot) and any(f.vliw is not None for f in result.files):
         raise IsalensError("VLIW (R600-Cayman) files have no --html/--csv/--plot view; see `isalens vliw --help`")

@@ -53,6 +53,18 @@ def add_load_options(p: argparse.ArgumentParser) -> None:
     add_source_options(p)
 
 
+def add_jobs_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=int, metavar="N", help="files analysed at once (default: every core)")
+
+
+def jobs_of(args: argparse.Namespace) -> int | None:
+    """``--jobs``, checked (None: every core)."""
+    if args.jobs is not None and args.jobs < 1:
+        from isalens.errors import IsalensError
+        raise IsalensError("--jobs must be at least 1")
+    return args.jobs  # type: ignore[no-any-return]
+
+
 def add_json_options(p: argparse.ArgumentParser, help_text: str = "print JSON instead of text") -> None:
     p.add_argument("--json", action="store_true", help=help_text)
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")

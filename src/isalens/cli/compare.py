@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_OK, add_load_options, load_options, write_output
+from isalens.cli.common import EXIT_OK, add_jobs_option, add_load_options, jobs_of, load_options, write_output
 
 
 def register(sub: Any) -> None:
@@ -20,7 +20,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="ISA text or source files, one variant each")
     p.add_argument("--labels", help="comma-separated names for the variants (default: file names)")
-    p.add_argument("--jobs", type=int, metavar="N", help="files analysed at once (default: every core)")
+    add_jobs_option(p)
     add_load_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")
@@ -37,11 +37,10 @@ def run(args: argparse.Namespace) -> int:
     labels = [x.strip() for x in args.labels.split(",")] if args.labels else [Path(f).name for f in args.files]
     if len(labels) != len(args.files):
         raise IsalensError(f"--labels names {len(labels)} variants for {len(args.files)} files")
-    if args.jobs is not None and args.jobs < 1:
-        raise IsalensError("--jobs must be at least 1")
+    jobs = jobs_of(args)
     stdin_text = sys.stdin.read() if "-" in args.files else None
     # each variant keeps its figures, not its listing; several files are analysed at once on every core
-    kernels = compare_variants([source_of(f, stdin_text) for f in args.files], load_options(args), jobs=args.jobs)
+    kernels = compare_variants([source_of(f, stdin_text) for f in args.files], load_options(args), jobs=jobs)
     variants = [Variant(label, kernel) for label, kernel in zip(labels, kernels, strict=True)]
     if args.json:
         from isalens.report.serialize import dumps

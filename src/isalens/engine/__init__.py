@@ -8,11 +8,11 @@ Heavy layers (compiler front ends, VLIW) are imported only when an input needs t
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from isalens.engine.load import LoadedKernel, LoadedModule, load
 from isalens.errors import InputError, IsalensError
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "compare_variant", "compare_variants",
            "load_input", "report_of", "source_of"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: the optional passes `analyze` runs beside the core ones (docs/reports.md)
 ANALYZE_PASSES = ("stats", "timing", "advice")
@@ -168,19 +171,29 @@ def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) ->
     return report.kernels[0].without_listing()
 
 
+def _compare_task(args: tuple[str | Path, LoadOptions]) -> KernelReport:
+    return compare_variant(*args)
+
+
 def compare_variants(sources: Sequence[str | Path], options: LoadOptions = LoadOptions(), *,
                      jobs: int | None = None) -> tuple[KernelReport, ...]:
     """:func:`compare_variant` of every source, several at once on every core (``jobs``); the first failing
     source (in the order given) raises its error."""
-    workers = min(jobs or os.cpu_count() or 1, len(sources))
+    return tuple(_each(_compare_task, [(s, options) for s in sources], jobs, "variants"))
+
+
+def _each(task: Callable[[T], R], items: Sequence[T], jobs: int | None, noun: str) -> list[R]:
+    """``task`` of every item, in order: in this process for one worker, else in a process pool of ``jobs``
+    workers (default: every core), saying how many are done; a task's exception is raised in item order."""
+    workers = min(jobs or os.cpu_count() or 1, len(items))
     if workers <= 1:
-        return tuple(compare_variant(s, options) for s in sources)
-    variants: list[KernelReport] = []
+        return [task(item) for item in items]
+    done: list[R] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for future in [pool.submit(compare_variant, s, options) for s in sources]:
-            variants.append(future.result())
-            step(f"{len(variants)} of {len(sources)} variants analysed ({workers} at a time)")
-    return tuple(variants)
+        for result in pool.map(task, items):
+            done.append(result)
+            step(f"{len(done)} of {len(items)} {noun} analysed ({workers} at a time)")
+    return done
 
 
 def _is_binary(path: Path) -> bool:
@@ -227,12 +240,4 @@ def analyze(sources: str | Path | Sequence[str | Path], options: LoadOptions | N
     if not items:
         raise InputError("no input files")
     items = [Path(s) if isinstance(s, str) and "\n" not in s and Path(s).is_file() else s for s in items]
-    workers = min(jobs or os.cpu_count() or 1, len(items))
-    if workers <= 1:
-        return Analysis(tuple(analyze_file(s, options, longest=longest) for s in items))
-    results: list[FileResult] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(_analyze_task, [(s, options, longest) for s in items]):
-            results.append(result)
-            step(f"{len(results)} of {len(items)} files analysed ({workers} at a time)")
-    return Analysis(tuple(results))
+    return Analysis(tuple(_each(_analyze_task, [(s, options, longest) for s in items], jobs, "files")))

@@ -24,11 +24,14 @@ def declared_target(text: str, dialect: str) -> str | None:
 
 def not_code(text: str, dialect: str) -> str | None:
     """Why ``text`` (sniffed as ``dialect``) holds no code to analyse, for inputs users give by mistake."""
-    if dialect == "bare" and dialects.statistics_only(text[:200_000]):
+    if dialect != "bare":
+        return None
+    head = text[:200_000]
+    if dialects.statistics_only(head):
         return ("Vulkan pipeline statistics (STAT lines) hold no instructions: give the shader's assembly "
                 "(RADV's \"Assembly\" representation, 'BBn:' lines with encoding words) or the shader source "
                 "(`isalens analyze SHADER.comp --arch FAMILY` prints these statistics beside its own figures)")
-    if dialect == "bare" and dialects.rga_livereg_output(text[:200_000]):
+    if dialects.rga_livereg_output(head):
         return ("RGA's live-register report (legend, 'Line | Rn |' map), not ISA: give isalens the ISA file "
                 "RGA analysed (`rga --isa FILE`); `isalens livereg --rga` prints this report in RGA's format")
     return None
