@@ -164,6 +164,10 @@ def main() -> int:
     ONLY = {n.strip() for n in args.only.split(",")} if args.only else None
     isalens = shlex.split(args.isalens)
     sizes = [s.strip().lower() for s in args.sizes.split(",") if s.strip()]
+    # the state scripts/setup.sh leaves: isalens's modules with bytecode (the default with a non-editable
+    # install, and written on first use unless PYTHONDONTWRITEBYTECODE is set)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", str(ROOT / "src" / "isalens")],
+                   stdout=subprocess.DEVNULL, check=True)
     kernels = build_all()
     shae = os.environ.get("ISALENS_PEER_SHAE")
     mc = shutil.which("llvm-mc-19")

@@ -49,4 +49,8 @@ if [ "$dev" -eq 1 ]; then
 else
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[plot,binary,scan]'
 fi
+# An editable install leaves isalens's own modules without bytecode; where PYTHONDONTWRITEBYTECODE is set
+# (many containers and CI images) every command would then compile ~75 modules again, ~0.1 s a run.
+# Python checks each cached file against its source, so an edited module is still compiled afresh.
+.venv/bin/python -m compileall -q -j 0 src/isalens >/dev/null
 echo "setup: done (.venv/bin/isalens)" >&2

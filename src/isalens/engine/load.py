@@ -34,8 +34,7 @@ from isalens.errors import ArchError, InputError
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel, Module, TargetInfo
-from isalens.isa import r600, registry
-from isalens.isa.r600.rules import generation_of as r600_generation_of
+from isalens.isa import registry
 from isalens.progress import step
 
 __all__ = [
@@ -48,11 +47,19 @@ _DEFAULT_PASS_OPTIONS = PassOptions()
 _MAX_INPUT_BYTES = 512 * 1024 * 1024
 
 
+def _is_vliw(text: str) -> bool:
+    from isalens.isa import r600  # the VLIW reader loads on use: ~11 ms of every GCN command's start-up
+
+    return r600.sniff(text) is not None
+
+
 def resolve_arch(name: str, *, file: str | None = None) -> ArchSpec:
     """The :class:`ArchSpec` for ``name`` or a clear :class:`ArchError`."""
     try:
         return get_arch(name)
     except UnknownArchError:
+        from isalens.isa.r600.rules import generation_of as r600_generation_of  # the VLIW reader loads on use
+
         if r600_generation_of(name) is not None:  # a chip `isalens vliw` reads: say so instead of "unknown"
             raise ArchError(f"'{name}' is a VLIW (R600-Cayman) target: `isalens vliw --target {name}` (or "
                             "`isalens analyze`) reads its code; this command reads GCN, CDNA and RDNA ISA",
@@ -217,7 +224,7 @@ def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | No
         raise ArchError(f"--arch {arch} conflicts with the input's target {declared}", file=file,
                         code="arch-conflict")
     name = arch or declared
-    if not name and r600.sniff(text):
+    if not name and _is_vliw(text):
         raise InputError("VLIW (R600-Cayman) code: `isalens vliw` (or `isalens analyze`) reads it; this command "
                          "reads GCN, CDNA and RDNA ISA", file=file, code="vliw-input")
     why_not = registry.not_code(text, dialect)
