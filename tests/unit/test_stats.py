@@ -233,6 +233,29 @@ def test_unknown_when_the_address_is_loaded_or_redefined_in_a_loop() -> None:
     assert s.lds_totals["unknown"] == 1
 
 
+def test_repeated_instructions_count_once_per_line() -> None:
+    # the same text on several lines (one shared facts object): every figure counts each line
+    k = _kernel("v_add_f32_e32 v1, 1.0, v1\n"
+                "v_add_f32_e32 v1, 1.0, v1\n"
+                ".LBB0_1:\n"
+                "v_add_f32_e32 v1, 1.0, v1\n"
+                "v_add_f32_e32 v1, 1.0, v1\n"
+                "v_add_f32_e32 v1, 0x40490fdb, v1\n"
+                "v_add_f32_e32 v1, 0x40490fdb, v1\n"
+                "s_cbranch_scc1 .LBB0_1\n")
+    s = kernel_stats(k, loop_weight=10)
+    assert s.classes == {"branch": 1, "end": 1, "valu.f32": 6}
+    assert s.classes_by_loop_depth == {0: {"end": 1, "valu.f32": 2}, 1: {"branch": 1, "valu.f32": 4}}
+    # two adds at depth 0 weigh 1 each, four in the loop 10 each: 2 + 40
+    assert s.classes_weighted == {"branch": 10, "end": 1, "valu.f32": 42}
+    # 1.0 is an inline constant (4 lines), 0x40490fdb a literal (2 lines); v1 is no constant
+    assert s.constants == {"inline": 4, "literal": 2}
+    assert s.literal_values == {"0x40490fdb": 2}
+    # VOP2 4 bytes x 4, with a literal 8 bytes x 2, s_cbranch 4, s_endpgm 4 = 40
+    assert s.code_bytes == 40
+    assert [sum(b.classes.values()) for b in s.blocks] == [2, 5, 1]
+
+
 def test_loop_depth_weighting_and_blocks() -> None:
     k = _kernel("v_mov_b32 v1, 0\n"
                 ".LBB0_1:\n"
