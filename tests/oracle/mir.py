@@ -29,8 +29,8 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["MirBlock", "MirInstruction", "MirOperand", "Unit", "asm_block_markers", "asm_block_starts",
-           "mir_block_instructions", "mir_block_liveins", "mir_live_after", "mir_register_units",
-           "mir_reserved_registers"]
+           "mir_block_instructions", "mir_block_liveins", "mir_live_after", "mir_read_live_after",
+           "mir_register_units", "mir_reserved_registers", "without_tuple_implicits"]
 
 Unit = tuple[str, int, int]
 
@@ -500,3 +500,57 @@ def mir_live_after(block: MirBlock, live_in: dict[int, frozenset[Unit]],
                     available |= op.units
             after[k] = after[k] & available
     return after
+
+
+def _registers_of(units: frozenset[Unit]) -> set[tuple[str, int]]:
+    return {(u[0], u[1]) for u in units}
+
+
+def without_tuple_implicits(ins: MirInstruction) -> MirInstruction:
+    """``ins`` without the implicit operands naming a whole register tuple of which an explicit operand
+    names one register: LLVM adds them to the per-register moves it expands a tuple copy, spill or reload
+    into after allocation (``V_WRITELANE_B32 killed $sgpr0, 13, ..., implicit-def $sgpr0_..._sgpr15,
+    implicit $sgpr0_..._sgpr15``, then ``V_WRITELANE_B32 killed $sgpr15, 28, ..., implicit
+    $sgpr0_..._sgpr15``), so the tuple stays live across the whole sequence although the first move's own
+    operand is ``killed``."""
+    explicit = [op.units for op in ins.operands if not op.implicit]
+    kept = tuple(op for op in ins.operands
+                 if not (op.implicit and len(_registers_of(op.units)) > 1
+                         and any(units and units < op.units for units in explicit)))
+    return ins if len(kept) == len(ins.operands) else MirInstruction(ins.opcode, kept, ins.bundled, ins.targets)
+
+
+def mir_read_live_after(blocks: dict[int, MirBlock], *, tuple_implicits: bool = True,
+                        ) -> dict[int, list[frozenset[Unit]]]:
+    """LLVM's liveness after each instruction of every block, rebuilt from the MIR's reads alone: block
+    live-ins by a backward fixpoint over the MIR's own successors instead of the live-ins LLVM lists, so a
+    register LLVM lists live but no path below reads (before a write) is not live. With
+    ``tuple_implicits=False`` the whole-tuple implicit operands of expanded moves
+    (:func:`without_tuple_implicits`) are neither reads nor writes.
+
+    Used only to *classify* differences from LLVM's listed liveness (:func:`mir_live_after`), never as the
+    oracle itself."""
+    if not tuple_implicits:
+        blocks = {n: MirBlock(b.successors, [without_tuple_implicits(i) for i in b.instructions])
+                  for n, b in blocks.items()}
+    live_in: dict[int, frozenset[Unit]] = dict.fromkeys(blocks, frozenset())
+    changed = True
+    while changed:
+        changed = False
+        for n in sorted(blocks, reverse=True):  # mostly backward edges last: few rounds
+            block = blocks[n]
+            if block.instructions:
+                live = set(mir_live_after(block, live_in)[0])
+                first = block.instructions[0]  # never a continued move: nothing before it in the block
+                for op in first.operands:
+                    if op.is_def:
+                        live -= op.units
+                for op in first.operands:
+                    if not op.is_def and not op.undef:
+                        live |= op.units
+            else:
+                live = set().union(*(live_in.get(s, frozenset()) for s in block.successors))
+            new = frozenset(live)
+            if new != live_in[n]:
+                live_in[n], changed = new, True
+    return {n: mir_live_after(b, live_in) for n, b in blocks.items()}

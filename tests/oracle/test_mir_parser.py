@@ -12,7 +12,9 @@ from .mir import (
     mir_block_instructions,
     mir_block_liveins,
     mir_live_after,
+    mir_read_live_after,
     mir_register_units,
+    without_tuple_implicits,
 )
 
 
@@ -332,3 +334,55 @@ def test_a_move_continuing_an_expanded_tuple_does_not_end_the_other_half() -> No
     v = lambda *ns: frozenset(("v", n, h) for n in ns for h in (0, 1))  # noqa: E731
     assert after[4] & v(4, 5) == frozenset()
     assert after[5] & v(4, 5) == v(4, 5)
+
+
+SPILL_MIR = """\
+---
+name:            k
+body:             |
+  bb.0:
+    successors: %bb.1
+    liveins: $sgpr0_sgpr1, $vgpr3
+
+    $agpr5 = V_ACCVGPR_WRITE_B32_e64 $vgpr3, implicit $exec
+    $vgpr3 = V_WRITELANE_B32 killed $sgpr0, 0, killed $vgpr3, implicit-def $sgpr0_sgpr1, implicit $sgpr0_sgpr1
+    $vgpr3 = V_WRITELANE_B32 killed $sgpr1, 1, killed $vgpr3, implicit $sgpr0_sgpr1
+    $vgpr1 = V_ACCVGPR_READ_B32_e64 $agpr5, implicit $exec
+
+  bb.1:
+    liveins: $agpr5, $vgpr1, $vgpr3
+
+    GLOBAL_STORE_DWORD undef $vgpr6_vgpr7, killed $vgpr1, 0, 0, implicit $exec
+    S_ENDPGM 0, implicit $vgpr3
+...
+"""
+
+
+def test_whole_tuple_implicits_of_expanded_moves_are_dropped() -> None:
+    """The first lane write of a two-SGPR spill reads s0 (``killed``) and carries an implicit def and use of
+    s[0:1]; the second reads s1 and an implicit use of s[0:1]. Dropped: each reads its own register only.
+    ``V_ACCVGPR_WRITE`` names no tuple and keeps its implicit ``$exec``."""
+    block = mir_block_instructions(SPILL_MIR)["k"][0]
+    first, second = (without_tuple_implicits(i) for i in block.instructions[1:3])
+    assert [op.reg for op in first.operands] == ["vgpr3", "sgpr0", "vgpr3"]
+    assert [op.reg for op in second.operands] == ["vgpr3", "sgpr1", "vgpr3"]
+    assert without_tuple_implicits(block.instructions[0]) is block.instructions[0]
+
+
+def test_liveness_rebuilt_from_reads_only() -> None:
+    """By hand. As LLVM lists it (bb.1 live-ins): a5 is live after its reload although nothing reads it
+    later, and s0 stays live to the second lane write through the implicit use of s[0:1]. From reads
+    alone: a5 is live only up to the reload (bb.1 does not read it), and, without the tuple implicits, s0
+    ends at the first lane write while s1 stays live to the second."""
+    blocks = mir_block_instructions(SPILL_MIR)["k"]
+    liveins = mir_block_liveins(SPILL_MIR)["k"]
+    a = lambda *ns: frozenset(("a", n, h) for n in ns for h in (0, 1))  # noqa: E731
+    s = lambda *ns: frozenset(("s", n, 0) for n in ns)  # noqa: E731
+    listed = mir_live_after(blocks[0], liveins, liveins[0])
+    assert [x & a(5) for x in listed] == [a(5)] * 4
+    assert [x & s(0, 1) for x in listed] == [s(0, 1), s(0, 1), frozenset(), frozenset()]
+    reads = mir_read_live_after(blocks)[0]
+    assert [x & a(5) for x in reads] == [a(5), a(5), a(5), frozenset()]
+    assert [x & s(0, 1) for x in reads] == [s(0, 1), s(0, 1), frozenset(), frozenset()]
+    dropped = mir_read_live_after(blocks, tuple_implicits=False)[0]
+    assert [x & s(0, 1) for x in dropped] == [s(0, 1), s(1), frozenset(), frozenset()]
