@@ -56,6 +56,24 @@ def test_files_in_parallel_equal_files_one_by_one() -> None:
     assert serial == parallel
 
 
+def test_files_without_listing_render_the_same_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """The text view (no listing) has its workers leave the rows out; what it prints is what the full
+    reports print, and the row it names at the VGPR peak is the listing's."""
+    from isalens.ir.registers import RegFile
+    from isalens.report.text import render_text
+
+    full = isalens.analyze(EXAMPLES, jobs=1)
+    lean = isalens.analyze(EXAMPLES, jobs=2, listing=False)
+    for a, b in zip(full.files, lean.files, strict=True):
+        assert a.report is not None and b.report is not None
+        for ka, kb in zip(a.report.kernels, b.report.kernels, strict=True):
+            assert len(ka.lines) == ka.instructions and len(kb.lines) == 0
+            assert kb.peak_row == ka.lines[ka.vgpr.peak_indices[0]]
+        assert render_text(b.report, RegFile.VGPR, color=False, listing=False) == \
+            render_text(a.report, RegFile.VGPR, color=False, listing=False)
+        assert "VGPRs of data in 16-bit halves" in render_text(b.report, RegFile.VGPR, color=False, listing=False)
+
+
 def test_compare_variants_in_parallel_equal_one_by_one(tmp_path: Path) -> None:
     from isalens.engine import compare_variants
     from isalens.report.compare import Variant, compare_dict

@@ -52,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if args.files.count("-") > 1:
         raise IsalensError("standard input ('-') can be read once")
     sources = [source_of(f) for f in args.files]
-    result = analyze(sources, load_options(args), jobs=jobs)
+    # the text view shows no listing: leave the rows out (JSON, CSV, plots and HTML show them)
+    listing = bool(args.json or args.csv or args.plot or args.html)
+    result = analyze(sources, load_options(args), jobs=jobs, listing=listing)
     reports = [f.report for f in result.files if f.report is not None]
     if (args.html or args.csv or args.plot) and any(f.vliw is not None for f in result.files):
         raise IsalensError("VLIW (R600-Cayman) files have no --html/--csv/--plot view; see `isalens vliw --help`")

@@ -234,6 +234,8 @@ class KernelReport:
     block_live_ins: tuple[BlockLiveIn, ...] = ()
     #: live VGPRs per instruction (the listing's ``live_vgpr`` column, kept when the listing is dropped)
     vgpr_counts: tuple[int, ...] = ()
+    #: the listing's row at the first VGPR peak (kept when the listing is dropped: the text view names it)
+    peak_row: LineRow | None = None
 
     def without_listing(self) -> KernelReport:
         """This report without its per-instruction rows, masks and statistics lines (the figures, summaries
@@ -332,6 +334,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         unexpected_lines = tuple(_first_read_line(kernel, live, f, r, stray) for f in FILES
                                  for r in registers_in(stray, f))
     peak_live_set = {FILE_KEYS[f]: _peak_values(result, f, peak_limit) for f in FILES}
+    rows = LineRows(result, labels_at)
     release()  # the reaching-definition queries are done: their summary must not keep this IR alive
     return KernelReport(
         name=kernel.name, arch=arch.name, wave_size=kernel.wave_size, is_kernel=kernel.is_kernel,
@@ -340,7 +343,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         vgpr_granule=arch.vgpr_granule(kernel.wave_size), vgpr_total=min(arch.addressable_vgprs, 256),
         vgpr_file=arch.addressable_vgprs + (arch.agprs if arch.unified_vgpr_file else 0),
         sgpr_total=arch.addressable_sgprs, total_vgprs=res.total_vgprs, extra_sgprs=res.extra_sgprs,
-        lines=LineRows(result, labels_at), longest_lived=ranges,
+        lines=rows, longest_lived=ranges,
         peak_live_set=peak_live_set,
         entry_live_in=entry_names, unexpected_live_in=unexpected, unexpected_live_in_lines=unexpected_lines,
         blocks=len(graph.blocks), loops=len(graph.loops), max_loop_depth=max(graph.loop_depth, default=0),
@@ -365,6 +368,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
         block_live_ins=block_live_ins(kernel, graph, live),
         vgpr_counts=press.vgpr.counts,
+        peak_row=rows[press.vgpr.peak_indices[0]] if press.vgpr.peak_indices else None,
     )
 
 

@@ -80,7 +80,7 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
             if k.occupancy_workgroup_assumed else ""
         yield ""
         yield render_occupancy_text(k.occupancy, title=style("occupancy", _BOLD) + assumed).rstrip("\n")
-    peak_row = k.lines[k.vgpr.peak_indices[0]] if k.vgpr.peak_indices else None
+    peak_row = k.peak_row
     if peak_row is not None:
         yield (f"  at the VGPR peak (line {peak_row.line}): {peak_row.live_vgpr_halves / 2:.1f} VGPRs of data in "
                f"16-bit halves; {peak_row.vgpr_half_only} VGPRs hold one live half (the other is wasted)")
