@@ -23,7 +23,7 @@ def rga_lines(report: KernelReport, file: RegFile = RegFile.VGPR) -> Iterator[st
     yield from (_LEGEND, f"  Line | Rn  | {' ' * width} | Instruction", "-" * 80)
     first = True
     column = COUNT_COLUMN[file]
-    memo: dict[tuple[int, int], int] = {}
+    memo: dict[tuple[int, int] | int, int] = {}
     for row, (occupied, defs, uses) in zip(report.lines, report.masks, strict=True):
         labels = [x if x.startswith("label_") else f"label_{x}" for x in row.labels]
         if first:

@@ -50,14 +50,18 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
         header = f"{'line':>6} | {'live':>4} |{halves_head} {'':{width}} | instruction"
         yield style(header, _DIM)
         column = COUNT_COLUMN[file]
-        memo: dict[tuple[int, int], int] = {}
+        memo: dict[tuple[int, int] | int, int] = {}
+        half_cells: dict[int, str] = {}
         for row, (occupied, defs, uses) in zip(k.lines, k.masks, strict=True):
             for label in row.labels:
                 yield style(f"{'':>6} | {'':>4} |" + (f" {'':>6} |" if half_col else "")
                             + f" {'':{width}} | {label}:", _DIM)
             count = row[column]
             cells = register_map(occupied, defs, uses, file, width, memo)
-            halves = f" {row.live_vgpr_halves / 2:6.1f} |" if half_col else ""
+            halves = ""
+            if half_col:  # a few hundred distinct counts in 100k lines: each formatted once
+                halves = half_cells.get(row.live_vgpr_halves) or half_cells.setdefault(
+                    row.live_vgpr_halves, f" {row.live_vgpr_halves / 2:6.1f} |")
             mark = "*" if row.index in peak else " "
             text = f"{row.line:6d} |{mark}{count:4d} |{halves} {cells} | {row.text}"
             yield style(text, _BOLD, _RED) if row.index in peak else text
