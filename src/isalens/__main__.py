@@ -1,7 +1,5 @@
 """``python -m isalens``."""
 
-import sys
+from isalens.cli import run
 
-from isalens.cli import main
-
-sys.exit(main())
+run()

@@ -4,6 +4,7 @@ and one bad file does not stop the others, and the CLI starts without loading th
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -112,6 +113,25 @@ def test_help_does_not_import_the_heavy_layers() -> None:
             "'isalens.analysis', 'isalens.report', 'isalens.engine', 'matplotlib'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(("name", "code"), [("fp16_half3.gfx902.s", 0), ("missing.s", 2)])
+def test_the_command_flushes_runs_exit_handlers_and_exits_with_mains_code(name: str, code: int) -> None:
+    """``isalens`` ends with ``os._exit`` (no interpreter teardown): its output must still be complete, the
+    exit handlers must still run (RADV's runtime directory is removed by one) and the code is main's."""
+    path = ROOT / "examples" / "isa" / name
+    script = ("import atexit, sys; atexit.register(print, 'handler ran'); "
+              f"sys.argv = ['isalens', 'livereg', '--json', {str(path)!r}]; "
+              "from isalens.cli import run; run()")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as for most users
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, env=env)
+    assert proc.returncode == code
+    assert proc.stdout.endswith("handler ran\n")
+    if code == 0:
+        doc = json.loads(proc.stdout.removesuffix("handler ran\n"))
+        assert doc["kernels"][0]["instructions"] > 100
+    else:
+        assert proc.stderr.count("\n") == 1 and "missing.s" in proc.stderr
 
 
 def test_analyze_carries_timing_and_advice(capsys: pytest.CaptureFixture[str]) -> None:
