@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from isalens.analysis.blocks import BlockLiveIn
-from isalens.report.model import FileSummary, KernelReport, LineRow, LiveRegReport
+from isalens.report.model import FileSummary, KernelReport, LineRow, LineRows, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
 from isalens.report.serialize import Streamed, array, dumps
 from isalens.report.stats import stats_dict
@@ -29,6 +30,22 @@ def _line_object(row: LineRow) -> dict[str, Any]:
     return dict(zip(_LINE_KEYS, row, strict=True))
 
 
+class _LineObjects:
+    """The listing's JSON line objects, each time it is iterated: made straight from the analysis when the
+    rows are still built on demand (:meth:`LineRows.dicts`), else from the rows (a copy sent between
+    processes holds plain rows)."""
+
+    __slots__ = ("_lines",)
+
+    def __init__(self, lines: Sequence[LineRow]) -> None:
+        self._lines = lines
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if isinstance(self._lines, LineRows):
+            return self._lines.dicts()
+        return (_line_object(r) for r in self._lines)
+
+
 def _block_object(b: BlockLiveIn) -> dict[str, Any]:
     return {"index": b.index, "labels": list(b.labels), "first_line": b.first_line, "loop_depth": b.loop_depth,
             "live_in": list(b.live_in)}
@@ -39,7 +56,7 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
     listing: Any = []
     if lines:
         # LineRow's fields are the line keys, in order
-        listing = Streamed(k.lines, _line_object) if stream else [_line_object(r) for r in k.lines]
+        listing = Streamed(_LineObjects(k.lines)) if stream else list(_LineObjects(k.lines))
     return {
         "name": k.name,
         "arch": k.arch,

@@ -155,6 +155,29 @@ class LineRows(OnDemand[LineRow]):
             yield LineRow(ins.line, i, ins.text, labels_at.get(i, no_labels), vgpr[i], sgpr[i], agpr[i],
                           halves[i], half_only[i], names, block, depth_of[block])
 
+    def dicts(self) -> Iterator[dict[str, Any]]:
+        """The rows as the JSON line objects (keys: :class:`LineRow`'s fields), made directly: a million
+        lines are written without first making a million rows (0.08 s of 2 s at 100k). The loop repeats
+        :meth:`_rows`; the golden JSON files and the test comparing a pickled copy's JSON (plain rows) with
+        the original's keep the two equal."""
+        instructions = self._kernel.instructions
+        live_in, live_out = self._liveness.live_in, self._liveness.live_out
+        press = self._pressure
+        vgpr, sgpr, agpr = press.vgpr.counts, press.sgpr.counts, press.agpr.counts
+        halves, half_only = press.vgpr_halves, press.vgpr_half_only
+        block_of, depth_of, labels_at, specials = self._block_of, self._depth_of, self._labels, self._specials
+        no_labels: list[str] = []
+        for i, ins in enumerate(instructions):
+            special = (live_in[i] | live_out[i] | ins.defs) & SPECIAL_MASK
+            names = specials.get(special)
+            if names is None:
+                names = specials[special] = list(_reg_names(special, RegFile.SPECIAL))
+            block = block_of[i]
+            yield {"line": ins.line, "index": i, "text": ins.text, "labels": labels_at.get(i, no_labels),
+                   "live_vgpr": vgpr[i], "live_sgpr": sgpr[i], "live_agpr": agpr[i],
+                   "live_vgpr_halves": halves[i], "vgpr_half_only": half_only[i], "live_special": names,
+                   "block": block, "loop_depth": depth_of[block]}
+
 
 @dataclass(frozen=True, slots=True)
 class LiveValue:

@@ -23,12 +23,12 @@ class Streamed:
 
     __slots__ = ("_items", "_make")
 
-    def __init__(self, items: Iterable[Any], make: Callable[[Any], Any]) -> None:
-        self._items, self._make = items, make
+    def __init__(self, items: Iterable[Any], make: Callable[[Any], Any] | None = None) -> None:
+        self._items, self._make = items, make  # no ``make``: the items are the values
 
     def __iter__(self) -> Any:
         make = self._make
-        return (make(x) for x in self._items)
+        return iter(self._items) if make is None else (make(x) for x in self._items)
 
 
 def array(items: Iterable[Any], make: Callable[[Any], Any], *, stream: bool) -> Any:
