@@ -127,8 +127,8 @@ def run() -> NoReturn:
 
     The per-text decoding caches outlive a command on purpose (a library's kernels share instruction
     texts), and freeing them one object at a time at exit, with the collector's last pass over them, took
-    0.15 s after a 100k-instruction kernel and 1.7 s after a 1M one (docs/performance.md). Output is
-    the exit handlers run (the RADV front end removes its runtime directory) and output is flushed first."""
+    0.15 s after a 100k-instruction kernel and 1.7 s after a 1M one (docs/performance.md). The exit
+    handlers run first (the RADV front end removes its runtime directory), then the output is flushed."""
     import atexit
     import contextlib
 
