@@ -54,10 +54,13 @@ _CF_NAMES = re.compile(r"^[ \t]*[0-9]+[ \t]+([A-Z][A-Z0-9_]*)", re.MULTILINE)
 _MAX_DIGITS = 9
 
 
+_CLAUSE_HEAD = re.compile(r"^[ \t]*[0-9]+[ \t]+(ALU|TEX|VTX)\w*:?[ \t]+ADDR\([0-9]+\)[ \t]+CNT\([0-9]+\)", re.MULTILINE)
+
+
 def sniff(text: str) -> bool:
     """Whether ``text`` looks like a CAL dump (a numbered ALU/TEX clause with ADDR and CNT)."""
-    return re.search(r"^[ \t]*[0-9]+[ \t]+(ALU|TEX|VTX)\w*:?[ \t]+ADDR\([0-9]+\)[ \t]+CNT\([0-9]+\)", text,
-                     re.MULTILINE) is not None
+    # the fixed part first (a substring search): the pattern alone took 33 ms on a 5 MB GCN listing
+    return "ADDR(" in text and _CLAUSE_HEAD.search(text) is not None
 
 
 def infer_generation(text: str, tables: Tables) -> tuple[str, str]:
