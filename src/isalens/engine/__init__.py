@@ -8,13 +8,13 @@ Heavy layers (compiler front ends, VLIW) are imported only when an input needs t
 from __future__ import annotations
 
 import dataclasses
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from isalens.engine.load import LoadedKernel, LoadedModule, load
+from isalens.engine.pool import each_in_order
 from isalens.errors import InputError, IsalensError
 from isalens.progress import step
 from isalens.report.model import SCHEMA_VERSION, KernelReport, LiveRegReport, livereg_report
@@ -24,9 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "compare_variant", "compare_variants",
            "load_input", "report_of", "source_of"]
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 #: the optional passes `analyze` runs beside the core ones (docs/reports.md)
 ANALYZE_PASSES = ("stats", "timing", "advice")
@@ -179,24 +176,7 @@ def compare_variants(sources: Sequence[str | Path], options: LoadOptions = LoadO
                      jobs: int | None = None) -> tuple[KernelReport, ...]:
     """:func:`compare_variant` of every source, several at once on every core (``jobs``); the first failing
     source (in the order given) raises its error."""
-    return tuple(_each(_compare_task, [(s, options) for s in sources], jobs, "variants"))
-
-
-def _each(task: Callable[[T], R], items: Sequence[T], jobs: int | None, noun: str) -> list[R]:
-    """``task`` of every item, in order: in this process for one worker, else in a process pool of ``jobs``
-    workers (default: every core), saying how many are done; a task's exception is raised in item order."""
-    workers = min(jobs or os.cpu_count() or 1, len(items))
-    if workers <= 1:
-        return [task(item) for item in items]
-    # imported here: concurrent.futures and multiprocessing cost every command ~13 ms of start-up
-    from concurrent.futures import ProcessPoolExecutor
-
-    done: list[R] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(task, items):
-            done.append(result)
-            step(f"{len(done)} of {len(items)} {noun} analysed ({workers} at a time)")
-    return done
+    return tuple(each_in_order(_compare_task, [(s, options) for s in sources], jobs, "variants analysed"))
 
 
 def _is_binary(path: Path) -> bool:
@@ -251,4 +231,5 @@ def analyze(sources: str | Path | Sequence[str | Path], options: LoadOptions | N
     if not items:
         raise InputError("no input files")
     items = [Path(s) if isinstance(s, str) and "\n" not in s and Path(s).is_file() else s for s in items]
-    return Analysis(tuple(_each(_analyze_task, [(s, options, longest, listing) for s in items], jobs, "files")))
+    return Analysis(tuple(each_in_order(_analyze_task, [(s, options, longest, listing) for s in items], jobs,
+                                        "files analysed")))

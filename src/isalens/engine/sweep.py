@@ -4,16 +4,14 @@
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
 from isalens.engine.decode import kernel_stats
+from isalens.engine.pool import each_in_order
 from isalens.engine.sources import is_source, load_source
 from isalens.errors import InputError, IsalensError
-from isalens.progress import step
 from isalens.report.sweep import SweepRow
 
 __all__ = ["SweepRow", "mark_best", "parse_sweep_defines", "sweep", "variants"]
@@ -98,15 +96,10 @@ def sweep(source: str | Path, defines: Sequence[tuple[str, list[str]]], archs: S
         raise InputError("cannot read: no such file", file=str(path), code="io")
     if not archs:
         raise InputError("sweep needs --arch with one or more targets", code="arch-required")
-    todo = variants(defines, archs)
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
-    if workers == 1:
-        results = [compile_one(str(path), d, a) for d, a in todo]
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(compile_one, str(path), d, a) for d, a in todo]
-            results = []
-            for future in futures:
-                results.append(future.result())
-                step(f"{len(results)} of {len(todo)} variants compiled and analysed")
+    todo = [(str(path), d, a) for d, a in variants(defines, archs)]
+    results = each_in_order(_compile_task, todo, jobs, "variants compiled and analysed")
     return mark_best([row for rows in results for row in rows])
+
+
+def _compile_task(args: tuple[str, dict[str, str], str]) -> list[SweepRow]:
+    return compile_one(*args)
