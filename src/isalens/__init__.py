@@ -3,8 +3,12 @@
 The public API (re-exported lazily, so the command line starts fast):
 
     >>> import isalens
-    >>> result = isalens.analyze("kernel.s")           # what `isalens analyze --json` prints: result.to_dict()
-    >>> module = isalens.load("kernel.s")              # parsed kernels; module.kernels[0].analyze()
+    >>> from pathlib import Path
+    >>> result = isalens.analyze(Path("kernel.s"))     # what `isalens analyze --json` prints: result.to_dict()
+    >>> module = isalens.load(Path("kernel.s"))        # parsed kernels; module.kernels[0].analyze()
+
+A :class:`~pathlib.Path` (or ``path="kernel.s"``) names a file; a ``str`` is ISA text, and one that names an
+existing file is refused rather than read.
 """
 
 from __future__ import annotations

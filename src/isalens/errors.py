@@ -6,10 +6,13 @@ without a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from isalens.ir.diagnostics import Diagnostic, Severity
 
-__all__ = ["ArchError", "Diagnostic", "InputError", "IsalensError", "ParseError", "Severity",
-           "UnknownInstructionError"]
+__all__ = ["READER_LIBRARIES", "ArchError", "Diagnostic", "InputError", "IsalensError", "ParseError", "Severity",
+           "UnknownInstructionError", "guarded", "raised_by_library"]
 
 
 class IsalensError(Exception):
@@ -44,3 +47,41 @@ class ArchError(IsalensError):
 
 class InputError(IsalensError):
     """The input file cannot be read or contains no kernel."""
+
+
+#: the libraries whose exceptions on damaged input are the input's fault, not ours (issue 25: "one guarded
+#: boundary per reader"); an exception raised in our own code stays an internal error (a bug to fix)
+READER_LIBRARIES = frozenset({"elftools", "construct", "msgpack", "zstandard", "zstd", "zlib", "duckdb",
+                              "pyarrow", "tomllib", "_duckdb"})
+
+
+def raised_by_library(exc: BaseException, libraries: frozenset[str] = READER_LIBRARIES) -> bool:
+    """Whether ``exc`` comes from one of ``libraries``: its type is theirs (``zlib.error``, ``ELFError``), or
+    the innermost Python frame it passed through is theirs (a ``struct.error`` inside pyelftools)."""
+    if type(exc).__module__.split(".", 1)[0] in libraries:
+        return True
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is None:
+        return False
+    module = str(last.tb_frame.f_globals.get("__name__", ""))
+    return module.split(".", 1)[0] in libraries
+
+
+@contextmanager
+def guarded(file: str, what: str, *, code: str = "damaged",
+            libraries: frozenset[str] = READER_LIBRARIES) -> Iterator[None]:
+    """``with guarded(file, "code object"):`` turns any exception a reader library raises on damaged input into
+    one :class:`InputError` naming ``file`` and what was damaged; :class:`IsalensError` and our own bugs pass."""
+    try:
+        yield
+    except IsalensError:
+        raise
+    except Exception as exc:
+        if not raised_by_library(exc, libraries):
+            raise
+        text = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise InputError(f"{what}: damaged ({type(exc).__name__}: {text})", file=file, code=code) from None

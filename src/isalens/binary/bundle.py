@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from isalens.errors import InputError
+from isalens.reading import max_input_size, size_text
 
 if TYPE_CHECKING:
     import mmap
 
-    Buffer = bytes | mmap.mmap
+    Buffer = bytes | bytearray | mmap.mmap
 
 __all__ = ["COMPRESSED_MAGIC", "PLAIN_MAGIC", "BundleEntry", "is_binary_file", "read_bundles"]
 
@@ -55,7 +56,9 @@ def _u64(data: Buffer, at: int) -> int:
 
 def _plain(data: Buffer, start: int, end_of_data: int, file: str,
            where: str) -> tuple[list[tuple[str, int, int]], int]:
-    """The entries (triple, absolute offset, size) of the plain bundle at ``start`` and where it ends."""
+    """The entries (triple, absolute offset, size) of the plain bundle at ``start`` and where it ends. Entries
+    must lie inside the data, after the entry table, and not overlap: each is read once (a bundle of 300
+    entries over one padded code object would otherwise be copied 300 times)."""
     pos = start + len(PLAIN_MAGIC)
     if pos + 8 > end_of_data:
         raise InputError(f"{where}: truncated offload bundle (no entry count)", file=file, code="bundle")
@@ -81,11 +84,63 @@ def _plain(data: Buffer, start: int, end_of_data: int, file: str,
                              f"{start + offset + size:#x}, past the end ({end_of_data:#x})", file=file, code="bundle")
         entries.append((triple, start + offset, size))
         end = max(end, pos, start + offset + size)
+    _check_layout(entries, pos, file, where)
     return entries, end
 
 
-def _decompress(data: Buffer, start: int, end_of_data: int, file: str, where: str) -> tuple[bytes, int, str]:
-    """The plain bundle inside the compressed bundle at ``start``, where the compressed one ends, its method."""
+def _check_layout(entries: list[tuple[str, int, int]], table_end: int, file: str, where: str) -> None:
+    """Every non-empty entry after the entry table (ending at ``table_end``) and apart from the others."""
+    placed = sorted((o, n, t) for t, o, n in entries if n)
+    previous: tuple[int, int, str] | None = None
+    for offset, size, triple in placed:
+        if offset < table_end:
+            raise InputError(f"{where}: offload bundle entry {triple} starts at byte {offset:#x}, inside the entry "
+                             f"table (which ends at {table_end:#x})", file=file, code="bundle")
+        if previous is not None and offset < previous[0] + previous[1]:
+            raise InputError(f"{where}: offload bundle entries {previous[2]} and {triple} overlap (bytes "
+                             f"{offset:#x}-{min(offset + size, previous[0] + previous[1]):#x})", file=file,
+                             code="bundle")
+        previous = (offset, size, triple)
+
+
+#: compressed bytes fed to the zstd decoder at a time: one zstd block (3 header bytes + 1 RLE byte) stands for
+#: at most 128 KiB of output, so 512 bytes decompress to at most ~16 MiB before the cap is checked again
+_ZSTD_FEED = 512
+
+
+def _inflate(payload: bytes, method: int, limit: int) -> tuple[bytearray, int, bool]:
+    """Decompress ``payload`` streamed, stopping once more than ``limit`` bytes came out: (output, compressed
+    bytes used, whether the stream ended). The output is checked to begin like a plain bundle as soon as it
+    can be, so a bomb of zeros stops after its first block."""
+    out = bytearray()
+    if method == _ZLIB:
+        inflater = zlib.decompressobj()
+        rest = payload
+        while rest and not inflater.eof and len(out) <= limit:
+            out += inflater.decompress(rest, min(1 << 20, limit + 1 - len(out)))
+            rest = inflater.unconsumed_tail
+            if len(out) >= len(PLAIN_MAGIC) and not out.startswith(PLAIN_MAGIC):
+                break
+        return out, len(payload) - len(inflater.unused_data) - len(rest), inflater.eof
+    import zstandard
+
+    unzstd = zstandard.ZstdDecompressor().decompressobj()
+    at = 0
+    while at < len(payload) and not unzstd.eof and len(out) <= limit:
+        out += unzstd.decompress(payload[at:at + _ZSTD_FEED])
+        at += _ZSTD_FEED
+        if len(out) >= len(PLAIN_MAGIC) and not out.startswith(PLAIN_MAGIC):
+            break
+    used = min(at, len(payload)) - (len(unzstd.unused_data) if unzstd.eof else 0)
+    return out, used, unzstd.eof
+
+
+def _decompress(data: Buffer, start: int, end_of_data: int, file: str, where: str) -> tuple[bytearray, int, str]:
+    """The plain bundle inside the compressed bundle at ``start``, where the compressed one ends, its method.
+
+    The uncompressed size the header declares is checked against the input cap (``--max-input-size``) before
+    anything is decompressed, and decompression stops as soon as it passes the declared size: a 64 KiB file
+    declaring tens of GiB is refused at once, one declaring little but inflating to much stops there."""
     if start + 8 > end_of_data:
         raise InputError(f"{where}: truncated compressed offload bundle header", file=file, code="bundle")
     version, method = struct.unpack_from("<HH", data, start + 4)
@@ -105,28 +160,19 @@ def _decompress(data: Buffer, start: int, end_of_data: int, file: str, where: st
     if total is not None and (total < header or start + total > end_of_data):
         raise InputError(f"{where}: truncated compressed offload bundle: {total} bytes declared, "
                          f"{end_of_data - start} present", file=file, code="bundle")
+    name = {_ZLIB: "zlib", _ZSTD: "zstd"}.get(method)
+    if name is None:
+        raise InputError(f"{where}: compressed offload bundle uses unknown method {method} (0 zlib, 1 zstd)",
+                         file=file, code="bundle")
+    cap = max_input_size()
+    if expected > cap:
+        raise InputError(f"{where}: compressed offload bundle declares {size_text(expected)} uncompressed, over the "
+                         f"{size_text(cap)} input cap (--max-input-size)", file=file, code="too-large")
     stop = end_of_data if total is None else start + total
     payload = bytes(data[start + header:stop])
-    name = {_ZLIB: "zlib", _ZSTD: "zstd"}.get(method)
     try:
-        if method == _ZLIB:
-            inflater = zlib.decompressobj()
-            plain = inflater.decompress(payload)
-            if not inflater.eof:
-                raise ValueError("compressed data ends early")
-            used = len(payload) - len(inflater.unused_data)
-        elif method == _ZSTD:
-            import zstandard
-
-            unzstd = zstandard.ZstdDecompressor().decompressobj()
-            plain = unzstd.decompress(payload)
-            if not unzstd.eof:
-                raise ValueError("compressed data ends early")
-            used = len(payload) - len(unzstd.unused_data)
-        else:
-            raise InputError(f"{where}: compressed offload bundle uses unknown method {method} (0 zlib, 1 zstd)",
-                             file=file, code="bundle")
-    except (zlib.error, ValueError) as exc:
+        plain, used, ended = _inflate(payload, method, expected)
+    except zlib.error as exc:
         raise InputError(f"{where}: corrupt {name} payload in compressed offload bundle: {exc}", file=file,
                          code="bundle") from None
     except Exception as exc:  # zstandard.ZstdError is not a ValueError
@@ -134,11 +180,20 @@ def _decompress(data: Buffer, start: int, end_of_data: int, file: str, where: st
             raise
         raise InputError(f"{where}: corrupt {name} payload in compressed offload bundle: {exc}", file=file,
                          code="bundle") from None
+    if len(plain) >= len(PLAIN_MAGIC) and not plain.startswith(PLAIN_MAGIC):
+        raise InputError(f"{where}: corrupt {name} payload in compressed offload bundle: it does not "
+                         "decompress to a bundle", file=file, code="bundle")
+    if len(plain) > expected:
+        raise InputError(f"{where}: compressed offload bundle decompresses to more than the {expected} bytes its "
+                         "header says", file=file, code="bundle")
+    if not ended:
+        raise InputError(f"{where}: corrupt {name} payload in compressed offload bundle: compressed data ends early",
+                         file=file, code="bundle")
     if len(plain) != expected:
         raise InputError(f"{where}: compressed offload bundle decompresses to {len(plain)} bytes, header says "
                          f"{expected}", file=file, code="bundle")
     end = stop if total is not None else start + header + used
-    return plain, end, str(name)
+    return plain, end, name
 
 
 def _next_magic(data: Buffer, at: int, stop: int) -> int:
@@ -181,7 +236,8 @@ def read_bundles(data: Buffer, *, file: str, section: str = "", start: int = 0,
                                  "decompress to a bundle", file=file, code="bundle")
             spans, _ = _plain(plain, 0, len(plain), file, f"{where} ({method})")
             for t, o, n in spans:
-                yield BundleEntry(t, plain[o:o + n], f"{prefix}bundle {index} ({method}) entry {t}")
+                yield BundleEntry(t, bytes(plain[o:o + n]), f"{prefix}bundle {index} ({method}) entry {t}")
+            del plain
         else:
             raise InputError(f"{where}: not an offload bundle (no __CLANG_OFFLOAD_BUNDLE__ or CCOB magic)",
                              file=file, code="bundle")
@@ -190,8 +246,6 @@ def read_bundles(data: Buffer, *, file: str, section: str = "", start: int = 0,
 
 def is_binary_file(path: Path) -> bool:
     """Whether ``path`` is an ELF file or an offload bundle (by its first bytes)."""
-    try:
-        with path.open("rb") as f:
-            return f.read(64).startswith((b"\x7fELF", PLAIN_MAGIC, COMPRESSED_MAGIC))
-    except OSError:
-        return False
+    from isalens.reading import read_head  # never blocks on a pipe nor reads a device
+
+    return read_head(path, 64).startswith((b"\x7fELF", PLAIN_MAGIC, COMPRESSED_MAGIC))

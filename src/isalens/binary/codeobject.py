@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import re
+import struct
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +20,7 @@ from elftools.elf.sections import NoteSection, SymbolTableSection
 
 from isalens.binary.descriptor import KD_SIZE, decode_descriptor
 from isalens.binary.metadata import NT_AMDGPU_METADATA, kernel_fields, unpack_metadata
-from isalens.errors import InputError
+from isalens.errors import InputError, guarded
 
 __all__ = ["EM_AMDGPU", "CodeObject", "KernelInfo", "read_code_object"]
 
@@ -99,11 +101,17 @@ def _notes(elf: ELFFile) -> list[tuple[str, int, bytes]]:
     return found
 
 
-def _bytes_at(sections: list[tuple[int, int, int]], data: bytes, address: int, size: int) -> bytes | None:
-    """``size`` bytes at virtual ``address``, from the section (address, size, file offset) that holds it."""
+def _bytes_at(sections: list[tuple[int, int, int]], data: bytes, address: int, size: int,
+              what: str, *, file: str, where: str) -> bytes | None:
+    """``size`` bytes at virtual ``address``, from the section (address, size, file offset) that holds it;
+    None when no section holds them, an error when the section holding them lies past the end of the file."""
     for start, length, offset in sections:
         if start <= address and address + size <= start + length:
-            return data[offset + address - start:offset + address - start + size]
+            at = offset + address - start
+            if at + size > len(data):
+                raise InputError(f"{where}: {what} at file offset {at:#x} lies past the end of the file "
+                                 f"({len(data):#x} bytes)", file=file, code="descriptor")
+            return data[at:at + size]
     return None
 
 
@@ -112,6 +120,13 @@ def read_code_object(data: bytes, *, file: str, source: str) -> CodeObject:
     where = source or "code object"
     if not data.startswith(b"\x7fELF"):
         raise InputError(f"{where}: not an ELF code object", file=file, code="code-object")
+    # one boundary: whatever pyelftools, construct or msgpack raise on a damaged file is named here, once
+    with guarded(file, where, code="code-object"):
+        co = _read(data, file=file, source=source, where=where)
+    return co
+
+
+def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
     try:
         elf = ELFFile(io.BytesIO(data))
         machine = elf.header["e_machine"]
@@ -145,12 +160,13 @@ def read_code_object(data: bytes, *, file: str, source: str) -> CodeObject:
         sections = [(int(x["sh_addr"]), int(x["sh_size"]), int(x["sh_offset"])) for x in elf.iter_sections()
                      if x["sh_type"] != "SHT_NOBITS" and x["sh_addr"]]
         kernels = []
-        for entry in meta.get("amdhsa.kernels", []) or []:
+        for entry in meta["amdhsa.kernels"]:
             fields = kernel_fields(entry)
             name = fields.get("name", "")
             kd_name = fields.get("symbol") or f"{name}.kd"
             kd = symbols.get(kd_name)
-            raw = _bytes_at(sections, data, kd[0], KD_SIZE) if kd else None
+            raw = _bytes_at(sections, data, kd[0], KD_SIZE, f"kernel {name}: kernel descriptor {kd_name}",
+                            file=file, where=where) if kd else None
             if raw is None:
                 raise InputError(f"{where}: kernel {name}: no kernel descriptor {kd_name}", file=file,
                                  code="descriptor")
@@ -159,15 +175,56 @@ def read_code_object(data: bytes, *, file: str, source: str) -> CodeObject:
         raise InputError(f"{where}: unreadable ELF: {exc}", file=file, code="code-object") from None
     except (ValueError, KeyError, IndexError, AttributeError) as exc:  # pyelftools on damaged headers
         raise InputError(f"{where}: damaged ELF: {type(exc).__name__}: {exc}", file=file, code="code-object") from None
-    return CodeObject(target, version, source, data, tuple(kernels), functions, _compiler_major(elf))
+    return CodeObject(target, version, source, data, tuple(kernels), functions,
+                      _compiler_major(elf, data, file=file, where=where))
 
 
 _CLANG_RE = re.compile(rb"clang version (\d+)\.")
+_SHF_COMPRESSED = 0x800
+#: a .comment holds a few compiler version strings; more than this is not a .comment
+_MAX_COMMENT = 1 << 16
 
 
-def _compiler_major(elf: ELFFile) -> int | None:
+def _comment_bytes(elf: ELFFile, data: bytes, *, file: str, where: str) -> bytes | None:
+    """The ``.comment`` section's text, decompressed (bounded) when the section is ``SHF_COMPRESSED``."""
     comment = elf.get_section_by_name(".comment")
+    if comment is None or comment["sh_type"] == "SHT_NOBITS":
+        return None
+    offset, size = int(comment["sh_offset"]), int(comment["sh_size"])
+    if offset + size > len(data):
+        raise InputError(f"{where}: section .comment lies past the end of the file", file=file, code="code-object")
+    raw = data[offset:offset + size]
+    if not int(comment["sh_flags"]) & _SHF_COMPRESSED:
+        return raw
+    # Elf64_Chdr (gABI): u32 ch_type (1 zlib, 2 zstd), u32 reserved, u64 ch_size, u64 ch_addralign
+    if len(raw) < 24:
+        raise InputError(f"{where}: compressed .comment has no compression header", file=file, code="code-object")
+    kind, _, declared, _ = struct.unpack_from("<IIQQ", raw, 0)
+    if declared > _MAX_COMMENT:
+        raise InputError(f"{where}: compressed .comment declares {declared:,} bytes (a .comment holds at most "
+                         f"{_MAX_COMMENT:,})", file=file, code="code-object")
+    try:
+        if kind == 1:
+            inflater = zlib.decompressobj()
+            text = inflater.decompress(raw[24:], declared + 1)
+        elif kind == 2:
+            import zstandard
+
+            text = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw[24:])).read(declared + 1)
+        else:
+            raise InputError(f"{where}: compressed .comment uses unknown compression type {kind} (1 zlib, 2 zstd)",
+                             file=file, code="code-object")
+    except zlib.error as exc:
+        raise InputError(f"{where}: corrupt compressed .comment: {exc}", file=file, code="code-object") from None
+    if len(text) != declared:
+        raise InputError(f"{where}: compressed .comment decompresses to a size other than the {declared} bytes "
+                         "declared", file=file, code="code-object")
+    return text
+
+
+def _compiler_major(elf: ELFFile, data: bytes, *, file: str, where: str) -> int | None:
+    comment = _comment_bytes(elf, data, file=file, where=where)
     if comment is None:
         return None
-    versions = [int(v) for v in _CLANG_RE.findall(comment.data())]
+    versions = [int(v) for v in _CLANG_RE.findall(comment)]
     return max(versions) if versions else None

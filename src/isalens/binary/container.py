@@ -16,7 +16,7 @@ from elftools.elf.elffile import ELFFile
 
 from isalens.binary.bundle import COMPRESSED_MAGIC, PLAIN_MAGIC, read_bundles
 from isalens.binary.codeobject import EM_AMDGPU
-from isalens.errors import InputError
+from isalens.errors import InputError, guarded
 
 if TYPE_CHECKING:
     import mmap
@@ -134,7 +134,13 @@ def _host_elf(data: Buffer, file: str) -> Iterator[CodeObjectRef]:
 
 
 def find_code_objects(data: Buffer, *, file: str) -> Iterator[CodeObjectRef]:
-    """Every AMDGPU code object in ``data`` (the bytes or an ``mmap`` of ``file``), in file order, lazily."""
+    """Every AMDGPU code object in ``data`` (the bytes or an ``mmap`` of ``file``), in file order, lazily;
+    whatever pyelftools or a decompressor raise on a damaged container becomes one error naming ``file``."""
+    with guarded(file, "container", code="binary"):
+        yield from _code_objects(data, file)
+
+
+def _code_objects(data: Buffer, file: str) -> Iterator[CodeObjectRef]:
     head = bytes(data[:64])
     if head.startswith((PLAIN_MAGIC, COMPRESSED_MAGIC)):
         yield from _amdgcn_entries(data, file, "", 0, len(data))

@@ -18,12 +18,28 @@ NT_AMDGPU_METADATA = 32
 def unpack_metadata(desc: bytes, *, file: str, where: str) -> dict[str, Any]:
     """The decoded metadata map, or a one-line error."""
     try:
-        doc = msgpack.unpackb(desc, raw=False, strict_map_key=False)
+        # strict map keys: only strings and bytes (AMDGPUUsage's keys are strings); a map or list as a key
+        # would otherwise fail later as "unhashable"
+        doc = msgpack.unpackb(desc, raw=False, strict_map_key=True)
     except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
         raise InputError(f"{where}: unreadable AMDGPU metadata note: {exc}", file=file, code="metadata") from None
     if not isinstance(doc, dict):
         raise InputError(f"{where}: AMDGPU metadata note is not a map", file=file, code="metadata")
-    return doc
+    kernels = doc.get("amdhsa.kernels", [])
+    if kernels is None:
+        kernels = []
+    if not isinstance(kernels, list) or not all(isinstance(k, dict) for k in kernels):
+        raise InputError(f"{where}: AMDGPU metadata: amdhsa.kernels is not a list of maps", file=file,
+                         code="metadata")
+    for index, entry in enumerate(kernels):
+        for key in ("name", "symbol"):
+            if key not in entry and f".{key}" not in entry:
+                continue
+            value = entry.get(f".{key}", entry.get(key))
+            if not isinstance(value, str):
+                raise InputError(f"{where}: AMDGPU metadata: kernel {index}: .{key} is not a string", file=file,
+                                 code="metadata")
+    return {**doc, "amdhsa.kernels": kernels}
 
 
 def kernel_fields(entry: dict[str, Any]) -> dict[str, str]:

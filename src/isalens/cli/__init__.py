@@ -81,10 +81,32 @@ def build_parser() -> argparse.ArgumentParser:
                     "statistics, checked against real compilers.",
     )
     parser.add_argument("--version", action="version", version=f"isalens {__version__}")
+    _add_max_input_size(parser, argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for register in _REGISTER:
         register(sub)
+    for command in sub.choices.values():  # before or after the command name alike
+        _add_max_input_size(command, argparse.SUPPRESS)
     return parser
+
+
+def _add_max_input_size(p: argparse.ArgumentParser, default: Any) -> None:
+    p.add_argument("--max-input-size", metavar="SIZE", default=default,
+                   help="largest input file and largest decompressed bundle read, e.g. 512M or 4G (default 1G, "
+                        "or ISALENS_MAX_INPUT_SIZE); larger inputs are refused before they are read")
+
+
+def _apply_max_input_size(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    from isalens.reading import parse_size, set_max_input_size
+
+    value = getattr(args, "max_input_size", None)
+    set_max_input_size(None)  # each call of main stands alone (tests and embedders call it repeatedly)
+    if value is None:
+        return
+    try:
+        set_max_input_size(parse_size(value))
+    except ValueError as exc:
+        parser.error(f"--max-input-size: {exc}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -93,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_INPUT
+    _apply_max_input_size(args, parser)
     from isalens.errors import IsalensError
     # Python's cyclic garbage collector walks every live object each time the heap has grown by a quarter:
     # with the millions of small objects a large kernel keeps, pausing it cut `livereg`'s time on a

@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from isalens.engine import compare_variants, source_of
+    from isalens.engine import compare_variants, read_stdin, source_of
     from isalens.errors import IsalensError
     from isalens.report.compare import Variant, compare_dict, render_compare_html, render_compare_text
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if len(labels) != len(args.files):
         raise IsalensError(f"--labels names {len(labels)} variants for {len(args.files)} files")
     jobs = jobs_of(args)
-    stdin_text = sys.stdin.read() if "-" in args.files else None
+    stdin_text = read_stdin() if "-" in args.files else None
     # each variant keeps its figures, not its listing; several files are analysed at once on every core
     kernels = compare_variants([source_of(f, stdin_text) for f in args.files], load_options(args), jobs=jobs)
     variants = [Variant(label, kernel) for label, kernel in zip(labels, kernels, strict=True)]

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from isalens.analysis.vliw import VliwAnalysis
 
 __all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "compare_variant", "compare_variants",
-           "load_input", "report_of", "source_of"]
+           "load_input", "read_stdin", "report_of", "source_of"]
 
 #: the optional passes `analyze` runs beside the core ones (docs/reports.md)
 ANALYZE_PASSES = ("stats", "timing", "advice")
@@ -96,10 +96,31 @@ def source_of(file: str, stdin_text: str | None = None) -> str | Path:
     """The text for ``-`` (standard input), else the path."""
     if file == "-":
         if stdin_text is None:
-            import sys
-            stdin_text = sys.stdin.read()
+            stdin_text = read_stdin()
         return stdin_text
     return Path(file)
+
+
+def read_stdin() -> str:
+    """Standard input as text, at most the input cap (``yes | isalens livereg -`` ends with a message)."""
+    import sys
+
+    from isalens.reading import max_input_size, size_text
+
+    cap = max_input_size()
+    stream = getattr(sys.stdin, "buffer", None)
+    # a text stream without .buffer: tests and IDEs replace sys.stdin with one
+    data: bytes | str = stream.read(cap + 1) if stream is not None else sys.stdin.read(cap + 1)
+    if len(data) > cap:
+        raise InputError(f"standard input is over the {size_text(cap)} input cap (--max-input-size)", file="-",
+                         code="too-large")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError("not UTF-8 text: expected ISA text", file="-", line=data[:exc.start].count(b"\n") + 1,
+                         code="binary") from None
 
 
 def _is_source(source: str | Path) -> bool:
@@ -214,15 +235,24 @@ def _analyze_task(args: tuple[str | Path, LoadOptions, int, bool]) -> FileResult
         result.report, kernels=tuple(k.without_listing() for k in result.report.kernels)))
 
 
-def analyze(sources: str | Path | Sequence[str | Path], options: LoadOptions | None = None, *,
-            longest: int = 10, jobs: int | None = None, listing: bool = True, **load: Any) -> Analysis:
+def analyze(sources: str | Path | Sequence[str | Path] | None = None, options: LoadOptions | None = None, *,
+            path: str | Path | None = None, longest: int = 10, jobs: int | None = None, listing: bool = True,
+            **load: Any) -> Analysis:
     """Analyse one or more inputs (paths, or ISA text); several files run on every core (``jobs``).
     ``listing=False`` drops each kernel's per-line rows (:meth:`KernelReport.without_listing`): what the
     text view needs, and much less to carry back from the worker processes.
 
+    Inputs: a :class:`~pathlib.Path` is a file (ISA text, a source, a binary), a ``str`` is ISA text (one that
+    names an existing file is refused, never read as a file), ``path=`` names one file as a string.
     Load options come as ``options`` or as keywords (``arch="gfx902"``, ``kernel=...``: see :class:`LoadOptions`).
     A file that fails does not stop the others: its :class:`FileResult` carries the error.
     """
+    if path is not None:
+        if sources is not None:
+            raise TypeError("give the inputs either as sources or as path=, not both")
+        sources = Path(path)
+    if sources is None:
+        raise TypeError("no input: give ISA text (str), files (pathlib.Path) or path=")
     if options is None:
         options = LoadOptions(**load)
     elif load:
@@ -230,6 +260,5 @@ def analyze(sources: str | Path | Sequence[str | Path], options: LoadOptions | N
     items: list[str | Path] = ([sources] if isinstance(sources, (str, Path)) else list(sources))
     if not items:
         raise InputError("no input files")
-    items = [Path(s) if isinstance(s, str) and "\n" not in s and Path(s).is_file() else s for s in items]
     return Analysis(tuple(each_in_order(_analyze_task, [(s, options, longest, listing) for s in items], jobs,
                                         "files analysed")))

@@ -22,6 +22,7 @@ from isalens.frontends.objdump import disassemble
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.program import Kernel, KernelFacts, Module
 from isalens.isa import registry
+from isalens.reading import map_file
 
 if TYPE_CHECKING:
     from isalens.binary.codeobject import CodeObject
@@ -34,21 +35,10 @@ __all__ = ["Listed", "is_binary_file", "list_code_objects", "load_binary", "load
 
 @contextmanager
 def mapped(path: Path) -> Iterator[bytes | mmap.mmap]:
-    """The file's bytes, memory-mapped (a 1.3 GiB library is not read into memory)."""
-    try:
-        f = path.open("rb")
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(path), code="io") from None
-    with f:
-        try:
-            view: bytes | mmap.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except ValueError:  # an empty file cannot be mapped
-            view = b""
-        try:
-            yield view
-        finally:
-            if isinstance(view, mmap.mmap):
-                view.close()
+    """The file's bytes, memory-mapped (a 1.3 GiB library is not read into memory); a device, a pipe or a file
+    over the input cap is refused before it is mapped (:mod:`isalens.reading`)."""
+    with map_file(path) as view:
+        yield view
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` (+ :class:`Arc
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -36,15 +37,17 @@ from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel, Module, TargetInfo
 from isalens.isa import registry
 from isalens.progress import step
+from isalens.reading import max_input_size, read_file
 
 __all__ = [
     "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "check_wave_size",
     "compute_occupancy",
-    "load", "plan_tiles", "resolve_arch", "target_info",
+    "load", "plan_tiles", "resolve_arch", "source_arg", "target_info",
 ]
 
 _DEFAULT_PASS_OPTIONS = PassOptions()
-_MAX_INPUT_BYTES = 512 * 1024 * 1024
+#: text is read whole and parsed in memory: at most this much (or the smaller --max-input-size)
+_MAX_TEXT_BYTES = 512 * 1024 * 1024
 
 
 def _is_vliw(text: str) -> bool:
@@ -154,21 +157,26 @@ class LoadedModule:
 
 
 def read_file_bytes(path: Path) -> bytes:
-    """The bytes of ``path``, or a one-line :class:`InputError` naming it."""
+    """The bytes of the regular file ``path`` (at most the text cap), or a one-line :class:`InputError` naming it."""
+    return read_file(path, cap=min(_MAX_TEXT_BYTES, max_input_size()))
+
+
+def _names_a_file(text: str) -> bool:
+    """Whether the one-word ``text`` is the name of an existing file (a mistaken ``str`` for a ``Path``)."""
+    if "\n" in text or len(text) > 4096 or not text.strip() or any(c.isspace() for c in text.strip()):
+        return False
     try:
-        return path.read_bytes()
-    except OSError as exc:
-        reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror
-        raise InputError(f"cannot read: {reason}", file=str(path), code="io") from None
+        return os.path.isfile(text.strip())
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte: not a file either way
+        return False
 
 
 def read_input(path_or_text: str | Path) -> tuple[str, str]:
-    """The text and a display name of a file (with clear errors for missing or binary files) or of text."""
-    if isinstance(path_or_text, Path) or ("\n" not in path_or_text and Path(path_or_text).is_file()):
-        path = Path(path_or_text)
+    """The text and a display name of a file (a :class:`~pathlib.Path`, with clear errors for missing, oversized,
+    device or binary files) or of ISA text (a ``str``: never taken as a file name, see :func:`load`)."""
+    if isinstance(path_or_text, Path):
+        path = path_or_text
         data = read_file_bytes(path)
-        if len(data) > _MAX_INPUT_BYTES:
-            raise InputError("file is larger than 512 MiB", file=str(path), code="io")
         if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
             # UTF-16 with a byte-order mark (Windows editors, PowerShell's `>`): decode it, it is still text
             try:
@@ -186,7 +194,15 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
             raise InputError("not UTF-8 text: expected ISA text", file=str(path), line=line,
                              code="binary") from None
         return text.removeprefix("\ufeff"), str(path)  # a UTF-8 byte-order mark is not part of the code
-    return str(path_or_text).removeprefix("\ufeff"), "<text>"
+    if not isinstance(path_or_text, str):
+        raise TypeError(f"expected ISA text (str) or a file (pathlib.Path), not {type(path_or_text).__name__}")
+    if _names_a_file(path_or_text):
+        # a str is ISA text: reading a file because a one-line text happens to name one would make the same
+        # call mean two things (and read files an API caller never meant to open)
+        name = path_or_text.strip()
+        raise InputError(f"'{name}' is a file name, but a str is read as ISA text: pass pathlib.Path('{name}') "
+                         "or path=... to read the file", file="<text>", code="text-names-file")
+    return path_or_text.removeprefix("\ufeff"), "<text>"
 
 
 _NAME_WORD = re.compile(r"[A-Za-z0-9]+")
@@ -205,14 +221,27 @@ def _target_hint(text: str, file: str) -> str:
     return "e.g. --arch gfx902"
 
 
-def load(path_or_text: str | Path, arch: str | None = None, *, dialect: str | None = None,
-         ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
-    """Parse ISA text (or the file at ``path_or_text``) into a :class:`LoadedModule`.
+def source_arg(path_or_text: str | Path | None, path: str | Path | None) -> str | Path:
+    """The one input of an API call: ``path_or_text`` (a ``Path`` is a file, a ``str`` is text) or ``path=``."""
+    if path is not None:
+        if path_or_text is not None:
+            raise TypeError("give the input either as text/Path or as path=, not both")
+        return Path(path)
+    if path_or_text is None:
+        raise TypeError("no input: give ISA text (str), a file (pathlib.Path) or path=")
+    return path_or_text
+
+
+def load(path_or_text: str | Path | None = None, arch: str | None = None, *, path: str | Path | None = None,
+         dialect: str | None = None, ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
+    """Parse ISA text (a ``str``) or a file (a :class:`~pathlib.Path`, or ``path=`` as a string) into a
+    :class:`LoadedModule`. A ``str`` is always text: one that names an existing file is refused with a
+    message saying to pass a ``Path``, never read as a file.
 
     ``arch`` may be omitted when the input names its target (``.amdgcn_target``); when both are given
     they must agree.
     """
-    text, file = read_input(path_or_text)
+    text, file = read_input(source_arg(path_or_text, path))
     if not text.strip():
         raise InputError("empty input: no instructions", file=file, line=1, code="empty")
     if dialect is not None and dialect not in registry.DIALECTS:

@@ -13,6 +13,7 @@ from pathlib import Path
 from isalens.engine.binary import is_binary_file, mapped
 from isalens.engine.sources import is_source
 from isalens.errors import IsalensError
+from isalens.reading import open_regular, read_file
 
 __all__ = ["TEXT_SUFFIXES", "Unit", "iter_units"]
 
@@ -43,9 +44,10 @@ def _sha(data: bytes) -> str:
 
 
 def _file_hash(path: Path) -> str:
+    """The file's SHA-256, read in chunks; a device, a pipe or a file over the input cap is refused first."""
     digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
+    with open_regular(path) as (fd, _size):
+        for chunk in iter(lambda: os.read(fd, 1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
 
@@ -89,10 +91,12 @@ def iter_units(paths: Iterable[str | Path], *, target: str | None = None) -> Ite
             elif is_source(path):
                 yield Unit(file, "file", _file_hash(path), "source")
             elif named or path.suffix.lower() in TEXT_SUFFIXES:
-                data = path.read_bytes()
+                data = read_file(path)
                 yield Unit(file, "file", _sha(data), "text", data)
         except OSError as exc:
             yield Unit(file, "file", "unreadable", "error", error=(f"cannot read: {exc.strerror}", "io"))
+        except IsalensError as exc:  # a device, a pipe, a file over the input cap: the scan goes on
+            yield Unit(file, "file", "unreadable", "error", error=(exc.message, exc.code))
 
 
 def _binary_units(path: Path, file: str, named: bool, target: str | None) -> Iterator[Unit]:
@@ -110,4 +114,8 @@ def _binary_units(path: Path, file: str, named: bool, target: str | None) -> Ite
     except IsalensError as exc:
         if exc.code == "not-amdgpu" and not named and not found:
             return  # a directory's host programs without GPU code are not inputs
-        yield Unit(file, "file", f"{_file_hash(path)}", "error", error=(exc.message, exc.code))
+        try:
+            digest = _file_hash(path)
+        except IsalensError:
+            digest = "unreadable"
+        yield Unit(file, "file", digest, "error", error=(exc.message, exc.code))

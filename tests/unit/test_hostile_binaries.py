@@ -1,0 +1,292 @@
+"""Hostile binaries (issue 25): compression bombs, overlapping bundles, devices and pipes as inputs, damaged code
+objects. Each ends in one message naming the file and exit code 2, within a memory budget measured on a fresh
+process (peak RSS from the kernel's own accounting, ``wait4``), never a traceback.
+
+Formats built here from their specifications (docstring of ``isalens.binary.bundle``: LLVM's OffloadBundler;
+ELF from the gABI, ``tests/elf_edit.py``); the damaged code objects start from one clang++-19 really built.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import msgpack
+import pytest
+import zstandard
+
+import isalens
+from isalens.cli import main
+from tests import elf_edit as E
+from tests.conftest import EXAMPLES, ROOT
+
+PLAIN = b"__CLANG_OFFLOAD_BUNDLE__"
+EXAMPLE = EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"
+MB = 1 << 20
+#: the issue's budget for every hostile binary
+BUDGET_MB = 300
+
+
+def plain_bundle(entries: list[tuple[str, int, int]], payload: bytes, table_pad: int = 0) -> bytes:
+    """A plain bundle: magic, u64 count, per entry (u64 offset, u64 size, u64 triple length, triple), then
+    ``payload`` right after the table (offsets are from the bundle's start; ``-1`` offsets mean "at payload")."""
+    table = b"".join(struct.pack("<QQQ", 0, size, len(t)) + t.encode() for t, _o, size in entries)
+    start = len(PLAIN) + 8 + len(table) + table_pad
+    head = PLAIN + struct.pack("<Q", len(entries))
+    for t, offset, size in entries:
+        head += struct.pack("<QQQ", start + offset, size, len(t)) + t.encode()
+    return head + b"\0" * table_pad + payload
+
+
+def ccob(version: int, method: int, plain: bytes, *, declared: int | None = None, compressed: bytes | None = None,
+         total: int | None = None) -> bytes:
+    """A compressed bundle ``CCOB``: u16 version, u16 method, then v1 (u32 size, u64 hash), v2 (u32 total,
+    u32 size, u64 hash) or v3 (u64 total, u64 size, u64 hash), then the payload."""
+    body = compressed if compressed is not None else (
+        zlib.compress(plain) if method == 0 else zstandard.ZstdCompressor(level=1).compress(plain))
+    size = len(plain) if declared is None else declared
+    header = {1: 20, 2: 24, 3: 32}[version]
+    whole = header + len(body) if total is None else total
+    fields = {1: struct.pack("<IQ", size & 0xFFFFFFFF, 0), 2: struct.pack("<IIQ", whole, size & 0xFFFFFFFF, 0),
+              3: struct.pack("<QQQ", whole, size, 0)}[version]
+    return b"CCOB" + struct.pack("<HH", version, method) + fields + body
+
+
+#: runs isalens as its own child and reports that child's peak RSS: measured from a fresh interpreter, because a
+#: process forked straight from pytest counts pytest's own pages (hundreds of MiB here) in its ``ru_maxrss``
+_MEASURE = """
+import os, subprocess, sys
+proc = subprocess.Popen([sys.executable, "-m", "isalens", *sys.argv[1:]], stdout=subprocess.DEVNULL)
+_pid, status, usage = os.wait4(proc.pid, 0)
+sys.stdout.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
+def run_measured(*argv: str, stdin: int | None = None) -> tuple[int, str, int]:
+    """``isalens ARGV`` in a fresh process: exit code, stderr and peak RSS in MiB (``wait4``'s ``ru_maxrss``)."""
+    proc = subprocess.run([sys.executable, "-c", _MEASURE, *argv], capture_output=True, text=True, check=False,
+                          stdin=subprocess.DEVNULL if stdin is None else stdin, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    code, peak_kib = proc.stdout.split()
+    return int(code), proc.stderr, int(peak_kib) // 1024
+
+
+def one_message(err: str, file: Path | str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert str(file) in lines[0] and "Traceback" not in err and "internal error" not in err, err
+    return lines[0]
+
+
+# --- compression bombs and bundles ---------------------------------------------------------------------------
+
+def test_declared_tens_of_gib_is_refused_before_decompressing(tmp_path: Path) -> None:
+    # v3 headers carry 64-bit sizes: a small file may declare 40 GiB; the payload really inflates far past
+    # the cap too, so reading it would blow the budget
+    bomb = tmp_path / "bomb.hipfb"
+    zeros = zstandard.ZstdCompressor(level=19).compress(PLAIN + b"\0" * (256 * MB))
+    bomb.write_bytes(ccob(3, 1, b"", declared=40 << 30, compressed=zeros))
+    assert bomb.stat().st_size < 64 * 1024
+    code, err, peak = run_measured("list", str(bomb))
+    assert code == 2 and "over the 1 GiB input cap" in one_message(err, bomb)
+    assert peak < BUDGET_MB, f"peak {peak} MiB"
+
+
+@pytest.mark.parametrize("method", [0, 1])
+def test_payload_inflating_past_its_declared_size_stops_there(tmp_path: Path, method: int) -> None:
+    # declares 1 MiB, inflates to 256 MiB: decompression must stop at the declared size (+ one feed)
+    bomb = tmp_path / "liar.hipfb"
+    inner = PLAIN + b"\0" * (256 * MB)
+    body = zlib.compress(inner, 9) if method == 0 else zstandard.ZstdCompressor(level=19).compress(inner)
+    bomb.write_bytes(ccob(2, method, b"", declared=MB, compressed=body))
+    code, err, peak = run_measured("list", str(bomb))
+    assert code == 2 and "more than the 1048576 bytes its header says" in one_message(err, bomb)
+    assert peak < BUDGET_MB, f"peak {peak} MiB"
+
+
+def test_zero_bomb_stops_at_its_first_block(tmp_path: Path) -> None:
+    # an honest size under the cap, but the data is not a bundle: known after the first bytes, not 900 MiB later
+    bomb = tmp_path / "zeros.hipfb"
+    bomb.write_bytes(ccob(3, 1, b"\0" * (900 * MB)))
+    code, err, peak = run_measured("list", str(bomb))
+    assert code == 2 and "does not decompress to a bundle" in one_message(err, bomb)
+    assert peak < BUDGET_MB, f"peak {peak} MiB"
+
+
+def test_max_input_size_bounds_decompression(tmp_path: Path) -> None:
+    bundle = tmp_path / "b.hipfb"
+    bundle.write_bytes(ccob(3, 1, plain_bundle([("host-x86_64-unknown-linux-gnu-", 0, 0)], b"") + b"\0" * (2 * MB)))
+    code, err, _ = run_measured("--max-input-size", "1M", "list", str(bundle))
+    assert code == 2 and "over the 1 MiB input cap" in one_message(err, bundle)
+
+
+def test_overlapping_entries_are_refused(tmp_path: Path) -> None:
+    # 300 entries over one padded 10 MB blob: each would be copied and kept (3 GB); they overlap, so refused
+    bundle = tmp_path / "overlap.hipfb"
+    blob = b"\x7fELF" + b"\0" * (10 * MB)
+    entries = [(f"hipv4-amdgcn-amd-amdhsa--gfx90{i % 10}", 0, len(blob)) for i in range(300)]
+    bundle.write_bytes(plain_bundle(entries, blob))
+    code, err, peak = run_measured("list", str(bundle))
+    assert code == 2 and "overlap" in one_message(err, bundle)
+    assert peak < BUDGET_MB, f"peak {peak} MiB"
+
+
+def test_entry_inside_the_entry_table_is_refused(tmp_path: Path) -> None:
+    bundle = tmp_path / "table.hipfb"
+    data = bytearray(plain_bundle([("hipv4-amdgcn-amd-amdhsa--gfx90a", 0, 64)], b"\0" * 64))
+    struct.pack_into("<Q", data, len(PLAIN) + 8, 8)  # entry 0 now starts at byte 8, inside the header
+    bundle.write_bytes(bytes(data))
+    assert "inside the entry table" in one_message(run_measured("list", str(bundle))[1], bundle)
+
+
+# --- devices, pipes, sizes --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["list"], ["livereg"], ["analyze"], ["scan", "--out", "x.parquet"]])
+def test_dev_zero_is_refused_at_once(command: list[str], tmp_path: Path) -> None:
+    argv = [*command[:1], "/dev/zero", *command[1:]]
+    if command[0] == "scan":
+        argv[-1] = str(tmp_path / "x.parquet")
+    code, err, peak = run_measured(*argv)
+    if command[0] == "scan":  # a scan records the file's error as a row, counts it, and goes on
+        assert code == 0 and "1 error row(s)" in err and "Traceback" not in err, err
+        from isalens.scan.store import read_rows
+        (row,) = read_rows(tmp_path / "x.parquet")
+        assert row["file"] == "/dev/zero" and "a device, not a regular file" in row["error"]
+    else:
+        assert code == 2 and "a device, not a regular file" in one_message(err, "/dev/zero")
+    assert peak < BUDGET_MB
+
+
+def test_a_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.s"
+    os.mkfifo(fifo)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    for command in ("livereg", "list"):
+        code, err, _ = run_measured(command, str(fifo))  # would block forever if the file were opened plainly
+        assert code == 2 and "a pipe, not a regular file" in one_message(err, fifo)
+
+
+def test_dev_stdin_as_a_path_is_refused_but_dash_reads_stdin(tmp_path: Path) -> None:
+    read, write = os.pipe()
+    os.close(write)
+    code, err, _ = run_measured("livereg", "/dev/stdin", stdin=read)
+    os.close(read)
+    assert code == 2 and "use '-' for standard input" in one_message(err, "/dev/stdin")
+    with EXAMPLE.open("rb") as f:
+        code, err, _ = run_measured("livereg", "-", "--summary", stdin=f.fileno())
+    assert code == 0, err
+
+
+def test_text_over_the_cap_is_refused_before_reading(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    size = EXAMPLE.stat().st_size
+    assert main(["livereg", str(EXAMPLE), "--max-input-size", "4K"]) == 2
+    err = capsys.readouterr().err
+    assert f"{size:,} bytes, over the 4 KiB input cap" in one_message(err, EXAMPLE)
+    assert main(["--max-input-size", f"{size // 1024 + 1}K", "livereg", str(EXAMPLE), "--summary"]) == 0
+
+
+def test_stdin_over_the_cap(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    monkeypatch.setattr(sys, "stdin", io.StringIO("s_nop 0\n" * 300))
+    assert main(["livereg", "-", "--arch", "gfx902", "--max-input-size", "2K"]) == 2
+    assert "standard input is over the 2 KiB input cap" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["1x", "-5", "12", "1e9", ""])
+def test_max_input_size_values(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--max-input-size", value, "livereg", str(EXAMPLE)])
+    assert exit_.value.code == 2 and "--max-input-size" in capsys.readouterr().err
+
+
+# --- damaged code objects (one built by clang++-19, then edited) -----------------------------------------
+
+@pytest.fixture(scope="module")
+def code_object(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    from isalens.binary.bundle import read_bundles
+    from tests.oracle import hipbuild
+
+    bundle = hipbuild.build(tmp_path_factory.mktemp("hip") / "k.hipfb", "--cuda-device-only")
+    return next(e.data for e in read_bundles(bundle.read_bytes(), file="k") if "gfx90a" in e.triple)
+
+
+def _metadata(co: bytes, raw: bytes) -> bytes:
+    return E.replace_contents(co, ".note", E.note(b"AMDGPU\0", 32, raw))
+
+
+_TARGET = {"amdhsa.target": "amdgcn-amd-amdhsa--gfx90a"}
+DAMAGE = {
+    # msgpack map whose key is a map: {{1: 2}: 3}
+    "unhashable metadata key": (lambda co: _metadata(co, b"\x81\x81\x01\x02\x03"), "unreadable AMDGPU metadata"),
+    "amdhsa.kernels not a list": (lambda co: _metadata(co, msgpack.packb({**_TARGET, "amdhsa.kernels": 5})),
+                                  "amdhsa.kernels is not a list of maps"),
+    "kernel entry not a map": (lambda co: _metadata(co, msgpack.packb({**_TARGET, "amdhsa.kernels": [5]})),
+                               "amdhsa.kernels is not a list of maps"),
+    "kernel name not a string": (lambda co: _metadata(co, msgpack.packb({**_TARGET, "amdhsa.kernels": [
+        {".name": 7, ".symbol": "axpy.kd"}]})), ".name is not a string"),
+    "descriptor past the end": (lambda co: E.set_header(co, ".rodata", offset=len(co) - 16),
+                                "lies past the end of the file"),
+    "section offset >= 2^63": (lambda co: E.set_header(co, ".rodata", offset=1 << 63),
+                               "lies past the end of the file"),
+    "note offset >= 2^63": (lambda co: E.set_header(co, ".note", offset=(1 << 63) + 4), "damaged"),
+    "compressed .comment": (lambda co: E.set_header(co, ".comment", flags=E.SHF_COMPRESSED | 0x30),
+                            "compressed .comment declares"),
+    "compressed .comment, unknown type": (lambda co: E.replace_contents(
+        E.set_header(co, ".comment", flags=E.SHF_COMPRESSED), ".comment", struct.pack("<IIQQ", 9, 0, 16, 1) + b"x"),
+        "unknown compression type 9"),
+    "note name without its NUL, huge size": (lambda co: E.replace_contents(
+        co, ".note", struct.pack("<III", 0xFFFFFFFF, 4, 32) + b"AMDG"), "damaged"),
+}
+
+
+@pytest.mark.parametrize("name", list(DAMAGE))
+def test_damaged_code_object(name: str, code_object: bytes, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    edit, expected = DAMAGE[name]
+    path = tmp_path / "damaged.co"
+    path.write_bytes(edit(code_object))
+    for command in ("list", "livereg"):
+        assert main([command, str(path)]) == 2, name
+        assert expected in one_message(capsys.readouterr().err, path)
+
+
+def test_the_undamaged_code_object_reads(code_object: bytes, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # the edits above must be what breaks each file: the same helpers with harmless values read fine
+    path = tmp_path / "fine.co"
+    path.write_bytes(E.replace_contents(code_object, ".comment", E.section_bytes(code_object, ".comment")))
+    assert main(["livereg", str(path), "--summary"]) == 0, capsys.readouterr().err
+
+
+def test_compressed_comment_is_read(code_object: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a genuinely compressed .comment (gABI Elf64_Chdr + zlib) still gives the compiler version
+    text = b"\0clang version 15.0.7\0"
+    packed = struct.pack("<IIQQ", 1, 0, len(text), 1) + zlib.compress(text)
+    path = tmp_path / "c.co"
+    path.write_bytes(E.replace_contents(E.set_header(code_object, ".comment", flags=E.SHF_COMPRESSED), ".comment",
+                                        packed))
+    from isalens.binary.codeobject import read_code_object
+    assert read_code_object(path.read_bytes(), file=str(path), source="code object").compiler_major == 15
+
+
+# --- the API: str is text, Path is a file -----------------------------------------------------------------
+
+def test_api_str_naming_a_file_is_refused_not_read() -> None:
+    with pytest.raises(isalens.IsalensError, match=r"pass pathlib.Path"):
+        isalens.load(str(EXAMPLE))
+    assert isalens.load(EXAMPLE).kernels and isalens.load(path=str(EXAMPLE)).kernels
+    doc = isalens.analyze(path=str(EXAMPLE)).to_dict()
+    assert doc == isalens.analyze(EXAMPLE).to_dict()
+
+
+def test_api_long_one_line_text_is_text() -> None:
+    # over 255 bytes (a file name's limit): stat() used to raise OSError (ENAMETOOLONG) here
+    text = "s_nop 0 " + " " * 300 + "; " + "x" * 300
+    with pytest.raises(isalens.IsalensError):
+        isalens.load(text)  # no target: a clear error, not OSError
+    assert isalens.load(text, "gfx902").kernels[0].instructions
