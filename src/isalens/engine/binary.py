@@ -5,6 +5,7 @@ llvm-objdump into the ``objdump`` dialect, with each kernel's descriptor and met
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import gc
 import mmap
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from isalens.arch.loader import normalize_arch_name
 from isalens.binary.bundle import is_binary_file
-from isalens.engine.load import LoadedModule, resolve_arch, target_info
+from isalens.engine.load import LoadedModule, finish_module, resolve_arch, target_info
 from isalens.errors import InputError, IsalensError
 from isalens.frontends.objdump import disassemble
 from isalens.ir.diagnostics import Diagnostic
@@ -39,6 +40,10 @@ def mapped(path: Path) -> Iterator[bytes | mmap.mmap]:
     over the input cap is refused before it is mapped (:mod:`isalens.reading`)."""
     with map_file(path) as view:
         yield view
+
+
+#: mnemonics that reach another function (a call, or a tail call through s_setpc)
+_CALLS = ("s_swappc_b64", "s_setpc_b64", "s_call_b64")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +112,20 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
     if symbols == []:
         return LoadedModule(Module(kernels=(), dialect="objdump", arch=spec.name, file=label), spec)
     text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols, extents=co.functions)
+    keep = None
+    if symbols is not None and any(call in text for call in _CALLS):
+        # a chosen kernel calls functions: they must be read too, or its registers would be a lower bound
+        keep = set(symbols)
+        text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=None, extents=co.functions)
     reserve = {"reserve_xnack_mask": "1" if _xnack_reserved(co) else "0"}
     facts = {k.symbol: KernelFacts({**k.descriptor, **reserve}, dict(k.metadata)) for k in co.kernels}
     module = registry.parse(text, file=label, target=target_info(spec, wave_size), dialect="objdump",
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids, facts=facts)
-    return LoadedModule(module, spec)
+    loaded = finish_module(module, spec)  # the same finishing step as ISA text: calls linked per code object
+    if keep is None:
+        return loaded
+    chosen = tuple(k for k in loaded.ir.kernels if k.name in keep)
+    return LoadedModule(dataclasses.replace(loaded.ir, kernels=chosen), spec)
 
 
 def load_binary(path: Path, *, target: str | None = None, kernel: str | None = None,

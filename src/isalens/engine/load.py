@@ -41,7 +41,7 @@ from isalens.reading import max_input_size, read_file
 
 __all__ = [
     "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "check_wave_size",
-    "compute_occupancy",
+    "compute_occupancy", "finish_module",
     "load", "plan_tiles", "resolve_arch", "source_arg", "target_info",
 ]
 
@@ -267,9 +267,15 @@ def load(path_or_text: str | Path | None = None, arch: str | None = None, *, pat
     step(f"reading {file}")
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
+    return finish_module(module, spec)
+
+
+def finish_module(module: Module, spec: ArchSpec) -> LoadedModule:
+    """The step every reader ends in (ISA text, a code object): the declared wave sizes checked against the
+    target, and the call graph linked (analysis/calls.py) so that callers carry their callees' registers."""
     for kernel in module.kernels:  # a wave size the input declares must exist on the target too
-        check_wave_size(spec, kernel.wave_size, file=file, what=f"kernel {kernel.name} declares")
-    module = link_calls(module, has_flat_address_space=spec.generation >= 7,  # call graph (analysis/calls.py)
+        check_wave_size(spec, kernel.wave_size, file=module.file, what=f"kernel {kernel.name} declares")
+    module = link_calls(module, has_flat_address_space=spec.generation >= 7,
                         unified_vgpr_file=spec.unified_vgpr_file,
                         scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch))
     return LoadedModule(module, spec)
