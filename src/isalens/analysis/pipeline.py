@@ -19,6 +19,7 @@ from isalens.analysis.liveness import Liveness, liveness
 from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy
 from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
+from isalens.analysis.source_lines import SourceLine, source_lines
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 from isalens.progress import step
@@ -57,6 +58,8 @@ class KernelAnalysis:
     timing: KernelTiming | None = None
     #: what to change and what it buys (docs/advice.md)
     advice: KernelAdvice | None = None
+    #: per source line of the programmer's file (empty when the input carries no source lines)
+    source_lines: tuple[SourceLine, ...] = ()
 
 
 Results = Mapping[str, Any]
@@ -106,6 +109,10 @@ def _timing(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) ->
     return None if prof is None else evaluate(prof, simds_per_cu=arch.simds_per_cu)
 
 
+def _source_lines(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> tuple[SourceLine, ...]:
+    return source_lines(kernel, done["cfg"], done["pressure"], done.get("timing"))
+
+
 def _advice(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelAdvice:
     from isalens.analysis.advice import advise
     from isalens.analysis.advice.model import AdviceInput
@@ -127,6 +134,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("occupancy", _occupancy),
     ("stats", _stats),
     ("timing", _timing),
+    ("source_lines", _source_lines),
     ("advice", _advice),
 )
 #: passes that run only when asked for (see :func:`run`)

@@ -12,6 +12,7 @@ from isalens.cli.common import (
     EXIT_OK,
     add_jobs_option,
     add_load_options,
+    add_source_view_options,
     jobs_of,
     load_options,
     print_diagnostics,
@@ -42,6 +43,7 @@ def register(sub: Any) -> None:
     p.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
                    help="draw live VGPRs per instruction with occupancy thresholds (needs matplotlib)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text view")
+    add_source_view_options(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         raise IsalensError("standard input ('-') can be read once")
     sources = [source_of(f) for f in args.files]
     # the text view shows no listing: leave the rows out (JSON, CSV, plots and HTML show them)
-    listing = bool(args.json or args.csv or args.plot or args.html)
+    listing = bool(args.json or args.csv or args.plot or args.html or args.source)
     result = analyze(sources, load_options(args), jobs=jobs, listing=listing)
     reports = [f.report for f in result.files if f.report is not None]
     if (args.html or args.csv or args.plot) and any(f.vliw is not None for f in result.files):
@@ -76,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
             if len(result.files) > 1:
                 sys.stdout.write(f"== {f.source}\n")
             if f.report is not None:
-                sys.stdout.write(render_text(f.report, RegFile.VGPR, color=color, listing=False))
+                sys.stdout.write(render_text(f.report, RegFile.VGPR, color=color, listing=args.source,
+                                             source=args.source, by_source=args.by_source))
                 for k in f.report.kernels:
                     if k.stats is not None:
                         sys.stdout.write("\n" + render_stats_text(k.stats))

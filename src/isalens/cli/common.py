@@ -53,6 +53,15 @@ def add_load_options(p: argparse.ArgumentParser) -> None:
     add_source_options(p)
 
 
+def add_source_view_options(p: argparse.ArgumentParser) -> None:
+    """The source-level views (docs/source.md): inputs compiled with line tables map each instruction back."""
+    p.add_argument("--source", action="store_true",
+                   help="text: interleave the source lines with their instructions (like objdump -S)")
+    p.add_argument("--by-source", action="store_true",
+                   help="text: every source line's cost (instructions, bytes, cycles, live registers, memory "
+                        "operations), costliest first; the summary shows the top 10")
+
+
 def add_jobs_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, metavar="N", help="files analysed at once (default: every core)")
 

@@ -10,6 +10,7 @@ from isalens.cli.common import (
     EXIT_OK,
     add_input_file,
     add_load_options,
+    add_source_view_options,
     load_options,
     print_diagnostics,
     use_color,
@@ -36,6 +37,7 @@ def register(sub: Any) -> None:
     p.add_argument("--summary", action="store_true", help="text: omit the per-line listing")
     p.add_argument("--longest", type=int, default=10, metavar="N", help="how many longest live ranges (10)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the text view")
+    add_source_view_options(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
         write_chunks((line + "\n" for line in rga_lines(report.kernels[0], file)), sys.stdout)
     else:
         from isalens.report.text import text_chunks
-        write_chunks(text_chunks(report, file, color=use_color(args.color), listing=not args.summary), sys.stdout)
+        write_chunks(text_chunks(report, file, color=use_color(args.color), listing=not args.summary,
+                                 source=args.source, by_source=args.by_source), sys.stdout)
     if args.json or args.rga:
         print_diagnostics(report.diagnostics)
     return EXIT_OK

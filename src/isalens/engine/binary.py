@@ -20,7 +20,7 @@ from isalens.binary.bundle import is_binary_file
 from isalens.engine.load import LoadedModule, finish_module, resolve_arch, target_info
 from isalens.errors import InputError, IsalensError
 from isalens.frontends.objdump import disassemble
-from isalens.ir.diagnostics import Diagnostic
+from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel, KernelFacts, Module
 from isalens.isa import registry
 from isalens.reading import map_file
@@ -121,11 +121,29 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
     facts = {k.symbol: KernelFacts({**k.descriptor, **reserve}, dict(k.metadata)) for k in co.kernels}
     module = registry.parse(text, file=label, target=target_info(spec, wave_size), dialect="objdump",
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids, facts=facts)
+    module = _with_line_table(module, co, file)
     loaded = finish_module(module, spec)  # the same finishing step as ISA text: calls linked per code object
     if keep is None:
         return loaded
     chosen = tuple(k for k in loaded.ir.kernels if k.name in keep)
     return LoadedModule(dataclasses.replace(loaded.ir, kernels=chosen), spec)
+
+
+def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
+    """The kernels of ``module`` with their source lines from the code object's DWARF line table (``-g``,
+    ``-gline-tables-only``); a damaged table is a warning, and the ISA figures stand without it."""
+    from isalens.binary.dwarf_lines import attach_line_table, read_line_table
+
+    try:
+        table = read_line_table(co.data, file=file, where=co.source)
+    except IsalensError as exc:
+        note = Diagnostic(Severity.WARNING, "debug-info", f"{exc.message}: no source lines", file, None)
+        return dataclasses.replace(module, diagnostics=(*module.diagnostics, note))
+    if not table:
+        return module
+    notes = [Diagnostic(Severity.WARNING, "debug-info", f"{co.source}: {p}", file, None) for p in table.problems[:5]]
+    kernels = tuple(attach_line_table(k, table) for k in module.kernels)
+    return dataclasses.replace(module, kernels=kernels, diagnostics=(*module.diagnostics, *notes))
 
 
 def load_binary(path: Path, *, target: str | None = None, kernel: str | None = None,

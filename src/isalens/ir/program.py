@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.instruction import Instruction
+from isalens.ir.source import SourceMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,8 @@ class Kernel:
     #: units the compiler reserves (a function's stack and frame pointers, scratch descriptor): its
     #: liveness does not track them, so they are never live
     reserved: int = 0
+    #: per instruction, the source line it came from (``.loc``, DWARF, ``objdump -l``), when the input says
+    source: SourceMap = field(default_factory=SourceMap)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 from isalens.ir.program import KernelFacts, Module, TargetInfo
-from isalens.isa.amdgcn import dialects
+from isalens.isa.amdgcn import debuginfo, dialects
 from isalens.isa.amdgcn.parser import detect_target, parse_module
 from isalens.isa.amdgcn.radv_dump import declared_family as _radv_family
 
@@ -46,6 +47,24 @@ def declared_family(text: str) -> str | None:
 def parse(text: str, *, file: str, target: TargetInfo, dialect: str | None = None,
           ignore_unknown: bool = False, packed_workitem_ids: bool = False,
           facts: Mapping[str, KernelFacts] | None = None) -> Module:
-    """Parse ``text`` into a module for ``target`` (``facts``: per-kernel descriptor and metadata of a binary)."""
-    return parse_module(text, file=file, target=target, dialect=dialect, ignore_unknown=ignore_unknown,
-                        packed_workitem_ids=packed_workitem_ids, facts=facts)
+    """Parse ``text`` into a module for ``target`` (``facts``: per-kernel descriptor and metadata of a binary),
+    with each kernel's source lines where the text carries them (``.loc``, ``objdump -l``)."""
+    module = parse_module(text, file=file, target=target, dialect=dialect, ignore_unknown=ignore_unknown,
+                          packed_workitem_ids=packed_workitem_ids, facts=facts)
+    return with_source_lines(module, text)
+
+
+def with_source_lines(module: Module, text: str) -> Module:
+    """``module`` with the source map of every kernel, from the text's ``.loc`` directives (LLVM assembly) or
+    ``; FILE:LINE`` annotations (``llvm-objdump -l``); unchanged when the text has neither."""
+    if module.dialect == "llvm":
+        directives = debuginfo.read_llvm_lines(text)
+    elif module.dialect == "objdump":
+        directives = debuginfo.read_objdump_lines(text)
+    else:
+        return module
+    if directives is None:
+        return module
+    kernels = tuple(debuginfo.attach(k, directives) for k in module.kernels)
+    notes = debuginfo.problems_as_diagnostics(directives, module.file)
+    return dataclasses.replace(module, kernels=kernels, diagnostics=(*module.diagnostics, *notes))

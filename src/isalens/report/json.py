@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from isalens.analysis.blocks import BlockLiveIn
+from isalens.analysis.source_lines import SourceLine
 from isalens.report.model import FileSummary, KernelReport, LineRow, LineRows, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
 from isalens.report.serialize import Streamed, array, dumps
@@ -27,7 +28,9 @@ def _file(summary: FileSummary) -> dict[str, Any]:
 
 
 def _line_object(row: LineRow) -> dict[str, Any]:
-    return dict(zip(_LINE_KEYS, row, strict=True))
+    doc: dict[str, Any] = dict(zip(_LINE_KEYS, row, strict=True))
+    doc["source"] = None if row.source is None else row.source.to_dict()
+    return doc
 
 
 class _LineObjects:
@@ -93,10 +96,19 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
         "vgpr_hint": {"used": k.total_vgprs, "allocated": k.vgpr.allocated, "file": k.vgpr_file,
                       "reduce_by_to_save_a_granule": k.vgpr_granule_saving},
         "declared_raw": {key: value for key, value in k.declared_raw},
+        "debug_info": k.debug_info,
+        "source_lines": [_source_line(r, k.source_text.get((r.file, r.line))) for r in k.source_lines],
         **({} if k.stats is None else {"stats": stats_dict(k.stats, stream=stream)}),
         **_timing(k, stream),
         **_advice(k),
     }
+
+
+def _source_line(r: SourceLine, text: str | None) -> dict[str, Any]:
+    return {"file": r.file, "line": r.line, "text": text, "instructions": r.instructions, "code_bytes": r.code_bytes,
+            "issue_cycles": r.issue_cycles, "stall_cycles": r.stall_cycles,
+            "max_live": {"vgpr": r.max_live_vgpr, "sgpr": r.max_live_sgpr}, "spill_ops": r.spill_ops,
+            "lds_ops": r.lds_ops, "global_ops": r.global_ops}
 
 
 def _timing(k: KernelReport, stream: bool) -> dict[str, Any]:

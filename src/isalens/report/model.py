@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
@@ -15,6 +16,7 @@ from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses,
 from isalens.analysis.liveness import Liveness
 from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
 from isalens.analysis.pipeline import KernelAnalysis
+from isalens.analysis.source_lines import SourceLine
 
 if TYPE_CHECKING:
     from isalens.analysis.advice.model import KernelAdvice
@@ -31,6 +33,7 @@ from isalens.ir.registers import (
     iter_bits,
     registers_in,
 )
+from isalens.ir.source import SourceLoc
 from isalens.ondemand import OnDemand
 
 #: 2: one class table (``instruction_classes``, class keys of classes.toml; ``stats.classes`` removed), compact
@@ -109,6 +112,8 @@ class LineRow(NamedTuple):
     live_special: list[str]
     block: int
     loop_depth: int
+    #: the source location of the instruction (None: the input names none)
+    source: SourceLoc | None = None
 
 
 #: the LineRow field holding each file's live count
@@ -149,6 +154,7 @@ class LineRows(OnDemand[LineRow]):
         vgpr, sgpr, agpr = press.vgpr.counts, press.sgpr.counts, press.agpr.counts
         halves, half_only = press.vgpr_halves, press.vgpr_half_only
         block_of, depth_of, labels_at, specials = self._block_of, self._depth_of, self._labels, self._specials
+        sources = self._kernel.source.locs or (None,) * len(instructions)
         no_labels: list[str] = []
         for i in span:
             ins = instructions[i]
@@ -159,15 +165,15 @@ class LineRows(OnDemand[LineRow]):
                 names = specials[special] = list(_reg_names(special, RegFile.SPECIAL))
             block = block_of[i]
             yield (ins.line, i, ins.text, labels_at.get(i, no_labels), vgpr[i], sgpr[i], agpr[i], halves[i],
-                   half_only[i], names, block, depth_of[block])
+                   half_only[i], names, block, depth_of[block], sources[i])
 
     def dicts(self) -> Iterator[dict[str, Any]]:
         """The rows as the JSON line objects (keys: :class:`LineRow`'s fields), made directly: a million
         lines are written without first making a million rows and then a million ``dict(zip(...))``."""
-        for line, index, text, labels, v, s, a, h, half, special, block, depth in self._fields(range(len(self))):
+        for line, index, text, labels, v, s, a, h, half, special, block, depth, src in self._fields(range(len(self))):
             yield {"line": line, "index": index, "text": text, "labels": labels, "live_vgpr": v, "live_sgpr": s,
                    "live_agpr": a, "live_vgpr_halves": h, "vgpr_half_only": half, "live_special": special,
-                   "block": block, "loop_depth": depth}
+                   "block": block, "loop_depth": depth, "source": None if src is None else src.to_dict()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +256,12 @@ class KernelReport:
     vgpr_counts: tuple[int, ...] = ()
     #: the listing's row at the first VGPR peak (kept when the listing is dropped: the text view names it)
     peak_row: LineRow | None = None
+    #: ``lines+variables``, ``lines`` or ``none``: what the input says about the programmer's source
+    debug_info: str = "none"
+    #: the per-source-line table (analysis/source_lines.py), empty without source lines
+    source_lines: tuple[SourceLine, ...] = ()
+    #: the source text of each (file, line) of ``source_lines`` where the file was found on disk
+    source_text: dict[tuple[str, int], str] = field(default_factory=dict)
 
     def without_listing(self) -> KernelReport:
         """This report without its per-instruction rows, masks and statistics lines (the figures, summaries
@@ -383,7 +395,38 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         block_live_ins=block_live_ins(kernel, graph, live),
         vgpr_counts=press.vgpr.counts,
         peak_row=rows[press.vgpr.peak_indices[0]] if press.vgpr.peak_indices else None,
+        debug_info=kernel.source.debug_info,
+        source_lines=result.source_lines,
+        source_text=source_texts(result.source_lines, kernel.file),
     )
+
+
+def source_texts(rows: tuple[SourceLine, ...], input_file: str | None) -> dict[tuple[str, int], str]:
+    """The text of each source line in ``rows`` whose file is found: as named, else beside the input (a
+    compiler names the file where it compiled it); files not found are left out (the JSON ``text`` is null)."""
+    out: dict[tuple[str, int], str] = {}
+    cache: dict[str, list[str] | None] = {}
+    base = Path(input_file).parent if input_file and not input_file.startswith("<") else None
+    for row in rows:
+        if row.file not in cache:
+            cache[row.file] = _source_file_lines(row.file, base)
+        lines = cache[row.file]
+        if lines is not None and 0 < row.line <= len(lines):
+            out[(row.file, row.line)] = lines[row.line - 1].rstrip()
+    return out
+
+
+def _source_file_lines(name: str, base: Path | None) -> list[str] | None:
+    from isalens.errors import IsalensError
+    from isalens.reading import read_file
+
+    candidates = [Path(name)] + ([base / Path(name).name] if base is not None else [])
+    for path in candidates:
+        try:
+            return read_file(path, cap=64 << 20, what="source file").decode("utf-8", "replace").splitlines()
+        except IsalensError:
+            continue
+    return None
 
 
 def livereg_report(results: list[KernelAnalysis], *, file: str | None, dialect: str,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from isalens.ir.registers import RegFile
+from isalens.ir.source import SourceLoc
 from isalens.report.model import COUNT_COLUMN, FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
 from isalens.report.occupancy import render_occupancy_text
 from isalens.report.regmap import register_map
@@ -35,8 +36,34 @@ def _summary_line(name: str, s: FileSummary) -> str:
             f"declared by compiler {declared}")
 
 
-def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True) -> Iterator[str]:
-    """The lines of one kernel's view, made one at a time (a listing may have a million)."""
+def _source_label(k: KernelReport, loc: SourceLoc) -> str:
+    text = k.source_text.get((loc.file, loc.line))
+    return f"{loc.short()}" + (f": {text.strip()}" if text else "")
+
+
+def source_table(k: KernelReport, limit: int | None) -> Iterator[str]:
+    """The per-source-line table, costliest first (issue cycles where the timing model ran, else instructions)."""
+    rows = sorted(k.source_lines, key=lambda r: (-(r.issue_cycles if r.issue_cycles is not None else 0),
+                                                 -r.instructions, r.first_index))
+    shown = rows if limit is None else rows[:limit]
+    more = f", {len(rows) - len(shown)} more with --by-source" if len(shown) < len(rows) else ""
+    yield (f"source lines by cost  ({len(rows)} lines{more}; issue/stall cycles: one execution of each "
+           "instruction, before trip counts)")
+    yield f"  {'line':>18} {'instr':>5} {'bytes':>6} {'issue':>6} {'stall':>6} {'vgpr':>4} {'lds':>4} {'glob':>4} " \
+          f"{'spill':>5}  source"
+    for r in shown:
+        issue = "-" if r.issue_cycles is None else str(r.issue_cycles)
+        stall = "-" if r.stall_cycles is None else str(r.stall_cycles)
+        where = f"{r.file.rsplit('/', 1)[-1]}:{r.line}"
+        text = (k.source_text.get((r.file, r.line)) or "").strip()
+        yield (f"  {where:>18} {r.instructions:5d} {r.code_bytes:6d} {issue:>6} {stall:>6} {r.max_live_vgpr:4d} "
+               f"{r.lds_ops:4d} {r.global_ops:4d} {r.spill_ops:5d}  {text}")
+
+
+def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True, source: bool = False,
+                 by_source: bool = False) -> Iterator[str]:
+    """The lines of one kernel's view, made one at a time (a listing may have a million); ``source``
+    interleaves the source lines with their instructions, ``by_source`` lists every source line's cost."""
     style = _Style(color)
     kind = "kernel" if k.is_kernel else "function"
     yield (style(f"{kind} {k.name}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {k.instructions} instructions, "
@@ -52,7 +79,11 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
         column = COUNT_COLUMN[file]
         memo: dict[tuple[int, int] | int, int] = {}
         half_cells: dict[int, str] = {}
+        last_loc: tuple[str, int] | None = None
         for row, (occupied, defs, uses) in zip(k.lines, k.masks, strict=True):
+            if source and row.source is not None and (row.source.file, row.source.line) != last_loc:
+                last_loc = (row.source.file, row.source.line)
+                yield style(f"{'':>6} ; {_source_label(k, row.source)}", _DIM)
             for label in row.labels:
                 yield style(f"{'':>6} | {'':>4} |" + (f" {'':>6} |" if half_col else "")
                             + f" {'':{width}} | {label}:", _DIM)
@@ -88,6 +119,8 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
     if peak_row is not None:
         yield (f"  at the VGPR peak (line {peak_row.line}): {peak_row.live_vgpr_halves / 2:.1f} VGPRs of data in "
                f"16-bit halves; {peak_row.vgpr_half_only} VGPRs hold one live half (the other is wasted)")
+        if peak_row.source is not None:
+            yield f"  the VGPR peak is in source line {_source_label(k, peak_row.source)}"
     key = FILE_KEYS[file]
     values = k.peak_live_set.get(key, ())
     if values:
@@ -97,6 +130,12 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
             written = ", ".join(str(x) for x in v.def_lines) or "kernel entry"
             read = ", ".join(str(x) for x in v.next_use_lines) or "-"
             yield f"  {v.reg:>5}: line {written} -> {read}"
+    if k.source_lines:
+        yield ""
+        yield from source_table(k, None if by_source else 10)
+    elif by_source:
+        yield ""
+        yield "source lines: the input carries none (compile with -gline-tables-only or -g; see docs/source.md)"
     if k.classes:
         yield ""
         by_count = sorted(k.classes.items(), key=lambda item: -item[1])
@@ -124,9 +163,10 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
 
 
 def text_chunks(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
-                listing: bool = True) -> Iterator[str]:
+                listing: bool = True, source: bool = False, by_source: bool = False) -> Iterator[str]:
     """:func:`render_text` in pieces, for writing as they are made."""
-    parts: list[Iterable[str]] = [kernel_lines(k, file, color=color, listing=listing) for k in report.kernels]
+    parts: list[Iterable[str]] = [kernel_lines(k, file, color=color, listing=listing, source=source,
+                                               by_source=by_source) for k in report.kernels]
     if report.compiler_stats:
         parts.append(["compiler's own figures: " + ", ".join(f"{k} {v}" for k, v in report.compiler_stats.items())])
     if report.diagnostics:
@@ -142,5 +182,5 @@ def text_chunks(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: b
 
 
 def render_text(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
-                listing: bool = True) -> str:
-    return "".join(text_chunks(report, file, color=color, listing=listing))
+                listing: bool = True, source: bool = False, by_source: bool = False) -> str:
+    return "".join(text_chunks(report, file, color=color, listing=listing, source=source, by_source=by_source))

@@ -1,0 +1,107 @@
+"""The per-source-line table: what each line of the programmer's own file costs in the machine code.
+
+Rows group a kernel's instructions by their source location (:class:`~isalens.ir.source.SourceMap`; line 0 is
+already attributed to the line before it) and add up instructions, code bytes, the timing model's issue and
+stall cycles (one execution of each instruction, from the single-wave schedule: loop trip counts are not
+applied, the ``timing`` section has them per loop), the most VGPRs/SGPRs live at any of the line's
+instructions, and its spill/reload, LDS and global-memory instructions.
+
+Left out: instructions in unreachable blocks (they never run), and the assembler's alignment padding in a
+code object: where the assembly says ``.p2align 6`` before a loop label (LLVM aligns gfx10+ loop headers to
+64 bytes), the code object holds a run of ``s_nop 0`` that the assembly does not (:func:`alignment_padding`).
+The assembly and the code object built from it so give the same table; the padding stays in every ISA figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from isalens.analysis.cfg import CFG
+from isalens.analysis.pressure import Pressure
+from isalens.ir.program import Kernel
+
+if TYPE_CHECKING:
+    from isalens.analysis.timing import KernelTiming
+
+__all__ = ["SourceLine", "alignment_padding", "source_lines"]
+
+#: instructions that move a spilled value: scratch memory, and SGPRs parked in VGPR lanes
+_SPILL_MNEMONICS = ("v_writelane_b32", "v_readlane_b32")
+_GLOBAL_PREFIXES = ("vmem.", "flat.", "global.", "image.")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLine:
+    """One source line's share of a kernel (``first_index``: its first instruction, for ordering and links)."""
+
+    file: str
+    line: int
+    first_index: int
+    instructions: int
+    code_bytes: int
+    issue_cycles: int | None
+    stall_cycles: int | None
+    max_live_vgpr: int
+    max_live_sgpr: int
+    spill_ops: int
+    lds_ops: int
+    global_ops: int
+
+
+#: LLVM's loop alignment on AMDGPU (``.p2align 6``): the padding before a loop header ends at a multiple of it
+_LOOP_ALIGN = 64
+
+
+def alignment_padding(kernel: Kernel) -> set[int]:
+    """Indices of ``s_nop 0`` runs that end right before a labelled instruction at an address aligned to
+    64 bytes: the assembler's padding for ``.p2align`` (only a code object has addresses, and padding)."""
+    targets = set(kernel.labels.values())
+    found: set[int] = set()
+    run: list[int] = []
+    for i, ins in enumerate(kernel.instructions):
+        if ins.mnemonic == "s_nop" and ins.text.split()[1:] == ["0"]:
+            run.append(i)
+            continue
+        if run and i in targets and ins.address is not None and ins.address % _LOOP_ALIGN == 0:
+            found.update(run)
+        run = []
+    return found
+
+
+def source_lines(kernel: Kernel, graph: CFG, pressure: Pressure,
+                 timing: KernelTiming | None = None) -> tuple[SourceLine, ...]:
+    """The rows of ``kernel``, in order of each line's first instruction; empty without a source map."""
+    locs = kernel.source.locs
+    if not locs:
+        return ()
+    dead = set(graph.unreachable)
+    block_of = graph.block_of
+    padding = alignment_padding(kernel) if kernel.instructions and kernel.instructions[0].address is not None \
+        else set()
+    timed = list(timing.profile.lines) if timing is not None else None
+    rows: dict[tuple[str, int], list[int]] = {}
+    order: list[tuple[str, int]] = []
+    vgpr, sgpr = pressure.vgpr.counts, pressure.sgpr.counts
+    for i, (ins, loc) in enumerate(zip(kernel.instructions, locs, strict=True)):
+        if loc is None or block_of[i] in dead or i in padding:
+            continue
+        key = (loc.file, loc.line)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = [i, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+            order.append(key)
+        klass = ins.facts.klass
+        row[1] += 1
+        row[2] += ins.facts.size
+        if timed is not None:
+            row[3] += timed[i].issue
+            row[4] += timed[i].stall
+        row[5] = max(row[5], vgpr[i])
+        row[6] = max(row[6], sgpr[i])
+        row[7] += klass.startswith("scratch.") or ins.mnemonic in _SPILL_MNEMONICS
+        row[8] += klass.startswith("ds.")
+        row[9] += klass.startswith(_GLOBAL_PREFIXES)
+    return tuple(SourceLine(f, n, r[0], r[1], r[2], r[3] if timed is not None else None,
+                            r[4] if timed is not None else None, r[5], r[6], r[7], r[8], r[9])
+                 for (f, n) in order for r in (rows[(f, n)],))

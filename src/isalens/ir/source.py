@@ -1,0 +1,64 @@
+"""Source locations: which line of the programmer's own file each instruction came from.
+
+Readers fill one :class:`SourceMap` per kernel (LLVM assembly's ``.loc`` directives, the DWARF line table of a
+code object built with ``-g``, ``llvm-objdump -l`` annotations); analyses and reports only read it.
+
+Line 0 is DWARF's "no source line" (code the compiler made up, e.g. a spill or a hoisted constant). It is
+attributed to the line before it in code order, as ``llvm-objdump -d -l`` prints it: the instruction still
+belongs to the statement it sits in, and a per-line table then adds up to the kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["DEBUG_KINDS", "SourceLoc", "SourceMap", "carry_forward"]
+
+#: what a kernel's input says about its source: lines and variables, lines only, or nothing
+DEBUG_KINDS = ("lines+variables", "lines", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLoc:
+    """One source position: the file as the compiler named it (absolute where it knew the directory)."""
+
+    file: str
+    line: int
+    column: int = 0
+
+    def to_dict(self) -> dict[str, str | int]:
+        return {"file": self.file, "line": self.line, "column": self.column}
+
+    def short(self) -> str:
+        """``name.cl:42`` for text reports."""
+        return f"{self.file.rsplit('/', 1)[-1]}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMap:
+    """Per instruction index, its source location (None: the input names none for it)."""
+
+    locs: tuple[SourceLoc | None, ...] = ()
+    #: ``lines+variables``, ``lines`` or ``none`` (:data:`DEBUG_KINDS`)
+    debug_info: str = "none"
+    #: where the mapping came from: ``.loc``, ``dwarf``, ``objdump -l``
+    origin: str = ""
+    #: files the input names (for ``--source``: their text is shown where the file is found)
+    files: tuple[str, ...] = field(default=())
+
+    def at(self, index: int) -> SourceLoc | None:
+        return self.locs[index] if 0 <= index < len(self.locs) else None
+
+
+def carry_forward(locs: list[SourceLoc | None]) -> list[SourceLoc | None]:
+    """Line-0 locations (``line == 0``) take the nearest earlier real line of the same list (see module doc);
+    a line 0 before any real line stays unknown (None)."""
+    out: list[SourceLoc | None] = []
+    last: SourceLoc | None = None
+    for loc in locs:
+        if loc is not None and loc.line == 0:
+            loc = last
+        elif loc is not None:
+            last = loc
+        out.append(loc)
+    return out

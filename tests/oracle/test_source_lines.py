@@ -1,0 +1,140 @@
+"""Source lines (issue 27) against LLVM's own tools: every instruction's file:line equals what
+``llvm-objdump-19 -d -l`` prints for the same linked code object (its annotation in force at that address), from
+both our readers (the code object's DWARF line table, and the ``.loc`` directives of the assembly it was built
+from); the two give identical per-source-line tables; and ``-g`` changes no byte of code and no figure.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import isalens
+from isalens.engine import LoadOptions, load_input
+from isalens.frontends.clang import opencl_flags
+from tests.conftest import EXAMPLES, require_tool
+
+SOURCES = [EXAMPLES / "kernels" / p for p in (
+    "control/loops.cl", "control/branches.cl", "source/inlined.cl", "fp16_layouts/half3_two_uint.cl",
+    "fp16_layouts/fp32.cl", "calls/calls.cl", "atomics/global_atomics.cl")]
+TARGETS = ("gfx902", "gfx90a", "gfx1100")
+_ADDRESS = re.compile(r"//\s*([0-9A-Fa-f]{8,16}):")
+_ANNOTATION = re.compile(r"^; (/.+):(\d+)\s*$")
+
+
+def _build(source: Path, target: str, out: Path, *extra: str) -> Path:
+    """``source`` compiled by clang-19 (the project's OpenCL flags) to ``out`` (.s with -S, else a linked object)."""
+    clang = require_tool("clang-19")
+    require_tool("ld.lld-19")
+    flags = [clang, *opencl_flags(target), *extra, str(source)]
+    if out.suffix == ".s":
+        subprocess.run([*flags, "-S", "-o", str(out)], check=True, capture_output=True)
+        return out
+    obj = out.with_suffix(".o")
+    subprocess.run([*flags, "-c", "-o", str(obj)], check=True, capture_output=True)
+    subprocess.run([clang, "-target", "amdgcn-amd-amdhsa", f"-mcpu={target}", str(obj), "-o", str(out)], check=True,
+                   capture_output=True)
+    return out
+
+
+def objdump_lines(code_object: Path, target: str) -> dict[int, tuple[str, int]]:
+    """Address -> (file, line) as ``llvm-objdump-19 -d -l`` prints them: the last annotation above each
+    instruction of the same function (it prints one whenever the line changes, and none for line 0)."""
+    objdump = require_tool("llvm-objdump-19")
+    text = subprocess.run([objdump, "-d", "-l", f"--mcpu={target}", str(code_object)], check=True,
+                          capture_output=True, text=True).stdout
+    out: dict[int, tuple[str, int]] = {}
+    current: tuple[str, int] | None = None
+    for line in text.splitlines():
+        if line.endswith(">:"):
+            current = None  # a new function
+        annotation = _ANNOTATION.match(line)
+        if annotation:
+            current = (annotation.group(1), int(annotation.group(2)))
+            continue
+        address = _ADDRESS.search(line)
+        if address and current is not None:
+            out[int(address.group(1), 16)] = current
+    return out
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, str, Path, Path]]:
+    tmp = tmp_path_factory.mktemp("debug")
+    out = []
+    for source in SOURCES:
+        for target in TARGETS:
+            stem = f"{source.stem}.{target}"
+            out.append((source, target, _build(source, target, tmp / f"{stem}.co", "-g"),
+                        _build(source, target, tmp / f"{stem}.s", "-g")))
+    return out
+
+
+def test_every_instruction_equals_objdump_l(builds: list[tuple[Path, str, Path, Path]]) -> None:
+    compared = kernels = 0
+    for _source, target, code_object, _asm in builds:
+        theirs = objdump_lines(code_object, target)
+        _module, chosen, _ = load_input(code_object)
+        for kernel in chosen:
+            ir = kernel.ir
+            assert ir.source.debug_info in ("lines", "lines+variables"), (code_object, ir.name)
+            kernels += 1
+            for ins, loc in zip(ir.instructions, ir.source.locs, strict=True):
+                assert ins.address is not None
+                expected = theirs.get(ins.address)
+                got = None if loc is None else (loc.file, loc.line)
+                assert got == expected, (code_object.name, ir.name, hex(ins.address), ins.text)
+                compared += 1
+    print(f"\nsource lines equal llvm-objdump -l: {compared} instructions, {kernels} kernels, {len(builds)} builds")
+    assert kernels >= 8 and compared > 1000
+
+
+def _table(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    return {k["name"]: [{key: v for key, v in row.items() if key != "max_live"} for row in k["source_lines"]]
+            for k in doc["kernels"] if k["is_kernel"]}
+
+
+def test_assembly_and_code_object_give_the_same_source_tables(builds: list[tuple[Path, str, Path, Path]]) -> None:
+    # the .s built with -g -S and the linked object built with -g -c are the same code: .loc and DWARF must agree
+    # on every line's instructions, bytes, cycles and memory operations. max_live is left out: the binary reader's
+    # liveness still differs from the text reader's at a few kernel entries (descriptor-derived live-ins; issue
+    # 26's binary-vs-text equality), which is not a question of source lines
+    rows = 0
+    for _source, _target, code_object, asm in builds:
+        from_asm = _table(isalens.analyze(asm).to_dict())
+        from_binary = _table(isalens.analyze(code_object).to_dict())
+        assert from_asm == from_binary and any(from_asm.values()), (asm.name, code_object.name)
+        rows += sum(len(r) for r in from_asm.values())
+    print(f"\nper-source-line tables equal from .loc and DWARF: {rows} rows")
+
+
+def test_line_tables_change_no_code_and_no_figure(tmp_path: Path) -> None:
+    # what our front ends add by default: -gline-tables-only. (Full -g does change the code with LLVM 19: its
+    # debug values move instructions in 61 of 126 builds of the examples, docs/source.md; so it is opt-in.)
+    for source in SOURCES:
+        for target in TARGETS:
+            plain = _build(source, target, tmp_path / f"{source.stem}.{target}.co")
+            lines = _build(source, target, tmp_path / f"{source.stem}.{target}.g.co", "-gline-tables-only")
+            assert _code_bytes(plain) == _code_bytes(lines), (source.name, target)
+            docs = [isalens.analyze(p, LoadOptions()).to_dict() for p in (plain, lines)]
+            for doc, path in zip(docs, (plain, lines), strict=True):
+                doc.pop("file")
+                for d in doc["diagnostics"]:
+                    d["file"] = d["file"].replace(path.name, "CODE_OBJECT")
+                for k in doc["kernels"]:
+                    for key in ("source_lines", "debug_info"):
+                        k.pop(key)
+                    for row in k["lines"]:
+                        row.pop("source")
+            assert docs[0] == docs[1], (source.name, target)
+
+
+def _code_bytes(path: Path) -> bytes:
+    """The ``.text`` section's bytes (the machine code)."""
+    from tests import elf_edit
+
+    return elf_edit.section_bytes(path.read_bytes(), ".text")

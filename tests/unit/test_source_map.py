@@ -1,0 +1,104 @@
+"""Source lines from ``.file``/``.loc`` and ``objdump -l`` text (issue 27), on small inputs whose expected
+locations are read off by hand: each instruction takes the nearest location above it; line 0 takes the line
+before it; a ``.loc`` naming an undeclared file is dropped with one warning and changes no ISA figure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import isalens
+from isalens.ir.source import SourceLoc, carry_forward
+
+ASM = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.file\t0 "/home/u/proj" "src/k.cl" md5 0x0123
+\t.file\t1 "inc" "helper.h"
+\t.text
+k:
+\t.loc\t0 3 0
+\ts_load_dword s0, s[4:5], 0x0
+\t.loc\t1 7 12 prologue_end
+\tv_mov_b32 v1, 0
+\tv_add_f32 v1, v1, v0
+\t.loc\t0 0 5 is_stmt 0
+\tv_mul_f32 v1, v1, v1
+\t.loc\t0 9 1
+\ts_endpgm
+.Lfunc_end0:
+"""
+
+
+def _locs(text: str, arch: str = "gfx900") -> list[tuple[str, int] | None]:
+    kernel = isalens.load(text, arch).kernels[0].ir
+    return [None if loc is None else (loc.file, loc.line) for loc in kernel.source.locs]
+
+
+def test_loc_directives_map_each_instruction() -> None:
+    # by hand: s_load under .loc 0 3; two instructions under .loc 1 7 (file 1 = /home/u/proj/inc/helper.h: a
+    # relative directory is relative to file 0's compilation directory); line 0 takes line 7; s_endpgm line 9
+    k, h = "/home/u/proj/src/k.cl", "/home/u/proj/inc/helper.h"
+    assert _locs(ASM) == [(k, 3), (h, 7), (h, 7), (h, 7), (k, 9)]
+    kernel = isalens.load(ASM).kernels[0].ir
+    assert kernel.source.debug_info == "lines" and kernel.source.origin == ".loc"
+
+
+def test_json_lines_and_table() -> None:
+    doc: dict[str, Any] = isalens.analyze(ASM).to_dict()
+    (kernel,) = doc["kernels"]
+    assert kernel["debug_info"] == "lines"
+    assert kernel["lines"][1]["source"] == {"file": "/home/u/proj/inc/helper.h", "line": 7, "column": 12}
+    rows = [(r["file"].rsplit("/", 1)[-1], r["line"], r["instructions"], r["code_bytes"], r["global_ops"])
+            for r in kernel["source_lines"]]
+    # s_load_dword: 8 bytes; v_mov_b32 with inline 0 (VOP1) 4; v_add_f32 (VOP2) 4; v_mul_f32 4; s_endpgm 4
+    assert rows == [("k.cl", 3, 1, 8, 0), ("helper.h", 7, 3, 12, 0), ("k.cl", 9, 1, 4, 0)]
+    assert all(r["text"] is None for r in kernel["source_lines"])  # /home/u/proj does not exist here
+
+
+def test_unknown_file_number_is_a_warning_and_no_figure_changes() -> None:
+    broken = ASM.replace("\t.loc\t1 7 12 prologue_end", "\t.loc\t4 7 12")
+    module = isalens.load(broken)
+    warnings = [d for d in module.diagnostics if d.code == "debug-info"]
+    assert len(warnings) == 1 and warnings[0].line == 8 and "file 4" in warnings[0].message
+    k = "/home/u/proj/src/k.cl"
+    assert _locs(broken) == [(k, 3), (k, 3), (k, 3), (k, 3), (k, 9)]
+    # the same text with every .loc made a comment (input line numbers unchanged): only source keys may differ
+    plain = isalens.analyze("\n".join(";" + x if ".loc" in x else x for x in ASM.splitlines())).to_dict()
+    doc = isalens.analyze(broken).to_dict()
+    for d in (plain, doc):
+        d.pop("diagnostics")
+        for kernel in d["kernels"]:
+            for key in ("source_lines", "debug_info"):
+                kernel.pop(key)
+            for row in kernel["lines"]:
+                row.pop("source")
+    assert plain == doc
+
+
+def test_objdump_l_annotations() -> None:
+    text = """
+k.co:\tfile format elf64-amdgpu
+
+Disassembly of section .text:
+
+0000000000001000 <k>:
+; k():
+; /src/k.cl:6
+\ts_load_dword s0, s[4:5], 0x0 // 000000001000: C0020002 00000000
+; /src/k.cl:8
+\tv_mov_b32_e32 v1, 0 // 000000001008: 7E020280
+\tv_add_f32_e32 v1, v1, v0 // 00000000100C: 02020101
+\ts_endpgm // 000000001010: BF810000
+"""
+    assert _locs(text) == [("/src/k.cl", 6), ("/src/k.cl", 8), ("/src/k.cl", 8), ("/src/k.cl", 8)]
+
+
+def test_carry_forward() -> None:
+    a, b, zero = SourceLoc("f", 1), SourceLoc("f", 2), SourceLoc("f", 0)
+    assert carry_forward([zero, a, zero, None, b, zero]) == [None, a, a, None, b, b]
+
+
+def test_no_debug_info_says_none() -> None:
+    doc = isalens.analyze("v_mov_b32 v0, 0\ns_endpgm\n", arch="gfx900").to_dict()
+    (kernel,) = doc["kernels"]
+    assert kernel["debug_info"] == "none" and kernel["source_lines"] == []
+    assert all(row["source"] is None for row in kernel["lines"])
