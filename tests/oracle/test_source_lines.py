@@ -138,3 +138,25 @@ def _code_bytes(path: Path) -> bytes:
     from tests import elf_edit
 
     return elf_edit.section_bytes(path.read_bytes(), ".text")
+
+
+def test_list_and_scan_say_what_debug_information_a_binary_carries(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from isalens.cli import main
+    from isalens.scan.store import read_rows
+
+    source = EXAMPLES / "kernels" / "control" / "loops.cl"
+    # what each build asked for: -g (optimised, so variables have location lists), line tables only, nothing
+    built = {"lines+variables": _build(source, "gfx902", tmp_path / "full.co", "-g"),
+             "lines": _build(source, "gfx902", tmp_path / "lines.co", "-gline-tables-only"),
+             "none": _build(source, "gfx902", tmp_path / "none.co")}
+    for expected, path in built.items():
+        assert main(["list", str(path), "--json"]) == 0
+        (co,) = json.loads(capsys.readouterr().out)["code_objects"]
+        assert co["debug_info"] == expected and {k["debug_info"] for k in co["kernels"]} == {expected}
+    out = tmp_path / "scan.parquet"
+    assert main(["scan", str(built["lines"]), str(built["none"]), "--out", str(out)]) == 0
+    by_file = {Path(r["file"]).name: r["debug_info"] for r in read_rows(out)}
+    assert by_file == {"lines.co": "lines", "none.co": "none"}

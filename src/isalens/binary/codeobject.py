@@ -83,6 +83,9 @@ class CodeObject:
     functions: dict[str, tuple[int, int]]
     #: major version of the clang that compiled it (``.comment``), when it says
     compiler_major: int | None = None
+    #: the debug information it carries: ``lines+variables`` (a line table and variable location lists,
+    #: ``-g``), ``lines`` (``-gline-tables-only``) or ``none``
+    debug_info: str = "none"
 
     @property
     def processor(self) -> str:
@@ -175,8 +178,11 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
         raise InputError(f"{where}: unreadable ELF: {exc}", file=file, code="code-object") from None
     except (ValueError, KeyError, IndexError, AttributeError) as exc:  # pyelftools on damaged headers
         raise InputError(f"{where}: damaged ELF: {type(exc).__name__}: {exc}", file=file, code="code-object") from None
+    names = {x.name for x in elf.iter_sections()}
+    debug = ("none" if ".debug_line" not in names
+             else "lines+variables" if names & {".debug_loclists", ".debug_loc"} else "lines")
     return CodeObject(target, version, source, data, tuple(kernels), functions,
-                      _compiler_major(elf, data, file=file, where=where))
+                      _compiler_major(elf, data, file=file, where=where), debug)
 
 
 _CLANG_RE = re.compile(rb"clang version (\d+)\.")

@@ -46,7 +46,8 @@ def list_document(file: str, listed: list[Listed]) -> dict[str, Any]:
             "source": item.source,
             "target": co.target if co else None,
             "code_object_version": co.version if co else None,
-            "kernels": [k.summary() for k in co.kernels] if co else [],
+            "debug_info": co.debug_info if co else None,
+            "kernels": [{**k.summary(), "debug_info": co.debug_info} for k in co.kernels] if co else [],
             "error": item.error.message if item.error else None,
         })
     return {"schema": 1, "file": file, "code_objects": objects}
