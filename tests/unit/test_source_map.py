@@ -102,3 +102,53 @@ def test_no_debug_info_says_none() -> None:
     (kernel,) = doc["kernels"]
     assert kernel["debug_info"] == "none" and kernel["source_lines"] == []
     assert all(row["source"] is None for row in kernel["lines"])
+
+
+VARS = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.file\t0 "/p" "k.cl"
+\t.text
+k:
+\t.loc\t0 3 0
+\t;DEBUG_VALUE: k:acc <- [DW_OP_constu 1, DW_OP_swap, DW_OP_xderef] $vgpr1
+\t;DEBUG_VALUE: k:pair <- [DW_OP_LLVM_fragment 32 32] $vgpr2
+\tv_mov_b32 v3, v0
+\tv_add_f32 v3, v3, v1
+\t;DEBUG_VALUE: k:acc <- undef
+\tv_mul_f32 v2, v3, v2
+\tv_mov_b32 v4, v2
+\ts_endpgm
+.Lfunc_end0:
+"""
+
+
+def test_debug_values_give_variable_ranges() -> None:
+    # by hand: the comments above the first instruction belong to it; acc in v1 for instructions 0-1 (the
+    # "undef" comment ends it before 2); pair[32:64] in v2 for 0-2 (instruction 2 writes v2: included, it reads
+    # the old value)
+    kernel = isalens.load(VARS).kernels[0].ir
+    assert kernel.source.debug_info == "lines+variables"
+    ranges = {(v.name, v.start, v.end) for v in kernel.source.variables}
+    assert ranges == {("acc", 0, 1), ("pair[32:64]", 0, 2)}
+    doc = isalens.analyze(VARS).to_dict()["kernels"][0]
+    assert doc["variables"] == [
+        {"name": "acc", "ranges": [{"first_line": 8, "last_line": 9, "registers": ["v1"]}]},
+        {"name": "pair[32:64]", "ranges": [{"first_line": 8, "last_line": 11, "registers": ["v2"]}]},
+    ]
+
+
+def test_peak_holders_add_up_to_the_live_count() -> None:
+    # the peak is instruction 0 (v0, v1, v2 live in, v3 written and read next): in source terms v1 is acc, v2
+    # pair[32:64], v0 a value from kernel entry and v3 a temporary of k.cl:3; the counts add up to the live count
+    # (a register holding a variable whose value is never read again is not live, and not counted)
+    from isalens.engine import livereg
+    from isalens.report.text import peak_holders
+
+    report = livereg(VARS)
+    (k,) = report.kernels
+    values = k.peak_live_set["vgpr"]
+    held = peak_holders(k)
+    counted = sum(int(part.split()[0]) if " temporar" in part else int(part.rsplit(": ", 1)[1].split()[0])
+                  for part in held.split("; "))
+    assert counted == len(values) == k.vgpr.peak_live
+    assert held == "acc: 1 VGPR; pair[32:64]: 1 VGPR; 1 temporary of kernel entry; 1 temporary of k.cl:3"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["DEBUG_KINDS", "SourceLoc", "SourceMap", "carry_forward"]
+__all__ = ["DEBUG_KINDS", "SourceLoc", "SourceMap", "VariableLoc", "carry_forward"]
 
 #: what a kernel's input says about its source: lines and variables, lines only, or nothing
 DEBUG_KINDS = ("lines+variables", "lines", "none")
@@ -35,6 +35,18 @@ class SourceLoc:
 
 
 @dataclass(frozen=True, slots=True)
+class VariableLoc:
+    """A source variable (or a piece of it) held in registers over instructions ``start``..``end`` (inclusive)."""
+
+    #: the variable as the source names it, with its piece in bits when only part is here: ``acc``, ``c[32:48]``
+    name: str
+    #: register units (:mod:`isalens.ir.registers`) that hold it
+    mask: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class SourceMap:
     """Per instruction index, its source location (None: the input names none for it)."""
 
@@ -45,6 +57,12 @@ class SourceMap:
     origin: str = ""
     #: files the input names (for ``--source``: their text is shown where the file is found)
     files: tuple[str, ...] = field(default=())
+    #: where source variables live (``;DEBUG_VALUE:`` comments), in order of their first instruction
+    variables: tuple[VariableLoc, ...] = field(default=())
+
+    def variables_in(self, index: int, mask: int) -> list[str]:
+        """Names of the variables held at instruction ``index`` in any of the register units ``mask``."""
+        return [v.name for v in self.variables if v.start <= index <= v.end and v.mask & mask]
 
     def at(self, index: int) -> SourceLoc | None:
         return self.locs[index] if 0 <= index < len(self.locs) else None

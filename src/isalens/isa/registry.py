@@ -65,6 +65,10 @@ def with_source_lines(module: Module, text: str) -> Module:
         return module
     if directives is None:
         return module
-    kernels = tuple(debuginfo.attach(k, directives) for k in module.kernels)
+    # each function's DEBUG_VALUE comments start after the previous function's last instruction
+    ends = sorted(k.instructions[-1].line for k in module.kernels if k.instructions)
+    kernels = tuple(debuginfo.attach(k, directives, max((e for e in ends if k.instructions and
+                                                          e < k.instructions[0].line), default=0))
+                    for k in module.kernels)
     notes = debuginfo.problems_as_diagnostics(directives, module.file)
     return dataclasses.replace(module, kernels=kernels, diagnostics=(*module.diagnostics, *notes))

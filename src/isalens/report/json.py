@@ -77,7 +77,8 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
             for r in k.longest_lived
         ],
         "peak_live_set": {
-            file: [{"reg": v.reg, "def_lines": list(v.def_lines), "next_use_lines": list(v.next_use_lines)}
+            file: [{"reg": v.reg, "def_lines": list(v.def_lines), "next_use_lines": list(v.next_use_lines),
+                    "variables": list(v.variables)}
                    for v in values]
             for file, values in k.peak_live_set.items()
         },
@@ -97,6 +98,8 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
                       "reduce_by_to_save_a_granule": k.vgpr_granule_saving},
         "declared_raw": {key: value for key, value in k.declared_raw},
         "debug_info": k.debug_info,
+        "variables": [{"name": name, "ranges": [{"first_line": a, "last_line": b, "registers": list(regs)}
+                                                for a, b, regs in ranges]} for name, ranges in k.variables],
         "source_lines": [_source_line(r, k.source_text.get((r.file, r.line))) for r in k.source_lines],
         **({} if k.stats is None else {"stats": stats_dict(k.stats, stream=stream)}),
         **_timing(k, stream),

@@ -183,6 +183,10 @@ class LiveValue:
     reg: str
     def_lines: tuple[int, ...]
     next_use_lines: tuple[int, ...]
+    #: the source variables (``name[piece]``) the register holds there, where the input says
+    variables: tuple[str, ...] = ()
+    #: the source lines of the writes that reach it (a register holding no named variable is a temporary of them)
+    def_sources: tuple[SourceLoc, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +266,8 @@ class KernelReport:
     source_lines: tuple[SourceLine, ...] = ()
     #: the source text of each (file, line) of ``source_lines`` where the file was found on disk
     source_text: dict[tuple[str, int], str] = field(default_factory=dict)
+    #: source variables and where they live: (name, ((first line, last line, registers), ...))
+    variables: tuple[tuple[str, tuple[tuple[int, int, tuple[str, ...]], ...]], ...] = ()
 
     def without_listing(self) -> KernelReport:
         """This report without its per-instruction rows, masks and statistics lines (the figures, summaries
@@ -315,12 +321,25 @@ def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[Liv
         defs = (at,) if kernel.instructions[at].defs & reg.mask() else definitions_reaching(kernel, result.cfg, at, reg)
         uses = next_uses(kernel, result.cfg, at, reg)
         prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
+        sources = tuple(dict.fromkeys(loc for i in defs if (loc := kernel.source.at(i)) is not None))
         out.append(LiveValue(
             f"{prefix}{reg_index}",
             tuple(kernel.instructions[i].line for i in defs),
             tuple(kernel.instructions[i].line for i in uses),
+            tuple(dict.fromkeys(kernel.source.variables_in(at, reg.mask()))),
+            sources,
         ))
     return tuple(out)
+
+
+def variable_table(kernel: Kernel) -> tuple[tuple[str, tuple[tuple[int, int, tuple[str, ...]], ...]], ...]:
+    """Each source variable with its ranges: (first input line, last input line, register names)."""
+    by_name: dict[str, list[tuple[int, int, tuple[str, ...]]]] = {}
+    ins = kernel.instructions
+    for v in kernel.source.variables:
+        names = tuple(n for f in FILES for n in _reg_names(v.mask, f))
+        by_name.setdefault(v.name, []).append((ins[v.start].line, ins[v.end].line, names))
+    return tuple((name, tuple(ranges)) for name, ranges in by_name.items())
 
 
 def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit: int = 512,
@@ -398,6 +417,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         debug_info=kernel.source.debug_info,
         source_lines=result.source_lines,
         source_text=source_texts(result.source_lines, kernel.file),
+        variables=variable_table(kernel),
     )
 
 

@@ -41,6 +41,26 @@ def _source_label(k: KernelReport, loc: SourceLoc) -> str:
     return f"{loc.short()}" + (f": {text.strip()}" if text else "")
 
 
+def peak_holders(k: KernelReport) -> str:
+    """The VGPRs live at the first peak in source terms: each variable with its register count, then the
+    temporaries (registers holding no named variable) by the source line that wrote them."""
+    values = k.peak_live_set.get("vgpr", ())
+    if k.debug_info == "none" or not values:
+        return ""
+    named: dict[str, int] = {}
+    temporaries: dict[str, int] = {}
+    for v in values:
+        for name in v.variables:
+            named[name] = named.get(name, 0) + 1
+        if not v.variables:
+            where = v.def_sources[0].short() if v.def_sources else "kernel entry"
+            temporaries[where] = temporaries.get(where, 0) + 1
+    parts = [f"{name}: {n} VGPR{'s' if n != 1 else ''}" for name, n in sorted(named.items(), key=lambda x: -x[1])]
+    parts += [f"{n} temporar{'ies' if n != 1 else 'y'} of {where}"
+              for where, n in sorted(temporaries.items(), key=lambda x: -x[1])]
+    return "; ".join(parts)
+
+
 def source_table(k: KernelReport, limit: int | None) -> Iterator[str]:
     """The per-source-line table, costliest first (issue cycles where the timing model ran, else instructions)."""
     rows = sorted(k.source_lines, key=lambda r: (-(r.issue_cycles if r.issue_cycles is not None else 0),
@@ -121,6 +141,9 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
                f"16-bit halves; {peak_row.vgpr_half_only} VGPRs hold one live half (the other is wasted)")
         if peak_row.source is not None:
             yield f"  the VGPR peak is in source line {_source_label(k, peak_row.source)}"
+        holders = peak_holders(k)
+        if holders:
+            yield f"  held there: {holders}"
     key = FILE_KEYS[file]
     values = k.peak_live_set.get(key, ())
     if values:

@@ -19,15 +19,20 @@ from dataclasses import dataclass
 
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel
-from isalens.ir.source import SourceLoc, SourceMap, carry_forward
+from isalens.ir.source import SourceLoc, SourceMap, VariableLoc, carry_forward
+from isalens.isa.amdgcn.syntax import parse_mir_register
 
-__all__ = ["LineDirectives", "attach", "problems_as_diagnostics", "read_llvm_lines", "read_objdump_lines"]
+__all__ = ["LineDirectives", "attach", "problems_as_diagnostics", "read_llvm_lines", "read_objdump_lines",
+           "variable_ranges"]
 
 _STRING = r'"((?:[^"\\]|\\.)*)"'
 _FILE_RE = re.compile(rf"^\s*\.file\s+(\d+)\s+{_STRING}(?:\s+{_STRING})?")
 _LOC_RE = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
 #: llvm-objdump -l: "; /path/to/file.cl:42" (a function line "; name():" is not a location)
 _OBJDUMP_RE = re.compile(r"^; (.+):(\d+)(?::(\d+))?\s*$")
+#: ``;DEBUG_VALUE: func:var <- [DW_OP_..., DW_OP_LLVM_fragment 32 16] $vgpr5`` (LLVM's AsmPrinter comment)
+_DEBUG_VALUE_RE = re.compile(r"^\s*;\s*DEBUG_VALUE:\s*(?:[^:\s]+:)?(\S+)\s*<-\s*(?:\[([^\]]*)\]\s*)?(\S+)")
+_FRAGMENT_RE = re.compile(r"DW_OP_LLVM_fragment\s+(\d+)\s+(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +44,8 @@ class LineDirectives:
     files: tuple[str, ...]
     origin: str
     problems: tuple[tuple[int, str], ...] = ()
+    #: ``;DEBUG_VALUE:`` comments: (input line, variable[piece], register units; 0: in no register)
+    values: tuple[tuple[int, str, int], ...] = ()
 
     def at(self, line: int) -> SourceLoc | None:
         i = bisect.bisect_right(self.lines, line) - 1
@@ -58,8 +65,15 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
     locs: list[SourceLoc] = []
     problems: list[tuple[int, str]] = []
     comp_dir = ""
+    values: list[tuple[int, str, int]] = []
+    with_values = "DEBUG_VALUE" in text
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.lstrip()
+        if with_values and stripped.startswith(";") and "DEBUG_VALUE" in stripped:
+            value = _debug_value(stripped, number, problems)
+            if value is not None:
+                values.append(value)
+            continue
         if not stripped.startswith((".file", ".loc")):
             continue
         match = _FILE_RE.match(stripped)
@@ -82,10 +96,34 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
             continue
         lines.append(number)
         locs.append(SourceLoc(name, int(match.group(2)), int(match.group(3) or 0)))
-    if not lines and not problems:
+    if not lines and not problems and not values:
         return None
     return LineDirectives(tuple(lines), tuple(locs), tuple(files[k] for k in sorted(files)), ".loc",
-                          tuple(problems))
+                          tuple(problems), tuple(values))
+
+
+def _debug_value(comment: str, line: int, problems: list[tuple[int, str]]) -> tuple[int, str, int] | None:
+    """One ``;DEBUG_VALUE:`` comment: the variable (with its fragment in bits) and the register units holding
+    it (0 for a constant, ``undef`` or a value in memory: the variable is in no register from here on)."""
+    match = _DEBUG_VALUE_RE.match(comment)
+    if match is None:
+        problems.append((line, "cannot read this DEBUG_VALUE comment: it is ignored"))
+        return None
+    name, expression, where = match.group(1), match.group(2) or "", match.group(3)
+    fragment = _FRAGMENT_RE.search(expression)
+    if fragment:
+        first = int(fragment.group(1))
+        name += f"[{first}:{first + int(fragment.group(2))}]"
+    if not where.startswith("$") or "DW_OP_deref" in expression:
+        return (line, name, 0)
+    regs = parse_mir_register(where)
+    if regs is None:
+        problems.append((line, f"DEBUG_VALUE names a register isalens does not know ({where}): it is ignored"))
+        return None
+    mask = 0
+    for reg in regs:
+        mask |= reg.mask()
+    return (line, name, mask)
 
 
 def read_objdump_lines(text: str) -> LineDirectives | None:
@@ -108,13 +146,57 @@ def read_objdump_lines(text: str) -> LineDirectives | None:
     return LineDirectives(tuple(lines), tuple(locs), tuple(files), "objdump -l")
 
 
-def attach(kernel: Kernel, directives: LineDirectives) -> Kernel:
-    """``kernel`` with its source map: each instruction takes the location in force at its input line."""
+def attach(kernel: Kernel, directives: LineDirectives, after: int = 0) -> Kernel:
+    """``kernel`` with its source map: each instruction takes the location in force at its input line, and
+    the variables of the ``;DEBUG_VALUE:`` comments after input line ``after`` (the function before it ends
+    there) their registers (:func:`variable_ranges`)."""
     import dataclasses
 
     found = carry_forward([directives.at(ins.line) for ins in kernel.instructions])
-    kind = "lines" if any(loc is not None for loc in found) else "none"
-    return dataclasses.replace(kernel, source=SourceMap(tuple(found), kind, directives.origin, directives.files))
+    variables = variable_ranges(kernel, directives.values, after) if directives.values else ()
+    kind = "lines+variables" if variables else "lines" if any(loc is not None for loc in found) else "none"
+    return dataclasses.replace(kernel, source=SourceMap(tuple(found), kind, directives.origin, directives.files,
+                                                        variables))
+
+
+def variable_ranges(kernel: Kernel, values: tuple[tuple[int, str, int], ...],
+                    after: int = 0) -> tuple[VariableLoc, ...]:
+    """Where each variable lives, from the DEBUG_VALUE comments inside ``kernel``: from the first instruction
+    after a comment until the next comment for the same variable (or piece), an instruction that writes one of
+    its registers (included: it still reads the old value), or the next labelled instruction (control may
+    enter there from elsewhere; LLVM prints the variables live into a block again at its start)."""
+    ins = kernel.instructions
+    if not ins:
+        return ()
+    last = ins[-1].line
+    starts = set(kernel.labels.values())
+    out: list[VariableLoc] = []
+    held: dict[str, tuple[int, int]] = {}  # variable -> (register units, first instruction)
+
+    def close(name: str, end: int) -> None:
+        mask, start = held.pop(name)
+        if end >= start:
+            out.append(VariableLoc(name, mask, start, end))
+
+    pending = sorted((v for v in values if after < v[0] <= last), key=lambda v: v[0])
+    p = 0
+    for i, instruction in enumerate(ins):
+        if i in starts:
+            for name in list(held):
+                close(name, i - 1)
+        while p < len(pending) and pending[p][0] < instruction.line:
+            _line, name, mask = pending[p]
+            p += 1
+            if name in held:
+                close(name, i - 1)
+            if mask:
+                held[name] = (mask, i)
+        if instruction.defs:
+            for name in [n for n, (m, _s) in held.items() if m & instruction.defs]:
+                close(name, i)
+    for name in list(held):
+        close(name, len(ins) - 1)
+    return tuple(sorted(out, key=lambda v: (v.start, v.name)))
 
 
 def problems_as_diagnostics(directives: LineDirectives, file: str | None) -> list[Diagnostic]:
