@@ -7,7 +7,6 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from isalens.analysis.pipeline import PassOptions
 from isalens.analysis.stats import KernelStats
 from isalens.engine.load import LoadedKernel, check_wave_size, load, read_file_bytes, resolve_arch
 from isalens.errors import InputError
+from isalens.frontends.run_tool import run_tool
 from isalens.isa.amdgcn import encoding
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
 
@@ -107,8 +107,9 @@ def _disassemble(chunks: list[tuple[int, Decoded]], target: str, wave_size: int 
     extra = []
     if wave_size is not None and encoding.generation_of(target) >= 10:
         extra = [f"-mattr=+wavefrontsize{wave_size}"]
-    proc = subprocess.run([mc, "-arch=amdgcn", f"-mcpu={target}", "--disassemble", *extra],
-                          input="\n".join(lines) + "\n", capture_output=True, text=True, check=False)
+    # the words go in on stdin, which then ends (run_tool): llvm-mc never reads our own stdin
+    proc = run_tool([mc, "-arch=amdgcn", f"-mcpu={target}", "--disassemble", *extra], file=where or None,
+                    input="\n".join(lines) + "\n")
     if "is not a recognized processor" in proc.stderr or proc.returncode not in (0, 1):
         raise InputError(f"{Path(mc).name} does not know {target}: {proc.stderr.strip().splitlines()[0]}",
                          code="llvm-mc")

@@ -1,6 +1,8 @@
 """Run clang and llc to turn OpenCL C, HIP or LLVM IR into AMDGPU assembly, LLVM IR or MIR.
 
-Standard library only. Every function takes the tool path explicitly or finds one with
+Standard library only. Every run goes through :func:`isalens.frontends.run_tool.run_tool` (stdin from
+/dev/null, time and memory limits), and clang sees only the files :mod:`isalens.frontends.confine` lets it
+``#include``. Every function takes the tool path explicitly or finds one with
 :func:`find_clang` / :func:`find_llc`, and raises :class:`CompilerError` (a one-line diagnostic with
 the compiler's first error and its file:line; the whole stderr in ``details``) when a run fails or
 leaves calls to functions that were never linked in, or :class:`ToolchainMissingError` (with the
@@ -11,12 +13,14 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from isalens.errors import IsalensError
 from isalens.frontends.argv import END_OF_OPTIONS, file_arg
+from isalens.frontends.confine import confined_includes, search_directories
+from isalens.frontends.run_tool import run_tool
 
 __all__ = [
     "CLANG_INSTALL",
@@ -124,7 +128,7 @@ def find_llc() -> str | None:
 
 def tool_version(tool: str) -> str:
     """The first line of ``tool --version`` that names a version (for cache keys and checks)."""
-    proc = subprocess.run([tool, "--version"], capture_output=True, text=True, check=False)
+    proc = run_tool([tool, "--version"], file=None)
     if proc.returncode != 0:
         raise CompilerError(f"{tool} --version failed:\n{proc.stderr}")
     for line in proc.stdout.splitlines():
@@ -149,18 +153,22 @@ def opencl_flags(target: str, libclc: Path | None = LIBCLC_AMDGCN) -> list[str]:
     return flags
 
 
-def _run(cmd: Sequence[str], output: Path) -> None:
+def _run(cmd: Sequence[str], output: Path, source: Path) -> None:
     output.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        proc = subprocess.run(list(cmd), capture_output=True, text=True, check=False)
-    except OSError as exc:
-        raise CompilerError(f"cannot run {cmd[0]}: {exc}") from exc
+    proc = run_tool(cmd, file=source)
     if proc.returncode != 0 or not output.is_file():
         message, file, line = one_line_diagnostic(proc.stderr)
         message = re.sub(r"^(?:[\w.+-]+: )?(?:fatal )?error: ", "", message)
         details = f"{' '.join(cmd)}\nfailed with exit code {proc.returncode}:\n{proc.stderr.strip()}"
-        raise CompilerError(message if file else f"{Path(cmd[0]).name}: {message}", file=file, line=line,
-                            details=details)
+        raise CompilerError(message if file else f"{Path(cmd[0]).name}: {message}", file=file or str(source),
+                            line=line, details=details)
+
+
+def _confined_opencl(tool: str, source: Path, flags: Sequence[str],
+                     libclc: Path | None) -> AbstractContextManager[list[str]]:
+    """The overlay of an OpenCL compile: the source's tree, -I directories, clang's header search path, libclc."""
+    search = search_directories(tool, ["-x", "cl", "-target", TRIPLE, "-nogpulib"], file=source)
+    return confined_includes(source, flags, search=search, files=[libclc] if libclc is not None else [])
 
 
 def _check_libclc(libclc: Path | None) -> None:
@@ -206,8 +214,10 @@ def compile_opencl(
         raise ToolchainMissingError("clang not found (looked for clang-19, clang, clang-18 .. clang-14)",
                                     install=CLANG_INSTALL)
     _check_libclc(libclc)
-    _run([tool, *opencl_flags(target, libclc), *extra_flags, "-S", "-o", file_arg(out_asm), END_OF_OPTIONS,
-          file_arg(source)], out_asm)
+    flags = [*opencl_flags(target, libclc), *extra_flags]
+    with _confined_opencl(tool, source, flags, libclc) as confine:
+        _run([tool, *confine, *flags, "-S", "-o", file_arg(out_asm), END_OF_OPTIONS, file_arg(source)], out_asm,
+             source)
     _raise_if_unresolved(_unresolved_in_asm(out_asm.read_text()), source)
     return out_asm
 
@@ -238,7 +248,8 @@ def compile_opencl_to_ir(
     _check_libclc(libclc)
     binary = out_ll.suffix == ".bc"
     flags = [*opencl_flags(target, libclc), *extra_flags, "-emit-llvm", "-c" if binary else "-S"]
-    _run([tool, *flags, "-o", file_arg(out_ll), END_OF_OPTIONS, file_arg(source)], out_ll)
+    with _confined_opencl(tool, source, flags, libclc) as confine:
+        _run([tool, *confine, *flags, "-o", file_arg(out_ll), END_OF_OPTIONS, file_arg(source)], out_ll, source)
     if not binary:
         _raise_if_unresolved(_unresolved_in_ir(out_ll.read_text()), source)
     return out_ll
@@ -267,7 +278,7 @@ def llc_compile(
     if stop_after is not None:
         cmd.append(f"-stop-after={stop_after}")
     cmd += ["-o", file_arg(out), END_OF_OPTIONS, file_arg(ir)]
-    _run(cmd, out)
+    _run(cmd, out, ir)
     return out
 
 
@@ -331,9 +342,12 @@ def compile_hip(
         raise CompilerError(f"the installed ROCm device libraries have no {target} library (they support "
                             f"{', '.join(known)}); HIP for {target} needs a newer rocm-device-libs",
                             file=str(source), code="unsupported-target")
-    flags = ["-x", "hip", f"--offload-arch={target}", "--cuda-device-only", f"--rocm-device-lib-path={libs}",
-             "-O3", *extra_flags]
-    _run([tool, *flags, "-S", "-o", file_arg(out_asm), END_OF_OPTIONS, file_arg(source)], out_asm)
+    language = ["-x", "hip", f"--offload-arch={target}", "--cuda-device-only", f"--rocm-device-lib-path={libs}"]
+    flags = [*language, "-O3", *extra_flags]
+    with confined_includes(source, flags, search=search_directories(tool, language, file=source),
+                           dirs=[libs]) as confine:
+        _run([tool, *confine, *flags, "-S", "-o", file_arg(out_asm), END_OF_OPTIONS, file_arg(source)], out_asm,
+             source)
     return out_asm
 
 

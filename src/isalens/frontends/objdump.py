@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import re
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 from isalens.errors import IsalensError
 from isalens.frontends.argv import file_arg
 from isalens.frontends.clang import ToolchainMissingError, find_llc
+from isalens.frontends.run_tool import ToolError, run_tool
 
 __all__ = ["DisassemblyUnsupported", "check_disassemblable", "disassemble", "find_objdump"]
 
@@ -47,9 +47,8 @@ def _known_processors() -> frozenset[str]:
     if llc is None:
         return frozenset()
     try:
-        proc = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=help"], capture_output=True, text=True, check=False,
-                              timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
+        proc = run_tool([llc, "-mtriple=amdgcn", "-mcpu=help"], file=None)
+    except ToolError:
         return frozenset()
     return frozenset(m.group(1) for line in (proc.stdout + proc.stderr).splitlines() if (m := _CPU_RE.match(line)))
 
@@ -84,10 +83,7 @@ def disassemble(data: bytes, processor: str, *, file: str, source: str, symbols:
             cmd.append("--disassemble-symbols=" + ",".join(symbols))
         # llvm-objdump takes no ``--``: the absolute path (file_arg) is what keeps the name from being an option
         cmd.append(file_arg(path))
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        except OSError as exc:
-            raise IsalensError(f"{source}: cannot run {tool}: {exc}", file=file, code="disassembler") from None
+        proc = run_tool(cmd, file=file)
     if proc.returncode != 0:
         first = next((line for line in proc.stderr.splitlines() if line.strip()), f"exit code {proc.returncode}")
         raise IsalensError(f"{source}: llvm-objdump failed: {first.strip()}", file=file, code="disassembler")

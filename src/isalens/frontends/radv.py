@@ -28,6 +28,7 @@ from isalens.analysis.occupancy import radv_waves_per_simd
 from isalens.arch.loader import UnknownArchError, get_arch, mesa_families
 from isalens.frontends.argv import file_arg
 from isalens.frontends.clang import CompilerError, ToolchainMissingError
+from isalens.frontends.run_tool import ToolError, run_tool
 from isalens.frontends.spirv import InterfaceVariable, Reflection, SpirvError, reflect
 from isalens.frontends.vk import (
     FORMAT_D32_SFLOAT,
@@ -94,7 +95,6 @@ LANGUAGES = ("glsl", "hlsl")
 # HLSL register classes get separate binding ranges (glslang --hlsl-iomap shifts): b0 -> 0, t0 -> 64,
 # s0 -> 128, u0 -> 192, so t0/b0/s0/u0 in one shader do not collide in descriptor set 0.
 HLSL_BINDING_SHIFTS = {"b": 0, "t": 64, "s": 128, "u": 192}
-_WORKER_TIMEOUT = 600
 _GLSLANG_DIAG = re.compile(r"^ERROR: (?P<file>.+?):(?P<line>\d+): (?P<msg>.*)$", re.MULTILINE)
 
 MESA_INSTALL = "apt-get install -y mesa-vulkan-drivers libvulkan1"
@@ -198,10 +198,7 @@ def compile_to_spirv(source: Path, stage: str, out_spv: Path, *, entry: str = "m
     cmd += [f"-D{d}" for d in defines]
     cmd += [f"-I{file_arg(d)}" for d in include_dirs]
     cmd += ["-o", file_arg(out_spv), file_arg(source)]  # glslang has no "--": absolute paths
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=_WORKER_TIMEOUT)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CompilerError(f"cannot run {tool}: {exc}", file=str(source), code="compile") from None
+    proc = run_tool(cmd, file=source)
     if proc.returncode != 0 or not out_spv.is_file():
         raise _glslang_error(proc.stderr, proc.stdout, source)
     return out_spv
@@ -395,12 +392,9 @@ def run_pipeline(request: PipelineRequest, family: str, *, source: str = "<shade
     on stderr is returned in :attr:`PipelineResult.log`.
     """
     cmd = [sys.executable, "-m", "isalens.frontends.vk"]
-    try:
-        proc = subprocess.run(cmd, input=request.to_json(), capture_output=True, text=True, check=False,
-                              env=_worker_env(family, radv_debug), timeout=_WORKER_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        raise CompilerError(f"RADV ({family}) did not finish within {_WORKER_TIMEOUT} s", file=source,
-                            code="driver") from None
+    # the request goes in on stdin, which then ends: the child never reads our own stdin
+    proc = run_tool(cmd, file=source, input=request.to_json(), env=_worker_env(family, radv_debug),
+                    name=f"RADV ({family})")
     if proc.returncode != 0:
         raise _driver_failure(proc, family, source)
     result = PipelineResult.from_json(proc.stdout)
@@ -419,10 +413,9 @@ def probe_families(families: Sequence[str] | None = None) -> tuple[dict[str, str
     driver = ""
     while todo:
         try:
-            proc = subprocess.run([sys.executable, "-m", "isalens.frontends.vk", "probe", *todo],
-                                  capture_output=True, text=True, check=False, env=_worker_env(todo[0]),
-                                  timeout=120)
-        except subprocess.TimeoutExpired:
+            proc = run_tool([sys.executable, "-m", "isalens.frontends.vk", "probe", *todo], file=None,
+                            env=_worker_env(todo[0]), name="RADV")
+        except ToolError:
             break
         done = 0
         for line in proc.stdout.splitlines():

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import ctypes
 import re
-import subprocess
 from dataclasses import dataclass, field
 
 from isalens.frontends import clang as cc
 from isalens.frontends import radv
+from isalens.frontends.run_tool import ToolError, run_tool
 
 __all__ = ["DEBIAN_PACKAGES", "Component", "install_command", "llvm_targets", "survey", "vulkan_loader_available"]
 
@@ -43,7 +43,7 @@ class Component:
 def _version(tool: str) -> str | None:
     try:
         return cc.tool_version(tool)
-    except (cc.CompilerError, OSError):
+    except (cc.CompilerError, ToolError):
         return None
 
 
@@ -55,9 +55,8 @@ def llvm_targets(llc: str | None) -> tuple[str, ...]:
     if llc is None:
         return ()
     try:
-        proc = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=help"], capture_output=True, text=True, check=False,
-                              timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
+        proc = run_tool([llc, "-mtriple=amdgcn", "-mcpu=help"], file=None)
+    except ToolError:
         return ()
     names = {m.group(1) for line in (proc.stdout + proc.stderr).splitlines() if (m := _GFX_RE.match(line))}
     return tuple(sorted(names, key=lambda t: (len(t), t)))
@@ -117,8 +116,8 @@ def survey(probe_radv: bool = True) -> list[Component]:
 
 def _glslang_version(tool: str) -> str | None:
     try:
-        proc = subprocess.run([tool, "--version"], capture_output=True, text=True, check=False, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
+        proc = run_tool([tool, "--version"], file=None)
+    except ToolError:
         return None
     first = proc.stdout.strip().splitlines()
     return first[0].strip() if first else None
