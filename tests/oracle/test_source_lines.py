@@ -160,3 +160,22 @@ def test_list_and_scan_say_what_debug_information_a_binary_carries(tmp_path: Pat
     assert main(["scan", str(built["lines"]), str(built["none"]), "--out", str(out)]) == 0
     by_file = {Path(r["file"]).name: r["debug_info"] for r in read_rows(out)}
     assert by_file == {"lines.co": "lines", "none.co": "none"}
+
+
+@pytest.mark.parametrize("target", ["gfx902", "gfx1100"])
+def test_front_end_adds_line_tables_by_default_and_they_change_no_figure(target: str) -> None:
+    # isalens compiles .cl with -gline-tables-only unless told otherwise: source lines appear, and every
+    # figure equals the build without debug information (--no-debug-info) but for the source keys and the
+    # input line numbers of the assembly (the .loc directives are lines of their own)
+    require_tool("clang-19")
+    source = EXAMPLES / "kernels" / "source" / "inlined.cl"
+    with_lines = isalens.analyze(source, LoadOptions(arch=target)).to_dict()
+    without = isalens.analyze(source, LoadOptions(arch=target, debug_info="none")).to_dict()
+    (k1,), (k0,) = with_lines["kernels"], without["kernels"]
+    assert k1["debug_info"] == "lines" and k0["debug_info"] == "none" and k1["source_lines"]
+    assert {r["line"] for r in k1["source_lines"]} >= {6, 7, 12, 13, 22, 23}  # the helpers' own lines too
+    assert [r["text"] for r in k1["lines"]] == [r["text"] for r in k0["lines"]]
+    for key in ("vgpr", "sgpr", "occupancy", "instruction_classes", "cfg"):
+        if key == "vgpr" or key == "sgpr":
+            k1[key].pop("peak_lines"), k0[key].pop("peak_lines")
+        assert k1[key] == k0[key], key

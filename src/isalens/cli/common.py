@@ -31,6 +31,13 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--lang", choices=("glsl", "hlsl"), help="shader language (default: from the suffix; *.frag "
                                                             "etc. are GLSL)")
     g.add_argument("--keep-asm", type=Path, metavar="FILE", help="save the assembly that was analysed")
+    debug = g.add_mutually_exclusive_group()
+    debug.add_argument("--no-debug-info", dest="debug_info", action="store_const", const="none", default="lines",
+                       help="compile without source lines (by default clang adds -gline-tables-only, which maps "
+                            "each instruction to its source line and leaves the code unchanged)")
+    debug.add_argument("--debug-variables", dest="debug_info", action="store_const", const="full",
+                       help="compile with -g: source variables too (at the pressure peak), but with LLVM 19 the "
+                            "code may differ from a build without -g (docs/source.md)")
 
 
 def add_input_file(p: argparse.ArgumentParser) -> None:
@@ -85,7 +92,8 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
     return LoadOptions(arch=args.arch, dialect=args.dialect, kernel=args.kernel, wave=args.wave,
                        ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
                        include_dirs=tuple(args.include_dirs), cl_std=args.cl_std, opt=args.opt, stage=args.stage,
-                       entry=args.entry, lang=args.lang, keep_asm=args.keep_asm)
+                       entry=args.entry, lang=args.lang, keep_asm=args.keep_asm,
+                       debug_info=getattr(args, "debug_info", "lines"))
 
 
 def use_color(choice: str) -> bool:

@@ -51,6 +51,8 @@ class LoadOptions:
     #: shader language when the suffix only names the stage (*.frag holding HLSL): "glsl" or "hlsl"
     lang: str | None = None
     keep_asm: Path | None = None
+    #: what clang adds for source lines: ``lines`` (-gline-tables-only, same code), ``full`` (-g) or ``none``
+    debug_info: str = "lines"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,8 @@ def load_input(source: str | Path, options: LoadOptions = LoadOptions(),
         module, stats = load_source(
             source, options.arch, stage=options.stage, entry=options.entry, defines=options.defines,
             include_dirs=options.include_dirs, cl_std=options.cl_std, opt=options.opt, keep_asm=options.keep_asm,
-            wave=options.wave, ignore_unknown=options.ignore_unknown, lang=options.lang)
+            wave=options.wave, ignore_unknown=options.ignore_unknown, lang=options.lang,
+            debug_info=options.debug_info)
     else:
         module = load(source, options.arch, dialect=options.dialect, ignore_unknown=options.ignore_unknown,
                       wave_size=options.wave)

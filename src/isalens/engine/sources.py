@@ -55,7 +55,7 @@ def _keep(text: str, keep_asm: str | Path | None) -> None:
 
 def _load_clang(path: Path, arch: str | None, defines: Sequence[str], include_dirs: Sequence[str | Path],
                 cl_std: str | None, opt: str | None, keep_asm: str | Path | None, wave: int | None,
-                ignore_unknown: bool) -> tuple[LoadedModule, dict[str, str | int]]:
+                ignore_unknown: bool, debug_info: str = "lines") -> tuple[LoadedModule, dict[str, str | int]]:
     if not arch:
         raise ArchError("compiling needs a target: pass --arch (e.g. --arch gfx1030)", file=str(path),
                         code="arch-required")
@@ -65,7 +65,7 @@ def _load_clang(path: Path, arch: str | None, defines: Sequence[str], include_di
     with tempfile.TemporaryDirectory(prefix="isalens-clang-") as tmp:
         out = Path(tmp) / f"{path.stem}.{target}.s"
         cc.compile_source(path, target, out_asm=out, defines=defines, include_dirs=include_dirs, cl_std=cl_std,
-                          opt=opt, wave=wave)
+                          opt=opt, wave=wave, debug_info=debug_info)
         text = out.read_text()
         if keep_asm is not None:
             _keep(text, keep_asm)
@@ -114,7 +114,8 @@ def _load_radv(path: Path, arch: str | None, stage: str | None, entry: str, defi
 def load_source(path: str | Path, arch: str | None, *, stage: str | None = None, entry: str = "main",
                 defines: Sequence[str] = (), include_dirs: Sequence[str | Path] = (), cl_std: str | None = None,
                 opt: str | None = None, keep_asm: str | Path | None = None, wave: int | None = None,
-                ignore_unknown: bool = False, lang: str | None = None) -> tuple[LoadedModule, dict[str, str | int]]:
+                ignore_unknown: bool = False, lang: str | None = None,
+                debug_info: str = "lines") -> tuple[LoadedModule, dict[str, str | int]]:
     """Compile ``path`` for ``arch`` and load the assembly; return the module and the compiler's figures.
 
     clang sources (``.cl``, ``.hip``, ``.ll``, ``.bc``) take a gfx target or a name such as navi21;
@@ -135,7 +136,7 @@ def load_source(path: str | Path, arch: str | None, *, stage: str | None = None,
         if stage is not None or entry != "main" or lang is not None:
             raise InputError("--stage, --entry and --lang apply to shaders, not to clang sources", file=str(src),
                              code="usage")
-        return _load_clang(src, arch, defines, include_dirs, cl_std, opt, keep_asm, wave, ignore_unknown)
+        return _load_clang(src, arch, defines, include_dirs, cl_std, opt, keep_asm, wave, ignore_unknown, debug_info)
     if suffix in SHADER_SUFFIXES:
         if cl_std is not None or opt is not None:
             raise InputError("--cl-std and -O apply to clang sources, not to shaders", file=str(src), code="usage")

@@ -372,6 +372,10 @@ def _common_flags(source: Path, defines: Sequence[str], include_dirs: Sequence[s
     return flags
 
 
+#: the clang flags for each choice of ``debug_info`` (:func:`compile_source`)
+DEBUG_FLAGS: dict[str, tuple[str, ...]] = {"lines": ("-gline-tables-only",), "full": ("-g",), "none": ()}
+
+
 def compile_source(
     source: Path,
     target: str,
@@ -382,8 +386,13 @@ def compile_source(
     cl_std: str | None = None,
     opt: str | None = None,
     wave: int | None = None,
+    debug_info: str = "lines",
 ) -> Path:
     """Compile ``source`` (``.cl``, ``.hip``, ``.ll`` or ``.bc``) for ``target`` to AMDGPU assembly at ``out_asm``.
+
+    ``debug_info``: ``lines`` (the default: ``-gline-tables-only``, which leaves the machine code byte for byte
+    as it is without it), ``full`` (``-g``: variables too, but LLVM 19's debug values move instructions in about
+    half of the example builds, docs/source.md) or ``none``; LLVM IR keeps whatever debug metadata it carries.
 
     ``defines`` are ``NAME`` or ``NAME=VALUE``; ``opt`` is ``0``-``3``, ``s`` or ``z`` (default: 3);
     ``cl_std`` (``CL1.2``, ``CL2.0``, ``CL3.0``...) applies to OpenCL C only; ``wave`` (32/64) picks the
@@ -413,7 +422,10 @@ def compile_source(
         # IR that carries its own "target-features" keeps them: llc cannot override a function attribute.
         wave_attr = [] if wave is None else [f"-mattr=+wavefrontsize{wave},-wavefrontsize{96 - wave}"]
         return llc_compile(source, target, out_asm, opt="2" if level in ("s", "z") else level, extra_flags=wave_attr)
-    flags = _common_flags(source, defines, include_dirs, opt)
+    if debug_info not in DEBUG_FLAGS:
+        raise CompilerError(f"debug information {debug_info!r}: choose {', '.join(DEBUG_FLAGS)}", file=str(source),
+                            code="usage")
+    flags = [*_common_flags(source, defines, include_dirs, opt), *DEBUG_FLAGS[debug_info]]
     if wave is not None:
         flags.append("-mwavefrontsize64" if wave == 64 else "-mno-wavefrontsize64")
     if kind == "hip":
