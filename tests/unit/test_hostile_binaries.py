@@ -290,3 +290,37 @@ def test_api_long_one_line_text_is_text() -> None:
     with pytest.raises(isalens.IsalensError):
         isalens.load(text)  # no target: a clear error, not OSError
     assert isalens.load(text, "gfx902").kernels[0].instructions
+
+
+# --- symbol names as the assembler allows them --------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["a<b>", "f(int)", "x=y", "operator<<(int, int)"])
+def test_legal_symbol_names_read_like_plain_ones(name: str, tmp_path: Path) -> None:
+    # a kernel renamed in clang's own assembly (quoted symbol, as llvm-mc allows), assembled and linked: it must
+    # read exactly like the same kernel under its plain name (same instruction count, a kernel not a function)
+    from tests.conftest import require_tool
+
+    clang, mc, lld = require_tool("clang-19"), require_tool("llvm-mc-19"), require_tool("ld.lld-19")
+    source = tmp_path / "k.cl"
+    source.write_text("__kernel void add(__global float *a, __global const float *b) { a[0] += b[0]; }\n")
+    asm = tmp_path / "k.s"
+    subprocess.run([clang, "-x", "cl", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib", "-O2", "-S",
+                    str(source), "-o", str(asm)], check=True)
+    import re
+
+    text = asm.read_text()
+    quoted = '"' + name + '"'
+    renamed = re.sub(r"(?<![\w.])add\.kd\b", '"' + name + '.kd"', text)
+    renamed = re.sub(r"(?<![\w.\"])add(?=[\s,:;@-]|$)", quoted, renamed, flags=re.M)
+    renamed = renamed.replace(f".name:           {quoted}", f".name:           '{name}'")
+    renamed = renamed.replace(f'.symbol:         "{name}.kd"', f".symbol:         '{name}.kd'")
+    results = {}
+    for label, body in (("plain", text), ("named", renamed)):
+        (tmp_path / f"{label}.s").write_text(body)
+        obj, co = tmp_path / f"{label}.o", tmp_path / f"{label}.co"
+        subprocess.run([mc, "-triple", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-filetype=obj",
+                        str(tmp_path / f"{label}.s"), "-o", str(obj)], check=True)
+        subprocess.run([lld, "-shared", str(obj), "-o", str(co)], check=True)
+        (kernel,) = isalens.analyze(co).to_dict()["kernels"]
+        results[label] = (kernel["name"], kernel["is_kernel"], kernel["instructions"])
+    assert results["named"] == (name, True, results["plain"][2])

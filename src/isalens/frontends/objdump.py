@@ -90,7 +90,7 @@ def disassemble(data: bytes, processor: str, *, file: str, source: str, symbols:
     return _tidy(proc.stdout, extents or {})
 
 
-_HEADER_RE = re.compile(r"^[0-9a-fA-F]+ <([^>]*)>:\s*$")
+_HEADER_RE = re.compile(r"^[0-9a-fA-F]+ <(.*)>:\s*$")  # a name may hold "<" and ">" (C++ templates)
 _ADDRESS_RE = re.compile(r"//\s*([0-9A-Fa-f]+):")
 
 

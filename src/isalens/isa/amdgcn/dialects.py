@@ -79,7 +79,7 @@ class ReadResult:
 _TRAILER_RE = re.compile(r"//\s*([0-9A-Fa-f]{6,16}):((?:\s+[0-9A-Fa-f]{8})+)")
 _ACO_TRAILER_RE = re.compile(r";((?:\s+[0-9a-fA-F]{8})+)\s*$")
 _LABEL_RE = re.compile(r"^\s*([.A-Za-z_$][\w.$]*):(?:\s+|$)(.*)$")
-_OBJDUMP_FUNC_RE = re.compile(r"^([0-9a-fA-F]+)\s+<([^>]+)>:\s*$")
+_OBJDUMP_FUNC_RE = re.compile(r"^([0-9a-fA-F]+)\s+<(.+)>:\s*$")  # names may hold < > ( ) = " (C++, quoted symbols)
 _TARGET_RE = re.compile(r"""\.amdgcn_target\s+"([^"]+)\"""")
 _BB_COMMENT_RE = re.compile(r"^\s*;\s*%bb\.(\d+):")
 _LBB_RE = re.compile(r"^\.LBB(\d+)_(\d+)$")
