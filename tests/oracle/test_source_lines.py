@@ -179,3 +179,17 @@ def test_front_end_adds_line_tables_by_default_and_they_change_no_figure(target:
         if key == "vgpr" or key == "sgpr":
             k1[key].pop("peak_lines"), k0[key].pop("peak_lines")
         assert k1[key] == k0[key], key
+
+
+def test_loops_are_named_by_their_source_lines() -> None:
+    # loops.cl by hand: triangular_sum's outer for-loop spans lines 22-27 (27 is its closing brace, no code) and
+    # its inner loop 24-25; collatz_steps' while-loop is 9-12 (its body 10-11)
+    require_tool("clang-19")
+    source = EXAMPLES / "kernels" / "control" / "loops.cl"
+    for target in ("gfx902", "gfx1100"):
+        _module, kernels, _ = load_input(source, LoadOptions(arch=target))
+        named = {k.name: sorted(k.analyze().loop_sources.values()) for k in kernels}
+        assert named["triangular_sum"] == ["loops.cl:22-26", "loops.cl:24-25"], target
+        (collatz,) = named["collatz_steps"]
+        low, high = (int(x) for x in collatz.split(":")[1].split("-"))
+        assert low <= 9 and high == 11, (target, collatz)  # hoisted copies of line 7's value may join the loop

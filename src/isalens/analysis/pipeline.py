@@ -10,7 +10,7 @@ runs its optimizer rules). A new analysis is one function and one line in :data:
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from isalens.analysis.cfg import CFG, cfg
@@ -19,7 +19,7 @@ from isalens.analysis.liveness import Liveness, liveness
 from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy
 from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
-from isalens.analysis.source_lines import SourceLine, source_lines
+from isalens.analysis.source_lines import SourceLine, loop_sources, source_lines
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 from isalens.progress import step
@@ -60,6 +60,8 @@ class KernelAnalysis:
     advice: KernelAdvice | None = None
     #: per source line of the programmer's file (empty when the input carries no source lines)
     source_lines: tuple[SourceLine, ...] = ()
+    #: each loop named by its source lines (``loops.cl:22-26``), keyed by its header's input line
+    loop_sources: dict[int, str] = field(default_factory=dict)
 
 
 Results = Mapping[str, Any]
@@ -113,6 +115,10 @@ def _source_lines(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptio
     return source_lines(kernel, done["cfg"], done["pressure"], done.get("timing"))
 
 
+def _loop_sources(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> dict[int, str]:
+    return loop_sources(kernel, done["cfg"])
+
+
 def _advice(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelAdvice:
     from isalens.analysis.advice import advise
     from isalens.analysis.advice.model import AdviceInput
@@ -135,6 +141,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("stats", _stats),
     ("timing", _timing),
     ("source_lines", _source_lines),
+    ("loop_sources", _loop_sources),
     ("advice", _advice),
 )
 #: passes that run only when asked for (see :func:`run`)

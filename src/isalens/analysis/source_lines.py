@@ -105,3 +105,23 @@ def source_lines(kernel: Kernel, graph: CFG, pressure: Pressure,
     return tuple(SourceLine(f, n, r[0], r[1], r[2], r[3] if timed is not None else None,
                             r[4] if timed is not None else None, r[5], r[6], r[7], r[8], r[9])
                  for (f, n) in order for r in (rows[(f, n)],))
+
+
+def loop_sources(kernel: Kernel, graph: CFG) -> dict[int, str]:
+    """Each natural loop named by its source lines, keyed by its header's input line: ``loops.cl:22-26``
+    (the lines of the header's file that the loop's instructions come from); empty without source lines."""
+    if not kernel.source.locs:
+        return {}
+    out: dict[int, str] = {}
+    for loop in graph.loops:
+        header = graph.blocks[loop.header]
+        first_loc = next((kernel.source.at(i) for i in range(header.start, header.end)
+                          if kernel.source.at(i) is not None), None)
+        if first_loc is None:
+            continue
+        lines = {loc.line for b in loop.blocks for i in range(graph.blocks[b].start, graph.blocks[b].end)
+                 if (loc := kernel.source.at(i)) is not None and loc.file == first_loc.file}
+        low, high = min(lines), max(lines)
+        name = first_loc.file.rsplit("/", 1)[-1]
+        out[kernel.instructions[header.start].line] = f"{name}:{low}" if low == high else f"{name}:{low}-{high}"
+    return out

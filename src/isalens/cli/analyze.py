@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                     if k.stats is not None:
                         sys.stdout.write("\n" + render_stats_text(k.stats))
                     if k.timing is not None:
-                        sys.stdout.write("\n" + render_timing_text(k.timing, name=k.name))
+                        sys.stdout.write("\n" + render_timing_text(k.timing, name=k.name, sources=k.loop_sources))
                     elif k.timing_note:
                         sys.stdout.write(f"\ntiming: {k.timing_note}\n")
                     if k.advice is not None:

@@ -268,6 +268,8 @@ class KernelReport:
     source_text: dict[tuple[str, int], str] = field(default_factory=dict)
     #: source variables and where they live: (name, ((first line, last line, registers), ...))
     variables: tuple[tuple[str, tuple[tuple[int, int, tuple[str, ...]], ...]], ...] = ()
+    #: each loop's source lines (``loops.cl:22-26``) by its header's input line
+    loop_sources: dict[int, str] = field(default_factory=dict)
 
     def without_listing(self) -> KernelReport:
         """This report without its per-instruction rows, masks and statistics lines (the figures, summaries
@@ -418,6 +420,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         source_lines=result.source_lines,
         source_text=source_texts(result.source_lines, kernel.file),
         variables=variable_table(kernel),
+        loop_sources=result.loop_sources,
     )
 
 

@@ -75,8 +75,9 @@ def _lines_text(lines: Sequence[int]) -> str:
     return ", ".join(str(x) for x in lines[:8]) if lines else "-"
 
 
-def render_timing_text(t: KernelTiming, *, name: str = "") -> str:
-    """A per-loop table (cycles per iteration, bound, bottleneck) and the kernel's figures."""
+def render_timing_text(t: KernelTiming, *, name: str = "", sources: dict[int, str] | None = None) -> str:
+    """A per-loop table (cycles per iteration, bound, bottleneck) and the kernel's figures; ``sources`` names
+    each loop by its source lines (header input line -> ``loops.cl:22-26``)."""
     out = []
     head = f"timing{' of ' + name if name else ''}: {t.profile.family}, wave{t.profile.wave_size}, " \
            f"{t.waves} wave{'s' if t.waves != 1 else ''} per SIMD ({t.waves_from})"
@@ -91,6 +92,8 @@ def render_timing_text(t: KernelTiming, *, name: str = "") -> str:
             out.append(f"  {lp.header_line:>9} {lp.depth:>5} {trips:>7} {lp.latency_cycles:>8} "
                        f"{lp.cycles_per_iteration:>9.0f}  {_issue_text(lp.issue_cycles)}  | {lp.bottleneck} "
                        f"({_lines_text(lp.bottleneck_lines)})")
+            if sources and lp.header_line in sources:
+                out.append(f"      source: {sources[lp.header_line]}")
             out.extend(_work_lines(lp, "      "))
     else:
         out.append("  no loops")
