@@ -74,7 +74,27 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
         "thresholds": [list(t) for t in k.vgpr_thresholds if t[1] > 1],
         **_timing_data(k),
         **_advice_data(k),
+        **_source_data(k),
     }
+
+
+def _source_data(k: KernelReport) -> dict[str, Any]:
+    """The source pane: one row per source line ([file name, line, text, instructions, issue, stall, most live
+    VGPRs], by file and line) and, per listing row, the index of its source row (-1: none)."""
+    if k.debug_info == "none":
+        return {}
+    keys: dict[tuple[str, int], int] = {}
+    rows: list[list[Any]] = []
+    costs = {(r.file, r.line): r for r in k.source_lines}
+    found = sorted({(r.source.file, r.source.line) for r in k.lines if r.source is not None} | set(costs))
+    for file, line in found:
+        keys[(file, line)] = len(rows)
+        c = costs.get((file, line))
+        rows.append([file.rsplit("/", 1)[-1], line, k.source_text.get((file, line), ""),
+                     c.instructions if c else 0, c.issue_cycles if c else None, c.stall_cycles if c else None,
+                     c.max_live_vgpr if c else 0])
+    return {"source": rows, "src_of": Streamed(k.lines, lambda r: -1 if r.source is None
+                                                 else keys.get((r.source.file, r.source.line), -1))}
 
 
 def _timing_data(k: KernelReport) -> dict[str, Any]:

@@ -3,7 +3,7 @@
   "use strict";
   const DATA = JSON.parse(document.getElementById("isalens-data").textContent);
   const ROW = 18;
-  const state = { kernel: 0, file: "vgpr", reg: null, current: null, found: null };
+  const state = { kernel: 0, file: "vgpr", reg: null, current: null, found: null, src: null };
   const $ = (id) => document.getElementById(id);
   let K, rangesByReg, width;
 
@@ -34,7 +34,35 @@
     let longest = 0; for (const ln of K.lines) longest = Math.max(longest, ln[1].length + (ln[6] ? ln[6].length + 2 : 0));
     $("listing").style.setProperty("--txt", (Math.min(90, Math.max(24, longest)) + 2) + "ch");
     $("listing").style.setProperty("--cyc", K.cost ? "11ch" : "0");
-    renderCards(); renderSections(); renderChart(); $("spacer").style.height = (K.lines.length * ROW) + "px"; renderRows();
+    state.src = null;
+    renderCards(); renderSections(); renderChart(); renderSource(); $("spacer").style.height = (K.lines.length * ROW) + "px"; renderRows();
+  }
+
+  // source pane: a row per source line with code (file headers between files); text only through textContent
+  function renderSource() {
+    const pane = $("source-pane"); pane.innerHTML = "";
+    if (!K.source) { pane.hidden = true; return; }
+    pane.hidden = false; let file = null;
+    K.source.forEach(([name, line, text, instr, issue, stall, vgpr], idx) => {
+      if (name !== file) { file = name; const h = document.createElement("div"); h.className = "src-row file"; h.textContent = name; pane.appendChild(h); }
+      const r = document.createElement("div"); r.className = "src-row"; r.dataset.src = String(idx);
+      if (!instr) r.classList.add("nocode");
+      r.innerHTML = '<span class="sln"></span><span class="stxt"></span><span class="scost"></span>';
+      r.children[0].textContent = String(line); r.children[1].textContent = text || "";
+      r.children[2].textContent = instr ? `${instr} ins` : "";
+      r.title = `${name}:${line}: ${instr} instructions` + (issue === null ? "" : `, ${issue} issue / ${stall} stall cycles`) + `, up to ${vgpr} VGPRs live`;
+      r.addEventListener("click", () => selectSource(idx, true));
+      pane.appendChild(r);
+    });
+  }
+  function sourceRows(idx) { const out = []; for (let i = 0; i < K.src_of.length; i++) if (K.src_of[i] === idx) out.push(i); return out; }
+  function selectSource(idx, jump) {
+    state.src = idx;
+    document.querySelectorAll(".src-row.sel").forEach((e) => e.classList.remove("sel"));
+    const r = document.querySelector(`.src-row[data-src="${idx}"]`);
+    if (r) { r.classList.add("sel"); if (!jump) r.scrollIntoView({ block: "nearest" }); }
+    const rows = sourceRows(idx);
+    if (jump && rows.length) goTo(rows[0]); else renderRows();
   }
 
   function renderCards() {
@@ -115,6 +143,7 @@
       if (live && live.has(i)) { row.classList.add("hl-live"); const st = regState(state.reg, i); if (st === "^" || st === "x") row.classList.add("hl-def"); else if (st === "v") row.classList.add("hl-use"); }
       if (state.current === i) row.classList.add("current");
       if (state.found === i) row.classList.add("found");
+      if (state.src !== null && K.src_of && K.src_of[i] === state.src) row.classList.add("src-hl");
       const cnt = K.lines[i][col];
       let map = ""; for (let r = 0; r < width; r++) { const s = regState(prefix + r, i); map += `<b data-reg="${r}"${state.reg === prefix + r ? ' class="sel"' : ""}>${s}</b>`; }
       // always a cell (empty without timing): the grid places cells in order, and the column may be 0 wide
@@ -134,6 +163,7 @@
   }
 
   $("listing").addEventListener("scroll", () => requestAnimationFrame(renderRows));
+  $("spacer").addEventListener("click", (ev) => { const ln = ev.target.closest(".ln"); if (ln && K.src_of) { const i = Number(ln.parentElement.dataset.index); if (K.src_of[i] >= 0) selectSource(K.src_of[i], false); return; } });
   $("spacer").addEventListener("click", (ev) => { const b = ev.target.closest("b[data-reg]"); if (!b) return; const r = (state.file === "vgpr" ? "v" : "s") + b.dataset.reg; state.reg = state.reg === r ? null : r; renderRows(); });
   $("search").addEventListener("keydown", (ev) => { if (ev.key === "Enter") search(ev.target.value); });
   $("file").addEventListener("change", (ev) => { state.file = ev.target.value; state.reg = null; width = K.map_width[state.file]; renderRows(); });
@@ -143,7 +173,7 @@
     data: DATA, select: selectKernel, goTo: goTo,
     selectRegister: (r) => { state.reg = r; renderRows(); },
     liveRows: (reg) => Array.from(liveRows(reg)).sort((a, b) => a - b),
-    state: state,
+    state: state, render: renderRows, sourceRows: sourceRows, selectSource: selectSource,
   };
   selectKernel(0);
 })();

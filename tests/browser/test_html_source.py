@@ -1,0 +1,92 @@
+"""The HTML report's source pane (issue 27): a source line clicked marks exactly the listing rows that the
+JSON maps to it (``lines[].source``), a listing row's line number selects its source line, and at 1280x800 the
+source and the listing stand side by side (screenshot in test-artifacts/)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from isalens.cli import main
+from tests.conftest import EXAMPLES, ROOT, require_tool
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SOURCE = EXAMPLES / "kernels" / "source" / "inlined.cl"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (scripts/setup.sh --dev installs it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield b
+        b.close()
+
+
+def _marked(page: Any) -> list[int]:
+    """Indices of listing rows drawn with the source highlight, scrolling through the whole (virtual) list."""
+    return list(page.evaluate("""() => {
+        const l = document.getElementById("listing"), out = new Set();
+        for (let top = 0; top <= l.scrollHeight; top += Math.max(50, l.clientHeight / 2)) {
+            l.scrollTop = top; window.isalens.render();
+            document.querySelectorAll(".row.src-hl").forEach((r) => out.add(Number(r.dataset.index)));
+        }
+        return Array.from(out).sort((a, b) => a - b);
+    }"""))
+
+
+def test_source_pane_links_both_ways(browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    require_tool("clang-19")
+    html = tmp_path / "report.html"
+    assert main(["analyze", str(SOURCE), "--arch", "gfx902", "--html", str(html), "--json"]) == 0
+    (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+    costliest = max(kernel["source_lines"], key=lambda r: r["instructions"])
+    expected = [i for i, row in enumerate(kernel["lines"]) if row["source"] is not None
+                and (row["source"]["file"], row["source"]["line"]) == (costliest["file"], costliest["line"])]
+    assert len(expected) >= 2
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(html.as_uri())
+    page.wait_for_selector(".src-row")
+    # click the costliest source line in the pane: exactly its instructions are marked, the listing jumps there
+    pane_row = page.locator(".src-row:not(.file)").filter(has_text=str(costliest["text"]).strip()).first
+    assert pane_row.locator(".sln").inner_text() == str(costliest["line"])
+    pane_row.click()
+    assert page.locator(".row.current").get_attribute("data-index") == str(expected[0])
+    ARTIFACTS = ROOT / "test-artifacts"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "source-pane-1280x800.png"))
+    # both panes are on screen side by side, each wide enough to read
+    pane, listing = page.locator("#source-pane").bounding_box(), page.locator("#listing").bounding_box()
+    assert pane["x"] + pane["width"] <= listing["x"] and pane["width"] >= 300 and listing["width"] >= 600
+    assert listing["x"] + listing["width"] <= 1280
+    assert _marked(page) == expected
+    # back: a listing row's line number selects its source line in the pane
+    other = next(i for i, row in enumerate(kernel["lines"]) if row["source"] is not None
+                 and row["source"]["line"] != costliest["line"])
+    page.evaluate(f"window.isalens.goTo({other})")
+    page.locator(f'.row[data-index="{other}"] .ln').click()
+    selected = page.locator(".src-row.sel .sln").inner_text()
+    assert selected == str(kernel["lines"][other]["source"]["line"])
+    assert errors == []
+    page.close()
+
+
+def test_no_pane_without_source_lines(browser: Any, tmp_path: Path) -> None:
+    html = tmp_path / "plain.html"
+    assert main(["analyze", str(EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"), "--html", str(html)]) == 0
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(html.as_uri())
+    page.wait_for_selector(".row")
+    assert page.locator("#source-pane").is_hidden()
+    page.close()
