@@ -135,13 +135,15 @@ def test_check_budget(builds: dict[str, Path], tmp_path: Path, capsys: pytest.Ca
     two = metadata(builds["v2"], capsys)
     heavy = max(two[(t, "heavy")]["vgpr_count"] for t in ("gfx90a", "gfx1100"))
     budget = tmp_path / "isalens.toml"
-    budget.write_text(f'paths = ["{builds["v2"]}"]\n[defaults]\nspills = 0\n'
+    (tmp_path / "build").mkdir()
+    shutil.copy(builds["v2"], tmp_path / "build" / "kernels.hipfb")  # a budget's paths lie in its own tree
+    budget.write_text('paths = ["build/kernels.hipfb"]\n[defaults]\nspills = 0\n'
                       f'[[budget]]\nkernel = "heavy"\nvgpr = {heavy - 1}\n')
     assert main(["check", "--budget", str(budget), "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
     assert doc["kernels"] == 6
     assert [(v["kernel"], v["metric"]) for v in doc["violations"]] == [("heavy", "vgpr_requested")]
-    budget.write_text(f'paths = ["{builds["v2"]}"]\n[[budget]]\nkernel = "heavy"\nvgpr = {heavy}\n')
+    budget.write_text(f'paths = ["build/kernels.hipfb"]\n[[budget]]\nkernel = "heavy"\nvgpr = {heavy}\n')
     assert main(["check", "--budget", str(budget)]) == 0
     budget.write_text('[[budget]]\nkernel = "heavy"\nvgprs_max = 3\n')
     assert main(["check", str(builds["v2"]), "--budget", str(budget)]) == 2

@@ -31,7 +31,8 @@ def register(subparsers: Any) -> None:
                     "instructions) or at-least occupancy.",
     )
     p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files, directories or scan results")
-    p.add_argument("--budget", type=Path, default=Path("isalens.toml"), help="budget file (default isalens.toml)")
+    p.add_argument("--budget", type=Path, default=Path("isalens.toml"),
+                   help="budget file (default isalens.toml); its 'paths' must lie in its own directory tree")
     p.add_argument("--arch", help="target of ISA text that does not name one")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from isalens.scan.work import ScanOptions
 
     try:
-        budget = read_budget(args.budget)
+        budget = read_budget(args.budget, paths_needed=not args.paths)
         paths = list(args.paths) or [Path(p) for p in budget.paths]
         if not paths:
             raise IsalensError("nothing to check: give PATHs or 'paths' in the budget file", file=str(args.budget))

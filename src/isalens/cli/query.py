@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import json
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from isalens.errors import IsalensError
+from isalens.report.csv import SafeWriter
 
 __all__ = ["register", "run"]
 
@@ -24,10 +24,15 @@ def register(subparsers: Any) -> None:
         "query", help="SQL over a scan result (table 'kernels') with DuckDB",
         description="Run SQL over a scan result: a .parquet file, a directory of Parquet shards (Dask) or a "
                     ".duckdb database. The table is named 'kernels', e.g. \"select kernel, target, vgpr_requested "
-                    "from kernels where occupancy_waves = 1\".",
+                    "from kernels where occupancy_waves = 1\". The SQL reads only the scan result: other "
+                    "files, extensions and network access need --allow-files.",
     )
     p.add_argument("sql", help="the query")
     p.add_argument("--scan", required=True, type=Path, metavar="RESULTS", help="scan result to query")
+    p.add_argument("--allow-files", action="store_true",
+                   help="let the SQL read and write other files and install extensions (read_text, read_csv, "
+                        "COPY ... TO, ATTACH, INSTALL): off by default, so a query (or a result file from "
+                        "someone else) cannot read or overwrite files of yours; turn it on only for SQL you wrote")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print a JSON array of row objects")
     fmt.add_argument("--csv", action="store_true", help="print CSV with a header line")
@@ -56,14 +61,18 @@ def run(args: argparse.Namespace) -> int:
     from isalens.scan.store import connect_table
 
     try:
-        con = connect_table(args.scan)
+        con = connect_table(args.scan, allow_files=args.allow_files)
         try:
             cursor = con.execute(args.sql)
-        except Exception as exc:  # duckdb.Error: the user's SQL is input
-            raise IsalensError(f"query failed: {str(exc).splitlines()[0]}", file=str(args.scan),
+            names = [d[0] for d in cursor.description] if cursor.description else []
+            rows = cursor.fetchall() if names else []
+        except Exception as exc:  # duckdb.Error, or a value Python cannot hold: the user's SQL (and the file's
+            # pages, read only now) are input
+            lines = str(exc).splitlines()
+            raise IsalensError(f"query failed: {lines[0] if lines else type(exc).__name__}", file=str(args.scan),
                                code="sql") from None
-        names = [d[0] for d in cursor.description] if cursor.description else []
-        rows = cursor.fetchall() if names else []
+        finally:
+            con.close()
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT
@@ -71,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps([dict(zip(names, r, strict=True)) for r in rows], indent=1, default=str) + "\n")
     elif args.csv:
         buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
+        writer = SafeWriter(buf)  # kernel names come from binaries: no cell may start a spreadsheet formula
         writer.writerow(names)
         writer.writerows(rows)
         sys.stdout.write(buf.getvalue())

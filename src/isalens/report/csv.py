@@ -1,19 +1,66 @@
-"""Per-line CSV: RGA's columns (line, live count, instruction) plus ours, one row per instruction."""
+"""Per-line CSV: RGA's columns (line, live count, instruction) plus ours, one row per instruction; and the
+writer every CSV isalens writes goes through (:class:`SafeWriter`: no cell can start a spreadsheet formula)."""
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
+from typing import TextIO
 
 from isalens.report.model import LiveRegReport
+
+__all__ = ["COLUMNS", "SafeWriter", "render_csv", "safe_cell", "safe_row"]
 
 COLUMNS = ("kernel", "line", "index", "live_vgpr", "live_sgpr", "live_agpr", "live_vgpr_halves", "vgpr_half_only",
            "block", "loop_depth", "labels", "instruction")
 
+#: A spreadsheet reads a cell starting with one of these as a formula (``=HYPERLINK(...)``, ``+cmd|...``), and
+#: kernel names come from binaries anyone can build. OWASP's CSV Injection guidance
+#: (https://owasp.org/www-community/attacks/CSV_Injection) lists = + - @ tab (0x09) and carriage return (0x0D)
+#: and recommends prefixing such a cell with a single quote, which the spreadsheet shows as text; quotes and
+#: separators inside cells are escaped by the csv module as RFC 4180 says.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> object:
+    """``value`` with a single quote in front when it is text a spreadsheet would run as a formula; numbers
+    (a negative count is not a formula) and everything else unchanged."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def safe_row(row: Iterable[object]) -> list[object]:
+    """Every cell of ``row`` through :func:`safe_cell`."""
+    return [safe_cell(v) for v in row]
+
+
+class SafeWriter:
+    """A ``csv.writer`` for isalens's outputs: cells through :func:`safe_cell`, lines ending in ``\n``, and a
+    cell holding a carriage return quoted. (Python 3.11's writer quotes a cell for the characters of its line
+    terminator only: with ``\n`` a bare ``\r`` went out unquoted and split the row for every reader.) Each
+    row is written with ``\r\n``, which quotes both, and ends in ``\n``."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+        self._buf = io.StringIO()
+        self._writer = csv.writer(self._buf, lineterminator="\r\n")
+
+    def writerow(self, row: Iterable[object]) -> None:
+        self._buf.seek(0)
+        self._buf.truncate()
+        self._writer.writerow(safe_row(row))
+        self._out.write(self._buf.getvalue()[:-2] + "\n")
+
+    def writerows(self, rows: Iterable[Iterable[object]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
 
 def render_csv(report: LiveRegReport) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out)
     writer.writerow(COLUMNS)
     for k in report.kernels:
         for r in k.lines:

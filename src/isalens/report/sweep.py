@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from isalens.report.csv import SafeWriter
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ def render_sweep_csv(rows: Sequence[SweepRow]) -> str:
     """One CSV line per row: variant, each define, arch, kernel, figures, best, error."""
     names = sorted({k for r in rows for k in r.defines})
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = SafeWriter(buf)  # kernel names, defines and messages are text from elsewhere: no spreadsheet formulas
     w.writerow(["variant", *names, "arch", "kernel", *_FIELDS, "best", "error"])
     for r in rows:
         w.writerow([_label(r), *(r.defines.get(n, "") for n in names), r.arch, r.kernel or "",

@@ -10,21 +10,39 @@
     target = "gfx90a*"                   # shell glob on the target (default "*")
     vgpr = 128                           # at most: vgpr sgpr agpr spills scratch lds code_bytes instructions
     occupancy = 4                        # at least: occupancy (waves per SIMD)
+
+A budget file often comes with the code it checks (``isalens check`` on a pull request), so it is read as
+hostile: its ``paths`` stay inside the budget file's own directory tree (relative, no ``..`` or symlink leading
+out, no devices or pipes), nothing from a file it names is echoed, and every value is checked against the shape
+above (types, finite numbers in range); all problems are named on one line.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import math
+import os
+import stat
 import tomllib
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from isalens.errors import IsalensError
+from isalens.reading import read_file
 from isalens.scan.diff import ALIASES
 
 __all__ = ["Budget", "check_rows", "read_budget"]
 
 _AT_LEAST = {"occupancy_waves"}
+#: a budget file is a few lines; the cap keeps ``--budget`` on a huge or endless file from being read whole
+_MAX_BUDGET_BYTES = 1 << 20
+#: largest limit: every integer up to 2**53 is exact as a float, and no register count or byte size comes near
+_MAX_LIMIT = 2**53
+#: longest kernel/target glob (fnmatch compiles each into a regular expression)
+_MAX_GLOB = 4096
+#: how many problems the one-line message names before it counts the rest
+_SHOWN = 5
+_TOP_KEYS = ("paths", "defaults", "budget")
 
 
 class Budget:
@@ -41,39 +59,152 @@ class Budget:
         return out
 
 
-def _limits(table: dict[str, Any], where: str, file: str) -> dict[str, float]:
+def _shown(text: str, limit: int = 60) -> str:
+    """A key or path from the file as a message shows it: printable and short."""
+    clean = "".join(c if c.isprintable() else "?" for c in text[:limit])
+    return repr(clean + ("..." if len(text) > limit else ""))
+
+
+def _kind(value: object) -> str:
+    return {dict: "a table", list: "an array", str: "a string", bool: "a boolean", int: "an integer",
+            float: "a number"}.get(type(value), "a date or time")
+
+
+def _limits(table: dict[str, Any], where: str, problems: list[str], *, globs: bool) -> dict[str, float]:
+    """The limits of one table; what is wrong goes to ``problems`` (one message per key)."""
     out = {}
     for key, value in table.items():
-        if key in ("kernel", "target"):
+        if globs and key in ("kernel", "target"):
             continue
         metric = ALIASES.get(key.lower())
         if metric is None:
-            raise IsalensError(f"{where}: unknown limit {key!r} (choose from {', '.join(sorted(ALIASES))})",
-                               file=file, code="budget")
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            raise IsalensError(f"{where}: {key} must be a number", file=file, code="budget")
-        out[metric] = float(value)
+            problems.append(f"{where}: unknown limit {_shown(key)} (choose from {', '.join(sorted(ALIASES))})")
+        elif not isinstance(value, int | float) or isinstance(value, bool):
+            problems.append(f"{where}: {key} must be a number, not {_kind(value)}")
+        elif isinstance(value, float) and not math.isfinite(value):
+            problems.append(f"{where}: {key} must be a finite number (not nan or inf)")
+        elif not 0 <= value <= _MAX_LIMIT:  # compared before float(): a 5,000-digit hex integer overflows it
+            problems.append(f"{where}: {key} must be between 0 and 2**53")
+        else:
+            out[metric] = float(value)
     return out
 
 
-def read_budget(path: Path) -> Budget:
-    """Parse ``path``; a one-line error names the file and what is wrong."""
-    file = str(path)
+def _glob(table: dict[str, Any], key: str, where: str, problems: list[str]) -> str:
+    value = table.get(key, "*")
+    if not isinstance(value, str):
+        problems.append(f"{where}: {key} must be a string (a shell glob), not {_kind(value)}")
+        return "*"
+    if len(value) > _MAX_GLOB:
+        problems.append(f"{where}: {key} is longer than {_MAX_GLOB} characters")
+        return "*"
+    return value
+
+
+def _confined(raw: str, base: Path, where: str, problems: list[str], *, exists: bool) -> str | None:
+    """``raw`` resolved inside ``base`` (the budget file's resolved directory), or None with the problem noted;
+    ``exists``: it must also be a regular file or a directory now. Only the path is ever named: nothing of a
+    file is read here, so nothing of it can reach a message."""
+    pure = PurePath(raw)
+    if not raw or "\0" in raw:
+        problems.append(f"{where}: empty or holds a NUL character")
+        return None
+    if pure.is_absolute():
+        problems.append(f"{where}: {_shown(raw)} is absolute; paths are relative to the budget file's directory")
+        return None
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        resolved = (base / pure).resolve()  # symlinks and ".." followed, then the result checked
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python 3.11)
+        problems.append(f"{where}: {_shown(raw)}: cannot resolve ({getattr(exc, 'strerror', None) or 'loop'})")
+        return None
+    if not resolved.is_relative_to(base):
+        problems.append(f"{where}: {_shown(raw)} leads outside the budget file's directory")
+        return None
+    if not exists:
+        return str(resolved)
+    try:
+        mode = os.stat(resolved).st_mode
+    except FileNotFoundError:
+        problems.append(f"{where}: {_shown(raw)}: no such file or directory")
+        return None
     except OSError as exc:
-        raise IsalensError(f"cannot read: {exc.strerror}", file=file, code="io") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise IsalensError(f"not a TOML budget: {exc}", file=file, code="budget") from None
+        problems.append(f"{where}: {_shown(raw)}: {exc.strerror}")
+        return None
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        problems.append(f"{where}: {_shown(raw)} is not a regular file or directory (a device, pipe or socket)")
+        return None
+    return str(resolved)
+
+
+def _paths(doc: dict[str, Any], base: Path, problems: list[str], *, exists: bool) -> list[str]:
     paths = doc.get("paths", [])
-    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-        raise IsalensError("paths must be a list of strings", file=file, code="budget")
+    if not isinstance(paths, list):
+        problems.append(f"paths must be an array of strings, not {_kind(paths)}")
+        return []
+    out = []
+    for i, raw in enumerate(paths):
+        if not isinstance(raw, str):
+            problems.append(f"paths[{i}] must be a string, not {_kind(raw)}")
+        elif (resolved := _confined(raw, base, f"paths[{i}]", problems, exists=exists)) is not None:
+            out.append(resolved)
+    return out
+
+
+def _entries(doc: dict[str, Any], problems: list[str]) -> list[dict[str, Any]]:
+    tables = doc.get("budget", [])
+    if not isinstance(tables, list):
+        problems.append(f"budget must be an array of tables ([[budget]]), not {_kind(tables)} ([budget])")
+        return []
     entries = []
-    for i, table in enumerate(doc.get("budget", [])):
-        entries.append({"kernel": str(table.get("kernel", "*")), "target": str(table.get("target", "*")),
-                        "limits": _limits(table, f"[[budget]] #{i + 1}", file)})
-    base = path.parent
-    return Budget([str(base / p) for p in paths], _limits(doc.get("defaults", {}), "[defaults]", file), entries)
+    for i, table in enumerate(tables):
+        where = f"[[budget]] #{i + 1}"
+        if not isinstance(table, dict):
+            problems.append(f"{where} must be a table, not {_kind(table)}")
+            continue
+        entries.append({"kernel": _glob(table, "kernel", where, problems),
+                        "target": _glob(table, "target", where, problems),
+                        "limits": _limits(table, where, problems, globs=True)})
+    return entries
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    file = str(path)
+    data = read_file(path, cap=_MAX_BUDGET_BYTES, what="budget file")  # devices, pipes, huge files refused
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise IsalensError(f"not a TOML budget: not UTF-8 text (byte {exc.start})", file=file,
+                           code="budget") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise IsalensError(f"not a TOML budget: {exc}", file=file, code="budget") from None
+    except RecursionError:
+        raise IsalensError("not a TOML budget: arrays or tables nested too deeply", file=file,
+                           code="budget") from None
+
+
+def read_budget(path: Path, *, paths_needed: bool = True) -> Budget:
+    """Parse ``path``; a one-line error names the file and every problem in it. ``paths_needed=False`` (the
+    command line names what to check): ``paths`` are still confined, but need not exist."""
+    doc = _parse(path)
+    problems: list[str] = []
+    for key in doc:
+        if key not in _TOP_KEYS:
+            problems.append(f"unknown key {_shown(key)} (a budget file has {', '.join(_TOP_KEYS)})")
+    try:
+        base = path.parent.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise IsalensError("cannot resolve the budget file's directory", file=str(path), code="io") from None
+    paths = _paths(doc, base, problems, exists=paths_needed)
+    defaults = doc.get("defaults", {})
+    if not isinstance(defaults, dict):
+        problems.append(f"defaults must be a table ([defaults]), not {_kind(defaults)}")
+        defaults = {}
+    limits = _limits(defaults, "[defaults]", problems, globs=False)
+    entries = _entries(doc, problems)
+    if problems:
+        more = f"; and {len(problems) - _SHOWN} more" if len(problems) > _SHOWN else ""
+        raise IsalensError("; ".join(problems[:_SHOWN]) + more, file=str(path), code="budget")
+    return Budget(paths, limits, entries)
 
 
 def check_rows(rows: list[dict[str, Any]], budget: Budget) -> dict[str, Any]:

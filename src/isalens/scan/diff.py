@@ -12,6 +12,7 @@ name is left out so two builds with different names still match.
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 from collections import Counter
@@ -90,7 +91,12 @@ def _keys(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str, int], dict[st
 
 
 def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    """A metric as a float; None for what is not a finite number (a result file from elsewhere can hold NaN,
+    which compares unequal to itself and would make every kernel "changed")."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
 
 
 def _ident(key: tuple[str, str, str, int], row: dict[str, Any]) -> dict[str, Any]:

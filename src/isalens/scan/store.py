@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from isalens.errors import IsalensError
+from isalens.scan.rows import METRICS
 
 __all__ = ["Store", "connect_table", "read_rows"]
 
@@ -39,33 +41,144 @@ def _quote(path: Path | str) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
-def connect_table(path: Path) -> Any:
-    """A DuckDB connection with view ``kernels`` over the scan result at ``path`` (a Parquet file, a directory
-    of Parquet shards, or a DuckDB database with table ``kernels``)."""
-    duckdb, _ = _require()
-    if not path.exists():
-        raise IsalensError("no such scan result", file=str(path), code="io")
-    con = duckdb.connect()
+#: column types a scan table holds (rows.py writes only bool, int, float and str; '"NULL"' is a column no row
+#: fills); anything else (BLOB, LIST, STRUCT, TIMESTAMP ...) means the file is not one of ours
+_NUMBER_TYPES = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+                           "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", '"NULL"'})
+_TEXT_TYPES = frozenset({"VARCHAR", '"NULL"'})
+_SCALAR_TYPES = _NUMBER_TYPES | _TEXT_TYPES | {"BOOLEAN"}
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's first line, printable and short: DuckDB's messages on damaged files can carry raw bytes."""
+    lines = str(exc).splitlines()
+    text = "".join(c if c.isprintable() else "?" for c in (lines[0] if lines else ""))
+    return text[:200] or type(exc).__name__
+
+
+def _damaged(path: Path, exc: BaseException) -> IsalensError:
+    return IsalensError(f"not a readable scan result: {_first_line(exc)}", file=str(path), code="scan")
+
+
+def _stat(path: Path) -> os.stat_result:
     try:
-        if path.is_dir():
-            con.execute("CREATE VIEW kernels AS SELECT * FROM read_parquet("
-                        f"{_quote(path / '*.parquet')}, union_by_name = true)")
-        elif _is_duckdb(path):
-            con.execute(f"ATTACH {_quote(path)} AS scan (READ_ONLY)")
-            con.execute("CREATE VIEW kernels AS SELECT * FROM scan.kernels")
+        return path.stat()
+    except FileNotFoundError:
+        raise IsalensError("no such scan result", file=str(path), code="io") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        raise IsalensError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", file=str(path),
+                           code="io") from None
+
+
+def _result_files(path: Path) -> list[Path]:
+    """The resolved files of the scan result at ``path``: itself, or a shard directory's ``*.parquet``.
+    Devices and pipes are refused (``/dev/zero`` never ends); in a directory only regular files count, not
+    symlinks (as when a scan walks one): a shard directory cannot point DuckDB at a file elsewhere."""
+    st = _stat(path)
+    if stat.S_ISDIR(st.st_mode):
+        shards = []
+        for candidate in sorted(path.glob("*.parquet")):
+            try:
+                if stat.S_ISREG(candidate.lstat().st_mode):
+                    shards.append(candidate.resolve())
+            except OSError:  # gone since the directory was listed
+                continue
+        if not shards:
+            raise IsalensError("no Parquet shards (*.parquet) in this directory", file=str(path), code="scan")
+        return shards
+    if not stat.S_ISREG(st.st_mode):
+        raise IsalensError("not a scan result: not a regular file (a device, pipe or socket)", file=str(path),
+                           code="not-regular")
+    return [path.resolve()]
+
+
+def _lock_down(con: Any, allowed: list[str]) -> None:
+    """No file but ``allowed`` can be read or written through ``con`` (no ``read_text``, ``COPY ... TO``,
+    ``ATTACH``, ``INSTALL``/``LOAD``): DuckDB's ``allowed_paths`` must be set before external access is turned
+    off, and ``lock_configuration`` (set last, by the caller) keeps SQL from turning it back on."""
+    con.execute("SET allowed_paths = $1", [allowed])
+    con.execute("SET enable_external_access = false")
+
+
+def _require_base_table(con: Any, catalog: str, file: str) -> None:
+    """``<catalog>.main.kernels`` must be a stored table: a view (or macro) the file defines is SQL someone else
+    wrote, and running it would read whatever it names (issue 25)."""
+    kind = con.execute("SELECT table_type FROM information_schema.tables WHERE table_catalog = $1 "
+                       "AND table_schema = 'main' AND table_name = 'kernels'", [catalog]).fetchall()
+    if not kind:
+        raise IsalensError("not a scan result: no table 'kernels'", file=file, code="scan")
+    if kind[0][0] != "BASE TABLE":
+        raise IsalensError(f"not a scan result: 'kernels' is a {str(kind[0][0]).lower()}, not a stored table "
+                           "(isalens never runs SQL a result file carries)", file=file, code="scan")
+
+
+def _check_columns(columns: list[tuple[str, str, str]], file: str) -> None:
+    """The columns every scan table has, with the types rows.py writes; (name, type, generated) triples."""
+    types = {name: kind for name, kind, _ in columns}
+    missing = [name for name in _ALWAYS if name not in types]
+    if missing:
+        raise IsalensError(f"not a scan result: no column {', '.join(missing)}", file=file, code="scan")
+    for name, kind, generated in columns:
+        shown = "".join(c if c.isprintable() else "?" for c in name)[:80]
+        if generated not in ("NEVER", "", None):
+            raise IsalensError(f"not a scan result: column {shown!r} is computed by the file, not stored",
+                               file=file, code="scan")
+        wanted = _TEXT_TYPES if name in _ALWAYS else _NUMBER_TYPES if name in METRICS else _SCALAR_TYPES
+        if kind not in wanted:
+            raise IsalensError(f"not a scan result: column {shown!r} has type {kind[:40]}", file=file, code="scan")
+
+
+def connect_table(path: Path, *, allow_files: bool = False) -> Any:
+    """A DuckDB connection with view ``kernels`` over the scan result at ``path`` (a Parquet file, a directory
+    of Parquet shards, or a DuckDB database with table ``kernels``).
+
+    A result file is data, never code: a DuckDB database is attached read-only and only its stored table
+    ``kernels`` is read (not a view it defines); extensions are neither installed nor loaded on demand; and
+    unless ``allow_files`` the connection reads no file but the result's own (``query --allow-files``)."""
+    duckdb, _ = _require()
+    file = str(path)
+    sources = _result_files(path)
+    database = not path.is_dir() and _is_duckdb(path)
+    con = duckdb.connect(config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
+    try:
+        if not allow_files:
+            # a read-only attach still looks for the database's write-ahead log
+            _lock_down(con, [str(f) for f in sources] + ([f"{sources[0]}.wal"] if database else []))
+        if database:
+            con.execute(f"ATTACH {_quote(sources[0])} AS scan (READ_ONLY)")
+            _require_base_table(con, "scan", file)
+            table = "scan.main.kernels"
+            columns = con.execute("SELECT column_name, data_type, is_generated FROM information_schema.columns "
+                                  "WHERE table_catalog = 'scan' AND table_schema = 'main' "
+                                  "AND table_name = 'kernels' ORDER BY ordinal_position").fetchall()
         else:
-            con.execute(f"CREATE VIEW kernels AS SELECT * FROM read_parquet({_quote(path)})")
+            table = f"read_parquet([{', '.join(_quote(f) for f in sources)}], union_by_name = true)"
+            columns = [(name, kind, "NEVER") for name, kind, *_ in con.execute(f"DESCRIBE SELECT * FROM {table}")
+                       .fetchall()]
+        _check_columns(columns, file)
+        con.execute(f"CREATE TEMP VIEW kernels AS SELECT * FROM {table}")
+        con.execute("SET lock_configuration = true")
+    except IsalensError:
+        con.close()
+        raise
     except duckdb.Error as exc:
-        raise IsalensError(f"not a scan result: {str(exc).splitlines()[0]}", file=str(path), code="scan") from None
+        con.close()
+        raise _damaged(path, exc) from None
     return con
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
     """Every row of a scan result as dicts."""
+    duckdb, _ = _require()
     con = connect_table(path)
-    cursor = con.execute("SELECT * FROM kernels")
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    try:
+        cursor = con.execute("SELECT * FROM kernels")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    except duckdb.Error as exc:  # damage past the footer shows only when the pages are read
+        raise _damaged(path, exc) from None
+    finally:
+        con.close()
 
 
 class Store:
@@ -93,7 +206,15 @@ class Store:
         duckdb, _ = _require()
         con = duckdb.connect()
         if self.out.exists() and _is_duckdb(self.out):
-            con.execute(f"ATTACH {_quote(self.out)} AS prev (READ_ONLY)")
+            try:
+                con.execute(f"ATTACH {_quote(self.out)} AS prev (READ_ONLY)")
+                _require_base_table(con, "prev", str(self.out))
+            except duckdb.Error as exc:
+                con.close()
+                raise _damaged(self.out, exc) from None
+            except IsalensError:
+                con.close()
+                raise
         return con
 
     def previous_keys(self) -> set[tuple[str, str, str]]:
