@@ -74,9 +74,28 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, str, Pa
     return out
 
 
-def test_every_instruction_equals_objdump_l(builds: list[tuple[Path, str, Path, Path]]) -> None:
+def _hip_code_objects(tmp: Path) -> list[tuple[str, Path]]:
+    """tests/data/binaries/kernels.hip built with -g by clang++-19 (gfx90a and gfx1100 in one bundle), each
+    code object unbundled by our own reader (the bundle format is tested against clang's own in test_binaries)."""
+    from isalens.binary.bundle import read_bundles
+    from tests.oracle import hipbuild
+
+    bundle = hipbuild.build(tmp / "k.hipfb", "--cuda-device-only", "-g")
+    out = []
+    for entry in read_bundles(bundle.read_bytes(), file=str(bundle)):
+        if "amdgcn" in entry.triple:
+            target = entry.triple.rsplit("--", 1)[-1].split(":")[0]
+            path = tmp / f"kernels.{target}.co"
+            path.write_bytes(entry.data)
+            out.append((target, path))
+    return out
+
+
+def test_every_instruction_equals_objdump_l(builds: list[tuple[Path, str, Path, Path]], tmp_path: Path) -> None:
     compared = kernels = 0
-    for _source, target, code_object, _asm in builds:
+    hip = [(Path("kernels.hip"), target, path, path) for target, path in _hip_code_objects(tmp_path)]
+    assert len(hip) == 2
+    for _source, target, code_object, _asm in [*builds, *hip]:
         theirs = objdump_lines(code_object, target)
         _module, chosen, _ = load_input(code_object)
         for kernel in chosen:
@@ -89,7 +108,8 @@ def test_every_instruction_equals_objdump_l(builds: list[tuple[Path, str, Path, 
                 got = None if loc is None else (loc.file, loc.line)
                 assert got == expected, (code_object.name, ir.name, hex(ins.address), ins.text)
                 compared += 1
-    print(f"\nsource lines equal llvm-objdump -l: {compared} instructions, {kernels} kernels, {len(builds)} builds")
+    print(f"\nsource lines equal llvm-objdump -l: {compared} instructions, {kernels} kernels, "
+          f"{len(builds) + len(hip)} code objects (OpenCL and HIP)")
     assert kernels >= 8 and compared > 1000
 
 
