@@ -88,6 +88,9 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
             continue
         match = _LOC_RE.match(stripped)
         if not match:
+            if stripped.startswith((".loc ", ".loc\t", ".file ", ".file\t")):
+                problems.append((number, f"cannot read this {stripped.split()[0]} directive: its source lines are "
+                                         "dropped"))
             continue
         index = int(match.group(1))
         name = files.get(index)
