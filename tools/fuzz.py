@@ -1,45 +1,88 @@
 """Mutation fuzzer over every isalens reader and command: hostile input must give a result or an
-``IsalensError`` (exit code 2), never another exception, a hang or a memory blow-up.
+``IsalensError`` (exit code 2), never another exception, a hang, a memory blow-up or a disclosed file.
 
-Seeds are our own small inputs in every format (below), the bundled examples and, when present, clang's
-output for the compiled example corpus (``.cache/corpus``). Each input is a seed mutated a few times
-(spans deleted, duplicated or swapped, tokens spliced in from a dictionary of register, number and
-directive spellings) and run through one *target*: the GCN readers and analyses (livereg and analyze
-reports for every dialect), the VLIW readers (CAL, LLVM r600), isalens' own instruction decoder on hex
-words, or the command line with random flags.
+Text seeds are our own small inputs in every ISA format (below), the bundled examples and, when present,
+clang's output for the compiled example corpus (``.cache/corpus``). Each text input is a seed mutated a few
+times (spans deleted, duplicated or swapped, tokens spliced in from a dictionary of register, number and
+directive spellings) and run through one *target*: the GCN readers and analyses (livereg and analyze reports
+for every dialect), the VLIW readers (CAL, LLVM r600), isalens' own instruction decoder on hex words,
+``decode --file``, or the command line with random flags.
 
-Inputs run in a worker process with an address-space ceiling; the parent kills a worker that takes longer
-than the hang limit. A failure (uncaught exception, hang, memory blow-up) is minimised (lines, then
-characters) and saved under ``--out``. Run by hand, under nice, for long campaigns:
+File inputs start from seeds built at fuzz time (tools/fuzz_seeds.py): AMDGPU code objects clang-19 compiles,
+offload bundles plain and compressed (CCOB v1-v3, zlib and zstd, bombs among them) and host ELF files with a
+``.hip_fatbin`` section (tools/fuzz_binary.py), ``isalens scan`` results in Parquet and DuckDB, and budget
+files (tools/fuzz_results.py); mutations know each structure (ELF headers, notes, metadata MessagePack,
+symbols, bundle tables, Parquet footers). They run the real commands in-process: ``list`` (target ``list``);
+``livereg``, ``analyze``, ``diff`` and ``check`` on binaries, llvm-objdump-19 included (``binary``);
+``diff``, ``check`` and ``query`` on results (``result``); ``check --budget`` (``budget``). Besides the exit
+code, no output may show the *canary*, a file outside the input's directory that hostile inputs try to read,
+``query`` may write no file, and CSV cells may not start like a spreadsheet formula.
 
-    nice -n 10 .venv/bin/python tools/fuzz.py --count 200000 --seed 1 --out fuzz-failures
+Each input runs in a worker process (spawned: it shares no DuckDB or Arrow threads with its parent) with an
+address-space ceiling and a peak-RSS limit on it and its children (measured by the worker, watched by the
+parent, which kills a worker over the limit or over the hang limit). A failure (uncaught exception, broken
+rule, hang, memory blow-up) is minimised (recipe steps, then lines and characters) and saved under ``--out``.
+Run by hand, under nice, for long campaigns:
 
-The test suite runs a bounded number of the same inputs (tests/property/test_fuzz.py).
+    nice -n 10 .venv/bin/python tools/fuzz.py --count 500000 --seed 1 --out fuzz-failures
+
+The test suite runs a fixed-seed run of every target (tests/property/test_fuzz.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import hashlib
 import io
 import json
 import multiprocessing as mp
+import os
 import random
 import resource
+import shlex
+import signal
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: the helpers are imported as tools.*
+    sys.path.insert(0, str(ROOT))
+
+from tools.fuzz_binary import binary_recipe, build_binary, describe  # noqa: E402
+from tools.fuzz_mutate import mutate_text  # noqa: E402
+from tools.fuzz_results import (  # noqa: E402
+    CANARY_TOKEN,
+    GOOD_BUDGET,
+    budget_recipe,
+    build_budget,
+    build_result,
+    result_recipe,
+)
+
+if TYPE_CHECKING:
+    from tools.fuzz_seeds import FileSeeds
 
 HANG_SECONDS = 5.0
+#: file targets (llvm-objdump, DuckDB) get this many times the hang limit
+SLOW_FACTOR = 3.0
 MEMORY_BYTES = 500 * 1024 * 1024
+#: the address-space ceiling lies this far over the RSS limit: DuckDB and Arrow reserve about 1 GiB of address
+#: space they never touch, so the ceiling only stops a runaway before the RSS watch does; peak RSS is the measure
+ADDRESS_SPACE_MARGIN = 3 << 30
+#: ``--max-input-size`` of file targets: decompressing up to the cap is allowed, so it stays well under the limit
+INPUT_CAP = "64M"
+#: a worker whose RSS stays above this share of the limit after an input is restarted (caches grow over a run)
+RECYCLE_SHARE = 0.6
 
 # ----------------------------------------------------------------------------------------------- seeds
 
@@ -165,6 +208,7 @@ TOKENS = (
     ".amdhsa_kernel k", ".end_amdhsa_kernel", ".amdgpu_metadata", ".end_amdgpu_metadata", "---", "- ",
     "CNT(9999999)", "ADDR(", "ALU:", "x:", "t:", "PV1.x", "PS2", "literal.x", "KC0[2].Y", "LOOP_DX10 i0",
     "ENDLOOP", "JUMP", "POP_CNT(", "R127.x", "C9999.x", "FFFFFFFF", "00000000", "BF810000", "\0",
+    ".amdhsa_user_sgpr_count 4294967296", ".amdhsa_next_free_vgpr 18446744073709551616",
 )
 
 
@@ -198,50 +242,24 @@ def load_seeds(max_lines: int = 60, corpus_limit: int = 30) -> list[tuple[str, s
 # ----------------------------------------------------------------------------------------------- mutation
 
 def mutate(text: str, rng: random.Random, rounds: int | None = None) -> str:
-    """``text`` after one to four random edits."""
-    for _ in range(rounds if rounds is not None else rng.choice((1, 1, 1, 2, 2, 3, 4))):
-        if not text:
-            text = rng.choice(TOKENS)
-            continue
-        kind = rng.randrange(8)
-        i = rng.randrange(len(text))
-        j = min(len(text), i + rng.randint(1, 24))
-        if kind == 0:  # delete a span
-            text = text[:i] + text[j:]
-        elif kind == 1:  # splice in a token
-            text = text[:i] + rng.choice(TOKENS) + text[i:]
-        elif kind == 2:  # replace a span with a token
-            text = text[:i] + rng.choice(TOKENS) + text[j:]
-        elif kind == 3:  # duplicate a span
-            text = text[:j] + text[i:j] + text[j:]
-        elif kind == 4:  # change a digit
-            digits = [k for k in range(max(0, i - 40), min(len(text), i + 40)) if text[k].isdigit()]
-            if digits:
-                k = rng.choice(digits)
-                text = text[:k] + rng.choice("0123456789") + text[k + 1:]
-        elif kind == 5:  # swap or drop whole lines
-            lines = text.split("\n")
-            a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
-            if rng.random() < 0.5:
-                lines[a], lines[b] = lines[b], lines[a]
-            else:
-                del lines[a]
-            text = "\n".join(lines)
-        elif kind == 6:  # truncate
-            text = text[:i]
-        else:  # a random byte
-            char = chr(rng.choice((0, 9, 10, 13, 32, 0x7F, 0xA0, 0xFEFF, rng.randrange(32, 0x250))))
-            text = text[:i] + char + text[j:]
-    return text
+    """``text`` after one to four random edits (tools/fuzz_mutate.py) with the ISA token dictionary."""
+    return mutate_text(text, rng, TOKENS, rounds)
 
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One fuzz input: which target runs it, the text and the flags (for the CLI target)."""
+    """One fuzz input: which target runs it, the text (text targets) and the flags. File targets write ``files``
+    (name, bytes) and ``links`` (name, target; ``fifo:`` makes a FIFO) into a fresh directory; ``input`` names
+    the file the mutations made, from ``recipe`` (steps: tools/fuzz_binary.py); ``args`` may say ``@DIR@`` (that
+    directory) and ``@INPUT@``."""
 
     target: str
-    text: str
+    text: str = ""
     args: tuple[str, ...] = ()
+    files: tuple[tuple[str, bytes], ...] = ()
+    links: tuple[tuple[str, str], ...] = ()
+    input: str = ""
+    recipe: tuple[tuple[str, int], ...] = ()
 
 
 _FLAG_CHOICES = (
@@ -254,9 +272,37 @@ _FLAG_CHOICES = (
 
 _ARCHS = ("gfx902", "gfx90a", "gfx1030", "gfx1100", "gfx942", "gfx1200")
 
+TEXT_TARGETS = ("gcn", "vliw", "words", "cli", "decode_file")
+FILE_TARGETS = ("list", "binary", "result", "budget")
+#: share of file inputs when no target is given, and how they split (by count: a ``binary`` input runs
+#: llvm-objdump and costs several ``list`` inputs)
+FILE_SHARE = 0.4
+_FILE_WEIGHTS = {"list": 4, "binary": 2, "result": 3, "budget": 2}
+_KERNELS = ("saxpy", "tile", "calls", "axpy", "t*", "*", "nope", "poly", "_Z*")
+#: --target values: mostly the two a HIP seed holds (without one, a two-target bundle is refused at once)
+_PROCESSORS = ("gfx90a", "gfx1100", "gfx90a", "gfx1100", "gfx1030", "gfx9999", "gfx700", "gfx90a:xnack-", "gfx942")
+_QUERIES = (
+    "select * from kernels", "select kernel, target, vgpr_requested from kernels order by 1",
+    "select count(*), max(vgpr_requested), avg(occupancy_waves) from kernels",
+    "select file, kernel, error from kernels",
+    "select * from kernels where occupancy_waves < 4",
+    # files the default must not reach (issue 25: external access off unless --allow-files)
+    "select content from read_text('@CANARY@')", "select * from read_csv('@CANARY@', header = false)",
+    "COPY (select 1 as x) TO '@DIR@/written.csv'", "ATTACH '@DIR@/attached.duckdb' AS other",
+    "INSTALL httpfs", "LOAD httpfs",
+)
 
-def make_case(rng: random.Random, seeds: list[tuple[str, str]], target: str | None = None) -> Case:
-    """A mutated input for ``target`` (default: chosen by the seed's kind, the CLI for 5% of GCN inputs)."""
+
+def make_case(rng: random.Random, seeds: list[tuple[str, str]], target: str | None = None,
+              files: FileSeeds | None = None) -> Case:
+    """A mutated input for ``target``; without one, a file target for a share of inputs (when ``files`` are
+    given), else by the seed's kind (the CLI for 5% of GCN inputs)."""
+    if target is None and files is not None and rng.random() < FILE_SHARE:
+        target = rng.choices(tuple(_FILE_WEIGHTS), tuple(_FILE_WEIGHTS.values()))[0]
+    if target in FILE_TARGETS:
+        if files is None:
+            raise ValueError(f"target {target} needs the file seeds (tools.fuzz_seeds.load_file_seeds)")
+        return _file_case(target, rng, files)
     if target is None:
         kind, seed = rng.choice(seeds)
         if kind == "gcn":
@@ -280,7 +326,104 @@ def make_case(rng: random.Random, seeds: list[tuple[str, str]], target: str | No
     return Case(target, text, (rng.choice(_ARCHS),))
 
 
+def _maybe(rng: random.Random, p: float, *args: str) -> tuple[str, ...]:
+    return args if rng.random() < p else ()
+
+
+def _binary_command(rng: random.Random, files: FileSeeds) -> tuple[tuple[str, ...], list[tuple[str, bytes]]]:
+    """A command over the binary ``@INPUT@`` and the files it needs beside it."""
+    command = rng.choices(("livereg", "analyze", "diff", "check"), (4, 4, 1, 1))[0]
+    if command == "diff":
+        return ("diff", "@DIR@/base.co", "@INPUT@", *_maybe(rng, 0.3, "--json")), [
+            ("base.co", files.binary.code_objects[0][1])]
+    if command == "check":
+        return ("check", "@INPUT@", "--budget", "@DIR@/isalens.toml", *_maybe(rng, 0.3, "--json")), [
+            ("isalens.toml", GOOD_BUDGET.encode())]
+    flags = [*_maybe(rng, 0.4, "--kernel", rng.choice(_KERNELS)),
+             *_maybe(rng, 0.5, "--target", rng.choice(_PROCESSORS)), *_maybe(rng, 0.3, "--json")]
+    if command == "livereg":
+        flags += _maybe(rng, 0.2, "--summary")
+    else:
+        flags += ["--jobs", "1", *_maybe(rng, 0.2, "--csv", "@DIR@/out.csv")]
+    return (command, "@INPUT@", *flags), []
+
+
+def _result_command(rng: random.Random, files: FileSeeds, where: str) -> tuple[tuple[str, ...],
+                                                                                 list[tuple[str, bytes]]]:
+    command = rng.choice(("diff", "check", "query"))
+    if command == "diff":
+        pair = ("@DIR@/base.parquet", where) if rng.random() < 0.7 else (where, "@DIR@/base.parquet")
+        rules = _maybe(rng, 0.3, "--fail-on", "vgpr>+8,occupancy<,spills>0")
+        return ("diff", *pair, *_maybe(rng, 0.2, "--json"), *rules), [("base.parquet", files.base_result)]
+    if command == "check":
+        return ("check", where, "--budget", "@DIR@/isalens.toml", *_maybe(rng, 0.3, "--json")), [
+            ("isalens.toml", GOOD_BUDGET.encode())]
+    return ("query", rng.choice(_QUERIES), "--scan", where, *rng.choice(((), ("--json",), ("--csv",)))), []
+
+
+def _file_case(target: str, rng: random.Random, files: FileSeeds) -> Case:
+    extra: list[tuple[str, bytes]] = []
+    links: tuple[tuple[str, str], ...] = ()
+    if target in ("list", "binary"):
+        recipe = binary_recipe(rng, files.binary)
+        if target == "list":
+            args: tuple[str, ...] = ("list", "@INPUT@", *_maybe(rng, 0.3, "--json"))
+        else:
+            args, extra = _binary_command(rng, files)
+        name = "input.co"
+        if rng.random() < 0.01:  # the input is a device or a FIFO
+            return Case(target, args=(*args, "--max-input-size", INPUT_CAP), files=tuple(extra), input=name,
+                        links=((name, rng.choice(("/dev/zero", "/dev/stdin", "fifo:"))),))
+        data = build_binary(recipe, files.binary)
+    elif target == "result":
+        recipe = result_recipe(rng, [n for n, _ in files.results])
+        name, data = build_result(recipe, files.results)
+        where = "@INPUT@"
+        if name.endswith(".parquet") and rng.random() < 0.05:  # one shard of a directory of shards
+            name, where = f"shards/{name}", "@DIR@/shards"
+            extra.append(("shards/other.parquet", files.base_result))
+        args, more = _result_command(rng, files, where)
+        extra += more
+    else:
+        recipe = budget_recipe(rng)
+        name, data = "isalens.toml", build_budget(recipe)
+        extra += files.budget_files
+        links = files.budget_links
+        args = ("check", "--budget", "@INPUT@", *_maybe(rng, 0.3, "--json"), *_maybe(rng, 0.15, "@DIR@/r.parquet"))
+    case = Case(target, args=(*args, "--max-input-size", INPUT_CAP), files=((name, data), *extra), links=links,
+                input=name, recipe=recipe)
+    return _with_canary(case, files)
+
+
+def _with_canary(case: Case, files: FileSeeds) -> Case:
+    """``case`` with ``@CANARY@`` in its arguments and files spelled as the canary file's path."""
+    path = str(files.canary)
+    return dataclasses.replace(case, args=tuple(a.replace("@CANARY@", path) for a in case.args),
+                               files=tuple((n, d.replace(b"@CANARY@", path.encode())) for n, d in case.files))
+
+
+def rebuild(case: Case, recipe: tuple[tuple[str, int], ...], files: FileSeeds) -> Case:
+    """``case`` with its input made by ``recipe`` instead (for minimising)."""
+    if case.target in ("list", "binary"):
+        name, data = case.input, build_binary(recipe, files.binary)
+    elif case.target == "result":
+        built, data = build_result(recipe, files.results)
+        name = case.input.rsplit("/", 1)[0] + "/" + built if "/" in case.input else built
+    else:
+        name, data = case.input, build_budget(recipe)
+    return _with_canary(dataclasses.replace(case, recipe=recipe, input=name, files=((name, data), *case.files[1:])),
+                        files)
+
+
 # ----------------------------------------------------------------------------------------------- targets
+
+class Verdict(Exception):
+    """A run that broke a rule without raising: ``kind`` names the rule (and is the failure's signature)."""
+
+    def __init__(self, kind: str, message: str = "") -> None:
+        super().__init__(f"{kind}: {message}" if message else kind)
+        self.kind = kind
+
 
 def run_case(case: Case) -> str:
     """Run one input: "ok", or "rejected" for an IsalensError (the expected outcome for bad input)."""
@@ -338,29 +481,37 @@ def _words(case: Case) -> None:
         at += max(1, len(decoded.words))
 
 
-def _cli(case: Case) -> None:
-    import tempfile
-
+def _main(argv: list[str]) -> tuple[int, str, str]:
+    """``isalens ARGV`` in this process: exit code, stdout, stderr."""
     from isalens.cli import main
 
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as stop:  # argparse usage errors
+            code = stop.code if isinstance(stop.code, int) else 2
+    return code, out.getvalue(), err.getvalue()
+
+
+def _cli(case: Case) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "input.s"
         path.write_text(case.text, encoding="utf-8", errors="surrogatepass")
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main([case.args[0], str(path), *case.args[1:]])
-            except SystemExit as stop:  # argparse usage errors
-                code = stop.code if isinstance(stop.code, int) else 2
-        if code not in (0, 2):
-            raise AssertionError(f"exit code {code}: {err.getvalue().strip()[-300:]}")
-        if code == 2 and not err.getvalue().strip():
-            raise AssertionError("exit code 2 with an empty stderr")
+        code, _out, err = _main([case.args[0], str(path), *case.args[1:]])
+        judge([case.args[0]], code, "", err)
+    _rejected_if(code)
+
+
+def _rejected_if(code: int) -> None:
+    """Exit code 2 (bad input, said in one line) is the command-line form of an IsalensError."""
+    if code == 2:
+        from isalens.errors import IsalensError
+
+        raise IsalensError("exit code 2")
 
 
 def _decode_file(case: Case) -> None:
-    import tempfile
-
     from isalens.engine.decode import decode_file
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -369,33 +520,194 @@ def _decode_file(case: Case) -> None:
         decode_file(path, case.args[0])
 
 
-_TARGETS: dict[str, Callable[[Case], None]] = {"gcn": _gcn, "vliw": _vliw, "words": _words, "cli": _cli,
-                                               "decode_file": _decode_file}
-TARGETS = tuple(_TARGETS)
+_EXIT_CODES = {"list": {0, 2}, "livereg": {0, 2}, "analyze": {0, 2}, "diff": {0, 1, 2}, "check": {0, 1, 2},
+               "query": {0, 2}}
+
+
+def _formula(cell: str) -> bool:
+    """Whether a CSV cell starts the way spreadsheet guidance says to neutralise (a negative number may)."""
+    if cell[:1] in ("=", "+", "@", "\t", "\r"):
+        return True
+    if cell[:1] == "-":
+        try:
+            float(cell)
+        except ValueError:
+            return True
+    return False
+
+
+def judge(argv: Sequence[str], code: int, out: str, err: str, *, where: str | None = None,
+          csv_texts: Sequence[str] = (), wrote: Sequence[str] = ()) -> None:
+    """Raise :class:`Verdict` when a command's run breaks a rule: an exit code it may not give, exit code 2
+    without a message (or one naming no file under ``where``), a traceback, the canary's content in any
+    output, a CSV cell starting like a formula, a file ``query`` wrote."""
+    last = (err.strip().splitlines() or [""])[-1][:300]
+    if code not in _EXIT_CODES.get(argv[0], {0, 2}):
+        raise Verdict(f"exit code {code}", last)
+    if code == 2 and not err.strip():
+        raise Verdict("exit code 2 with an empty stderr")
+    if "Traceback (most recent call last)" in err:
+        raise Verdict("traceback on stderr", last)
+    if any(CANARY_TOKEN in text for text in (out, err, *csv_texts)):
+        raise Verdict("disclosure", f"the canary file's content reached the output of `isalens {argv[0]}`")
+    if code == 2 and where is not None and where not in err:
+        raise Verdict("message names no input file", last)
+    import csv
+
+    for text in csv_texts:
+        for row in csv.reader(io.StringIO(text)):
+            bad = next((cell for cell in row if _formula(cell)), None)
+            if bad is not None:
+                raise Verdict("CSV cell starts like a formula", repr(bad[:80]))
+    if wrote:
+        raise Verdict(f"`isalens {argv[0]}` wrote a file", ", ".join(wrote))
+
+
+def _files_target(case: Case) -> None:
+    """Write the case's files into a fresh directory, run the command there, judge the outcome."""
+    with tempfile.TemporaryDirectory(prefix="isalens-fuzz-") as tmp:
+        base = Path(tmp)
+        for name, data in case.files:
+            (base / name).parent.mkdir(parents=True, exist_ok=True)
+            (base / name).write_bytes(data)
+        for name, target in case.links:
+            (base / name).parent.mkdir(parents=True, exist_ok=True)
+            if target == "fifo:":
+                os.mkfifo(base / name)
+            else:
+                (base / name).symlink_to(target)
+        before = {p for p in base.rglob("*")}
+        argv = [a.replace("@INPUT@", str(base / case.input)).replace("@DIR@", str(base)) for a in case.args]
+        cwd = os.getcwd()
+        os.chdir(base)  # nothing a command writes by mistake lands in the caller's directory
+        try:
+            code, out, err = _main(argv)
+        finally:
+            os.chdir(cwd)
+        csv_path = base / "out.csv"
+        csv_texts = [out] if "--csv" in argv and argv[0] == "query" else []
+        if "--csv" in argv and argv[0] == "analyze" and csv_path.is_file():
+            csv_texts.append(csv_path.read_text("utf-8", "replace"))
+        wrote = sorted(p.name for p in set(base.rglob("*")) - before) if argv[0] == "query" else []
+        judge(argv, code, out, err, where=str(base), csv_texts=csv_texts, wrote=wrote)
+    _rejected_if(code)
+
+
+def _error(case: Case) -> None:
+    [][1]
+
+
+def _hang(case: Case) -> None:
+    time.sleep(600)
+
+
+def _memory(case: Case) -> None:
+    hold = bytearray(int(case.text or 400 << 20))
+    hold[::4096] = b"\1" * len(hold[::4096])
+
+
+def _child_memory(case: Case) -> None:
+    import subprocess
+
+    subprocess.run([sys.executable, "-c", f"b = bytearray({int(case.text or 400 << 20)}); b[::4096] = b'1' * "
+                    "len(b[::4096])"], check=False, stdin=subprocess.DEVNULL)
+
+
+def _boom_if(case: Case) -> None:
+    if "BOOM" in case.text:
+        raise ValueError("boom")
+
+
+_TARGETS: dict[str, Callable[[Case], None]] = {
+    "gcn": _gcn, "vliw": _vliw, "words": _words, "cli": _cli, "decode_file": _decode_file,
+    **dict.fromkeys(FILE_TARGETS, _files_target),
+    # the harness's own checks (tests/property/test_fuzz.py), never chosen by a campaign
+    "_error": _error, "_hang": _hang, "_memory": _memory, "_child_memory": _child_memory, "_boom_if": _boom_if,
+}
+TARGETS = tuple(t for t in _TARGETS if not t.startswith("_"))
 
 
 # ----------------------------------------------------------------------------------------------- workers
 
+def _status_bytes(field: str, pid: int | str = "self") -> int:
+    """A ``VmHWM``/``VmRSS`` figure of ``/proc/PID/status`` in bytes (0 when the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and its children (llvm-objdump, clang)."""
+    total = _status_bytes("VmRSS", pid)
+    with contextlib.suppress(OSError, ValueError), open(f"/proc/{pid}/task/{pid}/children") as children:
+        total += sum(_status_bytes("VmRSS", int(child)) for child in children.read().split())
+    return total
+
+
+def _reset_peak() -> None:
+    with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")  # resets VmHWM to the current RSS (Linux 4.0+)
+
+
+def _children_peak() -> int:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+
+
+def _where(exc: BaseException) -> str:
+    """``Type at our_file.py:LINE (raised in lib.py:LINE): message``: our last frame is the crash site."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in frames if "/isalens/" in f.filename.replace("\\", "/")]
+    where = f"{Path(ours[-1].filename).name}:{ours[-1].lineno}" if ours else "?"
+    inner = frames[-1] if frames else None
+    via = f" (raised in {Path(inner.filename).name}:{inner.lineno})" if inner and ours and inner != ours[-1] else ""
+    return f"{type(exc).__name__} at {where}{via}: {str(exc)[:200]}"
+
+
+_STDIN_WRITER: int | None = None
+
+
 def _worker(conn: Connection, memory: int) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    global _STDIN_WRITER
+    os.setsid()  # its own process group: stopping it stops the programs it started too
+    resource.setrlimit(resource.RLIMIT_AS, (memory + ADDRESS_SPACE_MARGIN, memory + ADDRESS_SPACE_MARGIN))
+    os.environ["ISALENS_DEBUG"] = "1"  # the CLI re-raises what would be exit code 3: the worker says where
+    # stdin is a pipe nobody writes to, as in CI: whatever reads it (/dev/stdin, a child) waits, and is a hang
+    read, _STDIN_WRITER = os.pipe()
+    os.dup2(read, 0)
+    os.close(read)
     import isalens.cli  # noqa: F401 - import once, before the first timed input
+
+    conn.send("ready")
+    children = _children_peak()
     while True:
         case = conn.recv()
         if case is None:
             return
+        _reset_peak()
         try:
-            conn.send((run_case(case), ""))
+            outcome, detail = run_case(case), ""
         except MemoryError:
-            conn.send(("memory", "MemoryError"))
+            outcome, detail = "memory", "MemoryError"
+        except Verdict as verdict:
+            outcome, detail = "error", str(verdict)
         except Exception as exc:  # the very thing we hunt: any other exception is a bug
-            frames = traceback.extract_tb(exc.__traceback__)
-            where = next((f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames)
-                          if "isalens" in f.filename), "?")
-            conn.send(("error", f"{type(exc).__name__} at {where}: {str(exc)[:200]}"))
+            outcome, detail = "error", _where(exc)
+        peak, kids = _status_bytes("VmHWM"), _children_peak()
+        if outcome in ("ok", "rejected") and peak > memory:
+            outcome, detail = "memory", f"peak RSS over the limit: {peak >> 20} MiB"
+        elif outcome in ("ok", "rejected") and kids > max(memory, children):
+            outcome, detail = "memory", f"a child's peak RSS over the limit: {kids >> 20} MiB"
+        children = max(children, kids)
+        conn.send((outcome, detail, _status_bytes("VmRSS")))
 
 
 class Runner:
-    """A worker process that runs cases with a memory ceiling, restarted after a hang or a crash."""
+    """A worker process that runs cases with a memory limit, restarted after a hang, a crash or a blow-up."""
 
     def __init__(self, hang_seconds: float = HANG_SECONDS, memory: int = MEMORY_BYTES) -> None:
         self.hang_seconds = hang_seconds
@@ -403,68 +715,177 @@ class Runner:
         self._start()
 
     def _start(self) -> None:
-        ctx = mp.get_context("fork")
+        ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_worker, args=(child, self.memory), daemon=True)
         self.proc.start()
+        child.close()  # the worker's end lives in the worker only: its death is an EOF here
+        if not self.conn.poll(300) or self.conn.recv() != "ready":
+            raise RuntimeError("the fuzz worker did not start")
 
     def run(self, case: Case) -> tuple[str, str]:
         """("ok" | "rejected" | "error" | "memory" | "hang" | "crash", detail)."""
-        self.conn.send(case)
-        if not self.conn.poll(self.hang_seconds):
-            self.restart()
-            return "hang", f"no answer in {self.hang_seconds:g} s"
+        hang = self.hang_seconds * (SLOW_FACTOR if case.target in FILE_TARGETS else 1)
         try:
-            return self.conn.recv()  # type: ignore[no-any-return]
-        except EOFError:
+            self.conn.send(case)
+        except OSError:  # it died after its last answer
+            self.restart()
+            self.conn.send(case)
+        deadline = time.monotonic() + hang
+        while not self.conn.poll(0.02):
+            if time.monotonic() > deadline:
+                self.restart()
+                return "hang", f"no answer in {hang:g} s"
+            rss = _tree_rss(self.proc.pid or 0)
+            if rss > self.memory:
+                self.restart()
+                return "memory", f"RSS over the limit: {rss >> 20} MiB (stopped)"
+        try:
+            outcome, detail, rss = self.conn.recv()
+        except (EOFError, OSError):
+            self.proc.join(5)
             code = self.proc.exitcode
             self.restart()
             return ("memory" if code in (-9, -6) else "crash"), f"worker died (exit {code})"
+        if rss > self.memory * RECYCLE_SHARE:
+            self.restart()
+        return outcome, detail
 
-    def restart(self) -> None:
+    def _stop(self) -> None:
+        """Kill the worker and whatever it started (its process group)."""
+        if self.proc.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.kill()
         self.proc.join()
+
+    def restart(self) -> None:
+        self._stop()
+        self.conn.close()
         self._start()
 
     def close(self) -> None:
         with contextlib.suppress(BrokenPipeError, OSError):
             self.conn.send(None)
         self.proc.join(5)
-        if self.proc.is_alive():
-            self.proc.kill()
+        self._stop()
 
 
-def minimise(case: Case, runner: Runner, outcome: str, detail: str, budget: int = 400) -> Case:
-    """A smaller input with the same failure: drop lines, then characters, while it still fails the same way."""
-    key = detail.split(":", 1)[0]
+# ----------------------------------------------------------------------------------------------- minimising
 
-    def fails(text: str) -> bool:
-        got, got_detail = runner.run(Case(case.target, text, case.args))
-        return got == outcome and got_detail.split(":", 1)[0] == key
+def signature(detail: str) -> str:
+    """What identifies a failure: the detail before its message (``ValueError at parser.py:40``)."""
+    return detail.split(": ", 1)[0]
 
-    text = case.text
+
+def _same_failure(outcome: str, detail: str, got: str, got_detail: str) -> bool:
+    return got == outcome and (outcome in ("hang", "memory", "crash") or signature(got_detail) == signature(detail))
+
+
+def shrink_text(text: str, fails: Callable[[str], bool], exhausted: Callable[[], bool] = lambda: False) -> str:
+    """A smaller text for which ``fails`` still holds: lines dropped, then characters (until ``exhausted``)."""
     for unit in ("\n", ""):
         parts = text.split("\n") if unit else list(text)
         chunk = max(1, len(parts) // 2)
-        while chunk >= 1 and budget > 0:
+        while chunk >= 1 and not exhausted():
             i = 0
-            while i < len(parts) and budget > 0:
+            while i < len(parts) and not exhausted():
                 trial = parts[:i] + parts[i + chunk:]
-                budget -= 1
                 if trial and fails(unit.join(trial)):
                     parts = trial
                 else:
                     i += chunk
             chunk //= 2
         text = unit.join(parts)
-    return Case(case.target, text, case.args)
+    return text
 
 
-def cases(count: int, seed: int) -> Iterator[Case]:
+def drop_steps(case: Case, fails: Callable[[Case], bool],
+               remake: Callable[[tuple[tuple[str, int], ...]], Case]) -> Case:
+    """``case`` with every recipe step (but the first) it fails without left out, last steps first."""
+    i = len(case.recipe) - 1
+    while i >= 1:
+        trial = case.recipe[:i] + case.recipe[i + 1:]
+        candidate = remake(trial)
+        if fails(candidate):
+            case = candidate
+        i -= 1
+    return case
+
+
+def minimise(case: Case, runner: Runner, outcome: str, detail: str, budget: int = 400,
+             files: FileSeeds | None = None, seconds: float = 180.0) -> Case:
+    """A smaller input with the same failure: recipe steps dropped, then lines and characters of text inputs,
+    within ``budget`` runs and ``seconds``."""
+    deadline = time.monotonic() + seconds
+    left = [budget]
+
+    def exhausted() -> bool:
+        return left[0] <= 0 or time.monotonic() > deadline
+
+    def fails(candidate: Case) -> bool:
+        if exhausted():
+            return False
+        left[0] -= 1
+        return _same_failure(outcome, detail, *runner.run(candidate))
+
+    if case.recipe and files is not None:
+        seeds = files
+        case = drop_steps(case, fails, lambda recipe: rebuild(case, recipe, seeds))
+    if case.target == "budget" and case.files:
+        name, data = case.files[0]
+
+        def budget_fails(text: str) -> bool:
+            return fails(dataclasses.replace(case, files=((name, text.encode("utf-8", "surrogateescape")),
+                                                          *case.files[1:])))
+
+        text = shrink_text(data.decode("utf-8", "surrogateescape"), budget_fails, exhausted)
+        return dataclasses.replace(case, files=((name, text.encode("utf-8", "surrogateescape")), *case.files[1:]))
+    if case.target in FILE_TARGETS:
+        return case
+    return dataclasses.replace(case, text=shrink_text(case.text, lambda t: fails(dataclasses.replace(case, text=t)),
+                                                      exhausted))
+
+
+def save(case: Case, outcome: str, detail: str, original: Case, out: Path, name: str) -> Path:
+    """Save a failure: ``NAME.json`` for text inputs; for file inputs a directory ``NAME/`` holding the files and
+    ``case.json`` (outcome, the command to run there, the recipe)."""
+    out.mkdir(parents=True, exist_ok=True)
+    if case.target not in FILE_TARGETS:
+        path = out / f"{name}.json"
+        path.write_text(json.dumps({"outcome": outcome, "detail": detail, "target": case.target, "args": case.args,
+                                    "text": case.text, "original": original.text}, indent=1))
+        return path
+    folder = out / name
+    folder.mkdir(exist_ok=True)
+    for file, data in case.files:
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
+        (folder / file).write_bytes(data)
+    for file, target in case.links:
+        with contextlib.suppress(OSError):
+            (folder / file).parent.mkdir(parents=True, exist_ok=True)
+            if target == "fifo:":
+                os.mkfifo(folder / file)
+            else:
+                (folder / file).symlink_to(target)
+    argv = [a.replace("@INPUT@", case.input).replace("@DIR@", ".") for a in case.args]
+    (folder / "case.json").write_text(json.dumps({
+        "outcome": outcome, "detail": detail, "target": case.target, "command": "isalens " + shlex.join(argv),
+        "input": case.input, "made_by": describe(case.recipe), "recipe": case.recipe,
+        "original_made_by": describe(original.recipe)}, indent=1))
+    return folder
+
+
+# ----------------------------------------------------------------------------------------------- campaigns
+
+def cases(count: int, seed: int, targets: Sequence[str] | None = None,
+          files: FileSeeds | None = None) -> Iterator[Case]:
+    """``count`` inputs from ``seed`` (the same arguments give the same inputs), for ``targets`` (default: all,
+    the file targets only with ``files``)."""
     rng = random.Random(seed)
     seeds = load_seeds()
     for _ in range(count):
-        yield make_case(rng, seeds)
+        yield make_case(rng, seeds, rng.choice(targets) if targets else None, files)
 
 
 @dataclass
@@ -475,69 +896,91 @@ class Tally:
     by_target: Counter[str]
     slowest: tuple[float, str]
     failures: list[str]
+    #: outcomes per target
+    target_outcomes: dict[str, Counter[str]] = dataclasses.field(default_factory=dict)
 
 
-def campaign(count: int, seed: int, out: Path, hang: float, memory: int, progress: int, label: str = "") -> Tally:
+def campaign(count: int, seed: int, out: Path, hang: float = HANG_SECONDS, memory: int = MEMORY_BYTES,
+             progress: int = 0, label: str = "", *, targets: Sequence[str] | None = None,
+             files: FileSeeds | None = None, runner: Runner | None = None, minimise_budget: int = 400,
+             minimise_seconds: float = 180.0) -> Tally:
     """Run ``count`` inputs from ``seed``; save each new kind of failure, minimised, under ``out``."""
-    runner = Runner(hang, memory)
+    own = runner is None
+    worker = Runner(hang, memory) if runner is None else runner
     tally = Tally(Counter(), Counter(), (0.0, ""), [])
     seen: set[str] = set()
     start = time.monotonic()
     try:
-        for n, case in enumerate(cases(count, seed), start=1):
+        for n, case in enumerate(cases(count, seed, targets, files), start=1):
             t0 = time.monotonic()
-            outcome, detail = runner.run(case)
+            outcome, detail = worker.run(case)
             took = time.monotonic() - t0
             if took > tally.slowest[0]:
                 tally.slowest = (took, case.target)
             tally.outcomes[outcome] += 1
             tally.by_target[case.target] += 1
+            tally.target_outcomes.setdefault(case.target, Counter())[outcome] += 1
             if outcome not in ("ok", "rejected"):
-                signature = f"{outcome} {case.target} {detail.split(':', 1)[0]}"
-                if signature not in seen:
-                    seen.add(signature)
-                    small = minimise(case, runner, outcome, detail)
-                    out.mkdir(parents=True, exist_ok=True)
-                    name = hashlib.sha1(signature.encode()).hexdigest()[:12]
-                    (out / f"{name}.json").write_text(json.dumps(
-                        {"outcome": outcome, "detail": detail, "target": small.target, "args": small.args,
-                         "text": small.text, "original": case.text}, indent=1))
-                    tally.failures.append(f"{signature}: {detail} -> {out / name}.json")
+                key = f"{outcome} {case.target} {signature(detail) if outcome == 'error' else ''}".strip()
+                if key not in seen:
+                    seen.add(key)
+                    small = minimise(case, worker, outcome, detail, minimise_budget, files, minimise_seconds)
+                    name = hashlib.sha1(key.encode()).hexdigest()[:12]
+                    where = save(small, outcome, detail, case, out, name)
+                    what = f" [{describe(small.recipe)}]" if small.recipe else ""
+                    tally.failures.append(f"{outcome} {case.target}: {detail}{what} -> {where}")
                     print(f"{label}FAIL {tally.failures[-1]}", flush=True)
             if progress and n % progress == 0:
                 print(f"{label}{n} inputs, {time.monotonic() - start:.0f} s, {dict(tally.outcomes)}", flush=True)
     finally:
-        runner.close()
+        if own:
+            worker.close()
     return tally
 
 
-def _campaign_process(queue: mp.Queue[Tally], *args: object) -> None:  # type: ignore[type-arg]
-    queue.put(campaign(*args))  # type: ignore[arg-type]
+def _campaign_process(queue: Any, *args: Any, **kwargs: Any) -> None:
+    queue.put(campaign(*args, **kwargs))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--count", type=int, default=200_000, help="inputs to run in all (default 200,000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (the same seed gives the same inputs)")
     parser.add_argument("--jobs", type=int, default=1, help="campaigns in parallel (job k uses seed + k)")
     parser.add_argument("--out", type=Path, default=ROOT / "fuzz-failures", help="where failing inputs are saved")
-    parser.add_argument("--hang", type=float, default=HANG_SECONDS, help="seconds before an input counts as a hang")
-    parser.add_argument("--memory-mb", type=int, default=MEMORY_BYTES // 2**20, help="address-space ceiling, MB")
+    parser.add_argument("--hang", type=float, default=HANG_SECONDS,
+                        help=f"seconds before an input counts as a hang (file targets: {SLOW_FACTOR:g} times)")
+    parser.add_argument("--memory-mb", type=int, default=MEMORY_BYTES // 2**20, help="peak RSS limit, MB")
     parser.add_argument("--progress", type=int, default=10_000, help="print a line every N inputs (per job)")
+    parser.add_argument("--targets", help=f"comma-separated targets (default: all of {', '.join(TARGETS)})")
+    parser.add_argument("--text-only", action="store_true", help="no file targets (no seeds built)")
     args = parser.parse_args(argv)
 
-    import isalens.cli  # noqa: F401 - loaded once here, so every (re)started worker runs the same code
+    targets = [t.strip() for t in args.targets.split(",")] if args.targets else None
+    unknown = [t for t in targets or () if t not in TARGETS]
+    if unknown:
+        parser.error(f"unknown target(s) {', '.join(unknown)} (choose from {', '.join(TARGETS)})")
+    files = None
+    if not args.text_only and (targets is None or set(targets) & set(FILE_TARGETS)):
+        from tools.fuzz_seeds import load_file_seeds
 
+        files = load_file_seeds()
+        if files is None:
+            print("fuzz: no clang-19 (or no pyarrow/duckdb/pyelftools/msgpack): text targets only", flush=True)
+            targets = [t for t in targets or TEXT_TARGETS if t in TEXT_TARGETS]
+        else:
+            print(f"fuzz: file seeds in {files.root}", flush=True)
     memory = args.memory_mb * 2**20
     start = time.monotonic()
     shares = [args.count // args.jobs + (1 if k < args.count % args.jobs else 0) for k in range(args.jobs)]
+    options = {"targets": targets, "files": files}
     if args.jobs == 1:
-        tallies = [campaign(args.count, args.seed, args.out, args.hang, memory, args.progress)]
+        tallies = [campaign(args.count, args.seed, args.out, args.hang, memory, args.progress, **options)]
     else:
         ctx = mp.get_context("fork")
-        queue: mp.Queue[Tally] = ctx.Queue()  # type: ignore[assignment]
+        queue: Any = ctx.Queue()
         procs = [ctx.Process(target=_campaign_process, args=(queue, share, args.seed + k, args.out, args.hang,
-                                                               memory, args.progress, f"[job {k}] "))
+                                                               memory, args.progress, f"[job {k}] "), kwargs=options)
                  for k, share in enumerate(shares)]
         for proc in procs:
             proc.start()
