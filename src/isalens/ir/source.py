@@ -60,9 +60,14 @@ class SourceMap:
     #: where source variables live (``;DEBUG_VALUE:`` comments), in order of their first instruction
     variables: tuple[VariableLoc, ...] = field(default=())
 
+    def variables_at(self, index: int) -> list[VariableLoc]:
+        """The variables held in registers at instruction ``index`` (one pass over the ranges: ask once per
+        instruction, then filter by register)."""
+        return [v for v in self.variables if v.start <= index <= v.end]
+
     def variables_in(self, index: int, mask: int) -> list[str]:
         """Names of the variables held at instruction ``index`` in any of the register units ``mask``."""
-        return [v.name for v in self.variables if v.start <= index <= v.end and v.mask & mask]
+        return [v.name for v in self.variables_at(index) if v.mask & mask]
 
     def at(self, index: int) -> SourceLoc | None:
         return self.locs[index] if 0 <= index < len(self.locs) else None

@@ -315,6 +315,7 @@ def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[Liv
     at = fp.peak_indices[0]
     kernel = result.kernel
     mask = result.liveness.live_in[at] | result.liveness.live_out[at]
+    held = kernel.source.variables_at(at)  # once: a -g kernel may have a range per DEBUG_VALUE comment
     out: list[LiveValue] = []
     for reg_index in registers_in(mask, file)[:limit]:
         reg = Reg(file, reg_index)
@@ -328,7 +329,7 @@ def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[Liv
             f"{prefix}{reg_index}",
             tuple(kernel.instructions[i].line for i in defs),
             tuple(kernel.instructions[i].line for i in uses),
-            tuple(dict.fromkeys(kernel.source.variables_in(at, reg.mask()))),
+            tuple(dict.fromkeys(v.name for v in held if v.mask & reg.mask())),
             sources,
         ))
     return tuple(out)
@@ -338,8 +339,11 @@ def variable_table(kernel: Kernel) -> tuple[tuple[str, tuple[tuple[int, int, tup
     """Each source variable with its ranges: (first input line, last input line, register names)."""
     by_name: dict[str, list[tuple[int, int, tuple[str, ...]]]] = {}
     ins = kernel.instructions
+    spelled: dict[int, tuple[str, ...]] = {}  # few distinct register sets: each spelled once
     for v in kernel.source.variables:
-        names = tuple(n for f in FILES for n in _reg_names(v.mask, f))
+        names = spelled.get(v.mask)
+        if names is None:
+            names = spelled[v.mask] = tuple(n for f in FILES for n in _reg_names(v.mask, f))
         by_name.setdefault(v.name, []).append((ins[v.start].line, ins[v.end].line, names))
     return tuple((name, tuple(ranges)) for name, ranges in by_name.items())
 

@@ -67,12 +67,18 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
     comp_dir = ""
     values: list[tuple[int, str, int]] = []
     with_values = "DEBUG_VALUE" in text
+    # a -g kernel repeats the same comments (the dense benchmark: 242k comments, 18 per instruction): each
+    # distinct text is read once
+    seen: dict[str, tuple[str, int] | None] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.lstrip()
         if with_values and stripped.startswith(";") and "DEBUG_VALUE" in stripped:
-            value = _debug_value(stripped, number, problems)
-            if value is not None:
-                values.append(value)
+            if stripped in seen:
+                known = seen[stripped]
+            else:
+                known = seen[stripped] = _debug_value(stripped, number, problems)
+            if known is not None:
+                values.append((number, *known))
             continue
         if not stripped.startswith((".file", ".loc")):
             continue
@@ -105,7 +111,7 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
                           tuple(problems), tuple(values))
 
 
-def _debug_value(comment: str, line: int, problems: list[tuple[int, str]]) -> tuple[int, str, int] | None:
+def _debug_value(comment: str, line: int, problems: list[tuple[int, str]]) -> tuple[str, int] | None:
     """One ``;DEBUG_VALUE:`` comment: the variable (with its fragment in bits) and the register units holding
     it (0 for a constant, ``undef`` or a value in memory: the variable is in no register from here on)."""
     match = _DEBUG_VALUE_RE.match(comment)
@@ -118,7 +124,7 @@ def _debug_value(comment: str, line: int, problems: list[tuple[int, str]]) -> tu
         first = int(fragment.group(1))
         name += f"[{first}:{first + int(fragment.group(2))}]"
     if not where.startswith("$") or "DW_OP_deref" in expression:
-        return (line, name, 0)
+        return (name, 0)
     regs = parse_mir_register(where)
     if regs is None:
         problems.append((line, f"DEBUG_VALUE names a register isalens does not know ({where}): it is ignored"))
@@ -126,7 +132,7 @@ def _debug_value(comment: str, line: int, problems: list[tuple[int, str]]) -> tu
     mask = 0
     for reg in regs:
         mask |= reg.mask()
-    return (line, name, mask)
+    return (name, mask)
 
 
 def read_objdump_lines(text: str) -> LineDirectives | None:
@@ -176,9 +182,17 @@ def variable_ranges(kernel: Kernel, values: tuple[tuple[int, str, int], ...],
     out: list[VariableLoc] = []
     held: dict[str, tuple[int, int]] = {}  # variable -> (register units, first instruction)
 
+    latest: dict[str, int] = {}  # variable -> index in ``out`` of its latest range
+
     def close(name: str, end: int) -> None:
         mask, start = held.pop(name)
-        if end >= start:
+        if end < start:
+            return
+        k = latest.get(name)
+        if k is not None and out[k].mask == mask and out[k].end + 1 >= start:
+            out[k] = VariableLoc(name, mask, out[k].start, end)  # the same place again: one range
+        else:
+            latest[name] = len(out)
             out.append(VariableLoc(name, mask, start, end))
 
     pending = sorted((v for v in values if after < v[0] <= last), key=lambda v: v[0])
@@ -190,6 +204,8 @@ def variable_ranges(kernel: Kernel, values: tuple[tuple[int, str, int], ...],
         while p < len(pending) and pending[p][0] < instruction.line:
             _line, name, mask = pending[p]
             p += 1
+            if mask and name in held and held[name][0] == mask:
+                continue  # the same place again (LLVM restates locations often): the range goes on
             if name in held:
                 close(name, i - 1)
             if mask:
