@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from isalens.errors import IsalensError
-from isalens.report.csv import SafeWriter
 
 __all__ = ["register", "run"]
 
@@ -80,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps([dict(zip(names, r, strict=True)) for r in rows], indent=1, default=str) + "\n")
     elif args.csv:
         buf = io.StringIO()
+        from isalens.report.csv import SafeWriter  # on use: `isalens --help` imports no report module
+
         writer = SafeWriter(buf)  # kernel names come from binaries: no cell may start a spreadsheet formula
         writer.writerow(names)
         writer.writerows(rows)
