@@ -186,6 +186,12 @@ GARBAGE = {
     "huge range": ("v_mov_b32 v[0:9999999999], 0", "out of range"),
     "stray brackets": ("v_mov_b32 v0, [[[", "cannot read operand"),
     "braces": ("v_add_f32 v0, {v1}, v2", "cannot read operand"),
+    # issue 25: llvm-mc-19 says "invalid operand for instruction", its caret on the token named here
+    # (tests/unit/test_strict_operands.py checks the caret and every dialect)
+    "token after the last operand": ("v_add_f32 v0, v1, v2 v9", "invalid operand for instruction: 'v9'"),
+    "one operand too many": ("v_add_f32 v0, v1, v2, v9", "invalid operand for instruction: 'v9'"),
+    "two instructions on one line": ("v_mov_b32 v0, v1 v_mov_b32 v2, v3",
+                                     "invalid operand for instruction: 'v_mov_b32'"),
 }
 
 

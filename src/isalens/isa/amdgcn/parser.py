@@ -17,7 +17,7 @@ from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.program import DeclaredResources, Kernel, KernelFacts, Module, TargetInfo
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
-from isalens.isa.amdgcn import catalog, semantics
+from isalens.isa.amdgcn import arity, catalog, semantics
 from isalens.isa.amdgcn.dialects import Draft, DraftInstruction, check_instruction_text, read, sniff
 from isalens.isa.amdgcn.facts import describe, with_encoding
 from isalens.isa.amdgcn.indexing import Limits, apply_indexing
@@ -265,6 +265,7 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
                                        generation=ctx.target.generation, wave_size=ctx.wave_size)
         if guessed and not eff.matched:
             effects = _positional(raw)
+        _check_extra_operands(raw, ctx, item.line, guessed)
         required = eff.sources if eff.sources is not None else eff.defs
         if not guessed and len(raw.operands) < required:
             # llvm-mc: "too few operands for instruction"; without them we would silently track nothing
@@ -287,6 +288,21 @@ def _decode(item: DraftInstruction, ctx: _Context) -> _Decoded:
     facts = describe(ops[0], tuple(operands), tuple(modifiers), item.text, ctx.target.name, ctx.target.generation)
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
                     guessed, tuple(notes), referenced, facts, item.text)
+
+
+def _check_extra_operands(raw: RawInstruction, ctx: _Context, line: int, guessed: bool) -> None:
+    """More operands than any form of the instruction takes is an error naming the first extra token, as in
+    llvm-mc ("invalid operand for instruction"): read as one more source it would silently change the result."""
+    lists = ctx.target.mnemonic_lists
+    for op in raw.operands:
+        if isinstance(op, OtherOperand) and catalog.is_known(op.text.lower(), lists):
+            raise ParseError(f"invalid operand for instruction: '{op.text}' after {raw.mnemonic} is an instruction "
+                             "of its own (one instruction per line)", file=ctx.file, line=line, code="syntax")
+    most = None if guessed else arity.most_operands(raw.mnemonic, lists)
+    if most is not None and len(raw.operands) > most:
+        taken = ", ".join(op.text for op in raw.operands[:most]) or "none"
+        raise ParseError(f"invalid operand for instruction: '{raw.operands[most].text}' is one operand more than "
+                         f"{raw.mnemonic} takes (at most {most}: {taken})", file=ctx.file, line=line, code="syntax")
 
 
 def _positional(raw: RawInstruction) -> semantics.RegisterEffects:

@@ -46,7 +46,7 @@ class RawInstruction:
 _FLAG_MODIFIERS = frozenset((
     "glc", "slc", "dlc", "scc", "nt", "sc0", "sc1", "nv", "lds", "gds", "offen", "idxen", "addr64", "tfe",
     "lwe", "da", "r128", "a16", "d16", "unorm", "clamp", "done", "vm", "compr", "row_en", "off_row", "high",
-    "neg_lo", "neg_hi",
+    "neg_lo", "neg_hi", "row_mirror", "row_half_mirror",
 ))
 
 #: flags spelled like a register (the MIMG ``a16`` flag, AGPR ``a16``): an operand where an operand stands
@@ -266,8 +266,60 @@ def parse_operand(text: str) -> Operand:
     return OtherOperand(text)
 
 
+#: a word that is only an operator (``+``, ``<<``, ``|`` in ``s_delay_alu``, ``&`` in ``s_waitcnt``)
+_OPERATOR_WORD = re.compile(r"^[-+*/%&|^~!<>=]+$")
+#: a word that ends in a binary operator continues into the next word (``1 +`` ``2``); a trailing ``|`` closes
+#: an absolute value (``-|v1|``) and does not count
+_OPEN_TAIL = re.compile(r"[-+*/%&^<>=]$")
+#: a word that starts with a binary operator continues the previous word (``1`` ``+2``); a leading ``-``, ``|``,
+#: ``~`` or ``!`` starts an operand of its own (a negated or absolute source)
+_OPEN_HEAD = re.compile(r"^(?:[+*/%&^=]|<<|>>|<=|>=|!=)")
+#: the fields of one ``s_waitcnt``/``s_waitcnt_depctr``/``s_delay_alu`` operand: llvm-mc reads
+#: ``vmcnt(0) lgkmcnt(0)``, ``vmcnt(0) & lgkmcnt(0)`` and ``instid0(VALU_DEP_1) | instskip(NEXT)`` as one operand,
+#: so their words are joined into one operand text here
+_COUNTER_FIELD = re.compile(r"^(?:(?:vm|exp|lgkm)cnt(?:_sat)?|depctr_\w+|instid[01]|instskip)\(", re.IGNORECASE)
+#: the fields llvm-mc also reads across a comma (``vmcnt(0), lgkmcnt(0)`` is one operand; ``s_delay_alu``'s are
+#: not: checked with llvm-mc-19)
+_COMMA_COUNTER_FIELD = re.compile(r"^(?:(?:vm|exp|lgkm)cnt(?:_sat)?|depctr_\w+)\(", re.IGNORECASE)
+
+
+def _continues(prev: str, word: str) -> bool:
+    """Whether ``word`` belongs to the same operand as the operand word before it (no comma between)."""
+    if _OPERATOR_WORD.match(word) or _OPERATOR_WORD.match(prev):
+        return True
+    if _OPEN_TAIL.search(prev) or _OPEN_HEAD.match(word):
+        return True
+    return bool(_COUNTER_FIELD.match(word)) and bool(_COUNTER_FIELD.match(prev))
+
+
+def _add_words(words: list[str], operands: list[str], modifiers: list[str], after_comma: bool) -> None:
+    """Sort one comma-separated chunk's words into operands and modifiers; words of one operand are joined."""
+    joined: list[str] = []  # the words of the operand being built, then flushed into ``operands``
+    for k, word in enumerate(words):
+        if is_modifier(word) and not (k == 0 and word in _REGISTER_SPELLED):
+            modifiers.append(word)
+            continue
+        if joined and _continues(joined[-1], word):
+            joined.append(word)
+            continue
+        if not joined and k == 0 and after_comma and operands and _COMMA_COUNTER_FIELD.match(word) \
+                and _COMMA_COUNTER_FIELD.match(operands[-1].rsplit(None, 1)[-1]):
+            joined = operands.pop().split(" ")  # ``vmcnt(0), lgkmcnt(0)``: one operand
+            joined.append(word)
+            continue
+        if joined:
+            operands.append(" ".join(joined))
+        joined = [word]
+    if joined:
+        operands.append(" ".join(joined))
+
+
 def split_instruction(text: str) -> tuple[str, list[str], list[str]]:
-    """Split ``mnemonic op, op, op mod mod`` into (mnemonic, operand texts, modifier texts)."""
+    """Split ``mnemonic op, op, op mod mod`` into (mnemonic, operand texts, modifier texts).
+
+    Operands are separated by commas or, as llvm-mc allows, by spaces (``exp mrt0 v0, ...``); the words of one
+    operand (an expression ``1 + 2``, the counters of an ``s_waitcnt``) are joined with single spaces.
+    """
     body = text.strip()
     if not body:
         return "", [], []
@@ -280,21 +332,20 @@ def split_instruction(text: str) -> tuple[str, list[str], list[str]]:
     modifiers: list[str] = []
     if "(" not in rest and not _BRACKET_LIST.search(rest):
         # fast path: no parenthesised or bracketed lists, so commas and spaces split everything
-        for chunk in rest.split(","):
-            words = chunk.split()
-            if not words:
-                raise SyntaxProblem(f"empty operand in {text.strip()!r}")
-            for k, word in enumerate(words):
-                flag = is_modifier(word) and not (k == 0 and word in _REGISTER_SPELLED)
-                (modifiers if flag else operands).append(word)
-        return mnemonic, operands, modifiers
-    for chunk in split_top_level(rest):
-        words = split_words(chunk)
+        chunks = [chunk.split() for chunk in rest.split(",")]
+    else:
+        chunks = [split_words(chunk) for chunk in split_top_level(rest)]
+    for index, words in enumerate(chunks):
         if not words:
             raise SyntaxProblem(f"empty operand in {text.strip()!r}")
-        for k, word in enumerate(words):
-            flag = is_modifier(word) and not (k == 0 and word in _REGISTER_SPELLED)
-            (modifiers if flag else operands).append(word)
+        if len(words) == 1 and "(" not in words[0]:  # most chunks: one plain operand or modifier (fast)
+            word = words[0]
+            if is_modifier(word) and word not in _REGISTER_SPELLED:
+                modifiers.append(word)
+            else:
+                operands.append(word)
+            continue
+        _add_words(words, operands, modifiers, after_comma=index > 0)
     return mnemonic, operands, modifiers
 
 
