@@ -324,3 +324,32 @@ def test_legal_symbol_names_read_like_plain_ones(name: str, tmp_path: Path) -> N
         (kernel,) = isalens.analyze(co).to_dict()["kernels"]
         results[label] = (kernel["name"], kernel["is_kernel"], kernel["instructions"])
     assert results["named"] == (name, True, results["plain"][2])
+
+
+# --- kernel descriptor directives out of their field's range (text) --------------------------------------
+
+@pytest.mark.parametrize(("directive", "value", "message"), [
+    (".amdhsa_user_sgpr_count", "4294967296", "too many user SGPRs enabled"),
+    (".amdhsa_user_sgpr_count", "32", "too many user SGPRs enabled"),
+    (".amdhsa_system_vgpr_workitem_id", "3", "value out of range"),
+])
+def test_descriptor_values_past_their_fields(directive: str, value: str, message: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # llvm-mc-19 rejects each (same words); 4294967296 user SGPRs used to run for minutes at 7.9 GB
+    import re
+
+    text, n = re.subn(rf"^(\s*){re.escape(directive)} \d+$", rf"\g<1>{directive} {value}", EXAMPLE.read_text(),
+                      flags=re.M)
+    assert n == 1
+    path = tmp_path / "k.s"
+    path.write_text(text)
+    code, err, peak = run_measured("livereg", str(path), "--summary")
+    assert code == 2 and message in one_message(err, path)
+    assert peak < BUDGET_MB
+
+
+def test_descriptor_values_in_range_still_read(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text().replace(".amdhsa_system_vgpr_workitem_id 1", ".amdhsa_system_vgpr_workitem_id 2")
+    path = tmp_path / "k.s"
+    path.write_text(text)
+    assert run_measured("livereg", str(path), "--summary")[0] == 0

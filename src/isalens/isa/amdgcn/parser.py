@@ -334,17 +334,31 @@ def _implicit_def_mask(spellings: str, ctx: _Context, line: int) -> int:
     return mask
 
 
-def _entry_live_in(draft: Draft, target: TargetInfo, packed_tid: bool) -> int | None:
+#: COMPUTE_PGM_RSRC2.USER_SGPR is 5 bits: llvm-mc-19 says "too many user SGPRs enabled" from 32 on
+_MAX_USER_SGPRS = 31
+#: COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT is 2 bits: llvm-mc-19 says "value out of range" from 3 on (0-2 are used)
+_MAX_WORKITEM_ID = 2
+
+
+def _entry_live_in(draft: Draft, target: TargetInfo, packed_tid: bool, file: str) -> int | None:
     """Registers the hardware initialises at kernel entry, from the kernel descriptor."""
     d = draft.descriptor
     if not d:
         return None
     user = _int(d.get("user_sgpr_count")) or 0
+    ids = _int(d.get("system_vgpr_workitem_id")) or 0
+    # checked before any register set is built: 4294967296 user SGPRs would ask for a 4-billion-unit mask
+    if not 0 <= user <= _MAX_USER_SGPRS:
+        raise ParseError(f"kernel '{draft.name}': .amdhsa_user_sgpr_count {user}: too many user SGPRs enabled "
+                         f"(at most {_MAX_USER_SGPRS}, as llvm-mc)", file=file, line=draft.start_line,
+                         code="descriptor")
+    if not 0 <= ids <= _MAX_WORKITEM_ID:
+        raise ParseError(f"kernel '{draft.name}': .amdhsa_system_vgpr_workitem_id {ids}: value out of range (0-2)",
+                         file=file, line=draft.start_line, code="descriptor")
     system = sum(1 for key in ("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y",
                                "system_sgpr_workgroup_id_z", "system_sgpr_workgroup_info",
                                "system_sgpr_private_segment_wavefront_offset") if _flag(d.get(key)))
     mask = Reg(RegFile.SGPR, 0, user + system).mask() if user + system else 0
-    ids = _int(d.get("system_vgpr_workitem_id")) or 0
     mask |= Reg(RegFile.VGPR, 0, 1 if packed_tid else ids + 1).mask()
     return mask
 
@@ -476,7 +490,7 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
     return Kernel(
         name=draft.name, arch=target.name, wave_size=wave, instructions=tuple(instructions), labels=labels,
         declared=_declared(draft, wave, file), is_kernel=draft.is_kernel,
-        entry_live_in=_entry_live_in(draft, target, packed_tid), user_sgprs=_user_sgprs(draft), file=file,
+        entry_live_in=_entry_live_in(draft, target, packed_tid, file), user_sgprs=_user_sgprs(draft), file=file,
         block_starts=dict(draft.blocks), guessed=ctx.guessed, live_at_exit=spill_lanes,
     )
 
