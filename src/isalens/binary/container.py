@@ -46,14 +46,19 @@ def is_binary(head: bytes) -> bool:
 
 def _amdgcn_entries(data: Buffer, file: str, section: str, start: int, stop: int) -> Iterator[CodeObjectRef]:
     others: set[str] = set()
-    amd = 0
+    amd = with_code = 0
     for e in read_bundles(data, file=file, section=section, start=start, stop=stop):
         if "amdgcn" not in e.triple:
             others.add(e.triple)
             continue
         amd += 1
         if e.data:
+            with_code += 1
             yield CodeObjectRef(e.source, e.data, e.triple)
+    if amd and not with_code:
+        where = f"{section}: " if section else ""
+        raise InputError(f"{where}offload bundle's {amd} AMDGPU entr{'y is' if amd == 1 else 'ies are'} empty: no "
+                         "code object", file=file, code="no-code-object")
     if not amd:
         where = f"{section}: " if section else ""
         raise InputError(f"{where}offload bundle has no AMDGPU entry (entries: {', '.join(sorted(others)) or 'none'})",

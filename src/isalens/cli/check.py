@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         paths = list(args.paths) or [Path(p) for p in budget.paths]
         if not paths:
             raise IsalensError("nothing to check: give PATHs or 'paths' in the budget file", file=str(args.budget))
-        rows = rows_of(paths, ScanOptions(arch=args.arch))
+        rows = rows_of(paths, ScanOptions(arch=args.arch), columns=budget.columns())
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT

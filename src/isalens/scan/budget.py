@@ -22,6 +22,7 @@ from __future__ import annotations
 import fnmatch
 import math
 import os
+import re
 import stat
 import tomllib
 from pathlib import Path, PurePath
@@ -50,6 +51,13 @@ class Budget:
 
     def __init__(self, paths: list[str], defaults: dict[str, float], entries: list[dict[str, Any]]) -> None:
         self.paths, self.defaults, self.entries = paths, defaults, entries
+
+    def columns(self) -> set[str]:
+        """The scan-result columns checking needs: who the row is, and every metric a limit names."""
+        names = {"file", "target", "kernel", "error", "error_code"} | set(self.defaults)
+        for entry in self.entries:
+            names |= set(entry["limits"])
+        return names
 
     def limits(self, kernel: str, target: str) -> dict[str, float]:
         out = dict(self.defaults)
@@ -167,9 +175,19 @@ def _entries(doc: dict[str, Any], problems: list[str]) -> list[dict[str, Any]]:
     return entries
 
 
+#: dotted parts a budget key may have (it needs two: [[budget]] tables and their limits)
+_MAX_KEY_PARTS = 64
+
+
 def _parse(path: Path) -> dict[str, Any]:
     file = str(path)
     data = read_file(path, cap=_MAX_BUDGET_BYTES, what="budget file")  # devices, pipes, huge files refused
+    # tomllib's time grows with the square of a dotted key's parts ("[a.a.a...]" of 200 KB: 27 s); a budget
+    # needs two levels, so a key of more than 64 parts is refused before parsing
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.count(b".") > _MAX_KEY_PARTS and re.match(rb"\s*\[|\s*[\w\"'-]+\s*\.", line):
+            raise IsalensError(f"not a TOML budget: a key of more than {_MAX_KEY_PARTS} dotted parts", file=file,
+                               line=number, code="budget")
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,15 @@ def is_scan_result(path: Path) -> bool:
     return path.suffix.lower() in (".parquet", ".duckdb", ".db")
 
 
-def rows_of(paths: list[Path], options: ScanOptions | None = None) -> list[dict[str, Any]]:
-    """Every row of the scan results among ``paths`` and of the other files analysed in this process."""
+def rows_of(paths: list[Path], options: ScanOptions | None = None,
+            columns: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """Every row of the scan results among ``paths`` (only ``columns``, when given) and of the other files
+    analysed in this process."""
     rows: list[dict[str, Any]] = []
     files = []
     for path in paths:
         if is_scan_result(path):
-            rows += read_rows(path)
+            rows += read_rows(path, columns)
         else:
             files.append(path)
     for unit in iter_units(files, target=options.target if options else None):
