@@ -15,6 +15,7 @@ import subprocess
 import sys
 import zlib
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -353,3 +354,17 @@ def test_descriptor_values_in_range_still_read(tmp_path: Path) -> None:
     path = tmp_path / "k.s"
     path.write_text(text)
     assert run_measured("livereg", str(path), "--summary")[0] == 0
+
+
+def test_deeply_nested_metadata(code_object: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # found by tools/fuzz.py: a metadata field (or amdhsa.target) of arrays nested hundreds deep made printing
+    # it exhaust Python's recursion (an internal error)
+    deep: Any = 1
+    for _ in range(400):  # msgpack packs up to 511 levels; printing such a value in Python recursed too deep
+        deep = [deep]
+    for doc in ({**_TARGET, "amdhsa.kernels": [{".name": "axpy", ".symbol": "axpy.kd", ".args": deep}]},
+                {"amdhsa.target": deep, "amdhsa.kernels": []}):
+        path = tmp_path / "deep.co"
+        path.write_bytes(_metadata(code_object, msgpack.packb(doc)))
+        assert main(["list", str(path)]) == 2
+        assert "nested more than 16 levels" in one_message(capsys.readouterr().err, path)

@@ -15,6 +15,23 @@ __all__ = ["NT_AMDGPU_METADATA", "kernel_fields", "unpack_metadata"]
 NT_AMDGPU_METADATA = 32
 
 
+_MAX_DEPTH = 16
+
+
+def _too_deep(doc: object) -> bool:
+    """Whether maps and arrays in ``doc`` nest deeper than :data:`_MAX_DEPTH` (walked without recursion)."""
+    stack: list[tuple[object, int]] = [(doc, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > _MAX_DEPTH:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend((v, depth + 1) for v in item)
+    return False
+
+
 def unpack_metadata(desc: bytes, *, file: str, where: str) -> dict[str, Any]:
     """The decoded metadata map, or a one-line error."""
     try:
@@ -25,6 +42,11 @@ def unpack_metadata(desc: bytes, *, file: str, where: str) -> dict[str, Any]:
         raise InputError(f"{where}: unreadable AMDGPU metadata note: {exc}", file=file, code="metadata") from None
     if not isinstance(doc, dict):
         raise InputError(f"{where}: AMDGPU metadata note is not a map", file=file, code="metadata")
+    if _too_deep(doc):
+        # AMDGPUUsage's metadata is at most a few levels deep; a deeper one would exhaust Python's recursion
+        # when printed (found by the fuzzer: a kernel field of arrays nested thousands deep)
+        raise InputError(f"{where}: AMDGPU metadata nested more than {_MAX_DEPTH} levels deep", file=file,
+                         code="metadata")
     kernels = doc.get("amdhsa.kernels", [])
     if kernels is None:
         kernels = []
