@@ -6,33 +6,23 @@ Screenshots land in test-artifacts/ (kept out of git) for people to look at.
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from isalens.cli import main
+from tests.browser.conftest import CHROMIUM
 from tests.conftest import EXAMPLES, ROOT
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytest.importorskip("playwright.sync_api")  # every test here drives the browser
+
 if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed (scripts/setup.sh --dev installs it)", allow_module_level=True)
 
 ARTIFACTS = ROOT / "test-artifacts"
 EXAMPLE = EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
 
 
 def _report(tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, dict[str, Any]]:

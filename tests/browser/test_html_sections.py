@@ -3,8 +3,6 @@ the listing to that line (Debian's chromium through Playwright; skipped without 
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,19 +12,9 @@ import isalens
 from isalens.cli import main
 from tests.conftest import ROOT
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytest.importorskip("playwright.sync_api")  # every test here drives the browser
 EXAMPLE = ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s"
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (scripts/setup.sh --dev installs it)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 def test_timing_and_advice_sections_follow_the_json(browser: Any, tmp_path: Path) -> None:

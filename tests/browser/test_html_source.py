@@ -5,8 +5,6 @@ source and the listing stand side by side (screenshot in test-artifacts/)."""
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +13,9 @@ import pytest
 from isalens.cli import main
 from tests.conftest import EXAMPLES, ROOT, require_tool
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytest.importorskip("playwright.sync_api")  # every test here drives the browser
 SOURCE = EXAMPLES / "kernels" / "source" / "inlined.cl"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (scripts/setup.sh --dev installs it)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
 
 
 def _marked(page: Any) -> list[int]:
