@@ -176,9 +176,15 @@ def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_st
     """Run the passes over ``kernels`` of ``module`` and collect the report model (``extra``: optional passes)."""
     analyses = [k.analyze(extra=extra) for k in kernels]
     step("building the report")
-    return livereg_report(analyses, file=module.ir.file,
-                          dialect=module.ir.dialect, diagnostics=module.ir.diagnostics, longest_count=longest,
-                          compiler_stats=compiler_stats, timing_requested="timing" in extra)
+    report = livereg_report(analyses, file=module.ir.file,
+                            dialect=module.ir.dialect, diagnostics=module.ir.diagnostics, longest_count=longest,
+                            compiler_stats=compiler_stats, timing_requested="timing" in extra)
+    if not any(k.source_lines for k in report.kernels):
+        return report
+    from isalens.engine.source_text import source_texts
+
+    return dataclasses.replace(report, kernels=tuple(
+        dataclasses.replace(k, source_text=source_texts(k.source_lines, module.ir.file)) for k in report.kernels))
 
 
 def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) -> KernelReport:

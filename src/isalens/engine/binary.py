@@ -132,6 +132,8 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
 def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
     """The kernels of ``module`` with their source lines from the code object's DWARF line table (``-g``,
     ``-gline-tables-only``); a damaged table is a warning, and the ISA figures stand without it."""
+    if co.debug_info == "none":  # no .debug_line (read_code_object saw the sections): no second ELF parse
+        return module
     from isalens.binary.dwarf_lines import attach_line_table, read_line_table
 
     try:

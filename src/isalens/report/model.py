@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
@@ -270,7 +269,8 @@ class KernelReport:
     debug_info: str = "none"
     #: the per-source-line table (analysis/source_lines.py), empty without source lines
     source_lines: tuple[SourceLine, ...] = ()
-    #: the source text of each (file, line) of ``source_lines`` where the file was found on disk
+    #: the source text of each (file, line) of ``source_lines`` where the file was found on disk (the engine
+    #: reads the files: engine/source_text.py)
     source_text: dict[tuple[str, int], str] = field(default_factory=dict)
     #: source variables and where they live: (name, ((first line, last line, registers), ...))
     variables: tuple[tuple[str, tuple[tuple[int, int, tuple[str, ...]], ...]], ...] = ()
@@ -428,38 +428,9 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         peak_row=rows[press.vgpr.peak_indices[0]] if press.vgpr.peak_indices else None,
         debug_info=kernel.source.debug_info,
         source_lines=result.source_lines,
-        source_text=source_texts(result.source_lines, kernel.file),
         variables=variable_table(kernel),
         loop_sources=result.loop_sources,
     )
-
-
-def source_texts(rows: tuple[SourceLine, ...], input_file: str | None) -> dict[tuple[str, int], str]:
-    """The text of each source line in ``rows`` whose file is found: as named, else beside the input (a
-    compiler names the file where it compiled it); files not found are left out (the JSON ``text`` is null)."""
-    out: dict[tuple[str, int], str] = {}
-    cache: dict[str, list[str] | None] = {}
-    base = Path(input_file).parent if input_file and not input_file.startswith("<") else None
-    for row in rows:
-        if row.file not in cache:
-            cache[row.file] = _source_file_lines(row.file, base)
-        lines = cache[row.file]
-        if lines is not None and 0 < row.line <= len(lines):
-            out[(row.file, row.line)] = lines[row.line - 1].rstrip()
-    return out
-
-
-def _source_file_lines(name: str, base: Path | None) -> list[str] | None:
-    from isalens.errors import IsalensError
-    from isalens.reading import read_file
-
-    candidates = [Path(name)] + ([base / Path(name).name] if base is not None else [])
-    for path in candidates:
-        try:
-            return read_file(path, cap=64 << 20, what="source file").decode("utf-8", "replace").splitlines()
-        except IsalensError:
-            continue
-    return None
 
 
 def livereg_report(results: list[KernelAnalysis], *, file: str | None, dialect: str,
