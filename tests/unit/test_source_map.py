@@ -4,6 +4,7 @@ before it; a ``.loc`` naming an undeclared file is dropped with one warning and 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import isalens
@@ -152,3 +153,24 @@ def test_peak_holders_add_up_to_the_live_count() -> None:
                   for part in held.split("; "))
     assert counted == len(values) == k.vgpr.peak_live
     assert held == "acc: 1 VGPR; pair[32:64]: 1 VGPR; 1 temporary of kernel entry; 1 temporary of k.cl:3"
+
+
+def test_source_text_is_read_only_inside_the_inputs_directory(tmp_path: Path) -> None:
+    # the file names come from the input: one naming a file outside its directory (absolute, "..", or a link
+    # leading out) must not print that file's lines; a file in the input's directory is shown
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "s.cl").write_text("CANARY LINE ONE\nCANARY LINE TWO\nCANARY THREE\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "k.cl").write_text("".join(f"int line{n};\n" for n in range(1, 7)) + "int shown_here;\n")
+    (work / "link.cl").symlink_to(secret / "s.cl")
+    for named in (str(secret / "s.cl"), "../secret/s.cl", "link.cl"):
+        asm = ASM.replace('"/home/u/proj" "src/k.cl"', f'"{work}" "{named}"').replace('"inc" "helper.h"',
+                                                                                  f'"{work}" "k.cl"')
+        path = work / "k.s"
+        path.write_text(asm)
+        doc = isalens.analyze(path).to_dict()
+        texts = {r["file"].rsplit("/", 1)[-1]: r["text"] for r in doc["kernels"][0]["source_lines"]}
+        assert "CANARY" not in str(doc), named
+        assert texts["k.cl"] == "int shown_here;"  # .loc 1 7 names line 7 of k.cl, beside the input

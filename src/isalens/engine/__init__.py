@@ -168,12 +168,17 @@ def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest
     if longest < 0:
         raise IsalensError("--longest must be >= 0")
     module, kernels, stats = load_input(source, options)
-    return report_of(module, kernels, stats, longest=longest, extra=extra)
+    # source text is read from the input's own directory (for a compiled source: the source's, not the
+    # temporary assembly's)
+    source_dir = source.parent if isinstance(source, Path) else None
+    return report_of(module, kernels, stats, longest=longest, extra=extra, source_dir=source_dir)
 
 
 def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_stats: dict[str, str | int],
-              *, longest: int = 10, extra: Sequence[str] = ()) -> LiveRegReport:
-    """Run the passes over ``kernels`` of ``module`` and collect the report model (``extra``: optional passes)."""
+              *, longest: int = 10, extra: Sequence[str] = (), source_dir: Path | None = None) -> LiveRegReport:
+    """Run the passes over ``kernels`` of ``module`` and collect the report model (``extra``: optional passes);
+    the text of source lines is read only inside ``source_dir`` (:func:`~isalens.engine.source_text.source_texts`;
+    None: none is read)."""
     analyses = [k.analyze(extra=extra) for k in kernels]
     step("building the report")
     report = livereg_report(analyses, file=module.ir.file,
@@ -184,7 +189,7 @@ def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_st
     from isalens.engine.source_text import source_texts
 
     return dataclasses.replace(report, kernels=tuple(
-        dataclasses.replace(k, source_text=source_texts(k.source_lines, module.ir.file)) for k in report.kernels))
+        dataclasses.replace(k, source_text=source_texts(k.source_lines, source_dir)) for k in report.kernels))
 
 
 def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) -> KernelReport:

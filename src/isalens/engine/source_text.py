@@ -12,24 +12,33 @@ from isalens.reading import read_file
 __all__ = ["source_texts"]
 
 
-def source_texts(rows: tuple[SourceLine, ...], input_file: str | None) -> dict[tuple[str, int], str]:
-    """The text of each source line in ``rows`` whose file is found: as named, else beside the input (a
-    compiler names the file where it compiled it); files not found are left out (the JSON ``text`` is null)."""
+def source_texts(rows: tuple[SourceLine, ...], source_dir: Path | None) -> dict[tuple[str, int], str]:
+    """The text of each source line in ``rows`` whose file is found inside ``source_dir`` (the input's own
+    directory tree): at the path the compiler recorded when that lies inside it, else by its name directly in
+    it. Nothing outside is read: the file names come from the input, which anyone may have made (``.file 0
+    "/etc" "passwd"`` must not print that file). Files not found are left out (the JSON ``text`` is null)."""
     out: dict[tuple[str, int], str] = {}
+    if source_dir is None:
+        return out
+    root = source_dir.resolve()
     cache: dict[str, list[str] | None] = {}
-    base = Path(input_file).parent if input_file and not input_file.startswith("<") else None
     for row in rows:
         if row.file not in cache:
-            cache[row.file] = _source_file_lines(row.file, base)
+            cache[row.file] = _source_file_lines(row.file, root)
         lines = cache[row.file]
         if lines is not None and 0 < row.line <= len(lines):
             out[(row.file, row.line)] = lines[row.line - 1].rstrip()
     return out
 
 
-def _source_file_lines(name: str, base: Path | None) -> list[str] | None:
-    candidates = [Path(name)] + ([base / Path(name).name] if base is not None else [])
-    for path in candidates:
+def _source_file_lines(name: str, root: Path) -> list[str] | None:
+    for path in (root / name, root / Path(name).name):  # an absolute name replaces root in the first
+        try:
+            inside = path.resolve().is_relative_to(root)  # symlinks resolved: a link may not lead out
+        except (OSError, ValueError, RuntimeError):
+            continue
+        if not inside:
+            continue
         try:
             return read_file(path, cap=64 << 20, what="source file").decode("utf-8", "replace").splitlines()
         except IsalensError:
