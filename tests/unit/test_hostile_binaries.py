@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+import pyarrow.parquet as pq
 import pytest
 import zstandard
 
 import isalens
 from isalens.cli import main
 from tests import elf_edit as E
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, ROOT, require_tool
 
 PLAIN = b"__CLANG_OFFLOAD_BUNDLE__"
 EXAMPLE = EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"
@@ -368,3 +369,69 @@ def test_deeply_nested_metadata(code_object: bytes, tmp_path: Path, capsys: pyte
         path.write_bytes(_metadata(code_object, msgpack.packb(doc)))
         assert main(["list", str(path)]) == 2
         assert "nested more than 16 levels" in one_message(capsys.readouterr().err, path)
+
+
+# --- metadata listing one kernel thousands of times, one kernel damaged (found by tools/fuzz.py) --------------
+
+_TWO_KERNELS = """
+__attribute__((noinline)) float helper(float x) { return x * x + 1.0f; }
+__kernel void calls_helper(__global float *p) { p[0] = helper(p[1]); }
+__kernel void damaged(__global float *p) { p[2] = p[3] * 2.0f; }
+"""
+
+
+def _damaged_repeated(tmp_path: Path, repeats: int) -> Path:
+    """A code object clang-19 built with two kernels, its metadata listing each ``repeats`` times and kernel
+    ``damaged``'s descriptor claiming workitem id 3 (COMPUTE_PGM_RSRC2 at byte 52 of the 64-byte descriptor,
+    ENABLE_VGPR_WORKITEM_ID bits 11-12: LLVM's AMDGPUUsage, "Kernel Descriptor"), which only that kernel's
+    analysis rejects."""
+    from elftools.elf.elffile import ELFFile
+    from tools.fuzz_binary import metadata_note
+
+    source = tmp_path / "two.cl"
+    source.write_text(_TWO_KERNELS)
+    built = tmp_path / "built.co"
+    subprocess.run([require_tool("clang-19"), "-x", "cl", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib",
+                    "-O2", str(source), "-o", str(built)], check=True)
+    co = bytearray(built.read_bytes())
+    with built.open("rb") as fh:
+        elf = ELFFile(fh)
+        kd = elf.get_section_by_name(".symtab").get_symbol_by_name("damaged.kd")[0]["st_value"]
+        rodata = elf.get_section_by_name(".rodata")
+        at = kd - rodata["sh_addr"] + rodata["sh_offset"] + 52
+    rsrc2 = struct.unpack_from("<I", co, at)[0]
+    struct.pack_into("<I", co, at, rsrc2 | (3 << 11))
+    found = metadata_note(bytes(co))
+    assert found is not None
+    meta = msgpack.unpackb(found[1])
+    meta["amdhsa.kernels"] = meta["amdhsa.kernels"] * repeats
+    path = tmp_path / "repeated.co"
+    # the grown note moves to the end of the file and stops being loaded (address 0), so its old address range
+    # does not now cover the descriptors in .rodata
+    path.write_bytes(E.set_address(_metadata(bytes(co), msgpack.packb(meta)), ".note", 0))
+    return path
+
+
+def test_repeated_metadata_with_one_damaged_kernel_reads_each_kernel_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: the scan's per-kernel fallback ran llvm-objdump and parsed the whole object once per metadata entry
+    # (3,000 entries: over 40 s), gave a row per entry, and blamed 'calls_helper' for 'damaged''s descriptor.
+    from isalens.frontends import objdump
+
+    runs: list[list[str]] = []
+    real = objdump.run_tool
+
+    def counted(cmd: list[str], **kwargs: Any) -> Any:
+        runs.append(cmd)
+        return real(cmd, **kwargs)
+
+    monkeypatch.setattr(objdump, "run_tool", counted)
+    path = _damaged_repeated(tmp_path, 1500)
+    out = tmp_path / "rows.parquet"
+    assert main(["scan", str(path), "--out", str(out), "--workers", "1"]) in (0, 1), capsys.readouterr().err
+    rows = pq.read_table(out).to_pylist()
+    by_kernel = {r.get("kernel"): r for r in rows}
+    assert len(rows) == 2, [r.get("kernel") for r in rows]  # one per kernel of the code, not per entry
+    assert by_kernel["damaged"].get("error") and "workitem" in by_kernel["damaged"]["error"]
+    assert not by_kernel["calls_helper"].get("error"), by_kernel["calls_helper"]
+    assert len([cmd for cmd in runs if "objdump" in cmd[0]]) == 1  # one disassembly, cut per kernel

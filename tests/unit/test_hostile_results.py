@@ -357,3 +357,23 @@ def test_nan_figures_are_not_numbers_in_a_diff(tmp_path: Path, capsys: pytest.Ca
     code, out, err = run(capsys, "diff", str(result), str(result))
     assert code == 0, err
     assert out.splitlines()[-1].startswith("0 changed, 0 added, 0 removed, 2 unchanged")
+
+
+# a join that holds three million keys in a hash table: about 100 MB of DuckDB memory, far over a 16 MB ceiling
+_HUNGRY = "SELECT count(*) FROM range(3000000) a(i) JOIN range(3000000) b(j) ON i = j"
+
+
+def test_duckdb_memory_has_a_ceiling(good: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "query", "--scan", str(good), _HUNGRY)
+    assert code == 0 and "3000000" in out, err  # the query itself is fine under the default ceiling
+    monkeypatch.setenv("ISALENS_RESULTS_MEMORY", "16MB")
+    err = refused(capsys, good, "query", "--scan", str(good), _HUNGRY)
+    assert "Out of Memory" in err and "ISALENS_RESULTS_MEMORY" in err
+
+
+def test_an_unreadable_memory_setting_is_one_message(good: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("ISALENS_RESULTS_MEMORY", "lots")
+    err = refused(capsys, good, "query", "--scan", str(good), "SELECT 1")
+    assert "ISALENS_RESULTS_MEMORY" in err

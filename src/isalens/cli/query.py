@@ -57,7 +57,7 @@ def render_table(names: list[str], rows: list[tuple[Any, ...]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens query``; returns the exit code."""
-    from isalens.scan.store import connect_table
+    from isalens.scan.store import MEMORY_ENV, connect_table
 
     try:
         con = connect_table(args.scan, allow_files=args.allow_files)
@@ -68,8 +68,10 @@ def run(args: argparse.Namespace) -> int:
         except Exception as exc:  # duckdb.Error, or a value Python cannot hold: the user's SQL (and the file's
             # pages, read only now) are input
             lines = str(exc).splitlines()
-            raise IsalensError(f"query failed: {lines[0] if lines else type(exc).__name__}", file=str(args.scan),
-                               code="sql") from None
+            hint = (f" (DuckDB's ceiling is set by {MEMORY_ENV})" if type(exc).__name__ == "OutOfMemoryException"
+                    else "")
+            raise IsalensError(f"query failed: {lines[0] if lines else type(exc).__name__}{hint}",
+                               file=str(args.scan), code="sql") from None
         finally:
             con.close()
     except IsalensError as exc:

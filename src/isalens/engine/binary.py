@@ -19,7 +19,7 @@ from isalens.arch.loader import normalize_arch_name
 from isalens.binary.bundle import is_binary_file
 from isalens.engine.load import LoadedModule, finish_module, resolve_arch, target_info
 from isalens.errors import InputError, IsalensError
-from isalens.frontends.objdump import disassemble
+from isalens.frontends.objdump import disassemble, only_functions
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel, KernelFacts, Module
 from isalens.isa import registry
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 BINARY_EXTRA = "pip install 'isalens[binary]' (pyelftools, msgpack, zstandard)"
 
-__all__ = ["Listed", "is_binary_file", "list_code_objects", "load_binary", "load_code_object", "mapped",
-           "select_kernels"]
+__all__ = ["Listed", "disassemble_all", "is_binary_file", "list_code_objects", "load_binary", "load_code_object",
+           "mapped", "select_kernels"]
 
 
 @contextmanager
@@ -86,9 +86,11 @@ def _matches(co: CodeObject, target: str) -> bool:
 
 
 def select_kernels(co: CodeObject, pattern: str | None) -> list[str]:
-    """Symbols of the kernels of ``co`` whose name or symbol matches ``pattern`` (a name or shell glob)."""
-    return [k.symbol for k in co.kernels
-            if pattern is None or fnmatch.fnmatchcase(k.name, pattern) or fnmatch.fnmatchcase(k.symbol, pattern)]
+    """Symbols of the kernels of ``co`` whose name or symbol matches ``pattern`` (a name or shell glob), each once
+    (damaged metadata may list one kernel thousands of times)."""
+    return list(dict.fromkeys(
+        k.symbol for k in co.kernels
+        if pattern is None or fnmatch.fnmatchcase(k.name, pattern) or fnmatch.fnmatchcase(k.symbol, pattern)))
 
 
 def _xnack_reserved(co: CodeObject) -> bool:
@@ -103,30 +105,49 @@ def _xnack_reserved(co: CodeObject) -> bool:
 
 
 def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
-                     wave_size: int | None = None, symbols: list[str] | None = None) -> LoadedModule:
-    """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it."""
+                     wave_size: int | None = None, symbols: list[str] | None = None,
+                     disassembly: str | None = None) -> LoadedModule:
+    """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it;
+    ``disassembly``, the whole object's from :func:`disassemble_all`, saves the llvm-objdump run."""
     spec = resolve_arch(co.processor, file=file)
     if symbols is None and kernel is not None:
         symbols = select_kernels(co, kernel)
     label = f"{file} [{co.source}]"
     if symbols == []:
         return LoadedModule(Module(kernels=(), dialect="objdump", arch=spec.name, file=label), spec)
-    text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols, extents=co.functions)
+    if disassembly is None:
+        text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols,
+                           extents=co.functions)
+    else:
+        text = disassembly if symbols is None else only_functions(disassembly, symbols)
     keep = None
     if symbols is not None and any(call in text for call in _CALLS):
         # a chosen kernel calls functions: they must be read too, or its registers would be a lower bound
         keep = set(symbols)
-        text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=None, extents=co.functions)
+        if disassembly is None:
+            text = disassemble_all(co, file)
+        else:  # the chosen kernels and every function that is not a kernel (what a kernel can call)
+            entry_points = {k.symbol for k in co.kernels}
+            text = only_functions(disassembly, [*symbols, *(f for f in co.functions if f not in entry_points)])
     reserve = {"reserve_xnack_mask": "1" if _xnack_reserved(co) else "0"}
-    facts = {k.symbol: KernelFacts({**k.descriptor, **reserve}, dict(k.metadata)) for k in co.kernels}
+    # cut from one disassembly, the text holds only the chosen kernels: only their facts (the fallback of a scan
+    # reads kernels one by one, and a code object's metadata may list thousands)
+    chosen = set(symbols) if disassembly is not None and symbols is not None else None
+    facts = {k.symbol: KernelFacts({**k.descriptor, **reserve}, dict(k.metadata)) for k in co.kernels
+             if chosen is None or k.symbol in chosen}
     module = registry.parse(text, file=label, target=target_info(spec, wave_size), dialect="objdump",
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids, facts=facts)
     module = _with_line_table(module, co, file)
     loaded = finish_module(module, spec)  # the same finishing step as ISA text: calls linked per code object
     if keep is None:
         return loaded
-    chosen = tuple(k for k in loaded.ir.kernels if k.name in keep)
-    return LoadedModule(dataclasses.replace(loaded.ir, kernels=chosen), spec)
+    kept = tuple(k for k in loaded.ir.kernels if k.name in keep)
+    return LoadedModule(dataclasses.replace(loaded.ir, kernels=kept), spec)
+
+
+def disassemble_all(co: CodeObject, file: str) -> str:
+    """``llvm-objdump -d`` of every function of ``co``, once (cut per kernel by :func:`only_functions`)."""
+    return disassemble(co.data, co.processor, file=file, source=co.source, symbols=None, extents=co.functions)
 
 
 def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:

@@ -94,6 +94,23 @@ _HEADER_RE = re.compile(r"^[0-9a-fA-F]+ <(.*)>:\s*$")  # a name may hold "<" and
 _ADDRESS_RE = re.compile(r"//\s*([0-9A-Fa-f]+):")
 
 
+def only_functions(text: str, symbols: Sequence[str]) -> str:
+    """The disassembly ``text`` of a whole code object with every function but ``symbols`` blanked: what
+    ``--disassemble-symbols`` prints, cut from one run instead of one llvm-objdump process per kernel (a code
+    object whose metadata lists thousands of kernels took minutes); blank lines keep the line numbers."""
+    wanted = set(symbols)
+    out: list[str] = []
+    keeping = True  # the file-format lines before the first function
+    for line in text.splitlines():
+        header = _HEADER_RE.match(line)
+        if header:
+            keeping = header.group(1) in wanted
+        elif line.startswith("Disassembly of section"):
+            keeping = True
+        out.append(line if keeping else "")
+    return "\n".join(out) + "\n"
+
+
 def _tidy(text: str, extents: Mapping[str, tuple[int, int]]) -> str:
     """Drop what is not code of a function: ``...`` (objdump eliding a run of zero words between functions),
     blocks headed by a section name (``<.text>:``, the ``s_code_end`` padding before the first symbol) and the

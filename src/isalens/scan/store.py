@@ -56,7 +56,31 @@ def _first_line(exc: BaseException) -> str:
     return text[:200] or type(exc).__name__
 
 
+#: DuckDB's own memory ceiling when it reads results (a hostile table must not take the machine; DuckDB spills or
+#: stops with "Out of Memory Error" past it), in DuckDB's size syntax
+MEMORY_ENV = "ISALENS_RESULTS_MEMORY"
+DEFAULT_MEMORY = "1GB"
+
+
+def _connect(file: str) -> Any:
+    """A DuckDB connection as every reader opens one: no extension installed or loaded on demand, a memory
+    ceiling, no progress bar on the terminal (it would interleave with `query`'s table)."""
+    duckdb, _ = _require()
+    config = {"autoload_known_extensions": False, "autoinstall_known_extensions": False,
+              "memory_limit": os.environ.get(MEMORY_ENV) or DEFAULT_MEMORY}
+    try:
+        con = duckdb.connect(config=config)
+    except duckdb.Error as exc:  # e.g. ISALENS_RESULTS_MEMORY=lots
+        raise IsalensError(f"{MEMORY_ENV}: {_first_line(exc)}", file=file, code="usage") from None
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
 def _damaged(path: Path, exc: BaseException) -> IsalensError:
+    if type(exc).__name__ == "OutOfMemoryException":
+        limit = os.environ.get(MEMORY_ENV) or DEFAULT_MEMORY
+        return IsalensError(f"reading the scan result needs more than {limit} (set by {MEMORY_ENV})",
+                            file=str(path), code="scan-memory")
     return IsalensError(f"not a readable scan result: {_first_line(exc)}", file=str(path), code="scan")
 
 
@@ -139,7 +163,7 @@ def connect_table(path: Path, *, allow_files: bool = False) -> Any:
     file = str(path)
     sources = _result_files(path)
     database = not path.is_dir() and _is_duckdb(path)
-    con = duckdb.connect(config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
+    con = _connect(file)
     try:
         if not allow_files:
             # a read-only attach still looks for the database's write-ahead log
@@ -210,7 +234,7 @@ class Store:
 
     def _connect(self) -> Any:
         duckdb, _ = _require()
-        con = duckdb.connect()
+        con = _connect(str(self.out))
         if self.out.exists() and _is_duckdb(self.out):
             try:
                 con.execute(f"ATTACH {_quote(self.out)} AS prev (READ_ONLY)")
