@@ -377,3 +377,18 @@ def test_an_unreadable_memory_setting_is_one_message(good: Path, monkeypatch: py
     monkeypatch.setenv("ISALENS_RESULTS_MEMORY", "lots")
     err = refused(capsys, good, "query", "--scan", str(good), "SELECT 1")
     assert "ISALENS_RESULTS_MEMORY" in err
+
+
+def test_diff_of_a_library_sized_result_reads_only_its_columns(tmp_path: Path) -> None:
+    # 80,000 kernels (Debian's librocsparse has 88k) with 100 wide columns each: as dicts of every column diff
+    # took 640 MB (found by tools/fuzz.py over the 500 MiB limit); it needs only the headline figures
+    from tests.unit.test_hostile_binaries import run_measured
+
+    wide = {f"extra_{i}": "x" * 40 for i in range(100)}
+    rows = [_row(f"k{i}", vgpr_requested=i % 256, **wide) for i in range(80_000)]
+    base = write_result(tmp_path / "base.parquet", rows)
+    grown = [{**r, "vgpr_requested": r["vgpr_requested"] + 20} for r in rows[:3]]
+    new = write_result(tmp_path / "new.parquet", grown + rows[3:])
+    code, err, peak_mib = run_measured("diff", str(base), str(new), "--fail-on", "vgpr>+8")
+    assert code == 1, err  # three kernels grew by 20 VGPRs: the rule is crossed
+    assert peak_mib < 300, peak_mib

@@ -59,14 +59,14 @@ def render_diff_text(doc: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens diff``; returns the exit code."""
-    from isalens.scan.diff import diff_rows, parse_fail_on
+    from isalens.scan.diff import COLUMNS, diff_rows, parse_fail_on
     from isalens.scan.inputs import rows_of
     from isalens.scan.work import ScanOptions
 
     try:
         rules = parse_fail_on(args.fail_on)
         options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch)
-        base, new = rows_of([args.base], options), rows_of([args.new], options)
+        base, new = rows_of([args.base], options, COLUMNS), rows_of([args.new], options, COLUMNS)
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT
