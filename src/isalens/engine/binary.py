@@ -164,8 +164,21 @@ def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
         return dataclasses.replace(module, diagnostics=(*module.diagnostics, note))
     if not table:
         return module
-    notes = [Diagnostic(Severity.WARNING, "debug-info", f"{co.source}: {p}", file, None) for p in table.problems[:5]]
+    problems = list(table.problems)
     kernels = tuple(attach_line_table(k, table) for k in module.kernels)
+    if co.debug_info == "lines+variables":  # location lists (-g): which registers hold which variables
+        from isalens.binary.dwarf_variables import attach_variables, read_variable_ranges
+
+        waves = {k.wave_size for k in kernels} or {64}
+        try:
+            by_wave = {w: read_variable_ranges(co.data, file=file, where=co.source, wave_size=w) for w in waves}
+        except IsalensError as exc:
+            problems.append(f"{exc.message}: no variables")
+            by_wave = {}
+        if by_wave:
+            kernels = tuple(attach_variables(k, by_wave[k.wave_size][0]) for k in kernels)
+            problems += next(iter(by_wave.values()))[1]
+    notes = [Diagnostic(Severity.WARNING, "debug-info", f"{co.source}: {p}", file, None) for p in problems[:5]]
     return dataclasses.replace(module, kernels=kernels, diagnostics=(*module.diagnostics, *notes))
 
 

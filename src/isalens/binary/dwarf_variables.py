@@ -1,0 +1,227 @@
+"""Where source variables live in a code object built with ``-g``: the DWARF location lists of its variables and
+parameters, as address ranges and the registers holding them.
+
+Read with pyelftools (DWARF 5 ``.debug_loclists``, ``DW_FORM_loclistx`` included; a single location expression
+covers its scope). Registers by AMDGPU's DWARF numbering (LLVM's AMDGPUUsage, "DWARF Register Number Mapping"):
+SGPR0-63 are 32-95, SGPR64-105 are 1088-1129; VGPRs are 1536+ in wave32 and 2560+ in wave64; AGPRs 2048+ in
+wave32 and 3072+ in wave64. A location is a register when its expression is ``DW_OP_regN``/``DW_OP_regx`` or,
+as LLVM 19 writes for OpenCL variables, ``DW_OP_bregx REG+0`` followed only by its address-space suffix
+(``DW_OP_litN, DW_OP_swap, DW_OP_xderef``); ``DW_OP_piece`` splits a value over several registers (the pieces
+are named in bits: ``acc[32:64]``). Anything else (a constant, memory, a value computed from a register with
+``DW_OP_stack_value``) is in no register: it is left out, as ``;DEBUG_VALUE:`` constants are in assembly.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import io
+from dataclasses import dataclass
+from typing import Any
+
+from elftools.dwarf.locationlists import BaseAddressEntry, LocationEntry, LocationExpr, LocationParser
+from elftools.elf.elffile import ELFFile
+
+from isalens.errors import guarded
+from isalens.ir.program import Kernel
+from isalens.ir.registers import Reg, RegFile
+from isalens.ir.source import SourceMap, VariableLoc
+
+__all__ = ["VariableRange", "attach_variables", "dwarf_register", "read_variable_ranges"]
+
+_OP_REG0, _OP_REG31, _OP_REGX, _OP_BREGX, _OP_PIECE = 0x50, 0x6F, 0x90, 0x92, 0x93
+_OP_LIT0, _OP_LIT31, _OP_SWAP, _OP_XDEREF = 0x30, 0x4F, 0x16, 0x18
+
+
+@dataclass(frozen=True, slots=True)
+class VariableRange:
+    """A variable (or a piece of it, in bits) held in ``register`` over addresses ``low``..``high`` (exclusive)."""
+
+    name: str
+    low: int
+    high: int
+    register: Reg
+
+
+def dwarf_register(number: int, wave_size: int) -> Reg | None:
+    """The register AMDGPU's DWARF numbering gives ``number`` (None: not a general-purpose register)."""
+    if 32 <= number <= 95:
+        return Reg(RegFile.SGPR, number - 32)
+    if 1088 <= number <= 1129:
+        return Reg(RegFile.SGPR, 64 + number - 1088)
+    vgpr, agpr = (1536, 2048) if wave_size == 32 else (2560, 3072)
+    if vgpr <= number < vgpr + 256:
+        return Reg(RegFile.VGPR, number - vgpr)
+    if agpr <= number < agpr + 256:
+        return Reg(RegFile.AGPR, number - agpr)
+    return None
+
+
+def _uleb(data: list[int], at: int) -> tuple[int, int]:
+    value = shift = 0
+    while at < len(data):
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, at
+    raise ValueError("truncated LEB128")
+
+
+def _sleb(data: list[int], at: int) -> tuple[int, int]:
+    value = shift = 0
+    byte = 0x80
+    while byte & 0x80:
+        if at >= len(data):
+            raise ValueError("truncated LEB128")
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+    return (value - (1 << shift) if byte & 0x40 else value), at
+
+
+def _register_of(ops: list[int]) -> tuple[int | None, int]:
+    """(DWARF register number or None, index after it) for one piece's expression at the start of ``ops``."""
+    if not ops:
+        return None, 0
+    op = ops[0]
+    if _OP_REG0 <= op <= _OP_REG31:
+        return op - _OP_REG0, 1
+    if op == _OP_REGX:
+        return _uleb(ops, 1)
+    if op == _OP_BREGX:
+        number, at = _uleb(ops, 1)
+        offset, at = _sleb(ops, at)
+        # LLVM 19's address-space suffix: DW_OP_litN, DW_OP_swap, DW_OP_xderef (then a piece or the end)
+        if (offset == 0 and at + 2 < len(ops) and _OP_LIT0 <= ops[at] <= _OP_LIT31
+                and ops[at + 1] == _OP_SWAP and ops[at + 2] == _OP_XDEREF):
+            return number, at + 3
+    return None, len(ops)
+
+
+def _pieces(expr: list[int], wave_size: int) -> list[tuple[Reg, int, int | None]]:
+    """(register, first bit, bits or None for the whole value) for each register piece of ``expr``."""
+    out: list[tuple[Reg, int, int | None]] = []
+    bit = 0
+    at = 0
+    while at < len(expr):
+        number, used = _register_of(expr[at:])
+        at += used
+        size: int | None = None
+        if at < len(expr) and expr[at] == _OP_PIECE:
+            size, at = _uleb(expr, at + 1)
+            size *= 8
+        elif at < len(expr):
+            return []  # an operation after the location we do not read: the value is not simply a register
+        reg = dwarf_register(number, wave_size) if number is not None else None
+        if reg is not None:
+            out.append((reg, bit, size))
+        if size is None:
+            break
+        bit += size
+    return out
+
+
+def _name(die: Any) -> str | None:
+    attr = die.attributes.get("DW_AT_name")
+    if attr is None:
+        return None
+    value = attr.value
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _scope_ranges(die: Any) -> list[tuple[int, int]]:
+    """Address ranges of the innermost enclosing scope with ``DW_AT_low_pc``/``DW_AT_high_pc``."""
+    parent = die.get_parent()
+    while parent is not None:
+        low = parent.attributes.get("DW_AT_low_pc")
+        high = parent.attributes.get("DW_AT_high_pc")
+        if low is not None and high is not None:
+            end = high.value if high.form == "DW_FORM_addr" else low.value + high.value
+            return [(int(low.value), int(end))]
+        parent = parent.get_parent()
+    return []
+
+
+def _cu_base(cu: Any) -> int:
+    top = cu.get_top_DIE()
+    low = top.attributes.get("DW_AT_low_pc")
+    return int(low.value) if low is not None else 0
+
+
+def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int) -> tuple[list[VariableRange],
+                                                                                      list[str]]:
+    """Every register location of every named variable and parameter, and what could not be read."""
+    with guarded(file, f"{where}: DWARF variable locations"):
+        elf = ELFFile(io.BytesIO(data))
+        if not elf.has_dwarf_info() or elf.get_section_by_name(".debug_info") is None:
+            return [], []
+        dwarf = elf.get_dwarf_info()
+        parser = LocationParser(dwarf.location_lists())
+        out: list[VariableRange] = []
+        problems: list[str] = []
+        for cu in dwarf.iter_CUs():
+            version = cu["version"]
+            base = _cu_base(cu)
+            for die in cu.iter_DIEs():
+                if die.tag not in ("DW_TAG_variable", "DW_TAG_formal_parameter"):
+                    continue
+                attr = die.attributes.get("DW_AT_location")
+                name = _name(die)
+                if attr is None or name is None or not LocationParser.attribute_has_location(attr, version):
+                    continue
+                try:
+                    location = parser.parse_from_attribute(attr, version, die)
+                except Exception as exc:  # pyelftools on a damaged list: that variable is dropped, said once
+                    problems.append(f"location of '{name}' unreadable ({type(exc).__name__}): dropped")
+                    continue
+                out += _ranges(name, location, die, base, wave_size, problems)
+        return out, problems
+
+
+def _ranges(name: str, location: Any, die: Any, base: int, wave_size: int,
+            problems: list[str]) -> list[VariableRange]:
+    if isinstance(location, LocationExpr):
+        spans = [(low, high, location.loc_expr) for low, high in _scope_ranges(die)]
+    else:
+        spans = []
+        for entry in location:
+            if isinstance(entry, BaseAddressEntry):
+                base = int(entry.base_address)
+            elif isinstance(entry, LocationEntry):
+                shift = 0 if entry.is_absolute else base
+                spans.append((entry.begin_offset + shift, entry.end_offset + shift, entry.loc_expr))
+    out: list[VariableRange] = []
+    for low, high, expr in spans:
+        try:
+            pieces = _pieces(list(expr), wave_size)
+        except ValueError:
+            problems.append(f"location of '{name}' is cut short: dropped")
+            continue
+        for reg, bit, bits in pieces:
+            piece = f"{name}[{bit}:{bit + bits}]" if bits is not None and (bit or len(pieces) > 1) else name
+            out.append(VariableRange(piece, low, high, reg))
+    return out
+
+
+def attach_variables(kernel: Kernel, ranges: list[VariableRange]) -> Kernel:
+    """``kernel`` with the variables of ``ranges`` that cover its instructions (by address), as
+    :class:`~isalens.ir.source.VariableLoc` ranges of instruction indices."""
+    ins = kernel.instructions
+    if not ranges or not ins or ins[0].address is None:
+        return kernel
+    addresses = [i.address if i.address is not None else -1 for i in ins]
+    found: list[VariableLoc] = []
+    for r in ranges:
+        start = bisect.bisect_left(addresses, r.low)
+        end = bisect.bisect_left(addresses, r.high) - 1
+        if start <= end:
+            found.append(VariableLoc(r.name, r.register.mask(), start, end))
+    if not found:
+        return kernel
+    found.sort(key=lambda v: (v.start, v.name))
+    source = kernel.source if kernel.source is not None else SourceMap()
+    return dataclasses.replace(kernel, source=dataclasses.replace(source, variables=tuple(found),
+                                                                  debug_info="lines+variables"))
