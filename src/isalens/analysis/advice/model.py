@@ -3,9 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from isalens.analysis.pipeline import KernelAnalysis
+from isalens.analysis.cfg import CFG
+from isalens.analysis.liveness import Liveness
+from isalens.analysis.occupancy import Occupancy, OccupancyInput
+from isalens.analysis.pressure import Pressure
+from isalens.analysis.resources import Resources
 from isalens.analysis.stats import KernelStats
+from isalens.arch.model import ArchSpec
+from isalens.ir.program import Kernel
+
+
+class PassResults(Protocol):
+    """The pass results detectors read (``pipeline.KernelAnalysis`` has them): named here, so that advice
+    depends on the results and not on the pass runner that also runs advice."""
+
+    @property
+    def kernel(self) -> Kernel: ...
+    @property
+    def arch(self) -> ArchSpec: ...
+    @property
+    def cfg(self) -> CFG: ...
+    @property
+    def liveness(self) -> Liveness: ...
+    @property
+    def pressure(self) -> Pressure: ...
+    @property
+    def resources(self) -> Resources: ...
+    @property
+    def occupancy(self) -> tuple[Occupancy, OccupancyInput] | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +66,7 @@ class Advice:
 class AdviceInput:
     """The results detectors reason on: every pass over the kernel and its instruction statistics."""
 
-    analysis: KernelAnalysis
+    analysis: PassResults
     stats: KernelStats
 
 

@@ -20,9 +20,8 @@ import math
 from array import array
 from dataclasses import dataclass
 
-from isalens.analysis.advice.model import Advice, AdviceInput, Value
+from isalens.analysis.advice.model import Advice, AdviceInput, PassResults, Value
 from isalens.analysis.occupancy import OccupancyInputError, occupancy
-from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.pressure import touched
 from isalens.ir.registers import Reg, RegFile, registers_in
 
@@ -65,7 +64,7 @@ class Attribution:
     blocked_at: int | None = None
 
 
-def candidates(result: KernelAnalysis, peak: int, region: frozenset[int]) -> list[Candidate]:
+def candidates(result: PassResults, peak: int, region: frozenset[int]) -> list[Candidate]:
     """Every VGPR value live at instruction ``peak``, with the instructions of ``region`` where shortening it
     frees its register (layout order: the value runs from its last write at or before ``peak`` to the next
     write after it)."""
@@ -130,7 +129,7 @@ def _greedy(cands: list[Candidate], demand: dict[int, int]) -> list[Candidate] |
     return chosen
 
 
-def attribute(result: KernelAnalysis, cut: int) -> Attribution:
+def attribute(result: PassResults, cut: int) -> Attribution:
     """The fewest values at the VGPR peak whose shortening lowers every instruction's live count by what
     removing ``cut`` VGPRs needs."""
     counts = result.pressure.vgpr.counts

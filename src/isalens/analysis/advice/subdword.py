@@ -19,8 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from isalens.analysis.advice.model import Advice, AdviceInput
-from isalens.analysis.pipeline import KernelAnalysis
+from isalens.analysis.advice.model import Advice, AdviceInput, PassResults
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.registers import Reg, RegFile
@@ -60,7 +59,7 @@ def _shift16(ins: Instruction, name: str) -> tuple[int, int] | None:
     return None if dst is None or src is None else (dst, src)
 
 
-def _only_reader(result: KernelAnalysis, d: int, reg: int, end: int) -> int | None:
+def _only_reader(result: PassResults, d: int, reg: int, end: int) -> int | None:
     """The one instruction in ``d+1..end`` that reads ``reg`` (written at ``d``), when the value dies there."""
     ins = result.kernel.instructions
     mask = Reg(RegFile.VGPR, reg).mask()
@@ -77,7 +76,7 @@ def _only_reader(result: KernelAnalysis, d: int, reg: int, end: int) -> int | No
     return reader
 
 
-def _unchanged(result: KernelAnalysis, reg: int, start: int, end: int) -> bool:
+def _unchanged(result: PassResults, reg: int, start: int, end: int) -> bool:
     mask = Reg(RegFile.VGPR, reg).mask()
     return not any(result.kernel.instructions[i].defs & mask for i in range(start + 1, end))
 
