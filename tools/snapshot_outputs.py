@@ -63,7 +63,8 @@ def run(argv: list[str]) -> str:
                 code = exc.code if isinstance(exc.code, int) else 2
         page = html.read_text() if html.exists() else ""
     text = f"{out.getvalue()}\n--- stderr\n{err.getvalue()}\n--- exit {code}\n{page}"
-    return _TEMP.sub("/tmp/<temp>", text)
+    # the checkout's own path first: a snapshot of another checkout (a worktree of the old commit) must compare
+    return _TEMP.sub("/tmp/<temp>", text.replace(str(ROOT), "<root>"))
 
 
 def cases(every: int, shaders: bool) -> Iterator[tuple[str, list[str]]]:
