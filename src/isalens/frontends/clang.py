@@ -21,6 +21,7 @@ from isalens.errors import IsalensError
 from isalens.frontends.argv import END_OF_OPTIONS, file_arg
 from isalens.frontends.confine import confined_includes, search_directories
 from isalens.frontends.run_tool import run_tool
+from isalens.lines import lines_of
 
 __all__ = [
     "CLANG_INSTALL",
@@ -92,14 +93,14 @@ class ToolchainMissingError(CompilerError):
 
 def one_line_diagnostic(output: str) -> tuple[str, str | None, int | None]:
     """The first error in a compiler's output as (message, file, line); file/line None when absent."""
-    for raw in output.splitlines():
+    for raw in lines_of(output):
         m = _DIAG_RE.search(raw)
         if m:
             return m.group("msg").strip(), m.group("file").strip(), int(m.group("line"))
-    for raw in output.splitlines():
+    for raw in lines_of(output):
         if "error" in raw.lower():
             return raw.strip(), None, None
-    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in lines_of(output) if ln.strip()]
     return (lines[0] if lines else "no output"), None, None
 
 
@@ -131,10 +132,10 @@ def tool_version(tool: str) -> str:
     proc = run_tool([tool, "--version"], file=None)
     if proc.returncode != 0:
         raise CompilerError(f"{tool} --version failed:\n{proc.stderr}")
-    for line in proc.stdout.splitlines():
+    for line in lines_of(proc.stdout):
         if "version" in line:
             return line.strip()
-    return proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
+    return lines_of(proc.stdout.strip())[0] if proc.stdout.strip() else ""
 
 
 def opencl_flags(target: str, libclc: Path | None = LIBCLC_AMDGCN) -> list[str]:
@@ -453,7 +454,7 @@ def compiler_comments(asm: str) -> dict[str, dict[str, str | int]]:
     in_info = False
     in_meta = False
     meta: dict[str, str | int] = {}
-    for raw in asm.splitlines():
+    for raw in lines_of(asm):
         size = _SIZE_RE.match(raw)
         if size:
             current, in_info = size.group(1), False

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from isalens.errors import IsalensError
 from isalens.frontends.run_tool import ToolError, run_tool
+from isalens.lines import lines_of
 
 __all__ = ["confined_includes", "include_dirs_of", "search_directories"]
 
@@ -57,12 +58,12 @@ def search_directories(tool: str, language_flags: Sequence[str], *, file: str | 
 def _search_directories(tool: str, language_flags: tuple[str, ...]) -> tuple[str, ...]:
     proc = run_tool([tool, *language_flags, "-E", "-v", "-o", os.devnull, "-"], file=None)
     if proc.returncode != 0:
-        first = next((line.strip() for line in proc.stderr.splitlines() if line.strip()), "no message")
+        first = next((line.strip() for line in lines_of(proc.stderr) if line.strip()), "no message")
         raise ToolError(f"{Path(tool).name} could not list its header search path: {first}", file=None,
                         code="compiler", details=proc.stderr)
     dirs: list[str] = []
     inside = False
-    for line in proc.stderr.splitlines():
+    for line in lines_of(proc.stderr):
         if _SEARCH_START in line:
             inside = True
         elif line.startswith(_SEARCH_END):

@@ -17,6 +17,7 @@ from isalens.errors import IsalensError
 from isalens.frontends.argv import file_arg
 from isalens.frontends.clang import ToolchainMissingError, find_llc
 from isalens.frontends.run_tool import ToolError, run_tool
+from isalens.lines import lines_of
 
 __all__ = ["DisassemblyUnsupported", "check_disassemblable", "disassemble", "find_objdump"]
 
@@ -50,7 +51,7 @@ def _known_processors() -> frozenset[str]:
         proc = run_tool([llc, "-mtriple=amdgcn", "-mcpu=help"], file=None)
     except ToolError:
         return frozenset()
-    return frozenset(m.group(1) for line in (proc.stdout + proc.stderr).splitlines() if (m := _CPU_RE.match(line)))
+    return frozenset(m.group(1) for line in lines_of(proc.stdout + proc.stderr) if (m := _CPU_RE.match(line)))
 
 
 def check_disassemblable(processor: str, *, file: str, source: str) -> None:
@@ -85,7 +86,7 @@ def disassemble(data: bytes, processor: str, *, file: str, source: str, symbols:
         cmd.append(file_arg(path))
         proc = run_tool(cmd, file=file)
     if proc.returncode != 0:
-        first = next((line for line in proc.stderr.splitlines() if line.strip()), f"exit code {proc.returncode}")
+        first = next((line for line in lines_of(proc.stderr) if line.strip()), f"exit code {proc.returncode}")
         raise IsalensError(f"{source}: llvm-objdump failed: {first.strip()}", file=file, code="disassembler")
     return _tidy(proc.stdout, extents or {})
 
@@ -101,7 +102,7 @@ def only_functions(text: str, symbols: Sequence[str]) -> str:
     wanted = set(symbols)
     out: list[str] = []
     keeping = True  # the file-format lines before the first function
-    for line in text.splitlines():
+    for line in lines_of(text):
         header = _HEADER_RE.match(line)
         if header:
             keeping = header.group(1) in wanted
@@ -118,7 +119,7 @@ def _tidy(text: str, extents: Mapping[str, tuple[int, int]]) -> str:
     out: list[str] = []
     skipping = False
     end: int | None = None
-    for line in text.splitlines():
+    for line in lines_of(text):
         header = _HEADER_RE.match(line)
         if header:
             skipping = header.group(1).startswith(".")

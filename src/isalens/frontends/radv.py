@@ -42,6 +42,7 @@ from isalens.frontends.vk import (
 )
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel, Module
+from isalens.lines import lines_of
 
 __all__ = [
     "COLOR_FORMATS",
@@ -176,7 +177,7 @@ def _glslang_error(stderr: str, stdout: str, source: Path) -> CompilerError:
     if m:
         return CompilerError(m.group("msg").strip(), file=m.group("file"), line=int(m.group("line")),
                              code="compile", details=text.strip())
-    first = next((ln.strip() for ln in text.splitlines() if "ERROR" in ln or "error" in ln), "")
+    first = next((ln.strip() for ln in lines_of(text) if "ERROR" in ln or "error" in ln), "")
     return CompilerError(first or "glslang failed", file=str(source), code="compile", details=text.strip())
 
 
@@ -365,7 +366,7 @@ def _worker_env(family: str, radv_debug: str | None = None) -> dict[str, str]:
 
 
 def _driver_failure(proc: subprocess.CompletedProcess[str], family: str, source: str) -> CompilerError:
-    lines = [ln.strip() for ln in proc.stderr.splitlines()
+    lines = [ln.strip() for ln in lines_of(proc.stderr)
              if ln.strip() and "not a conformant Vulkan implementation" not in ln]
     # ACO prints "ACO ERROR:", the file, then the reason: the reason is the useful part.
     reason = next((ln for ln in lines if ln.startswith(("Unsupported", "Unimplemented"))), None)
@@ -418,7 +419,7 @@ def probe_families(families: Sequence[str] | None = None) -> tuple[dict[str, str
         except ToolError:
             break
         done = 0
-        for line in proc.stdout.splitlines():
+        for line in lines_of(proc.stdout):
             report = json.loads(line)
             done += 1
             for device in report["devices"]:
@@ -474,7 +475,7 @@ def expand_repeats(assembly: str) -> str:
     """Write out ACO's run-length lines: its disassembler prints an instruction once and then
     "(then repeated N times)" for N more identical ones (s_waitcnt_depctr, s_nop pairs...)."""
     out: list[str] = []
-    for line in assembly.splitlines():
+    for line in lines_of(assembly):
         m = _REPEAT_RE.match(line)
         if m and out:
             out.extend([out[-1]] * int(m.group(1)))

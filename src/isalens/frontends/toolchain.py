@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from isalens.frontends import clang as cc
 from isalens.frontends import radv
 from isalens.frontends.run_tool import ToolError, run_tool
+from isalens.lines import lines_of
 
 __all__ = ["DEBIAN_PACKAGES", "Component", "install_command", "llvm_targets", "survey", "vulkan_loader_available"]
 
@@ -58,7 +59,7 @@ def llvm_targets(llc: str | None) -> tuple[str, ...]:
         proc = run_tool([llc, "-mtriple=amdgcn", "-mcpu=help"], file=None)
     except ToolError:
         return ()
-    names = {m.group(1) for line in (proc.stdout + proc.stderr).splitlines() if (m := _GFX_RE.match(line))}
+    names = {m.group(1) for line in lines_of(proc.stdout + proc.stderr) if (m := _GFX_RE.match(line))}
     return tuple(sorted(names, key=lambda t: (len(t), t)))
 
 
@@ -119,7 +120,7 @@ def _glslang_version(tool: str) -> str | None:
         proc = run_tool([tool, "--version"], file=None)
     except ToolError:
         return None
-    first = proc.stdout.strip().splitlines()
+    first = lines_of(proc.stdout.strip())
     return first[0].strip() if first else None
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from isalens.lines import lines_of
+
 __all__ = ["AcoIrBlock", "parse_aco_ir_blocks"]
 
 _HEADER = re.compile(r"^BB(\d+)\s*$")
@@ -44,7 +46,7 @@ def parse_aco_ir_blocks(text: str) -> list[AcoIrBlock]:
         if index is not None:
             out.append(AcoIrBlock(index, kind, logical, linear, branch[0], branch[1], branch[2]))
 
-    for raw in text.splitlines():
+    for raw in lines_of(text):
         line = raw.strip()
         m = _HEADER.match(line)
         if m:

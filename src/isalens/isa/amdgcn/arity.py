@@ -14,6 +14,7 @@ from functools import cache
 from importlib import resources
 
 from isalens.isa.amdgcn.semantics import base_mnemonic
+from isalens.lines import lines_of
 
 __all__ = ["counted", "families", "most_operands"]
 
@@ -26,7 +27,7 @@ def _table() -> tuple[tuple[str, ...], dict[str, tuple[int | None, ...]]]:
     text = (resources.files("isalens.isa.amdgcn") / "data" / _FILE).read_text("utf-8")
     columns: tuple[str, ...] = ()
     rows: dict[str, tuple[int | None, ...]] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines_of(text), start=1):
         if line.startswith(_COLUMNS):
             columns = tuple(line[len(_COLUMNS):].split())
             continue

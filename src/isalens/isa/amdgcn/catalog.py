@@ -10,6 +10,7 @@ from functools import cache
 from importlib import resources
 
 from isalens.isa.amdgcn.semantics import base_mnemonic
+from isalens.lines import lines_of
 
 # Which lists make up a target's instruction set is target data (``ArchSpec.mnemonic_lists``, handed to the
 # readers as ``TargetInfo.mnemonic_lists``); this module only reads the lists.
@@ -25,7 +26,7 @@ def _load(family: str) -> frozenset[str]:
     if not path.is_file():
         return frozenset()
     names = set()
-    for line in path.read_text("utf-8").splitlines():
+    for line in lines_of(path.read_text("utf-8")):
         line = line.strip()
         if line and not line.startswith("#"):
             names.add(line.lower())

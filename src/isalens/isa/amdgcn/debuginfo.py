@@ -21,6 +21,7 @@ from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel
 from isalens.ir.source import SourceLoc, SourceMap, VariableLoc, carry_forward
 from isalens.isa.amdgcn.syntax import parse_mir_register
+from isalens.lines import lines_of
 
 __all__ = ["LineDirectives", "attach", "problems_as_diagnostics", "read_llvm_lines", "read_objdump_lines",
            "variable_ranges"]
@@ -70,7 +71,7 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
     # a -g kernel repeats the same comments (the dense benchmark: 242k comments, 18 per instruction): each
     # distinct text is read once
     seen: dict[str, tuple[str, int] | None] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines_of(text), start=1):
         stripped = raw.lstrip()
         if with_values and stripped.startswith(";") and "DEBUG_VALUE" in stripped:
             if stripped in seen:
@@ -142,7 +143,7 @@ def read_objdump_lines(text: str) -> LineDirectives | None:
     lines: list[int] = []
     locs: list[SourceLoc] = []
     files: dict[str, None] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines_of(text), start=1):
         if not raw.startswith("; ") or raw.endswith("():"):
             continue
         match = _OBJDUMP_RE.match(raw)

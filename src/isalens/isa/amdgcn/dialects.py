@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.errors import ParseError
+from isalens.lines import lines_of
 
 DIALECTS = ("llvm", "objdump", "listing", "aco", "radv", "bare")
 
@@ -166,7 +167,7 @@ def read_llvm(text: str, file: str) -> ReadResult:
     in_metadata = False
     metadata_lines: list[tuple[int, str]] = []
 
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(lines_of(text), start=1):
         if current is not None and raw[:1] == "\t" and "a" <= raw[1:2] <= "z" and section == ".text":
             # fast path: an instruction line inside a function (the bulk of any listing)
             code = raw.split(";", 1)[0].strip()
@@ -271,10 +272,10 @@ def read_llvm(text: str, file: str) -> ReadResult:
         current.items.append(DraftInstruction(lineno, code))
 
     if in_metadata:
-        raise ParseError("unterminated .amdgpu_metadata block", file=file, line=len(text.splitlines()))
+        raise ParseError("unterminated .amdgpu_metadata block", file=file, line=len(lines_of(text)))
     if descriptor is not None:
         raise ParseError(f"unterminated .amdhsa_kernel {descriptor.name}", file=file,
-                         line=len(text.splitlines()))
+                         line=len(lines_of(text)))
     _apply_metadata(metadata_lines, by_name)
     for draft in result.drafts:
         if "vgpr_count" in draft.metadata or draft.descriptor:
@@ -342,7 +343,7 @@ def read_trailer_listing(text: str, file: str, *, objdump: bool) -> ReadResult:
     result = ReadResult([])
     current: Draft | None = None
     default_name = _stem(file)
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(lines_of(text), start=1):
         line = raw.rstrip()
         stripped = line.strip()
         if not stripped:
@@ -400,7 +401,7 @@ def read_aco(text: str, file: str) -> ReadResult:
     result.drafts.append(draft)
     address = 0
     in_constants = False
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(lines_of(text), start=1):
         line = raw.rstrip()
         stripped = line.strip()
         if not stripped or stripped.startswith(("//", "#")):
@@ -469,7 +470,7 @@ def read_bare(text: str, file: str) -> ReadResult:
     result = ReadResult([])
     draft = Draft(_stem(file), 1, is_kernel=True)
     result.drafts.append(draft)
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(lines_of(text), start=1):
         code, comment = _split_comment(raw, ("//", ";", "#"))
         trailer = _TRAILER_RE.search(comment)
         code = code.strip()

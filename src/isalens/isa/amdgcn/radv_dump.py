@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from isalens.errors import ParseError
 from isalens.isa.amdgcn.dialects import RADV_DEFAULT_WAVE, Draft, DraftInstruction, ReadResult, aco_wave_size
+from isalens.lines import lines_of
 
 __all__ = ["RADV_DEFAULT_WAVE", "declared_family", "looks_like_radv_dump", "read_radv_dump"]
 
@@ -79,7 +80,7 @@ def looks_like_radv_dump(head: str) -> bool:
 
 def declared_family(text: str) -> tuple[str, int] | None:
     """The GPU family a dump names outside its sections (``RADV_FORCE_FAMILY=navi21``, ``(RADV NAVI21)``)."""
-    for lineno, line in enumerate(text.splitlines()[:400], start=1):
+    for lineno, line in enumerate(lines_of(text)[:400], start=1):
         if line.startswith(("\t", " ")) or line.strip() == _DISASM:
             continue
         for pattern in _FAMILY_HINTS:
@@ -109,7 +110,7 @@ def _next_nonblank(lines: list[str], i: int) -> str:
 
 class _Reader:
     def __init__(self, text: str, file: str) -> None:
-        self.lines = text.splitlines()
+        self.lines = lines_of(text)
         self.file = file
         self.result = ReadResult([])
         self.stages: list[_Stage] = []

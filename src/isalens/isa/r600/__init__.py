@@ -9,8 +9,9 @@ from __future__ import annotations
 from isalens.errors import ArchError, ParseError
 from isalens.ir.vliw import VliwModule
 from isalens.isa.r600 import cal, llvm
-from isalens.isa.r600.common import Diagnostics, lines_of
+from isalens.isa.r600.common import Diagnostics
 from isalens.isa.r600.rules import GENERATIONS, generation_of, tables
+from isalens.lines import lines_of
 
 __all__ = ["DIALECTS", "GENERATIONS", "generation_of", "parse", "sniff"]
 

@@ -22,13 +22,13 @@ from isalens.isa.r600.common import (
     CHANNELS,
     Diagnostics,
     first_token,
-    lines_of,
     literal_slots,
     register_indices,
     show,
     split_operands,
 )
 from isalens.isa.r600.rules import Tables
+from isalens.lines import lines_of
 
 # Lines are right-stripped before matching, so no pattern needs a lazy ``.*?`` before trailing blanks (which
 # is quadratic on long runs of blanks). Real dumps indent control flow nested in a loop or branch *before* the

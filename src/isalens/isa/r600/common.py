@@ -11,12 +11,6 @@ from isalens.isa.amdgcn.syntax import split_top_level
 CHANNELS = "xyzw"
 
 
-def lines_of(text: str) -> list[str]:
-    """The lines of ``text`` numbered as editors number them: split at newlines only (``str.splitlines``
-    also splits at form feeds and other separators, which would shift every later line number)."""
-    return [line.removesuffix("\r") for line in text.split("\n")]
-
-
 def show(line: str) -> str:
     """A line quoted for a message: stripped, at most 80 characters, control characters escaped."""
     text = line.strip()

@@ -17,8 +17,9 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.ir.vliw import AluGroup, AluOp, Clause, ClauseKind, FetchOp, Unit, VliwProgram
-from isalens.isa.r600.common import CHANNELS, Diagnostics, lines_of, register_indices, show, split_operands
+from isalens.isa.r600.common import CHANNELS, Diagnostics, register_indices, show, split_operands
 from isalens.isa.r600.rules import Tables
+from isalens.lines import lines_of
 
 _LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):")
 _BODY = re.compile(r"^\s*(ALU|Fetch) clause starting at ([0-9]{1,9}):\s*$")
