@@ -7,7 +7,7 @@ from __future__ import annotations
 from tools.fuzz_binary import Section, contents, find_section, note, set_section
 from tools.fuzz_binary import replace_contents as _replace_contents
 
-__all__ = ["SHF_COMPRESSED", "note", "replace_contents", "section_bytes", "set_address", "set_header"]
+__all__ = ["SHF_COMPRESSED", "find", "note", "replace_contents", "section_bytes", "set_address", "set_header"]
 
 SHF_COMPRESSED = 0x800
 
@@ -25,6 +25,11 @@ def set_header(elf: bytes, name: str, *, offset: int | None = None, size: int | 
         if value is not None:
             elf = set_section(elf, _section(elf, name), field, value)
     return elf
+
+
+def find(elf: bytes, name: str) -> Section | None:
+    """Section ``name``'s header, or None when ``elf`` has none of that name."""
+    return find_section(elf, name)
 
 
 def set_address(elf: bytes, name: str, address: int) -> bytes:

@@ -529,7 +529,9 @@ _HOST_SOURCE = "int host_main(void) { return 0; }\n"
 #: (processor, extra clang flags) for the OpenCL code objects: wave64 and wave32, gfx9 and gfx10/11, code object
 #: v4 and v6, and gfx700 (which LLVM 19's disassembler refuses)
 _CL_BUILDS = (("gfx90a", ()), ("gfx1100", ()), ("gfx1030", ()), ("gfx902", ("-mcode-object-version=4",)),
-              ("gfx942", ()), ("gfx1100", ("-mcode-object-version=6",)), ("gfx700", ()))
+              ("gfx942", ()), ("gfx1100", ("-mcode-object-version=6",)), ("gfx700", ()),
+              # debug information: a line table, variable location lists and inlined subroutines to damage
+              ("gfx90a", ("-g",)), ("gfx1100", ("-gline-tables-only",)))
 _BOMB_SIZE = {ZLIB: 256 << 20, ZSTD: 1 << 30}
 #: a .comment that inflates far past what a .comment holds
 _COMMENT_BOMB = 64 << 20
@@ -695,7 +697,8 @@ def _elf_header(elf: bytes, state: _State, rng: random.Random) -> bytes:
 
 
 _INTERESTING_SECTIONS = (".note", ".text", ".symtab", ".strtab", ".dynsym", ".dynstr", ".rodata", ".comment",
-                         ".shstrtab", ".dynamic", ".hash", ".gnu.hash")
+                         ".shstrtab", ".dynamic", ".hash", ".gnu.hash", ".debug_info", ".debug_line",
+                         ".debug_loclists", ".debug_abbrev", ".debug_str_offsets", ".debug_addr")
 
 
 @_elf_step("section header field")
