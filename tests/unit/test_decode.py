@@ -113,6 +113,31 @@ def test_decoder_errors_name_the_word() -> None:
         decode([0xFFFFFFFF], 9, "gfx9")
 
 
+@pytest.mark.parametrize(("words", "generation", "fmt"), [
+    # llvm-mc-19 -show-encoding: each is the first dword(s) of an instruction whose source field says 255
+    # (a literal follows), cut before the literal dword
+    ([0x6868D2FF], 9, "VOP2"),                 # v_add_u32_e32 v52, 0x90, v105 (src0 = 0xFF)
+    ([0x8000FF01], 10, "SOP2"),                # s_add_u32 s0, s1, 0x12345 (ssrc1 = 0xFF)
+    ([0xD54B0000, 0x0409FF01], 10, "VOP3"),    # v_fma_f32 v0, v1, 0x40490fdb, v2 (src1 = 0xFF)
+])
+def test_a_missing_literal_dword_is_an_error(words: list[int], generation: int, fmt: str) -> None:
+    """The literal is one dword more than the format's base dwords: without it the decoder must say so
+    (without the check it took the last base dword as the literal)."""
+    with pytest.raises(DecodeError, match=rf"{words[0]:08X}: a {fmt} instruction needs {len(words) + 1} dwords, "
+                                          rf"got {len(words)}"):
+        decode(words, generation, f"gfx{generation}")
+    # with the literal it decodes, and the LITERAL field is the last dword
+    d = decode([*words, 0x12345678], generation, f"gfx{generation}")
+    assert (d.format, d.size) == (fmt, 4 * (len(words) + 1))
+    assert [f.value for f in d.fields if f.name == "LITERAL"] == [0x12345678]
+
+
+def test_cli_reports_a_missing_literal_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["decode", "--arch", "gfx900", "6868D2FF"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().endswith("word 1: 6868D2FF: a VOP2 instruction needs 2 dwords, got 1"), err
+
+
 # ---------------------------------------------------------------------------------------------- words
 
 
