@@ -14,20 +14,12 @@ from typing import Any
 from isalens.ir.instruction import BranchKind
 from isalens.ir.operands import Operand, RegOperand
 from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile, special, special_pair
+from isalens.isa.amdgcn.mnemonics import base_mnemonic as base_mnemonic  # its old home: importers keep working
 from isalens.patterns import matches
 
-_ENCODING_SUFFIX = re.compile(r"_(?:e32|e64|sdwa|dpp8|dpp|e64_dpp|e32_dpp|e64_dpp8)$")
 _SPECIALS_64 = ("vcc", "exec")
 _HALF_TYPES = ("f16", "i16", "u16", "b16", "bf16")
 _BRANCH_KINDS = {kind.value: kind for kind in BranchKind}
-
-
-def base_mnemonic(mnemonic: str) -> tuple[str, str]:
-    """Split ``v_add_f32_e32`` into (``v_add_f32``, ``e32``); no suffix gives ``""``."""
-    m = _ENCODING_SUFFIX.search(mnemonic)
-    if not m:
-        return mnemonic, ""
-    return mnemonic[: m.start()], m.group(0)[1:]
 
 
 @dataclass(frozen=True, slots=True)

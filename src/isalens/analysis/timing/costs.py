@@ -1,0 +1,147 @@
+"""Per-instruction costs the schedule reads: the ISA's timing facts (``isa/amdgcn/timing_facts``) joined with the
+family's cycles (``arch/timing``): unit, issue cycles, latency, counter limits, work and hazard checks."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from isalens.analysis.timing.model import Work
+from isalens.arch.timing import ClassTiming, HazardRule, TimingTable
+from isalens.ir.instruction import Instruction
+from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, SPECIAL_UNIT
+from isalens.isa.amdgcn.timing_facts import TimingFacts, timing_facts
+
+__all__ = ["InstructionCosts", "instruction_costs"]
+
+
+@dataclass(slots=True)
+class InstructionCosts:
+    """Per-instruction facts the simulation reads, computed once."""
+
+    klass: str
+    timing: ClassTiming
+    issue: int
+    uses: tuple[int, ...]
+    defs: tuple[int, ...]
+    #: (counter, most outstanding ops allowed) of a wait, in the order the instruction names them
+    waits: tuple[tuple[str, int], ...]
+    work: Work
+    memory: bool
+    #: (wait states, producer kind, register units read) per hazard rule this instruction is a consumer of
+    hazard_checks: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
+    #: producer kind ("valu", "salu") when some hazard rule names it, else ""
+    producer: str = ""
+    barrier: bool = False
+    # copies of hot fields for the simulation loop
+    unit: str = ""
+    latency: int = 0
+    nop: bool = False
+
+    def __post_init__(self) -> None:
+        self.unit = self.timing.unit
+        self.latency = self.timing.latency
+        self.nop = self.klass == "nop"
+
+
+def _work(facts: TimingFacts, wave_size: int) -> Work:
+    if facts.traffic == "global":
+        return Work(bytes_global=facts.lane_bytes * wave_size)
+    if facts.traffic == "lds":
+        return Work(bytes_lds=facts.lane_bytes * wave_size)
+    if facts.flops:
+        scale = 1 if facts.per_wave else wave_size
+        return Work({p: n * scale for p, n in facts.flops}, fma=facts.fma * scale)
+    return Work()
+
+
+def _issue(facts: TimingFacts, klass: str, timing: ClassTiming, table: TimingTable, wave_size: int,
+           lds_bytes_per_clk_per_simd: float) -> int:
+    issue = timing.issue(wave_size)
+    if klass == "nop":
+        return max(issue, facts.nop_count + 1)  # s_nop N is N+1 wait states [ISA: program flow, s_nop]
+    if facts.mfma_shape:
+        return 4 * table.mfma_passes.get(facts.mfma_shape, issue // 4)
+    if klass.startswith("ds.") and lds_bytes_per_clk_per_simd > 0:
+        return max(issue, math.ceil(facts.lane_bytes * wave_size / lds_bytes_per_clk_per_simd))
+    return issue
+
+
+_REGISTER_KINDS: dict[str, Callable[[int], bool]] = {
+    "sgpr": lambda u: SGPR_BASE <= u < SPECIAL_BASE,
+    "vgpr": lambda u: u < AGPR_BASE,
+    "vcc": lambda u: u in (SPECIAL_UNIT["vcc_lo"], SPECIAL_UNIT["vcc_hi"]),
+    "exec": lambda u: u in (SPECIAL_UNIT["exec_lo"], SPECIAL_UNIT["exec_hi"]),
+    "m0": lambda u: u == SPECIAL_UNIT["m0"],
+}
+
+
+def _hazard_facts(facts: TimingFacts, klass: str, uses: tuple[int, ...], rules: Sequence[HazardRule],
+                  ) -> tuple[tuple[tuple[int, str, tuple[int, ...]], ...], str]:
+    """The hazard rules an instruction must respect as a consumer, and its producer kind."""
+    checks = []
+    for rule in rules:
+        if rule.applies(klass, facts.base, facts.dpp):
+            units = tuple(u for u in uses if _REGISTER_KINDS[rule.registers](u))
+            if units:
+                checks.append((rule.wait_states, rule.producer, units))
+    producer = next((r.producer for r in rules if klass == r.producer or klass.startswith(r.producer + ".")), "")
+    return tuple(checks), producer
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+#: costs by (text, class, uses, defs), per timing table (kept alive beside its memo, so its id stays its own),
+#: wave size, generation and LDS rate; a memo past the limit starts again
+_MEMO: dict[tuple[int, int, int, float], tuple[TimingTable, dict[tuple[str, str, int, int], InstructionCosts]]] = {}
+_MEMO_LIMIT = 100_000
+
+
+def _memo(table: TimingTable, wave_size: int, generation: int, lds_per_simd: float,
+          ) -> dict[tuple[str, str, int, int], InstructionCosts]:
+    key = (id(table), wave_size, generation, lds_per_simd)
+    held = _MEMO.get(key)
+    if held is None or held[0] is not table or len(held[1]) > _MEMO_LIMIT:
+        held = _MEMO[key] = (table, {})
+    return held[1]
+
+
+def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str], table: TimingTable, *,
+                      wave_size: int, generation: int, lds_per_simd: float,
+                      ) -> tuple[list[InstructionCosts], set[str]]:
+    """The costs of every instruction and the instructions whose class has no timing entry (timed as the
+    full-rate VALU op ``valu.int``)."""
+    unknown_classes: set[str] = set()
+    costs: list[InstructionCosts] = []
+    fallback = table.classes["valu.int"]
+    # compiler output repeats instruction texts, within a kernel and across the kernels of a library:
+    # compute each distinct one once per process
+    memo = _memo(table, wave_size, generation, lds_per_simd)
+    regs: dict[int, tuple[int, ...]] = {}
+    for ins, klass in zip(instructions, classes, strict=True):
+        key = (ins.text, klass, ins.uses, ins.defs)
+        st = memo.get(key)
+        if st is None:
+            timing = table.of(klass)
+            if timing is None:
+                unknown_classes.add(f"{ins.mnemonic} ({klass})")
+                timing = fallback
+            uses = regs.get(ins.uses)
+            if uses is None:
+                uses = regs[ins.uses] = tuple(_bits(ins.uses))
+            defs = regs.get(ins.defs)
+            if defs is None:
+                defs = regs[ins.defs] = tuple(_bits(ins.defs))
+            facts = timing_facts(ins, klass, generation)
+            st = memo[key] = InstructionCosts(
+                klass, timing, _issue(facts, klass, timing, table, wave_size, lds_per_simd), uses, defs, facts.waits,
+                _work(facts, wave_size), bool(timing.counters), *_hazard_facts(facts, klass, uses, table.hazards),
+                facts.barrier)
+        costs.append(st)
+    return costs, unknown_classes

@@ -1,0 +1,142 @@
+"""The records of the timing model: per-instruction rows, per-block and per-loop profiles of one wave, and the
+timings once waves and a device are applied (docs/timing.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from isalens.arch.devices import DeviceSpec
+
+__all__ = [
+    "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming", "LoopProfile", "LoopTiming",
+    "Roofs", "TimingInputError", "Work",
+]
+
+#: trip count assumed for a loop without ``--trip-count`` (the same weight the statistics use per loop level)
+DEFAULT_TRIP_COUNT = 10
+
+
+class TimingInputError(ValueError):
+    """A request the model cannot answer (unknown loop in a trip count, waves below 1)."""
+
+
+class LineTiming(NamedTuple):
+    """One instruction in the single-wave schedule of its block (a named tuple: one per instruction)."""
+
+    index: int  # type: ignore[assignment]  # shadows tuple.index(), which rows never use
+    line: int
+    unit: str
+    issue: int
+    #: cycle (from the start of its block) at which it issued
+    start: int
+    #: cycles it waited beyond in-order issue
+    stall: int
+    #: what it waited for: "", "unit", "dependency", "vmcnt", "lgkmcnt", ..., "hazard"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BlockTiming:
+    index: int
+    start_line: int
+    end_line: int
+    loop_depth: int
+    issue_cycles: dict[str, int]
+    latency_cycles: int
+    #: lines on the block's critical path (producers and the instructions that waited for them)
+    critical_path: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """Work of one wave: floating-point operations by precision, bytes moved."""
+
+    flops: dict[str, int] = field(default_factory=dict)
+    bytes_global: int = 0
+    bytes_lds: int = 0
+    fma: int = 0
+
+    def scaled(self, factor: int) -> Work:
+        return Work({k: v * factor for k, v in self.flops.items()}, self.bytes_global * factor,
+                    self.bytes_lds * factor, self.fma * factor)
+
+    def __add__(self, other: Work) -> Work:
+        flops = dict(self.flops)
+        for k, v in other.flops.items():
+            flops[k] = flops.get(k, 0) + v
+        return Work(flops, self.bytes_global + other.bytes_global, self.bytes_lds + other.bytes_lds,
+                    self.fma + other.fma)
+
+
+@dataclass(frozen=True, slots=True)
+class LoopProfile:
+    """One natural loop, one wave, one iteration (inner loops x their trip counts)."""
+
+    header_line: int
+    depth: int
+    trip_count: int
+    trip_assumed: bool
+    issue_cycles: dict[str, int]
+    latency_cycles: int
+    work: Work
+    #: stall cycles by kind ("global-memory latency", "LDS latency", ...) and the lines that waited
+    stalls: dict[str, int]
+    stall_lines: dict[str, tuple[int, ...]]
+    #: lines per unit, busiest instructions first
+    unit_lines: dict[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class KernelProfile:
+    """Everything per wave; W and the device are applied by :func:`evaluate`."""
+
+    family: str
+    wave_size: int
+    lines: Sequence[LineTiming]
+    blocks: tuple[BlockTiming, ...]
+    loops: tuple[LoopProfile, ...]
+    whole: LoopProfile
+    occupancy_waves: int | None
+    assumptions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Roofs:
+    """Gflop/s bounds on a device (None where the device lacks the figure or there is no such traffic)."""
+
+    compute: float | None
+    dram: float | None
+    lds: float | None
+    issue_model: float | None
+    bound: str
+    arithmetic_intensity: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LoopTiming:
+    header_line: int
+    depth: int
+    trip_count: int
+    trip_assumed: bool
+    issue_cycles: dict[str, int]
+    latency_cycles: int
+    waves: int
+    cycles_per_iteration: float
+    bottleneck: str
+    bottleneck_lines: tuple[int, ...]
+    work: Work
+    fma_per_clock_per_cu: float
+    roofs: Roofs | None
+
+
+@dataclass(frozen=True, slots=True)
+class KernelTiming:
+    profile: KernelProfile
+    waves: int
+    waves_from: str
+    device: DeviceSpec | None
+    loops: tuple[LoopTiming, ...]
+    kernel: LoopTiming
+    assumptions: tuple[str, ...]

@@ -1,0 +1,219 @@
+"""One wave through every block and natural loop of a kernel (:func:`profile`): each block's schedule, then
+each loop body in its steady state (the second of two back-to-back iterations) with its inner loops times their
+trip counts, then the whole kernel. Independent of the wave count and the device (see ``evaluation``)."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from isalens.analysis.cfg import CFG, Loop
+from isalens.analysis.timing.costs import InstructionCosts, instruction_costs
+from isalens.analysis.timing.model import (
+    DEFAULT_TRIP_COUNT,
+    BlockTiming,
+    KernelProfile,
+    LoopProfile,
+    TimingInputError,
+)
+from isalens.analysis.timing.schedule import TimingLines, critical_path, run_schedule
+from isalens.analysis.timing.summary import Summary
+from isalens.arch.model import ArchSpec
+from isalens.arch.timing import UNITS, TimingTable
+from isalens.ir.instruction import Instruction
+from isalens.ir.program import Kernel
+
+__all__ = ["kernel_profile_on", "profile"]
+
+
+def _ordered(issue: Mapping[str, int]) -> dict[str, int]:
+    return {u: issue[u] for u in UNITS if issue.get(u)}
+
+
+def _loop_header_line(loop: Loop, cfg: CFG, instructions: Sequence[Instruction]) -> int:
+    return instructions[cfg.blocks[loop.header].start].line
+
+
+def _check_trip_counts(trip_counts: Mapping[int, int], header_lines: Mapping[int, Loop]) -> None:
+    for line, count in trip_counts.items():
+        if line not in header_lines:
+            known = ", ".join(str(h) for h in sorted(header_lines)) or "none"
+            raise TimingInputError(f"no loop has its header at line {line} (loop header lines: {known})")
+        if count < 0:
+            raise TimingInputError(f"trip count for the loop at line {line} must be >= 0, not {count}")
+
+
+@dataclass(slots=True)
+class _Kernel:
+    """What every region of one kernel shares: its graph, costs, lines, trip counts and block schedules."""
+
+    cfg: CFG
+    costs: list[InstructionCosts]
+    lines: list[int]
+    interval: int
+    hazards: bool
+    #: trip count by loop header block; the header lines the user gave one for
+    trips: dict[int, int]
+    given: Mapping[int, int]
+    loops_by_header: dict[int, Loop] = field(init=False)
+    through: dict[int, list[Loop]] = field(init=False)  # block -> the loops containing it
+    unreachable: set[int] = field(init=False)
+    #: each block's issue, work and (outside loops) stalls, summed into the region that owns the block: the
+    #: innermost loop around it (the deepest; natural loops nest), None for the kernel outside loops
+    own_totals: dict[int | None, Summary] = field(default_factory=dict)
+    block_end: list[int] = field(default_factory=list)
+    regions: dict[int | None, LoopProfile] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.loops_by_header = {loop.header: loop for loop in self.cfg.loops}
+        self.through = {}
+        for loop in self.cfg.loops:
+            for b in loop.blocks:
+                self.through.setdefault(b, []).append(loop)
+        self.unreachable = set(self.cfg.unreachable)
+
+
+@dataclass(slots=True)
+class _Schedule:
+    """Every instruction's start, stall and reason in its block's schedule (``timed``: 1 where one was made)."""
+
+    timed: array[int]
+    starts: array[int]
+    stalls: array[int]
+    reasons: list[str]
+
+    @staticmethod
+    def empty(n: int) -> _Schedule:
+        return _Schedule(array("b", bytes(n)), array("q", bytes(8 * n)), array("q", bytes(8 * n)), [""] * n)
+
+
+def _schedule_blocks(k: _Kernel, sched: _Schedule) -> list[BlockTiming]:
+    """Schedule every block on its own; its issue, work and (outside loops) stalls go straight into the total of
+    the region that owns it, in the block order :meth:`_region` merges its own blocks in. No summary or schedule
+    per block is kept (a 1M-instruction kernel has 250,000 blocks)."""
+    cfg, costs, lines = k.cfg, k.costs, k.lines
+    blocks: list[BlockTiming] = []
+    for block in cfg.blocks:
+        order = list(range(block.start, block.end))
+        (one,) = run_schedule(order, costs, k.interval, k.hazards, 1)
+        k.block_end.append(one.end)
+        for i, start, stall, reason, _b in one.starts:
+            sched.timed[i], sched.starts[i], sched.stalls[i], sched.reasons[i] = 1, start, stall, reason
+        issue: dict[str, int] = {}
+        for i in order:
+            u = costs[i].timing.unit
+            issue[u] = issue.get(u, 0) + costs[i].issue
+        blocks.append(BlockTiming(block.index, lines[block.start] if order else 0,
+                                  lines[block.end - 1] if order else 0, cfg.loop_depth[block.index],
+                                  _ordered(issue), one.end, critical_path(one.starts, lines)))
+        if block.index in k.unreachable:
+            continue
+        owner = max(k.through.get(block.index, ()), key=lambda lp: lp.depth, default=None)
+        region_of = None if owner is None else owner.header
+        summary = Summary.of_block(range(block.start, block.end), costs, lines)
+        if region_of is None:
+            summary.add_stalls(one.starts, costs, lines)
+        k.own_totals.setdefault(region_of, Summary()).merge(summary, 1, stalls=region_of is None)
+    return blocks
+
+
+def _inner_loops(k: _Kernel, members: set[int], own_header: int | None) -> list[Loop]:
+    """The outermost loops inside a region (deeper ones are inside them)."""
+    # their header is a member and all their blocks are (one natural loop per header); looked up through the
+    # member headers, not by testing every loop of the kernel
+    candidates = [lp for b in sorted(members) if b != own_header and (lp := k.loops_by_header.get(b)) is not None
+                  and lp.blocks <= members]
+    chosen = {lp.header for lp in candidates}
+    # a loop strictly containing ``lp`` contains its header, so only the loops through that block need testing
+    return [lp for lp in candidates
+            if not any(o is not lp and o.header in chosen and lp.blocks < o.blocks for o in k.through[lp.header])]
+
+
+def _region(k: _Kernel, blocks_in: frozenset[int] | None, own_header: int | None) -> LoopProfile:
+    """A loop body (or the whole kernel when ``blocks_in`` is None): inner loops x their trip counts; inner
+    loops must be profiled already."""
+    if own_header in k.regions:
+        return k.regions[own_header]
+    cfg = k.cfg
+    members = set(range(len(cfg.blocks))) if blocks_in is None else set(blocks_in)
+    inner = _inner_loops(k, members, own_header)
+    nested: set[int] = set()
+    for lp in inner:
+        nested |= lp.blocks
+    own = sorted(b for b in members if b not in nested and b not in k.unreachable)
+    total = k.own_totals.pop(own_header, None) or Summary()  # its own blocks, merged in block order
+    if own_header is not None:
+        order = [i for b in own for i in range(cfg.blocks[b].start, cfg.blocks[b].end)]
+        _first, second = run_schedule(order, k.costs, k.interval, k.hazards, 2)
+        latency = second.end  # steady state: the second iteration
+        total.add_stalls(second.starts, k.costs, k.lines)
+    else:
+        # outside loops the kernel is its blocks one after the other: reuse their schedules
+        latency = sum(k.block_end[b] for b in own)
+    for lp in inner:
+        sub = k.regions[lp.header]
+        n = k.trips[lp.header]
+        latency += sub.latency_cycles * n
+        total.merge(Summary.of_profile(sub), n, stalls=True)
+    header_line = k.lines[cfg.blocks[own_header].start] if own_header is not None else 0
+    depth = k.loops_by_header[own_header].depth if own_header is not None else 0
+    prof = LoopProfile(header_line, depth, k.trips.get(own_header, 1) if own_header is not None else 1,
+                       own_header is not None and header_line not in k.given, _ordered(total.issue),
+                       latency, total.work(), dict(total.stalls), total.stall_tops(), total.unit_tops())
+    k.regions[own_header] = prof
+    return prof
+
+
+def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str], table: TimingTable, *,
+            wave_size: int, generation: int, simds_per_cu: int, trip_counts: Mapping[int, int] | None = None,
+            occupancy_waves: int | None = None) -> KernelProfile:
+    """Simulate one wave through every block and loop of a kernel (see the module docstring).
+
+    ``trip_counts`` maps a loop's header line to its trip count; other loops get :data:`DEFAULT_TRIP_COUNT`.
+    """
+    trip_counts = dict(trip_counts or {})
+    lines = [ins.line for ins in instructions]
+    header_lines = {_loop_header_line(loop, cfg, instructions): loop for loop in cfg.loops}
+    _check_trip_counts(trip_counts, header_lines)
+    assumptions: list[str] = []
+    costs, unknown_classes = instruction_costs(instructions, classes, table, wave_size=wave_size,
+                                               generation=generation,
+                                               lds_per_simd=table.lds_bytes_per_clk / max(simds_per_cu, 1))
+    if unknown_classes:
+        assumptions.append("no timing entry (timed as a full-rate VALU op): " + ", ".join(sorted(unknown_classes)))
+    trips = {loop.header: trip_counts.get(line, DEFAULT_TRIP_COUNT) for line, loop in header_lines.items()}
+    k = _Kernel(cfg, costs, lines, table.issue_interval, bool(table.hazards), trips, trip_counts)
+    sched = _Schedule.empty(len(instructions))
+    blocks = _schedule_blocks(k, sched)
+    assumed = sorted(line for line in header_lines if line not in trip_counts)
+    if assumed:
+        assumptions.append(f"trip count {DEFAULT_TRIP_COUNT} assumed for the loop(s) with header line(s) "
+                           f"{', '.join(map(str, assumed))} (pass --trip-count LINE=N)")
+    # innermost first, so a loop finds its inner loops' profiles ready: an inner loop is deeper than the
+    # loop around it (natural loops nest). No recursion: a recursive closure is a reference cycle, which
+    # would keep every block schedule alive while the CLI pauses the garbage collector (cli.main).
+    for lp in sorted(cfg.loops, key=lambda lp: -lp.depth):
+        _region(k, lp.blocks, lp.header)
+    loops = tuple(k.regions[lp.header] for lp in sorted(cfg.loops, key=lambda lp: cfg.blocks[lp.header].start))
+    whole = _region(k, None, None)
+    if any(c.barrier for c in costs):
+        assumptions.append("s_barrier waits for the other waves of the workgroup: not modelled (0 cycles)")
+    indices = [i for i in range(len(instructions)) if sched.timed[i]]
+    return KernelProfile(table.family, wave_size,
+                         TimingLines(indices, lines, costs, sched.starts, sched.stalls, sched.reasons),
+                         tuple(blocks), loops, whole, occupancy_waves, tuple(assumptions))
+
+
+def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_waves: int | None = None,
+                      trip_counts: Mapping[int, int] | None = None) -> KernelProfile | None:
+    """:func:`profile` of a whole kernel with its target's timing table and the class keys the reader stored;
+    None when the target has no timing facts (gfx6/gfx7). The pipeline's pass and the ``timing`` command share it."""
+    from isalens.arch.timing import timing_family, timing_table
+
+    family = timing_family(arch)
+    if family is None:
+        return None
+    return profile(kernel.instructions, graph, [ins.facts.klass for ins in kernel.instructions],
+                   timing_table(family), wave_size=kernel.wave_size, generation=arch.generation,
+                   simds_per_cu=arch.simds_per_cu, trip_counts=trip_counts, occupancy_waves=occupancy_waves)

@@ -1,0 +1,101 @@
+"""Issue cycles, work and stalls of a block, a loop body or the whole kernel, with the lines that weigh most;
+summaries merge (inner loops times their trip counts) into the region around them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from isalens.analysis.timing.costs import InstructionCosts
+from isalens.analysis.timing.model import LoopProfile, Work
+from isalens.analysis.timing.schedule import stall_kind
+
+__all__ = ["Summary"]
+
+#: lines kept per unit and per stall kind
+_TOP = 16
+
+
+@dataclass(slots=True)
+class Summary:
+    """Issue, work and stalls of some instructions, with the lines that weigh most (merged by region)."""
+
+    issue: dict[str, int] = field(default_factory=dict)
+    unit_lines: dict[str, dict[int, int]] = field(default_factory=dict)
+    flops: dict[str, int] = field(default_factory=dict)
+    bytes_global: int = 0
+    bytes_lds: int = 0
+    fma: int = 0
+    stalls: dict[str, int] = field(default_factory=dict)
+    stall_lines: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    @staticmethod
+    def of_block(indices: range, statics: Sequence[InstructionCosts], lines: Sequence[int]) -> Summary:
+        out = Summary()
+        issue, unit_lines, flops = out.issue, out.unit_lines, out.flops
+        for i in indices:
+            st = statics[i]
+            unit = st.timing.unit
+            issue[unit] = issue.get(unit, 0) + st.issue
+            costs = unit_lines.setdefault(unit, {})
+            costs[lines[i]] = costs.get(lines[i], 0) + st.issue
+            w = st.work
+            if w.flops:
+                for k, v in w.flops.items():
+                    flops[k] = flops.get(k, 0) + v
+                out.fma += w.fma
+            out.bytes_global += w.bytes_global
+            out.bytes_lds += w.bytes_lds
+        for unit, costs in unit_lines.items():
+            if len(costs) > _TOP:
+                unit_lines[unit] = dict(sorted(costs.items(), key=lambda kv: -kv[1])[:_TOP])
+        return out
+
+    @staticmethod
+    def of_profile(p: LoopProfile) -> Summary:
+        out = Summary(dict(p.issue_cycles), {u: dict.fromkeys(lns, 1) for u, lns in p.unit_lines.items()},
+                       dict(p.work.flops), p.work.bytes_global, p.work.bytes_lds, p.work.fma, dict(p.stalls),
+                       {k: dict.fromkeys(lns, 1) for k, lns in p.stall_lines.items()})
+        return out
+
+    def add_stalls(self, recs: Sequence[tuple[int, int, int, str, int | None]], statics: Sequence[InstructionCosts],
+                   lines: Sequence[int]) -> None:
+        for i, _s, stall, reason, blocker in recs:
+            if stall <= 0:
+                continue
+            kind = stall_kind(reason, blocker, statics)
+            self.stalls[kind] = self.stalls.get(kind, 0) + stall
+            per_line = self.stall_lines.setdefault(kind, {})
+            per_line[lines[i]] = per_line.get(lines[i], 0) + stall
+            if blocker is not None:
+                per_line[lines[blocker]] = per_line.get(lines[blocker], 0) + stall
+
+    def merge(self, other: Summary, times: int, *, stalls: bool) -> None:
+        for u, c in other.issue.items():
+            self.issue[u] = self.issue.get(u, 0) + c * times
+        for u, costs in other.unit_lines.items():
+            mine = self.unit_lines.setdefault(u, {})
+            for ln, c in costs.items():
+                mine[ln] = mine.get(ln, 0) + c * times
+        for k, v in other.flops.items():
+            self.flops[k] = self.flops.get(k, 0) + v * times
+        self.bytes_global += other.bytes_global * times
+        self.bytes_lds += other.bytes_lds * times
+        self.fma += other.fma * times
+        if stalls:
+            for kind, c in other.stalls.items():
+                self.stalls[kind] = self.stalls.get(kind, 0) + c * times
+                mine = self.stall_lines.setdefault(kind, {})
+                for ln, c2 in other.stall_lines.get(kind, {}).items():
+                    mine[ln] = mine.get(ln, 0) + c2 * times
+
+    def work(self) -> Work:
+        return Work(dict(self.flops), self.bytes_global, self.bytes_lds, self.fma)
+
+    def unit_tops(self) -> dict[str, tuple[int, ...]]:
+        return {u: tuple(ln for ln, _c in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP])
+                for u, costs in self.unit_lines.items()}
+
+    def stall_tops(self) -> dict[str, tuple[int, ...]]:
+        return {k: tuple(ln for ln, _c in sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP])
+                for k, v in self.stall_lines.items()}
