@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Generate isalens' AMDGPU opcode tables (``src/isalens/isa/amdgcn/data/opcodes_<family>.txt``) from LLVM's
+behaviour: for each encoding format, every value of the opcode field is encoded with fixed, distinct probe
+registers in the other fields, all probes of a format go to one ``llvm-mc-19 --disassemble -show-encoding`` run,
+and each opcode's printed line becomes a table row: the mnemonic and an operand *template*, the operand text with
+every probe register replaced by the field it came from (``{VDST:v:2}`` = field VDST as a 2-register VGPR range).
+
+These are facts observed from the disassembler (which opcode numbers exist, how their operands print), not
+LLVM's tables. Opcodes LLVM rejects with every probe variant are absent from the table; the decoder reports them.
+
+Usage: ``tools/gen_opcode_tables.py [--family gfx9 ...] [--out DIR] [--llvm-mc llvm-mc-19]``.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+# family -> (LLVM target the table is generated with, field layout family of isa/amdgcn/fields.py)
+FAMILIES: dict[str, tuple[str, str]] = {
+    "gfx8": ("gfx803", "gfx9"), "gfx9": ("gfx900", "gfx9"), "gfx90a": ("gfx90a", "gfx9"),
+    "gfx942": ("gfx942", "gfx9"), "gfx10_1": ("gfx1010", "gfx10"), "gfx10_3": ("gfx1030", "gfx10"),
+    "gfx11": ("gfx1100", "gfx11"), "gfx12": ("gfx1200", "gfx12"),
+}
+
+# Probe register numbers, one per field, multiples of 8 so every register range up to 8 wide is aligned.
+# Field -> (register file, number) as the printed operand shows it.
+VDST, SRC0, SRC1, SRC2, SDST2 = 8, 16, 24, 32, 40
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Words for one opcode plus the register each field was given (to turn printed registers into fields)."""
+
+    words: tuple[int, ...]
+    regs: dict[tuple[str, int], str]
+
+
+Variant = Callable[[int], Probe]
+
+
+def _subsets(names: tuple[str, ...]) -> list[frozenset[str]]:
+    """Every subset of ``names``, smallest first: the fields to leave zero (LLVM rejects unused fields set)."""
+    out = [frozenset(n for i, n in enumerate(names) if mask >> i & 1) for mask in range(1 << len(names))]
+    return sorted(out, key=len)
+
+
+class _Fields:
+    """Probe field values: a zeroed field is 0 and maps no register; a VGPR source is 256 + n in 9-bit fields."""
+
+    def __init__(self, zero: frozenset[str], files: dict[str, str] | None = None) -> None:
+        self.zero, self.files = zero, files or {}
+        self.regs: dict[tuple[str, int], str] = {}
+
+    def reg(self, name: str, n: int, file: str = "v", scale: int = 1) -> int:
+        if name in self.zero:
+            return 0
+        file = self.files.get(name, file)
+        self.regs.setdefault((file, n), name)
+        return n // scale
+
+    def src9(self, name: str, n: int) -> int:
+        value = self.reg(name, n)
+        return value + 256 if name not in self.zero and self.files.get(name, "v") == "v" else value
+
+
+def _variants(make: Callable[[int, _Fields], tuple[int, ...]], zeroable: tuple[str, ...],
+              scalar: tuple[str, ...] = ()) -> list[Variant]:
+    """Probe makers for every choice of zeroed fields and of SGPR instead of VGPR for the ``scalar`` fields."""
+    out: list[Variant] = []
+    for files in _subsets(scalar):
+        for zero in _subsets(zeroable):
+            def variant(op: int, zero: frozenset[str] = zero, files: frozenset[str] = files) -> Probe:
+                f = _Fields(zero, {n: "s" for n in files})
+                words = make(op, f)
+                return Probe(words, f.regs)
+            out.append(variant)
+    return out
+
+
+def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]]:
+    """(format name, number of opcodes, probe variants) for one field layout family."""
+    g12 = layout == "gfx12"
+    null = {"gfx9": None, "gfx10": 0x7D, "gfx11": 0x7C, "gfx12": 0x7C}[layout]
+    del target
+
+    def sop2(op: int, f: _Fields) -> tuple[int, ...]:
+        return ((0b10 << 30) | op << 23 | f.reg("SDST", VDST, "s") << 16 | f.reg("SSRC1", SRC1, "s") << 8
+                | f.reg("SSRC0", SRC0, "s"),)
+    yield "SOP2", 0x5D, _variants(sop2, ("SDST", "SSRC1", "SSRC0"))
+
+    def sop1(op: int, f: _Fields) -> tuple[int, ...]:
+        return ((0x17D << 23) | f.reg("SDST", VDST, "s") << 16 | op << 8 | f.reg("SSRC0", SRC0, "s"),)
+    yield "SOP1", 256, _variants(sop1, ("SDST", "SSRC0"))
+
+    def sopc(op: int, f: _Fields) -> tuple[int, ...]:
+        return ((0x17E << 23) | op << 16 | f.reg("SSRC1", SRC1, "s") << 8 | f.reg("SSRC0", SRC0, "s"),)
+    yield "SOPC", 128, _variants(sopc, ("SSRC1", "SSRC0"))
+
+    def sopk(op: int, f: _Fields) -> tuple[int, ...]:
+        return ((0xB << 28) | op << 23 | f.reg("SDST", VDST, "s") << 16 | (0 if "SIMM16" in f.zero else 0x8234),)
+
+    def sopk_lit(op: int, f: _Fields) -> tuple[int, ...]:
+        return (*sopk(op, f), 0x12345678)
+    yield "SOPK", 0x1D, [*_variants(sopk, ("SDST", "SIMM16")), *_variants(sopk_lit, ("SDST",))]
+
+    def sopp(op: int, f: _Fields) -> tuple[int, ...]:
+        return ((0x17F << 23) | op << 16 | (0 if "SIMM16" in f.zero else 5),)
+    yield "SOPP", 128, _variants(sopp, ("SIMM16",))
+
+    def smem(op: int, f: _Fields) -> tuple[int, ...]:
+        sdata, sbase = f.reg("SDATA", VDST, "s"), f.reg("SBASE", SRC1, "s", 2)
+        if layout == "gfx9":
+            return ((0x30 << 26) | op << 18 | 1 << 17 | sdata << 6 | sbase, 0)
+        shift = 13 if g12 else 18
+        return ((0x3D << 26) | op << shift | sdata << 6 | sbase, (null or 0) << 25)
+    yield "SMEM", 256, _variants(smem, ("SDATA", "SBASE"))
+
+    def vop2(op: int, f: _Fields) -> tuple[int, ...]:
+        return (op << 25 | f.reg("VDST", VDST) << 17 | f.reg("VSRC1", SRC1) << 9 | f.src9("SRC0", SRC0),)
+
+    def vop2_lit(op: int, f: _Fields) -> tuple[int, ...]:
+        return (*vop2(op, f), 0x12345678)
+    yield "VOP2", 0x3F, [*_variants(vop2, (), ("SRC0",)), *_variants(vop2_lit, ())]
+
+    def vop1(op: int, f: _Fields) -> tuple[int, ...]:
+        return ((0x3F << 25) | f.reg("VDST", VDST) << 17 | op << 9 | f.src9("SRC0", SRC0),)
+    yield "VOP1", 256, _variants(vop1, ("VDST", "SRC0"), ("SRC0",))
+
+    def vopc(op: int, f: _Fields) -> tuple[int, ...]:
+        return ((0x3E << 25) | op << 17 | f.reg("VSRC1", SRC1) << 9 | f.src9("SRC0", SRC0),)
+    yield "VOPC", 256, _variants(vopc, (), ("SRC0",))
+
+    vop3_id = 0x34 if layout == "gfx9" else 0x35
+
+    def vop3(op: int, f: _Fields) -> tuple[int, ...]:
+        # VOP3B forms keep a scalar destination (SDST) in bits 14:8: probed as s[40:41]
+        f.files.setdefault("VDST_S", "s")
+        vdst = f.reg("VDST", VDST)
+        f.regs.setdefault(("s", VDST), "VDST")
+        w0 = (vop3_id << 26) | op << 16 | f.reg("SDST", SDST2, "s") << 8 | vdst
+        return (w0, f.src9("SRC2", SRC2) << 18 | f.src9("SRC1", SRC1) << 9 | f.src9("SRC0", SRC0))
+    yield "VOP3", 1024, _variants(vop3, ("SDST", "SRC2", "SRC1", "SRC0", "VDST"), ("SRC0", "SRC1"))
+
+    def vop3p(op: int, f: _Fields) -> tuple[int, ...]:
+        head = (0x1A7 << 23) if layout == "gfx9" else (0xCC << 24)
+        # op_sel_hi = 1,1,1 (bits 14 and 60:59) is the default LLVM does not print
+        w0 = head | op << 16 | 1 << 14 | f.reg("VDST", VDST)
+        return (w0, 3 << 27 | f.src9("SRC2", SRC2) << 18 | f.src9("SRC1", SRC1) << 9 | f.src9("SRC0", SRC0))
+    yield "VOP3P", 128, _variants(vop3p, ("SRC2", "SRC1", "SRC0"), ("SRC0", "SRC1"))
+
+    def ds(op: int, f: _Fields) -> tuple[int, ...]:
+        w0 = (0x36 << 26) | (op << 17 if layout == "gfx9" else op << 18)
+        return (w0, f.reg("VDST", VDST) << 24 | f.reg("DATA1", SRC2) << 16 | f.reg("DATA0", SRC1) << 8
+                | f.reg("ADDR", SRC0))
+    yield "DS", 256, _variants(ds, ("VDST", "DATA1", "DATA0", "ADDR"))
+
+    if not g12:
+        off = 0x7F if null is None else null
+        for seg, name in ((0, "FLAT"), (1, "SCRATCH"), (2, "GLOBAL")):
+            def flat(op: int, f: _Fields, seg: int = seg) -> tuple[int, ...]:
+                segbits = seg << 16 if layout == "gfx11" else seg << 14
+                w0 = (0x37 << 26) | op << 18 | segbits
+                addr = f.reg("ADDR", SRC0)
+                sve = 1 << 23 if layout == "gfx11" and seg == 1 and addr else 0  # gfx11 scratch: VADDR needs SVE
+                saddr = 0 if "SADDR" in f.zero else off  # FLAT (no SADDR) wants 0 on gfx9, `off' elsewhere
+                return (w0, f.reg("VDST", VDST) << 24 | sve | saddr << 16 | f.reg("DATA", SRC1) << 8 | addr)
+            yield name, 128, _variants(flat, ("VDST", "DATA", "ADDR", "SADDR"))
+
+        def mubuf(op: int, f: _Fields) -> tuple[int, ...]:
+            w0 = (0x38 << 26) | op << 18
+            # soffset = inline constant 0
+            return (w0, 0x80 << 24 | f.reg("SRSRC", SRC1, "s", 4) << 16 | f.reg("VDATA", VDST) << 8
+                    | f.reg("VADDR", SRC0))
+        yield "MUBUF", 128 if layout == "gfx9" else 256, _variants(mubuf, ("VDATA", "VADDR"))
+
+
+_REG = re.compile(r"\b([vsa])(\d+)\b|\b([vsa])\[(\d+):(\d+)\]")
+
+
+def template(operands: str, regs: dict[tuple[str, int], str]) -> str | None:
+    """The operand text with probe registers replaced by ``{FIELD:file:count}``; None if a register is not a probe."""
+    missing = False
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal missing
+        if m.group(1):
+            file, first, count = m.group(1), int(m.group(2)), 1
+        else:
+            file, first, count = m.group(3), int(m.group(4)), int(m.group(5)) - int(m.group(4)) + 1
+        key = regs.get((file, first)) or regs.get(("v" if file == "a" else file, first))
+        if key is None:
+            missing = True
+            return m.group(0)
+        return f"{{{key}:{file}:{count}}}"
+
+    out = _REG.sub(sub, operands)
+    return None if missing else out
+
+
+def _hex(words: tuple[int, ...]) -> str:
+    return ",".join(f"0x{b:02x}" for w in words for b in w.to_bytes(4, "little"))
+
+
+_NOP = 0xBF800000
+_WARN = re.compile(r"<stdin>:(\d+):(\d+): warning: invalid instruction encoding")
+_LINE = re.compile(r"^\s+(\S+)(?:\s+(.*?))?\s*; encoding: \[([^\]]*)\]")
+
+
+def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]]) -> list[str | None]:
+    """Text of each probe's first instruction when LLVM decodes it from its first byte exactly, else None."""
+    # two s_nop dwords after each probe: a rejected probe's later dwords may decode as a long instruction, which
+    # then swallows padding instead of the next probe
+    text = "\n".join(_hex((*p, _NOP, _NOP)) for p in probes) + "\n"
+    run = subprocess.run([llvm_mc, "--disassemble", "-arch=amdgcn", f"-mcpu={target}", "-show-encoding"],
+                         input=text, capture_output=True, text=True, check=False)
+    starts, pos = [], 0
+    for p in probes:
+        starts.append(pos)
+        pos += 4 * len(p) + 8
+    invalid = set()
+    for m in _WARN.finditer(run.stderr):
+        invalid.add(starts[int(m.group(1)) - 1] + (int(m.group(2)) - 1) // 5)
+    found: dict[int, tuple[int, str]] = {}
+    outs = (m for m in (_LINE.match(line) for line in run.stdout.splitlines()) if m)
+    at = 0
+    while at < pos:
+        if at in invalid:
+            at += 4
+            continue
+        m = next(outs)
+        n = len(m.group(3).split(","))
+        found[at] = (n, f"{m.group(1)} {m.group(2) or ''}".rstrip())
+        at += n
+    result: list[str | None] = []
+    for p, start in zip(probes, starts, strict=True):
+        hit = found.get(start)
+        result.append(hit[1] if hit and hit[0] == 4 * len(p) else None)
+    return result
+
+
+def table(llvm_mc: str, target: str, layout: str) -> dict[str, dict[int, tuple[str, str]]]:
+    out: dict[str, dict[int, tuple[str, str]]] = {}
+    for name, count, variants in formats(layout, target):
+        rows: dict[int, tuple[str, str]] = {}
+        todo = list(range(count))
+        for variant in variants:
+            if not todo:
+                break
+            probes = [variant(op) for op in todo]
+            texts = disassemble(llvm_mc, target, [p.words for p in probes])
+            left = []
+            for op, probe, text in zip(todo, probes, texts, strict=True):
+                tmpl = None if text is None else template(text.partition(" ")[2], probe.regs)
+                if text is None or tmpl is None:
+                    left.append(op)
+                    continue
+                rows[op] = (text.partition(" ")[0], tmpl.replace("0x12345678", "{LITERAL}"))
+            todo = left
+        out[name] = dict(sorted(rows.items()))
+    return out
+
+
+def write(path: Path, family: str, target: str, llvm_mc: str, version: str,
+          tables: dict[str, dict[int, tuple[str, str]]]) -> None:
+    lines = [
+        f"# AMDGPU opcode table for the {family} family, generated by tools/gen_opcode_tables.py",
+        f"# with {version} ({llvm_mc} --disassemble -arch=amdgcn -mcpu={target} -show-encoding):",
+        "# every opcode value of each format was disassembled with probe registers in the other fields.",
+        "# Rows: [FORMAT] sections; 'opcode<TAB>mnemonic<TAB>operand template'. Opcodes LLVM rejects are absent.",
+        "# Template fields: {FIELD:file:count} = the named field's register(s); other text is printed verbatim.",
+    ]
+    for name, rows in tables.items():
+        lines.append(f"[{name}]")
+        lines.extend(f"{op}\t{mn}\t{tmpl}" for op, (mn, tmpl) in rows.items())
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "src" / "isalens" / "isa"
+                    / "amdgcn" / "data")
+    ap.add_argument("--llvm-mc", default="llvm-mc-19")
+    args = ap.parse_args(argv)
+    try:
+        version = subprocess.run([args.llvm_mc, "--version"], capture_output=True, text=True,
+                                 check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        print(f"{args.llvm_mc} not found", file=sys.stderr)
+        return 2
+    ver = re.search(r"LLVM version (\S+)", version)
+    label = f"LLVM {ver.group(1) if ver else '?'}"
+    for family in args.family or sorted(FAMILIES):
+        target, layout = FAMILIES[family]
+        tables = table(args.llvm_mc, target, layout)
+        write(args.out / f"opcodes_{family}.txt", family, target, args.llvm_mc, label, tables)
+        print(family, {k: len(v) for k, v in tables.items()})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
