@@ -22,7 +22,15 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.errors import ParseError
-from isalens.isa.amdgcn.dialects import RADV_DEFAULT_WAVE, Draft, DraftInstruction, ReadResult, aco_wave_size
+from isalens.isa.amdgcn.aco_listing import (
+    CONSTANT_DATA_RE,
+    CONSTANT_ROW_RE,
+    RADV_DEFAULT_WAVE,
+    REPEAT_RE,
+    aco_wave_size,
+    repeat_last,
+)
+from isalens.isa.amdgcn.drafts import Draft, DraftInstruction, ReadResult
 from isalens.lines import lines_of
 
 __all__ = ["RADV_DEFAULT_WAVE", "declared_family", "looks_like_radv_dump", "read_radv_dump"]
@@ -39,9 +47,6 @@ _TRAILER = re.compile(r";((?:\s+[0-9a-fA-F]+)+)\s*$")
 # an instruction whose indentation a paste lost: a mnemonic, operands, ACO's encoding words
 _PASTED_INSTRUCTION = re.compile(r"^[a-z][a-z0-9_]*\b[^;]*;(?:\s+[0-9a-fA-F]{8})+\s*$"
                                  r"|^\(then repeated \d+ times?\)\s*$")
-_REPEAT = re.compile(r"^\s*\(then repeated (\d+) times?\)\s*$")
-_CONSTANT_DATA = re.compile(r"^\s*/\*\s*constant data\s*\*/\s*$")
-_CONSTANT_ROW = re.compile(r"^\s*\[\d+\]((?:\s+[0-9a-fA-F]{8})+)\s*$")
 _WORKGROUP = re.compile(r"^workgroup[-_]size:\s*(\d+),\s*(\d+),\s*(\d+)\s*$")
 _NIR_INPUTS = re.compile(r"^inputs:\s*(\d+)\s*$")
 _NIR_SHARED = re.compile(r"^shared-size:\s*(\d+)\s*$")
@@ -247,12 +252,12 @@ class _Reader:
                 continue
             if raw[0] not in " \t" and self._header_at(j) is not None:
                 break
-            if _CONSTANT_DATA.match(raw):
+            if CONSTANT_DATA_RE.match(raw):
                 in_constants = True
                 self.result.notes.append((lineno, f"{title}: constant data after the code skipped (not code)"))
                 j += 1
                 continue
-            if in_constants and _CONSTANT_ROW.match(raw):
+            if in_constants and CONSTANT_ROW_RE.match(raw):
                 j += 1
                 continue
             label = _LABEL.match(raw)
@@ -262,15 +267,9 @@ class _Reader:
                 continue
             if raw[0] not in " \t" and not _PASTED_INSTRUCTION.match(raw):
                 break  # the dump goes on with something else: the outer loop notes it
-            repeat = _REPEAT.match(raw)
+            repeat = REPEAT_RE.match(raw)
             if repeat:
-                if not draft.items:
-                    raise ParseError("'(then repeated N times)' before any instruction", file=self.file,
-                                     line=lineno, code="syntax")
-                last = draft.items[-1]
-                for _ in range(int(repeat.group(1))):
-                    draft.items.append(DraftInstruction(lineno, last.text, address, last.encoding))
-                    address += 4 * len(last.encoding)
+                address = repeat_last(draft, int(repeat.group(1)), lineno, address, self.file)
                 j += 1
                 continue
             code, _, comment = raw.partition(";")

@@ -1,0 +1,260 @@
+"""One instruction line -> :class:`~isalens.ir.instruction.Instruction`: its text parsed, its mnemonic checked
+against the target's lists, its operands against the register files, the semantics table applied and the branch
+target found. What the text alone determines is decoded once per distinct text and target (:class:`ReadContext`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from isalens.errors import ParseError, UnknownInstructionError
+from isalens.ir.diagnostics import Diagnostic, Severity
+from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
+from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
+from isalens.ir.program import TargetInfo
+from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
+from isalens.isa.amdgcn import arity, catalog, semantics
+from isalens.isa.amdgcn.drafts import Draft, DraftInstruction, check_instruction_text
+from isalens.isa.amdgcn.facts import describe, with_encoding
+from isalens.isa.amdgcn.syntax import RawInstruction, SyntaxProblem, parse_instruction_text
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Decoded:
+    """What an instruction's text alone determines (cached per distinct text)."""
+
+    mnemonic: str
+    operands: tuple[Operand, ...]
+    modifiers: tuple[str, ...]
+    defs: int
+    uses: int
+    branch: BranchKind
+    branch_raw: RawInstruction | None
+    ops: tuple[str, ...]
+    guessed: bool
+    notes: tuple[str, ...]
+    referenced: int
+    facts: InstructionFacts
+    #: the text itself: every line with this text shares the one string (a 1M-instruction kernel repeats most)
+    text: str = ""
+    #: ``facts`` with the exact size, per number of encoding words (disassembly gives the words of every line)
+    sized: dict[int, InstructionFacts] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(slots=True)
+class ReadContext:
+    """What reading one kernel's instructions needs and finds: the target, its diagnostics, the decoded texts."""
+
+    file: str
+    target: TargetInfo
+    wave_size: int
+    ignore_unknown: bool
+    diagnostics: list[Diagnostic]
+    guessed: int = 0
+    cache: dict[str, _Decoded] = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.cache = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
+
+
+#: decoded instruction texts, shared by every kernel and module of one process for the same target, wave
+#: size and unknown-instruction policy: a library's code objects repeat most of their texts (gfx1030 code
+#: objects of librocsparse: 94,905 instructions, 8,760 distinct texts per code object, 6,852 over 14 of them)
+_DECODED: dict[tuple[TargetInfo, int, bool], dict[str, _Decoded]] = {}
+#: a cache that grows past this many texts starts again: memory stays bounded in a long-lived process (a
+#: scan worker holds one cache per target; with 400,000 each, workers scanning librocsparse's seven targets
+#: grew past 2 GB)
+_DECODED_LIMIT = 100_000
+
+
+def _shared_cache(target: TargetInfo, wave_size: int, ignore_unknown: bool) -> dict[str, _Decoded]:
+    key = (target, wave_size, ignore_unknown)
+    cache = _DECODED.get(key)
+    if cache is None or len(cache) > _DECODED_LIMIT:
+        cache = _DECODED[key] = {}
+    return cache
+
+
+def _check_ranges(op: Operand, ctx: ReadContext, line: int, mnemonic: str) -> None:
+    if not isinstance(op, RegOperand):
+        return
+    t = ctx.target
+    for reg in op.regs:
+        if reg.file is RegFile.VGPR and reg.last >= t.addressable_vgprs:
+            raise ParseError(
+                f"register {op.text} is out of range for {t.name} (v0-v{t.addressable_vgprs - 1}) in {mnemonic}",
+                file=ctx.file, line=line, code="register-range")
+        if reg.file is RegFile.AGPR:
+            if t.addressable_agprs == 0:
+                raise ParseError(f"{t.name} has no AGPRs, but {mnemonic} uses {op.text}",
+                                 file=ctx.file, line=line, code="register-range")
+            if reg.last >= t.addressable_agprs:
+                raise ParseError(
+                    f"register {op.text} is out of range for {t.name} (a0-a{t.addressable_agprs - 1})",
+                    file=ctx.file, line=line, code="register-range")
+        if reg.file is RegFile.SGPR and reg.last >= t.addressable_sgprs:
+            raise ParseError(
+                f"register {op.text} is out of range for {t.name} (s0-s{t.addressable_sgprs - 1})",
+                file=ctx.file, line=line, code="register-range")
+
+
+def _parse_one(text: str, ctx: ReadContext, line: int) -> RawInstruction:
+    try:
+        return parse_instruction_text(text)
+    except SyntaxProblem as exc:
+        raise ParseError(str(exc), file=ctx.file, line=line, code="syntax") from None
+
+
+def check_kernel_ranges(instructions: list[Instruction], ctx: ReadContext) -> None:
+    """Report the first register beyond the target's files (checked on the union, then located)."""
+    t = ctx.target
+    allowed = Reg(RegFile.VGPR, 0, t.addressable_vgprs).mask() | Reg(RegFile.SGPR, 0, t.addressable_sgprs).mask()
+    if t.addressable_agprs:
+        allowed |= Reg(RegFile.AGPR, 0, t.addressable_agprs).mask()
+    allowed |= Reg(RegFile.SPECIAL, 0, len(SPECIAL_NAMES)).mask()
+    union = 0
+    for ins in instructions:
+        union |= ins.defs | ins.uses
+    if not union & ~allowed:
+        return
+    for ins in instructions:
+        for op in ins.operands:
+            _check_ranges(op, ctx, ins.line, ins.mnemonic)
+
+
+def _unknown(mnemonic: str, ctx: ReadContext, line: int) -> None:
+    elsewhere = [f for f in catalog.families_with(mnemonic) if f not in ctx.target.mnemonic_lists]
+    hint = f" (it exists on {', '.join(elsewhere)}: is --arch right?)" if elsewhere else ""
+    message = f"unknown instruction '{mnemonic}' for {ctx.target.name}{hint}"
+    if not catalog.known_mnemonics(ctx.target.mnemonic_lists):
+        message = f"no instruction list for target {ctx.target.name}; cannot check '{mnemonic}'"
+    if not ctx.ignore_unknown:
+        raise UnknownInstructionError(message + "; use --ignore-unknown to continue",
+                                      file=ctx.file, line=line, code="unknown-instruction")
+    ctx.diagnostics.append(Diagnostic(Severity.WARNING, "unknown-instruction",
+                                      message + "; operands treated positionally (first written, rest read)",
+                                      ctx.file, line))
+    ctx.guessed += 1
+
+
+def _branch_target(raw: RawInstruction, kind: BranchKind, item: DraftInstruction, draft: Draft,
+                   ctx: ReadContext) -> str | None:
+    if kind not in (BranchKind.JUMP, BranchKind.COND, BranchKind.CALL):
+        return None
+    candidates: list[Operand] = list(raw.operands)
+    for op in reversed(candidates):
+        if isinstance(op, OtherOperand | LabelOperand) and re.fullmatch(r"[.A-Za-z_$][\w.$]*", op.text):
+            return op.text
+        if isinstance(op, ImmOperand) and isinstance(op.value, int):
+            if item.address is None:
+                raise ParseError(f"numeric branch target {op.text} without instruction addresses",
+                                 file=ctx.file, line=item.line, code="branch-target")
+            simm = op.value & 0xFFFF
+            if simm >= 0x8000:
+                simm -= 0x10000
+            return f"@{item.address + 4 + 4 * simm:#x}"
+    if kind is BranchKind.CALL:
+        return None
+    raise ParseError(f"{raw.mnemonic} has no branch target", file=ctx.file, line=item.line, code="branch-target")
+
+
+def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: ReadContext) -> Instruction:
+    """The instruction of one draft line (its decoded text from the cache when the text was seen before)."""
+    decoded = ctx.cache.get(item.text)
+    if decoded is None or decoded.guessed:
+        decoded = _decode(item, ctx)
+        ctx.cache[item.text] = decoded
+    target = None
+    if decoded.branch_raw is not None:
+        target = _branch_target(decoded.branch_raw, decoded.branch, item, draft, ctx)
+    for note in decoded.notes:
+        ctx.diagnostics.append(Diagnostic(Severity.NOTE, "approximate", note, ctx.file, item.line))
+    # positional, in field order: this runs once per instruction
+    return Instruction(index, item.line, decoded.text, decoded.mnemonic, decoded.operands, decoded.modifiers,
+                       decoded.defs, decoded.uses, decoded.branch, target, item.address, item.encoding, 0, 0,
+                       decoded.guessed, decoded.ops, decoded.referenced,
+                       _sized(decoded, item.encoding) if item.encoding else decoded.facts)
+
+
+def _sized(decoded: _Decoded, words: tuple[int, ...]) -> InstructionFacts:
+    facts = decoded.sized.get(len(words))
+    if facts is None:
+        facts = decoded.sized[len(words)] = with_encoding(decoded.facts, words)
+    return facts
+
+
+def _decode(item: DraftInstruction, ctx: ReadContext) -> _Decoded:
+    check_instruction_text(item.text, ctx.file, item.line)
+    parts = [p.strip() for p in item.text.split("::")] if "::" in item.text else [item.text]
+    defs = uses = 0
+    branch = BranchKind.NONE
+    branch_raw: RawInstruction | None = None
+    operands: list[Operand] = []
+    modifiers: list[str] = []
+    ops: list[str] = []
+    notes: list[str] = []
+    guessed = False
+    unread = 0
+    for part in parts:
+        raw = _parse_one(part, ctx, item.line)
+        ops.append(raw.mnemonic)
+        if not catalog.is_known(raw.mnemonic, ctx.target.mnemonic_lists):
+            _unknown(raw.mnemonic, ctx, item.line)
+            guessed = True
+        effects, eff = semantics.apply(raw.mnemonic, raw.operands, raw.modifiers,
+                                       generation=ctx.target.generation, wave_size=ctx.wave_size)
+        if guessed and not eff.matched:
+            effects = _positional(raw)
+        _check_extra_operands(raw, ctx, item.line, guessed)
+        required = eff.sources if eff.sources is not None else eff.defs
+        if not guessed and len(raw.operands) < required:
+            # llvm-mc: "too few operands for instruction"; without them we would silently track nothing
+            raise ParseError(f"too few operands for {raw.mnemonic}: it writes or reads {required}, "
+                             f"found {len(raw.operands)}", file=ctx.file, line=item.line, code="syntax")
+        defs |= effects.defs
+        uses |= effects.uses
+        unread |= effects.unread
+        if effects.branch is not BranchKind.NONE:
+            branch = effects.branch
+            branch_raw = raw
+        notes.extend(f"{raw.mnemonic}: {note}" for note in effects.notes)
+        operands.extend(raw.operands)
+        modifiers.extend(raw.modifiers)
+    referenced = 0
+    for op in operands:
+        if isinstance(op, RegOperand):
+            referenced |= op.mask
+    referenced &= ~unread  # printed, not read: nothing to allocate
+    facts = describe(ops[0], tuple(operands), tuple(modifiers), item.text, ctx.target.name, ctx.target.generation)
+    return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
+                    guessed, tuple(notes), referenced, facts, item.text)
+
+
+def _check_extra_operands(raw: RawInstruction, ctx: ReadContext, line: int, guessed: bool) -> None:
+    """More operands than any form of the instruction takes is an error naming the first extra token, as in
+    llvm-mc ("invalid operand for instruction"): read as one more source it would silently change the result."""
+    lists = ctx.target.mnemonic_lists
+    for op in raw.operands:
+        if isinstance(op, OtherOperand) and catalog.is_known(op.text.lower(), lists):
+            raise ParseError(f"invalid operand for instruction: '{op.text}' after {raw.mnemonic} is an instruction "
+                             "of its own (one instruction per line)", file=ctx.file, line=line, code="syntax")
+    most = None if guessed else arity.most_operands(raw.mnemonic, lists)
+    if most is not None and len(raw.operands) > most:
+        taken = ", ".join(op.text for op in raw.operands[:most]) or "none"
+        raise ParseError(f"invalid operand for instruction: '{raw.operands[most].text}' is one operand more than "
+                         f"{raw.mnemonic} takes (at most {most}: {taken})", file=ctx.file, line=line, code="syntax")
+
+
+def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
+    out = semantics.RegisterEffects()
+    for k, op in enumerate(raw.operands):
+        if isinstance(op, RegOperand):
+            mask = 0
+            for reg in op.regs:
+                mask |= reg.mask()
+            if k == 0:
+                out.defs |= mask
+            else:
+                out.uses |= mask
+    return out
