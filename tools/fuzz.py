@@ -467,7 +467,7 @@ def _vliw(case: Case) -> None:
 
 def _words(case: Case) -> None:
     from isalens.engine.decode import parse_words
-    from isalens.engine.load import resolve_arch
+    from isalens.engine.target import resolve_arch
     from isalens.isa.amdgcn.fields import DecodeError, decode
 
     spec = resolve_arch(case.args[0])

@@ -20,19 +20,23 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from isalens.engine import Analysis, LoadOptions, analyze
-    from isalens.engine.load import analyze_kernel, load
+    from isalens.engine import load_module as load
+    from isalens.engine.load import analyze_kernel
     from isalens.errors import Diagnostic, IsalensError
 
 __all__ = ["Analysis", "Diagnostic", "IsalensError", "LoadOptions", "__version__", "analyze", "analyze_kernel",
            "load"]
 
-_WHERE = {"Analysis": "isalens.engine", "LoadOptions": "isalens.engine", "analyze": "isalens.engine",
-          "analyze_kernel": "isalens.engine.load", "load": "isalens.engine.load", "Diagnostic": "isalens.errors",
-          "IsalensError": "isalens.errors"}
+#: public name -> (module, its name there)
+_WHERE = {"Analysis": ("isalens.engine", "Analysis"), "LoadOptions": ("isalens.engine", "LoadOptions"),
+          "analyze": ("isalens.engine", "analyze"), "analyze_kernel": ("isalens.engine.load", "analyze_kernel"),
+          "load": ("isalens.engine", "load_module"), "Diagnostic": ("isalens.errors", "Diagnostic"),
+          "IsalensError": ("isalens.errors", "IsalensError")}
 
 
 def __getattr__(name: str) -> object:
     if name in _WHERE:
         import importlib
-        return getattr(importlib.import_module(_WHERE[name]), name)
+        module, attr = _WHERE[name]
+        return getattr(importlib.import_module(module), attr)
     raise AttributeError(f"module 'isalens' has no attribute {name!r}")

@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from isalens.arch.loader import all_archs
-    from isalens.engine.load import check_arch_data, resolve_arch
+    from isalens.engine.target import check_arch_data, resolve_arch
     from isalens.errors import IsalensError
 
     if args.action == "check":

@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
 
 
 def run_occupancy(args: argparse.Namespace) -> int:
-    from isalens.engine.load import compute_occupancy
+    from isalens.engine.occupancy import compute_occupancy
     from isalens.errors import IsalensError
     from isalens.report.occupancy import curves_dict, occupancy_dict, render_occupancy_text
 
@@ -80,7 +80,7 @@ def _parse_dims(text: str) -> tuple[int, ...]:
 
 
 def run_tile(args: argparse.Namespace) -> int:
-    from isalens.engine.load import plan_tiles
+    from isalens.engine.tile import plan_tiles
     from isalens.report.occupancy import render_tiles_text, tile_dict
 
     plan, table = plan_tiles(_parse_dims(args.dims), args.radius, args.bytes_per_item, args.arch)

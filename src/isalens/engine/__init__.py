@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isalens.engine.load import LoadedKernel, LoadedModule, load
+from isalens.engine.load import LoadedKernel, LoadedModule, source_arg
+from isalens.engine.load import load as load_text
 from isalens.engine.pool import each_in_order
 from isalens.errors import InputError, IsalensError
 from isalens.progress import step
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from isalens.analysis.vliw import VliwAnalysis
 
 __all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "compare_variant", "compare_variants",
-           "load_input", "read_stdin", "report_of", "source_of"]
+           "load_input", "load_module", "read_stdin", "report_of", "source_of"]
 
 #: the optional passes `analyze` runs beside the core ones (docs/reports.md)
 ANALYZE_PASSES = ("stats", "timing", "advice")
@@ -147,8 +148,8 @@ def load_input(source: str | Path, options: LoadOptions = LoadOptions(),
             wave=options.wave, ignore_unknown=options.ignore_unknown, lang=options.lang,
             debug_info=options.debug_info)
     else:
-        module = load(source, options.arch, dialect=options.dialect, ignore_unknown=options.ignore_unknown,
-                      wave_size=options.wave)
+        module = load_text(source, options.arch, dialect=options.dialect, ignore_unknown=options.ignore_unknown,
+                           wave_size=options.wave)
         if module.ir.dialect == "radv":  # a RADV_DEBUG=shaders dump carries the driver's own statistics
             from isalens.frontends.radv import dump_statistics
             stats = dump_statistics(module.ir)
@@ -160,6 +161,17 @@ def load_input(source: str | Path, options: LoadOptions = LoadOptions(),
                                file=module.ir.file)
         kernels = tuple(k for k in kernels if k.name == options.kernel)
     return module, kernels, stats
+
+
+def load_module(path_or_text: str | Path | None = None, arch: str | None = None, *, path: str | Path | None = None,
+         dialect: str | None = None, ignore_unknown: bool = False, wave_size: int | None = None,
+         **options: Any) -> LoadedModule:
+    """The parsed kernels of one input (``isalens.load``): ISA text (a ``str``) or a file (a
+    :class:`~pathlib.Path`, or ``path=`` as a string: ISA text, a source a compiler reads, a code object or
+    bundle). A ``str`` is always text: one that names an existing file is refused, never read as a file.
+    ``arch`` may be omitted when the input names its target; further keywords are :class:`LoadOptions`."""
+    opts = LoadOptions(arch=arch, dialect=dialect, ignore_unknown=ignore_unknown, wave=wave_size, **options)
+    return load_input(source_arg(path_or_text, path), opts)[0]
 
 
 def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest: int = 10,

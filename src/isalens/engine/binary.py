@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from isalens.arch.loader import normalize_arch_name
+from isalens.arch.model import ArchSpec
 from isalens.binary.bundle import is_binary_file
-from isalens.engine.load import LoadedModule, finish_module, resolve_arch, target_info
+from isalens.engine.load import LoadedModule, finish_module
+from isalens.engine.target import resolve_arch, target_info
 from isalens.errors import InputError, IsalensError
 from isalens.frontends.objdump import disassemble, only_functions
 from isalens.ir.diagnostics import Diagnostic, Severity
@@ -106,10 +108,12 @@ def _xnack_reserved(co: CodeObject) -> bool:
 
 def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
                      wave_size: int | None = None, symbols: list[str] | None = None,
-                     disassembly: str | None = None) -> LoadedModule:
+                     disassembly: str | None = None, spec: ArchSpec | None = None) -> LoadedModule:
     """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it;
-    ``disassembly``, the whole object's from :func:`disassemble_all`, saves the llvm-objdump run."""
-    spec = resolve_arch(co.processor, file=file)
+    ``disassembly``, the whole object's from :func:`disassemble_all`, saves the llvm-objdump run; ``spec``, the
+    target of ``co.processor`` when the request has resolved it already."""
+    if spec is None:
+        spec = resolve_arch(co.processor, file=file)
     if symbols is None and kernel is not None:
         symbols = select_kernels(co, kernel)
     label = f"{file} [{co.source}]"
@@ -206,10 +210,10 @@ def load_binary(path: Path, *, target: str | None = None, kernel: str | None = N
                                                          code="no-code-object")
     kernels: list[Kernel] = []
     diagnostics: list[Diagnostic] = []
-    spec = None
+    spec = resolve_arch(chosen[0].processor, file=file)  # one processor: chosen by --target, or the only one
     for co in chosen:
-        loaded = load_code_object(co, file=file, kernel=kernel, ignore_unknown=ignore_unknown, wave_size=wave_size)
-        spec = loaded.arch
+        loaded = load_code_object(co, file=file, kernel=kernel, ignore_unknown=ignore_unknown, wave_size=wave_size,
+                                  spec=spec)
         kernels += loaded.ir.kernels
         diagnostics += loaded.ir.diagnostics
     if not kernels:
@@ -217,7 +221,6 @@ def load_binary(path: Path, *, target: str | None = None, kernel: str | None = N
         shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
         raise InputError(f"no kernel matches '{kernel}' (found: {shown or 'no kernels'})", file=file,
                          code="no-kernel")
-    assert spec is not None
     label = file if len(chosen) == 1 and chosen[0].source == "code object" else f"{file} [{chosen[0].target}]"
     module = Module(kernels=tuple(kernels), dialect="objdump", arch=spec.name, file=label,
                     diagnostics=tuple(diagnostics))

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from isalens.analysis.pipeline import PassOptions
 from isalens.analysis.stats import KernelStats
-from isalens.engine.load import LoadedKernel, check_wave_size, load, read_file_bytes, resolve_arch
+from isalens.engine.load import LoadedKernel, read_file_bytes
+from isalens.engine.target import check_wave_size, resolve_arch
 from isalens.errors import InputError
 from isalens.frontends.run_tool import run_tool
 from isalens.isa.amdgcn import encoding
@@ -167,7 +168,9 @@ def decode_file(path: str | Path, arch: str | None) -> list[DecodedInstruction]:
         if not words:
             raise InputError("the .text section is empty", file=str(p), code="decode-input")
         return decode_words(words, arch, where=str(p))
-    module = load(p, arch)
+    from isalens.engine import LoadOptions, load_input  # the one way in for a file
+
+    module = load_input(p, LoadOptions(arch=arch))[0]
     out: list[DecodedInstruction] = []
     for kernel in module.kernels:
         with_words = [ins for ins in kernel.ir.instructions if ins.encoding]

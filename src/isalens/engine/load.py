@@ -4,7 +4,6 @@ text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` (+ :class:`Arc
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Collection
@@ -18,31 +17,22 @@ from isalens.analysis.cfg import CFG
 from isalens.analysis.cfg import cfg as build_cfg
 from isalens.analysis.liveness import Liveness
 from isalens.analysis.liveness import liveness as solve_liveness
-from isalens.analysis.occupancy import (
-    Curve,
-    Occupancy,
-    OccupancyInput,
-    OccupancyInputError,
-    curves,
-    occupancy,
-    waves_with_lds,
-)
 from isalens.analysis.pipeline import KernelAnalysis, PassOptions, run
-from isalens.analysis.tiles import TilePlan, candidate_tiles, plan_tile
-from isalens.arch.loader import UnknownArchError, all_archs, get_arch, normalize_arch_name
+from isalens.arch.loader import all_archs
 from isalens.arch.model import ArchSpec
+from isalens.engine.disassembly import listing_gaps
+from isalens.engine.target import check_wave_size, resolve_arch, same_target, target_info
 from isalens.errors import ArchError, InputError
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.instruction import Instruction
-from isalens.ir.program import Kernel, Module, TargetInfo
+from isalens.ir.program import Kernel, Module
 from isalens.isa import registry
 from isalens.progress import step
 from isalens.reading import max_input_size, read_file
 
 __all__ = [
-    "LoadedKernel", "LoadedModule", "OccupancyResult", "analyze_kernel", "check_arch_data", "check_wave_size",
-    "compute_occupancy", "finish_module",
-    "load", "plan_tiles", "resolve_arch", "source_arg", "target_info",
+    "LoadedKernel", "LoadedModule", "analyze_kernel", "finish_module", "load", "read_file_bytes", "read_input",
+    "source_arg",
 ]
 
 _DEFAULT_PASS_OPTIONS = PassOptions()
@@ -54,56 +44,6 @@ def _is_vliw(text: str) -> bool:
     from isalens.isa import r600  # the VLIW reader loads on use: ~11 ms of every GCN command's start-up
 
     return r600.sniff(text) is not None
-
-
-def resolve_arch(name: str, *, file: str | None = None) -> ArchSpec:
-    """The :class:`ArchSpec` for ``name`` or a clear :class:`ArchError`."""
-    try:
-        return get_arch(name)
-    except UnknownArchError:
-        from isalens.isa.r600.rules import generation_of as r600_generation_of  # the VLIW reader loads on use
-
-        if r600_generation_of(name) is not None:  # a chip `isalens vliw` reads: say so instead of "unknown"
-            raise ArchError(f"'{name}' is a VLIW (R600-Cayman) target: `isalens vliw --target {name}` (or "
-                            "`isalens analyze`) reads its code; this command reads GCN, CDNA and RDNA ISA",
-                            file=file, code="vliw-target") from None
-        close = difflib.get_close_matches(name.lower(), sorted(all_archs()), n=3, cutoff=0.6)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise ArchError(f"unknown target architecture '{name}'{hint} (see `isalens arch list`)", file=file,
-                        code="unknown-arch") from None
-
-
-def check_wave_size(arch: ArchSpec, wave_size: int | None, *, file: str | None = None,
-                    what: str = "--wave") -> None:
-    """The one check every command makes: ``wave_size`` (None: the target's default) runs on ``arch``."""
-    if wave_size is not None and wave_size not in arch.wave_sizes:
-        sizes = " or ".join(f"wave{w}" for w in arch.wave_sizes)
-        raise ArchError(f"{arch.name} runs {sizes}, not wave{wave_size} ({what} {wave_size})", file=file,
-                        code="wave-size")
-
-
-def target_info(arch: ArchSpec, wave_size: int | None = None) -> TargetInfo:
-    """The plain figures the ISA readers need about ``arch``."""
-    check_wave_size(arch, wave_size)
-    return TargetInfo(
-        name=arch.name,
-        generation=arch.generation,
-        wave_size=wave_size or arch.default_wave_size,
-        wave_size_forced=wave_size is not None,
-        addressable_vgprs=arch.addressable_vgprs,
-        addressable_agprs=arch.agprs,
-        addressable_sgprs=arch.addressable_sgprs,
-        has_sdwa=arch.has_sdwa,
-        mnemonic_lists=arch.mnemonic_lists,  # bench: target facts from arch data
-    )
-
-
-def _same_target(a: str, b: str) -> bool | None:
-    """Whether two target names mean the same chip (aliases such as raven resolved); None if one is unknown."""
-    try:
-        return get_arch(a).name == get_arch(b).name
-    except UnknownArchError:
-        return None if normalize_arch_name(a) == normalize_arch_name(b) else False
 
 
 @dataclass(frozen=True)
@@ -233,15 +173,25 @@ def source_arg(path_or_text: str | Path | None, path: str | Path | None) -> str 
 
 
 def load(path_or_text: str | Path | None = None, arch: str | None = None, *, path: str | Path | None = None,
-         dialect: str | None = None, ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
-    """Parse ISA text (a ``str``) or a file (a :class:`~pathlib.Path`, or ``path=`` as a string) into a
+         dialect: str | None = None, ignore_unknown: bool = False, wave_size: int | None = None,
+         spec: ArchSpec | None = None) -> LoadedModule:
+    """Parse ISA text (a ``str``) or a text file (a :class:`~pathlib.Path`, or ``path=`` as a string) into a
     :class:`LoadedModule`. A ``str`` is always text: one that names an existing file is refused with a
-    message saying to pass a ``Path``, never read as a file.
+    message saying to pass a ``Path``, never read as a file. (Requests come through
+    :func:`isalens.engine.load_input`, which also reads sources and binaries.)
 
     ``arch`` may be omitted when the input names its target (``.amdgcn_target``); when both are given
-    they must agree.
+    they must agree. ``spec``: the request's target already resolved (a front end compiled for it), used
+    instead of resolving ``arch`` again.
     """
     text, file = read_input(source_arg(path_or_text, path))
+    return _parse_text(text, file, arch=spec.name if spec is not None else arch, spec=spec, dialect=dialect,
+                       ignore_unknown=ignore_unknown, wave_size=wave_size)
+
+
+def _parse_text(text: str, file: str, *, arch: str | None, spec: ArchSpec | None, dialect: str | None,
+                ignore_unknown: bool, wave_size: int | None) -> LoadedModule:
+    """ISA text -> the readers -> :func:`finish_module`, with every check on the text and its target first."""
     if not text.strip():
         raise InputError("empty input: no instructions", file=file, line=1, code="empty")
     if dialect is not None and dialect not in registry.DIALECTS:
@@ -249,7 +199,7 @@ def load(path_or_text: str | Path | None = None, arch: str | None = None, *, pat
                          file=file, code="dialect")
     dialect = dialect or registry.sniff(text)
     declared = registry.declared_target(text, dialect)
-    if arch and declared and _same_target(arch, declared) is False:
+    if arch and declared and same_target(arch, declared) is False:
         raise ArchError(f"--arch {arch} conflicts with the input's target {declared}", file=file,
                         code="arch-conflict")
     name = arch or declared
@@ -262,7 +212,8 @@ def load(path_or_text: str | Path | None = None, arch: str | None = None, *, pat
     if not name:
         raise ArchError(f"the input does not name its target: pass --arch ({_target_hint(text, file)})",
                         file=file, code="arch-required")
-    spec = resolve_arch(name, file=file)
+    if spec is None:
+        spec = resolve_arch(name, file=file)
     check_wave_size(spec, wave_size, file=file)
     step(f"reading {file}")
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
@@ -275,55 +226,11 @@ def finish_module(module: Module, spec: ArchSpec) -> LoadedModule:
     target, and the call graph linked (analysis/calls.py) so that callers carry their callees' registers."""
     for kernel in module.kernels:  # a wave size the input declares must exist on the target too
         check_wave_size(spec, kernel.wave_size, file=module.file, what=f"kernel {kernel.name} declares")
+    module = listing_gaps(module)
     module = link_calls(module, has_flat_address_space=spec.generation >= 7,
                         unified_vgpr_file=spec.unified_vgpr_file,
                         scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch))
     return LoadedModule(module, spec)
-
-
-@dataclass(frozen=True, slots=True)
-class OccupancyResult:
-    """Occupancy of one resource set, the waves the workgroup shape alone allows, and optional curves."""
-
-    occupancy: Occupancy
-    workgroup_limit: int
-    curves: tuple[Curve, ...] = ()
-
-
-def compute_occupancy(arch: str, *, vgprs: int, sgprs: int = 0, agprs: int = 0, lds_bytes: int = 0,
-                      workgroup_size: int | None = None, wave_size: int | None = None,
-                      wgp_mode: bool | None = None, with_curves: bool = False) -> OccupancyResult:
-    """Occupancy on ``arch``; a workgroup size of None means LLVM's assumption (1024 threads)."""
-    spec = resolve_arch(arch)
-    inp = OccupancyInput(vgprs=vgprs, sgprs=sgprs, agprs=agprs, lds_bytes=lds_bytes,
-                         workgroup_size=workgroup_size if workgroup_size is not None else spec.max_workgroup_size,
-                         wave_size=wave_size or spec.default_wave_size, wgp_mode=wgp_mode,
-                         workgroup_assumed=workgroup_size is None)
-    try:
-        occ = occupancy(spec, inp)
-        alone = waves_with_lds(spec, 0, inp.workgroup_size, inp.wave_size, occ.wgp_mode)
-        extra = curves(spec, inp) if with_curves else ()
-    except OccupancyInputError as exc:
-        raise InputError(str(exc), code="occupancy-input") from None
-    return OccupancyResult(occ, alone, extra)
-
-
-def plan_tiles(dims: tuple[int, ...], radius: int, bytes_per_item: int,
-               arch: str | None = None) -> tuple[TilePlan, list[TilePlan]]:
-    """The plan for ``dims`` and a table over candidate tiles of the same rank."""
-    spec = resolve_arch(arch) if arch else None
-    try:
-        plan = plan_tile(dims, radius, bytes_per_item, spec)
-        table = [plan_tile(d, radius, bytes_per_item, spec) for d in candidate_tiles(len(dims))]
-    except ValueError as exc:
-        raise InputError(str(exc), code="tile-input") from None
-    return plan, table
-
-
-def check_arch_data() -> list[str]:
-    """Problems found in the architecture data files (empty when consistent)."""
-    from isalens.arch import check as arch_check  # only `isalens arch check` needs the self-check
-    return arch_check.check_arch_data()
 
 
 def analyze_kernel(kernel: LoadedKernel) -> KernelAnalysis:

@@ -14,7 +14,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from isalens.engine.load import LoadedModule, check_wave_size, load, resolve_arch
+from isalens.engine.load import LoadedModule, load
+from isalens.engine.target import check_wave_size, resolve_arch
 from isalens.errors import ArchError, InputError
 from isalens.frontends import clang as cc
 from isalens.frontends import radv
@@ -69,9 +70,9 @@ def _load_clang(path: Path, arch: str | None, defines: Sequence[str], include_di
         text = out.read_text()
         if keep_asm is not None:
             _keep(text, keep_asm)
-            module = load(Path(keep_asm), target, ignore_unknown=ignore_unknown, wave_size=wave)
+            module = load(Path(keep_asm), spec=spec, ignore_unknown=ignore_unknown, wave_size=wave)
         else:
-            module = load(out, target, ignore_unknown=ignore_unknown, wave_size=wave)
+            module = load(out, spec=spec, ignore_unknown=ignore_unknown, wave_size=wave)
     stats = _flat(cc.compiler_comments(text))
     tool = cc.find_llc() if path.suffix.lower() in (".ll", ".bc") else cc.find_clang()
     version = cc.tool_version(tool) if tool else None
