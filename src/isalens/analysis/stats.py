@@ -21,6 +21,7 @@ from isalens.ir.instruction import Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import RegFile
+from isalens.isa.amdgcn.mnemonics import without_size_suffix
 from isalens.ondemand import OnDemand
 
 __all__ = [
@@ -292,7 +293,7 @@ _KNOWN = frozenset({"v_mov_b32", "v_lshlrev_b32", "v_mul_u32_u24", "v_mul_lo_u32
 
 def _affine_base(mnemonic: str) -> str | None:
     """The mnemonic without its _e32/_e64 suffix when :func:`_value` knows it, else None."""
-    base = mnemonic[:-4] if mnemonic.endswith(("_e32", "_e64")) else mnemonic
+    base = without_size_suffix(mnemonic)
     return base if base in _KNOWN else None
 
 

@@ -21,6 +21,7 @@ from isalens.analysis.stats import LdsAccess, bank_conflict_degree
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.registers import VGPR_MASK, RegFile, registers_in
+from isalens.isa.amdgcn.mnemonics import without_size_suffix
 
 KIND = "lds"
 _DS_BYTES = 8  # every DS instruction is 8 bytes
@@ -56,7 +57,7 @@ def _const(op: object) -> int | None:
 
 @cache
 def _base(mnemonic: str) -> str:
-    return mnemonic.removesuffix("_e32").removesuffix("_e64")
+    return without_size_suffix(mnemonic)
 
 
 class _Addresses:

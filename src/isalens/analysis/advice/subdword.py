@@ -23,6 +23,7 @@ from isalens.analysis.advice.model import Advice, AdviceInput, PassResults
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.registers import Reg, RegFile
+from isalens.isa.amdgcn.mnemonics import without_size_suffix
 
 KIND = "subdword"
 #: the last type token names the source type: 16-bit sources (v_cvt_f32_f16 reads an f16)
@@ -51,7 +52,7 @@ def _vgpr(op: object) -> int | None:
 
 def _shift16(ins: Instruction, name: str) -> tuple[int, int] | None:
     """(dst, src) VGPRs of ``name dst, 16, src``."""
-    base = ins.mnemonic.removesuffix("_e32").removesuffix("_e64")
+    base = without_size_suffix(ins.mnemonic)
     ops = ins.operands
     if base != name or len(ops) != 3 or not isinstance(ops[1], ImmOperand) or ops[1].value != 16:
         return None
@@ -148,7 +149,7 @@ def _insert(inp: AdviceInput, orr: int, block_start: int) -> Fold | None:
     """``v_or_b32 d, z, (y << 16)`` with ``y`` and ``z`` from 16-bit ops (gfx8/gfx9, SDWA)."""
     result, arch = inp.analysis, inp.analysis.arch
     ins = result.kernel.instructions
-    orr_base = ins[orr].mnemonic.removesuffix("_e32").removesuffix("_e64")
+    orr_base = without_size_suffix(ins[orr].mnemonic)
     if not arch.has_sdwa or arch.generation > 9 or orr_base != "v_or_b32":
         return None
     ops = ins[orr].operands
@@ -214,8 +215,8 @@ def _pack(inp: AdviceInput, p: int, block_start: int) -> Fold | None:
     if lo is None or hi is None or _only_reader(result, lo, lo_reg, p) != p or _only_reader(result, hi, hi_reg, p) != p:
         return None
     lo_op, hi_op = ins[lo], ins[hi]
-    base = lo_op.mnemonic.removesuffix("_e32").removesuffix("_e64")
-    if base != hi_op.mnemonic.removesuffix("_e32").removesuffix("_e64") or base not in PACKED or lo_op.modifiers \
+    base = without_size_suffix(lo_op.mnemonic)
+    if base != without_size_suffix(hi_op.mnemonic) or base not in PACKED or lo_op.modifiers \
             or hi_op.modifiers or len(lo_op.operands) != len(hi_op.operands):
         return None
     srcs, sel_hi, removed = [], [], [lo, hi, p]

@@ -20,7 +20,8 @@ from typing import Any
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.registers import RegFile, special, special_pair
-from isalens.isa.amdgcn.semantics import base_mnemonic, effect_of
+from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, base_mnemonic, dual_to_single, vopd_halves
+from isalens.isa.amdgcn.semantics import effect_of
 from isalens.patterns import matches
 
 __all__ = [
@@ -28,10 +29,6 @@ __all__ = [
     "instruction_size", "is_inline_constant", "text_size",
 ]
 
-_SDWA_MODIFIERS = ("dst_sel:", "dst_unused:", "src0_sel:", "src1_sel:")
-_DPP_WORDS = ("quad_perm:", "row_shl:", "row_shr:", "row_ror:", "wave_shl:", "wave_rol:", "wave_shr:", "wave_ror:",
-              "row_mirror", "row_half_mirror", "row_bcast:", "row_share:", "row_xmask:", "row_newbcast:", "dpp8:",
-              "row_mask:", "bank_mask:", "bound_ctrl:", "fi:")
 #: modifiers only the 64-bit VALU encodings have
 _VOP3_MODIFIERS = ("clamp", "omod:", "mul:", "div:", "op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:", "byte_sel:")
 #: operand names that are inline sources, never a literal
@@ -300,11 +297,11 @@ def _valu_format(mnemonic: str, base: str, suffix: str, text: str, operands: tup
         return "VOPD"
     only32 = _last_match("vop32_only", base, generation, target)
     only64 = None if only32 else _last_match("vop3_only", base, generation, target)
-    if suffix in ("e64_dpp", "e64_dpp8") or (suffix in ("dpp", "dpp8", "") and only64 and _has(words, _DPP_WORDS)):
+    if suffix in ("e64_dpp", "e64_dpp8") or (suffix in ("dpp", "dpp8", "") and only64 and _has(words, DPP_CONTROLS)):
         return "VOP3_DPP"
-    if suffix in ("dpp", "dpp8", "e32_dpp") or (not suffix and _has(words, _DPP_WORDS)):
+    if suffix in ("dpp", "dpp8", "e32_dpp") or (not suffix and _has(words, DPP_CONTROLS)):
         return "DPP"
-    if suffix == "sdwa" or (not suffix and _has(modifiers, _SDWA_MODIFIERS)):
+    if suffix == "sdwa" or (not suffix and _has(modifiers, SDWA_SELECTS)):
         return "SDWA"
     if only32:
         return only32
@@ -337,13 +334,10 @@ def has_literal(mnemonic: str, operands: tuple[Operand, ...], generation: int) -
 
 def _vopd_literal(text: str, generation: int) -> bool:
     # each half is an instruction of its own for operand purposes
-    from isalens.isa.amdgcn.syntax import parse_instruction_text
-
-    for half in text.split("::"):
-        raw = parse_instruction_text(half)
+    for raw in vopd_halves(text):
         if raw.mnemonic.startswith(("v_dual_fmaak", "v_dual_fmamk")):
             return True
-        if has_literal(raw.mnemonic.replace("v_dual_", "v_", 1), raw.operands, generation):
+        if has_literal(dual_to_single(raw.mnemonic), raw.operands, generation):
             return True
     return False
 

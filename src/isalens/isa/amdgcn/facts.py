@@ -7,14 +7,10 @@ from __future__ import annotations
 from isalens.ir.instruction import InstructionFacts
 from isalens.ir.operands import Operand, OtherOperand, RegOperand
 from isalens.isa.amdgcn import classes, encoding
-from isalens.isa.amdgcn.syntax import parse_instruction_text
+from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, dual_to_single, is_dpp, vopd_halves
 
 __all__ = ["describe", "modifier_uses", "with_encoding"]
 
-_SDWA = ("dst_sel:", "dst_unused:", "src0_sel:", "src1_sel:")
-_DPP = ("quad_perm:", "row_shl:", "row_shr:", "row_ror:", "wave_shl:", "wave_rol:", "wave_shr:", "wave_ror:",
-        "row_mirror", "row_half_mirror", "row_bcast:", "row_share:", "row_xmask:", "row_newbcast:", "dpp8:",
-        "row_mask:", "bank_mask:", "bound_ctrl:", "fi:")
 _OP_SEL = ("op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:", "byte_sel:")
 _OUTPUT = ("clamp", "omod:", "mul:", "div:")
 
@@ -25,9 +21,9 @@ def modifier_uses(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple
     out: list[tuple[str, str]] = []
     words = list(modifiers) + [op.text for op in operands if isinstance(op, OtherOperand)]
     for word in words:
-        if word.startswith(_SDWA):
+        if word.startswith(SDWA_SELECTS):
             out.append(("sdwa", word))
-        elif word.startswith(_DPP):
+        elif word.startswith(DPP_CONTROLS):
             out.append(("dpp", word))
         elif word.startswith(_OP_SEL):
             out.append(("op_sel", word))
@@ -43,7 +39,7 @@ def modifier_uses(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple
                 out.append(("source", "sext"))
     if mnemonic.endswith("_sdwa"):
         out.append(("encoding", "sdwa"))
-    elif mnemonic.endswith(("_dpp", "_dpp8")) or any(g == "dpp" for g, _ in out):
+    elif is_dpp(mnemonic, words):
         out.append(("encoding", "dpp8" if any(w.startswith("dpp8:") for _, w in out) else "dpp"))
     return tuple(out)
 
@@ -59,8 +55,8 @@ def describe(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str,
     if "::" in text:  # VOPD: each half has its own destination and sources
         kinds: tuple[str | None, ...] = ()
         literals: list[str] = []
-        for half in (parse_instruction_text(h) for h in text.split("::")):
-            half_kinds = encoding.constant_kinds(half.mnemonic.replace("v_dual_", "v_", 1), half.operands, generation)
+        for half in vopd_halves(text):
+            half_kinds = encoding.constant_kinds(dual_to_single(half.mnemonic), half.operands, generation)
             kinds += half_kinds
             literals += [op.text for op, k in zip(half.operands, half_kinds, strict=True) if k == "literal"]
     else:

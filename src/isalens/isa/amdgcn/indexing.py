@@ -24,6 +24,7 @@ from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
 from isalens.ir.registers import Reg, RegFile
 from isalens.isa.amdgcn import semantics
+from isalens.isa.amdgcn.mnemonics import without_size_suffix
 
 _MODE_BITS = {"SRC0": 1, "SRC1": 2, "SRC2": 4, "DST": 8}
 _GPR_IDX = re.compile(r"gpr_idx\(([^)]*)\)")
@@ -63,7 +64,7 @@ def _bounds_after(ins: Instruction, known: dict[str, tuple[int, int]]) -> tuple[
     if dst is None:
         return None
     srcs = ins.operands[1:]
-    base = ins.mnemonic.removesuffix("_e32").removesuffix("_e64")
+    base = without_size_suffix(ins.mnemonic)
 
     def of(op: object) -> tuple[int, int] | None:
         value = _imm(op)

@@ -31,6 +31,7 @@ from functools import cache
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, Operand, RegOperand
 from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile
+from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, without_size_suffix
 
 __all__ = ["HalfLanes", "half_lanes"]
 
@@ -57,13 +58,6 @@ _PACKED32_SUFFIXES = ("_f32", "_b32", "_u32", "_i32", "_f64")
 _CANDIDATES = ("v_pk_", "v_alignbit_b32", "v_alignbyte_b32", "v_pack_b32_f16", "v_lshrrev_b32", "v_lshlrev_b32",
                "v_and_b32", "v_bfe_u32", "v_mad_u64_u32", "v_mad_i64_i32", "v_lshlrev_b64", "s_lshl_b64")
 _WIDE = frozenset(("v_mad_u64_u32", "v_mad_i64_i32", "v_lshlrev_b64", "s_lshl_b64"))
-
-
-def _suffixless(mnemonic: str) -> str:
-    for suffix in ("_e32", "_e64", "_vop3"):
-        if mnemonic.endswith(suffix):
-            return mnemonic[: -len(suffix)]
-    return mnemonic
 
 
 def _bits(modifiers: tuple[str, ...], name: str) -> list[int] | None:
@@ -173,7 +167,7 @@ def _wide(base: str, ops: tuple[Operand, ...]) -> HalfLanes | None:
 
 @cache
 def _for_text(mnemonic: str, ops: tuple[Operand, ...], modifiers: tuple[str, ...]) -> HalfLanes | None:
-    base = _suffixless(mnemonic)
+    base = without_size_suffix(mnemonic)
     if not ops:
         return None
     if base in _WIDE:
@@ -225,8 +219,7 @@ def half_lanes(ins: Instruction) -> HalfLanes | None:
         pass
     result = None
     if (ins.mnemonic.startswith(_CANDIDATES) and "sdwa" not in ins.mnemonic and "::" not in text
-            and not any(m.startswith(("dst_sel", "src0_sel", "src1_sel", "dpp", "quad_perm", "row_"))
-                        for m in ins.modifiers)):
+            and not any(m.startswith(SDWA_SELECTS + DPP_CONTROLS) for m in ins.modifiers)):
         result = _for_text(ins.mnemonic, ins.operands, ins.modifiers)
     if len(_BY_TEXT) < 1 << 20:
         _BY_TEXT[text] = result
