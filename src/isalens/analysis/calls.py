@@ -145,6 +145,22 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
     """``module`` with each function's :class:`CallSummary` filled in, a warning per unknown call, and
     calls and returns given their register effects under the calling convention (:func:`link_liveness`)."""
     functions = {k.name: k for k in module.kernels}
+    sites = _call_sites(module)
+    if not any(sites.values()):
+        return module
+    info = _usages(functions, sites, has_flat_address_space)
+    if any(u.indirect for u in info.values()):
+        _widen_indirect(info, functions)
+    diagnostics = list(module.diagnostics)
+    kernels = [dataclasses.replace(k, calls=_summary(k, sites[k.name], info[k.name], functions, diagnostics))
+               for k in module.kernels]
+    order = [name for name in info]  # post-order: callees before callers
+    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor))
+    return dataclasses.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
+
+
+def _call_sites(module: Module) -> dict[str, list[tuple[int, str | None]]]:
+    """Per function, its calls and tail calls: (instruction index, callee name or None when unknown)."""
     by_address = {k.instructions[0].address: k.name for k in module.kernels
                   if k.instructions and k.instructions[0].address is not None}
     sites: dict[str, list[tuple[int, str | None]]] = {}
@@ -158,34 +174,14 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
                 if callee is not None:
                     found.append((ins.index, callee))  # a tail call
         sites[k.name] = found
-    if not any(sites.values()):
-        return module
+    return sites
 
+
+def _usages(functions: dict[str, Kernel], sites: dict[str, list[tuple[int, str | None]]],
+            has_flat_address_space: bool) -> dict[str, _Usage]:
+    """Each function's registers with its callees', in post-order of the call graph (callees first)."""
     info: dict[str, _Usage] = {}
     visiting: set[str] = set()
-
-    def finish(name: str) -> None:
-        usage = _own(functions[name])
-        for _index, callee in sites[name]:
-            if callee == name:
-                continue  # LLVM finds its own (empty) entry for a call to itself
-            known = info.get(callee) if callee is not None and callee in functions else None
-            if known is None:
-                usage.indirect = True
-                usage.unresolved |= callee is None or callee not in functions
-                usage.uses_vcc = True
-                usage.uses_flat |= has_flat_address_space
-                continue
-            for f in _FILES:
-                if known.counts[f] > usage.counts[f]:
-                    usage.counts[f] = known.counts[f]
-                    usage.origin[f] = known.origin[f]
-            usage.uses_vcc |= known.uses_vcc
-            usage.uses_flat |= known.uses_flat
-            usage.indirect |= known.indirect
-            usage.unresolved |= known.unresolved
-        info[name] = usage
-
     # post-order DFS from every function in listing order (LLVM walks its call graph the same way)
     for root in functions:
         if root in info or root in visiting:
@@ -203,57 +199,84 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
                     stack.append((c, 0))
             else:
                 stack.pop()
-                finish(name)
+                info[name] = _with_callees(functions[name], sites[name], info, functions, has_flat_address_space)
+    return info
 
-    if any(u.indirect for u in info.values()):
-        # an unknown callee may be any non-kernel function of the module
-        widest = dict.fromkeys(_FILES, 0)
-        widest_origin = dict.fromkeys(_FILES, "")
-        before = {n: dict(u.counts) for n, u in info.items()}
-        for name, counts in before.items():
-            if functions[name].is_kernel:
-                continue
+
+def _with_callees(kernel: Kernel, sites: list[tuple[int, str | None]], info: dict[str, _Usage],
+                  functions: dict[str, Kernel], has_flat_address_space: bool) -> _Usage:
+    """``kernel``'s registers with those of the callees already visited (``info``); any other call is
+    indirect."""
+    usage = _own(kernel)
+    for _index, callee in sites:
+        if callee == kernel.name:
+            continue  # LLVM finds its own (empty) entry for a call to itself
+        known = info.get(callee) if callee is not None and callee in functions else None
+        if known is None:
+            usage.indirect = True
+            usage.unresolved |= callee is None or callee not in functions
+            usage.uses_vcc = True
+            usage.uses_flat |= has_flat_address_space
+            continue
+        for f in _FILES:
+            if known.counts[f] > usage.counts[f]:
+                usage.counts[f] = known.counts[f]
+                usage.origin[f] = known.origin[f]
+        usage.uses_vcc |= known.uses_vcc
+        usage.uses_flat |= known.uses_flat
+        usage.indirect |= known.indirect
+        usage.unresolved |= known.unresolved
+    return usage
+
+
+def _widen_indirect(info: dict[str, _Usage], functions: dict[str, Kernel]) -> None:
+    """Give every function with an indirect call at least the largest figure of any non-kernel function
+    (an unknown callee may be any of them)."""
+    widest = dict.fromkeys(_FILES, 0)
+    widest_origin = dict.fromkeys(_FILES, "")
+    before = {n: dict(u.counts) for n, u in info.items()}
+    for name, counts in before.items():
+        if functions[name].is_kernel:
+            continue
+        for f in _FILES:
+            if counts[f] > widest[f]:
+                widest[f], widest_origin[f] = counts[f], name
+    for usage in info.values():
+        if usage.indirect:
             for f in _FILES:
-                if counts[f] > widest[f]:
-                    widest[f], widest_origin[f] = counts[f], name
-        for usage in info.values():
-            if usage.indirect:
-                for f in _FILES:
-                    if widest[f] > usage.counts[f]:
-                        usage.counts[f], usage.origin[f] = widest[f], widest_origin[f]
+                if widest[f] > usage.counts[f]:
+                    usage.counts[f], usage.origin[f] = widest[f], widest_origin[f]
 
-    diagnostics = list(module.diagnostics)
-    kernels: list[Kernel] = []
-    for k in module.kernels:
-        usage = info[k.name]
-        own = _own(k)
-        summary = CallSummary(
-            sites=tuple(sites[k.name]),
-            vgprs=usage.counts["v"], agprs=usage.counts["a"], sgprs=usage.counts["s"],
-            uses_vcc=usage.uses_vcc, uses_flat_scratch=usage.uses_flat,
-            limiters=tuple((f, usage.origin[f]) for f in _FILES
-                           if usage.counts[f] > own.counts[f] and usage.origin[f] != k.name),
-            lower_bound=usage.unresolved,
-        )
-        if summary.limiters:
-            names = {"v": "VGPRs", "a": "AGPRs", "s": "SGPRs"}
-            said = ", ".join(f"{names[f]} by {origin}" for f, origin in summary.limiters)
+
+def _summary(k: Kernel, sites: list[tuple[int, str | None]], usage: _Usage, functions: dict[str, Kernel],
+             diagnostics: list[Diagnostic]) -> CallSummary:
+    """``k``'s call summary; a note naming the callees that set its figures and a warning per unknown call
+    are appended to ``diagnostics``."""
+    own = _own(k)
+    summary = CallSummary(
+        sites=tuple(sites),
+        vgprs=usage.counts["v"], agprs=usage.counts["a"], sgprs=usage.counts["s"],
+        uses_vcc=usage.uses_vcc, uses_flat_scratch=usage.uses_flat,
+        limiters=tuple((f, usage.origin[f]) for f in _FILES
+                       if usage.counts[f] > own.counts[f] and usage.origin[f] != k.name),
+        lower_bound=usage.unresolved,
+    )
+    if summary.limiters:
+        names = {"v": "VGPRs", "a": "AGPRs", "s": "SGPRs"}
+        said = ", ".join(f"{names[f]} by {origin}" for f, origin in summary.limiters)
+        diagnostics.append(Diagnostic(
+            Severity.NOTE, "callee-registers",
+            f"requested registers of {k.name} include its callees' ({said} sets the figure)", k.file,
+            k.instructions[0].line if k.instructions else None))
+    for index, callee in sites:
+        if callee is None or callee not in functions:
+            what = f"'{callee}' is not defined in this file" if callee else "its target cannot be resolved"
             diagnostics.append(Diagnostic(
-                Severity.NOTE, "callee-registers",
-                f"requested registers of {k.name} include its callees' ({said} sets the figure)", k.file,
-                k.instructions[0].line if k.instructions else None))
-        for index, callee in sites[k.name]:
-            if callee is None or callee not in functions:
-                what = f"'{callee}' is not defined in this file" if callee else "its target cannot be resolved"
-                diagnostics.append(Diagnostic(
-                    Severity.WARNING, "unknown-call",
-                    f"call in {k.name}: {what}; register figures assume LLVM's rule for unknown callees (the "
-                    "largest non-kernel function here) and are a lower bound", k.file,
-                    k.instructions[index].line))
-        kernels.append(dataclasses.replace(k, calls=summary))
-    order = [name for name in info]  # post-order: callees before callers
-    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor))
-    return dataclasses.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
+                Severity.WARNING, "unknown-call",
+                f"call in {k.name}: {what}; register figures assume LLVM's rule for unknown callees (the "
+                "largest non-kernel function here) and are a lower bound", k.file,
+                k.instructions[index].line))
+    return summary
 
 
 def _is_return(ins: Instruction, cc: CallingConvention) -> bool:

@@ -117,8 +117,24 @@ def _step_block(kernel: Kernel, lanes: list[HalfLanes | None], segments: list[_S
 
 def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     """Solve liveness for ``kernel`` on ``graph``."""
-    nblocks = len(graph.blocks)
     lanes = [half_lanes(ins) for ins in kernel.instructions]
+    block_in, block_out, iterations = _solve_blocks(kernel, graph, lanes)
+    live_in, live_out = _per_instruction(kernel, graph, lanes, block_out)
+    undefined_reads = 0
+    undefined_at: dict[int, int] = {}
+    if kernel.entry_live_in is not None:
+        undefined_reads, undefined_at = _keep_defined(kernel, graph, kernel.entry_live_in, lanes, live_in, live_out,
+                                                      block_in, block_out)
+    if kernel.reserved:
+        live_in, live_out, block_in, block_out = _drop_reserved(kernel.reserved, live_in, live_out, block_in,
+                                                                block_out)
+    return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations,
+                    undefined_reads, {u: i for u, i in undefined_at.items() if undefined_reads >> u & 1})
+
+
+def _solve_blocks(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None]) -> tuple[list[int], list[int], int]:
+    """The fixpoint over blocks: live units at each block's top and bottom, and the passes it took."""
+    nblocks = len(graph.blocks)
     # a block holding instructions with lanes has a transfer that depends on what is live below it
     stepped: list[list[_Segment] | None] = [
         _segments(kernel, lanes, b.start, b.end) if any(lanes[i] is not None for i in range(b.start, b.end))
@@ -156,7 +172,12 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             if new_in != block_in[b]:
                 block_in[b] = new_in
                 changed = True
+    return block_in, block_out, iterations
 
+
+def _per_instruction(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None],
+                     block_out: list[int]) -> tuple[list[int], list[int]]:
+    """Live units before and after each instruction, walking each block up from its live-out set."""
     n = len(kernel.instructions)
     live_in = [0] * n
     live_out = [0] * n
@@ -172,57 +193,63 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
             live = live_in[i] = (out & ~ins.defs) | _uses(ins, lanes[i], out)
             if ins.undef_before:
                 live &= ~ins.undef_before
+    return live_in, live_out
 
+
+def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[HalfLanes | None],
+                  live_in: list[int], live_out: list[int], block_in: list[int],
+                  block_out: list[int]) -> tuple[int, dict[int, int]]:
+    """Take out of the live sets (in place) the units no write or hardware initialisation (``entry_live_in``)
+    can reach; the units read undefined, and for each the first instruction that reads it so."""
     undefined_reads = 0
     undefined_at: dict[int, int] = {}
-    if kernel.entry_live_in is not None:
-        defined = _maybe_defined(kernel, graph, kernel.entry_live_in)
-        inputs = _read_as_inputs(kernel, graph, defined, lanes, live_out)
-        if inputs:
-            # the code expects these from outside: they are live from the entry to their read (and are
-            # still reported below, from the first pass's record)
-            undefined_reads = sum(1 << u for u in inputs)
-            undefined_at = dict(inputs)
-            # as if the entry defined them: they reach every block the entry reaches (no second fixpoint)
-            unreachable = set(graph.unreachable)
-            defined = [d if b in unreachable else d | undefined_reads for b, d in enumerate(defined)]
-        for i, ins, d in _with_defined(kernel, graph, defined):
-            if ins.uses & ~d and ins.branch is not BranchKind.CALL:
-                # read where no write (and no hardware initialisation) can reach along any path; a source
-                # half that only feeds a dead result half is not needed, and a call's reads are the
-                # callee's (its prologue saving a register is not a use of the caller's value)
-                bad = _uses(ins, lanes[i], live_out[i]) & ~d
-                for unit in iter_bits(bad & ~undefined_reads):
-                    undefined_at[unit] = i
-                undefined_reads |= bad
-            x = live_in[i]
-            if x & ~d:  # only a changed set is a new object (see above)
-                live_in[i] = x & d
-            d |= ins.defs | ins.undef_after
-            x = live_out[i]
-            if x & ~d:
-                live_out[i] = x & d
-        for block in graph.blocks:
-            block_in[block.index] &= defined[block.index]
-            block_out[block.index] = live_out[block.end - 1] if block.end > block.start else 0
-        undefined_reads &= ~kernel.reserved
-    if kernel.reserved:
-        keep, reserved = ~kernel.reserved, kernel.reserved
-        masked: dict[int, int] = {}  # by id: the sets live_in and live_out share stay shared
+    defined = _maybe_defined(kernel, graph, entry_live_in)
+    inputs = _read_as_inputs(kernel, graph, defined, lanes, live_out)
+    if inputs:
+        # the code expects these from outside: they are live from the entry to their read (and are
+        # still reported below, from the first pass's record)
+        undefined_reads = sum(1 << u for u in inputs)
+        undefined_at = dict(inputs)
+        # as if the entry defined them: they reach every block the entry reaches (no second fixpoint)
+        unreachable = set(graph.unreachable)
+        defined = [d if b in unreachable else d | undefined_reads for b, d in enumerate(defined)]
+    for i, ins, d in _with_defined(kernel, graph, defined):
+        if ins.uses & ~d and ins.branch is not BranchKind.CALL:
+            # read where no write (and no hardware initialisation) can reach along any path; a source
+            # half that only feeds a dead result half is not needed, and a call's reads are the
+            # callee's (its prologue saving a register is not a use of the caller's value)
+            bad = _uses(ins, lanes[i], live_out[i]) & ~d
+            for unit in iter_bits(bad & ~undefined_reads):
+                undefined_at[unit] = i
+            undefined_reads |= bad
+        x = live_in[i]
+        if x & ~d:  # only a changed set is a new object (see _per_instruction)
+            live_in[i] = x & d
+        d |= ins.defs | ins.undef_after
+        x = live_out[i]
+        if x & ~d:
+            live_out[i] = x & d
+    for block in graph.blocks:
+        block_in[block.index] &= defined[block.index]
+        block_out[block.index] = live_out[block.end - 1] if block.end > block.start else 0
+    return undefined_reads & ~kernel.reserved, undefined_at
 
-        def drop(x: int) -> int:
-            if not x & reserved:
-                return x
-            y = masked.get(id(x))
-            if y is None:
-                y = masked[id(x)] = x & keep
-            return y
-        live_in = [drop(x) for x in live_in]
-        live_out = [drop(x) for x in live_out]
-        block_in = [x & keep for x in block_in]
-        block_out = [x & keep for x in block_out]
-    return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations,
-                    undefined_reads, {u: i for u, i in undefined_at.items() if undefined_reads >> u & 1})
+
+def _drop_reserved(reserved: int, live_in: list[int], live_out: list[int], block_in: list[int],
+                   block_out: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The live sets without the ``reserved`` units (never live: LLVM reserves them)."""
+    keep = ~reserved
+    masked: dict[int, int] = {}  # by id: the sets live_in and live_out share stay shared
+
+    def drop(x: int) -> int:
+        if not x & reserved:
+            return x
+        y = masked.get(id(x))
+        if y is None:
+            y = masked[id(x)] = x & keep
+        return y
+    return ([drop(x) for x in live_in], [drop(x) for x in live_out], [x & keep for x in block_in],
+            [x & keep for x in block_out])
 
 
 def _read_as_inputs(kernel: Kernel, graph: CFG, defined: list[int], lanes: list[HalfLanes | None],

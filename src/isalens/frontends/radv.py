@@ -24,24 +24,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from isalens.analysis.occupancy import radv_waves_per_simd
 from isalens.arch.loader import UnknownArchError, get_arch, mesa_families
 from isalens.frontends.argv import file_arg
 from isalens.frontends.clang import CompilerError, ToolchainMissingError
-from isalens.frontends.run_tool import ToolError, run_tool
-from isalens.frontends.spirv import InterfaceVariable, Reflection, SpirvError, reflect
-from isalens.frontends.vk import (
-    FORMAT_D32_SFLOAT,
-    SHADER_STAGE_BITS,
-    BindingSpec,
-    ExecutableResult,
-    PipelineRequest,
-    PipelineResult,
-    StageSpec,
-    VertexAttribute,
+from isalens.frontends.radv_figures import (
+    aco_subgroups_per_simd,
+    dump_statistics,
+    radv_convention_note,
+    statistics_of,
 )
-from isalens.ir.diagnostics import Diagnostic, Severity
-from isalens.ir.program import Kernel, Module
+from isalens.frontends.run_tool import ToolError, run_tool
+from isalens.frontends.shader_interface import (
+    COLOR_FORMATS,
+    color_formats,
+    companion_fragment_shader,
+    companion_vertex_shader,
+    vertex_attributes,
+)
+from isalens.frontends.spirv import Reflection, SpirvError, reflect
+from isalens.frontends.vk_messages import BindingSpec, ExecutableResult, PipelineRequest, PipelineResult, StageSpec
+from isalens.frontends.vk_types import FORMAT_D32_SFLOAT, SHADER_STAGE_BITS
+from isalens.ir.program import Kernel
+from isalens.isa.amdgcn.aco_listing import REPEAT_RE
 from isalens.lines import lines_of
 
 __all__ = [
@@ -84,7 +88,6 @@ COMPUTE_ONLY = frozenset({"ARCTURUS", "ALDEBARAN"})
 NULL_DEVICE_BROKEN = {"NAVI24": "navi23", "REMBRANDT": "navi23", "GFX1036": "navi23"}
 
 #: Colour attachment formats for float fragment outputs (VkFormat values).
-COLOR_FORMATS = {"rgba8": 37, "rgba16f": 97, "rgba32f": 109}
 
 _STAGE_SUFFIXES = {".comp": "comp", ".vert": "vert", ".frag": "frag"}
 _HLSL_STAGE_HINTS = {"cs": "comp", "vs": "vert", "ps": "frag", "comp": "comp", "vert": "vert", "frag": "frag"}
@@ -203,134 +206,6 @@ def compile_to_spirv(source: Path, stage: str, out_spv: Path, *, entry: str = "m
     if proc.returncode != 0 or not out_spv.is_file():
         raise _glslang_error(proc.stderr, proc.stdout, source)
     return out_spv
-
-
-# --------------------------------------------------------------------------------------- companions
-_SCALAR_NAMES = {("float", 16): "float16_t", ("float", 32): "float", ("float", 64): "double",
-                 ("int", 8): "int8_t", ("int", 16): "int16_t", ("int", 32): "int", ("int", 64): "int64_t",
-                 ("uint", 8): "uint8_t", ("uint", 16): "uint16_t", ("uint", 32): "uint", ("uint", 64): "uint64_t"}
-_VECTOR_PREFIX = {("float", 16): "f16", ("float", 32): "", ("float", 64): "d", ("int", 8): "i8",
-                  ("int", 16): "i16", ("int", 32): "i", ("int", 64): "i64", ("uint", 8): "u8", ("uint", 16): "u16",
-                  ("uint", 32): "u", ("uint", 64): "u64"}
-
-
-def _glsl_type(var: InterfaceVariable) -> str:
-    key = (var.kind, var.width)
-    if key not in _SCALAR_NAMES:
-        raise CompilerError(f"unsupported stage interface type {var.kind}{var.width} ({var.name})", code="stage")
-    if var.columns > 1:
-        return f"{_VECTOR_PREFIX[key]}mat{var.columns}x{var.components}"
-    if var.components > 1:
-        return f"{_VECTOR_PREFIX[key]}vec{var.components}"
-    return _SCALAR_NAMES[key]
-
-
-def _extensions(variables: Sequence[InterfaceVariable]) -> str:
-    lines = []
-    if any(v.width != 32 and not (v.kind == "float" and v.width == 64) for v in variables):
-        lines.append("#extension GL_EXT_shader_explicit_arithmetic_types : require")
-    if any(v.width == 16 for v in variables):
-        lines.append("#extension GL_EXT_shader_16bit_storage : require")
-    if any(v.width == 8 for v in variables):
-        lines.append("#extension GL_EXT_shader_8bit_storage : require")
-    return "\n".join(lines)
-
-
-def _layout(var: InterfaceVariable) -> str:
-    return f"location = {var.location}" + (f", component = {var.component}" if var.component else "")
-
-
-def companion_vertex_shader(fragment: Reflection, set_index: int) -> str:
-    """GLSL for a vertex shader that feeds every input of ``fragment`` with a value the driver cannot fold.
-
-    Each output is read from a storage buffer (descriptor set ``set_index``, binding 0) indexed by the vertex:
-    constant or duplicated outputs would let RADV's cross-stage optimisations change the fragment shader.
-    """
-    members = ["vec4 pos;"]
-    outs = []
-    body = []
-    for i, var in enumerate(fragment.inputs):
-        array = f"[{var.array}]" if var.array else ""
-        members.append(f"{_glsl_type(var)} m{i}{array};")
-        outs.append(f"layout({_layout(var)}) out {_glsl_type(var)} o{i}{array};")
-        body.append(f"  o{i} = isalens_in.v[gl_VertexIndex].m{i};")
-    return "\n".join([
-        "#version 450", _extensions(fragment.inputs),
-        "struct IsalensVarying { " + " ".join(members) + " };",
-        f"layout(set = {set_index}, binding = 0, std430) readonly buffer IsalensVaryings "
-        "{ IsalensVarying v[]; } isalens_in;",
-        *outs, "void main() {", *body, "  gl_Position = isalens_in.v[gl_VertexIndex].pos;", "}", ""])
-
-
-def _components(name: str, var: InterfaceVariable) -> list[str]:
-    """An expression for every scalar of an interface variable."""
-    elements = [f"{name}[{k}]" for k in range(var.array)] if var.array else [name]
-    out = []
-    for element in elements:
-        columns = [f"{element}[{c}]" for c in range(var.columns)] if var.columns > 1 else [element]
-        for column in columns:
-            if var.components > 1:
-                out += [f"{column}[{r}]" for r in range(var.components)]
-            else:
-                out.append(column)
-    return out
-
-
-def companion_fragment_shader(vertex: Reflection) -> str:
-    """GLSL for a fragment shader that reads every output of ``vertex``, so none is dead-code eliminated."""
-    ins = []
-    body = ["  vec4 acc = vec4(0.0);"]
-    for i, var in enumerate(vertex.outputs):
-        array = f"[{var.array}]" if var.array else ""
-        # flat: integer and double inputs require it, and for floats it keeps the companion trivial
-        ins.append(f"layout({_layout(var)}) flat in {_glsl_type(var)} i{i}{array};")
-        for n, expr in enumerate(_components(f"i{i}", var)):
-            body.append(f"  acc[{n % 4}] += float({expr});")
-    return "\n".join(["#version 450", _extensions(vertex.outputs), *ins,
-                      "layout(location = 0) out vec4 isalens_color;", "void main() {", *body,
-                      "  isalens_color = acc;", "}", ""])
-
-
-# --------------------------------------------------------------------------------------- formats
-_FORMAT_BASE = {  # (kind, width) -> VkFormat of the 1-component format; +3/+6/+9... for 2/3/4 components
-    ("uint", 16): 74, ("int", 16): 75, ("float", 16): 76, ("uint", 32): 98, ("int", 32): 99, ("float", 32): 100,
-    ("uint", 64): 110, ("int", 64): 111, ("float", 64): 112,
-}
-_FORMAT_STEP = {16: 7, 32: 3, 64: 3}  # 16-bit formats have UNORM/SNORM/USCALED/SSCALED in between
-
-
-def _vertex_format(var: InterfaceVariable) -> tuple[int, int]:
-    key = (var.kind, var.width)
-    if key not in _FORMAT_BASE:
-        raise CompilerError(f"no vertex format for a {var.kind}{var.width} input ({var.name})", code="stage")
-    return _FORMAT_BASE[key] + _FORMAT_STEP[var.width] * (var.components - 1), var.components * var.width // 8
-
-
-def _vertex_attributes(vertex: Reflection) -> list[VertexAttribute]:
-    attrs = []
-    for var in vertex.inputs:
-        fmt, size = _vertex_format(var)
-        step = 2 if var.width == 64 and var.components > 2 else 1
-        for k in range(var.columns * max(var.array, 1)):
-            attrs.append(VertexAttribute(var.location + k * step, fmt, size))
-    return attrs
-
-
-def _color_formats(fragment: Reflection, color_format: str) -> list[int]:
-    if color_format not in COLOR_FORMATS:
-        raise CompilerError(f"unknown colour format '{color_format}' (choose {', '.join(COLOR_FORMATS)})",
-                            code="usage")
-    by_location: dict[int, int] = {}
-    for var in fragment.outputs:
-        if var.kind == "float":
-            fmt = COLOR_FORMATS[color_format]
-        else:
-            fmt = {("uint", 16): 95, ("int", 16): 96, ("uint", 32): 107, ("int", 32): 108}.get(
-                (var.kind, var.width), 108)
-        for k in range(max(var.array, 1)):
-            by_location[var.location + k] = fmt
-    count = max(by_location, default=-1) + 1
-    return [by_location.get(i, 0) for i in range(count)]
 
 
 # --------------------------------------------------------------------------------------- the driver
@@ -468,15 +343,12 @@ class RadvResult:
         return self.executable.subgroup_size
 
 
-_REPEAT_RE = re.compile(r"^\s*\(then repeated (\d+) times?\)\s*$")
-
-
 def expand_repeats(assembly: str) -> str:
     """Write out ACO's run-length lines: its disassembler prints an instruction once and then
     "(then repeated N times)" for N more identical ones (s_waitcnt_depctr, s_nop pairs...)."""
     out: list[str] = []
     for line in lines_of(assembly):
-        m = _REPEAT_RE.match(line)
+        m = REPEAT_RE.match(line)
         if m and out:
             out.extend([out[-1]] * int(m.group(1)))
         else:
@@ -563,13 +435,13 @@ def compile_shader(source: Path, arch: str, *, stage: str | None = None, entry: 
             vs_spv = _companion(companion_vertex_shader(refl, varying_set), "vert", work, source)
             request.stages.insert(0, StageSpec("vert", str(vs_spv), "main"))
             request.bindings = _merge_bindings([refl, reflect(vs_spv.read_bytes(), "main")])
-            request.color_formats = _color_formats(refl, color_format)
+            request.color_formats = color_formats(refl, color_format)
             request.depth_format = FORMAT_D32_SFLOAT if refl.writes_frag_depth else 0
         else:
             fs_spv = _companion(companion_fragment_shader(refl), "frag", work, source)
             request.stages.append(StageSpec("frag", str(fs_spv), "main"))
             request.bindings = _merge_bindings([refl])
-            request.vertex_attributes = _vertex_attributes(refl)
+            request.vertex_attributes = vertex_attributes(refl)
             request.color_formats = [COLOR_FORMATS[color_format]]
         result = run_pipeline(request, target.family, source=str(source), radv_debug=radv_debug)
     bit = SHADER_STAGE_BITS[stage]
@@ -589,29 +461,6 @@ def _looks_like_hlsl(text: str) -> bool:
     return "#version" not in text and bool(_HLSL_MARKERS.search(text))
 
 
-# --------------------------------------------------------------------------------------- ACO's occupancy
-def aco_subgroups_per_simd(family: str, *, stage: str, vgprs: int, sgprs: int, lds_bytes: int, wave_size: int,
-                           workgroup_size: int = 0, num_interp: int = 0) -> int:
-    """ACO's "Subgroups per SIMD" statistic recomputed from a shader's resources (RADV's radv_get_max_waves);
-    the convention is described at :func:`isalens.analysis.occupancy.radv_waves_per_simd`.
-
-    ``vgprs``, ``sgprs`` and ``lds_bytes`` are allocation figures (ACO's "VGPRs", "SGPRs", "LDS size").
-    """
-    return radv_waves_per_simd(get_arch(mesa_families()[family]), stage=stage, vgprs=vgprs, sgprs=sgprs,
-                               lds_bytes=lds_bytes, wave_size=wave_size, workgroup_size=workgroup_size,
-                               interp_inputs=num_interp, family=family)
-
-
-# --------------------------------------------------------------------------------------- as declared figures
-def statistics_of(executable: ExecutableResult) -> dict[str, str | int]:
-    """An executable's statistics under ACO's names (as ``compiler_stats`` shows them) plus ``Subgroup size``."""
-    stats: dict[str, str | int] = {}
-    for name, value in executable.statistics.items():
-        stats[name] = int(value) if isinstance(value, bool) else value if isinstance(value, int) else str(value)
-    stats["Subgroup size"] = executable.subgroup_size
-    return stats
-
-
 def declare_shader(kernel: Kernel, result: RadvResult) -> Kernel:
     """``kernel`` (loaded from ``result``'s assembly) with what RADV says about it: the stage, the workgroup
     size, ACO's LDS size and statistics (so occupancy follows RADV's convention and reports show them)."""
@@ -623,29 +472,3 @@ def declare_shader(kernel: Kernel, result: RadvResult) -> Kernel:
         workgroup_size=size if size and all(size) else None,
         shader_inputs=len(result.reflection.inputs) if result.stage == "frag" else None, raw=tuple(raw))
     return dataclasses.replace(kernel, declared=declared)
-
-
-def radv_convention_note(file: str | None) -> Diagnostic:
-    """The note that says how a shader's occupancy figure is counted."""
-    return Diagnostic(Severity.NOTE, "occupancy", "shader occupancy follows RADV/ACO (\"Subgroups per SIMD\"): "
-                      "waves per SIMD in wave32 units on gfx10+ (a wave64 counts twice), no whole-workgroup "
-                      "fitting for graphics stages, SGPRs are a fixed 128 per wave on gfx10+", file, None)
-
-
-def dump_statistics(module: Module) -> dict[str, str | int]:
-    """A RADV dump's own statistics per stage, as the RADV front end reports them (``kernel/figure`` keys
-    when there are several stages); empty for other inputs."""
-    if module.dialect != "radv":
-        return {}
-    per_kernel: dict[str, dict[str, str | int]] = {}
-    for kernel in module.kernels:
-        figures: dict[str, str | int] = {}
-        for key, value in kernel.declared.raw:
-            if key.startswith(".") or key == "family":
-                continue
-            figures[key] = int(value) if re.fullmatch(r"-?\d+", value) else value
-        figures["Subgroup size"] = kernel.wave_size
-        per_kernel[kernel.name] = figures
-    if len(per_kernel) == 1:
-        return dict(next(iter(per_kernel.values())))
-    return {f"{name}/{key}": value for name, figures in per_kernel.items() for key, value in figures.items()}

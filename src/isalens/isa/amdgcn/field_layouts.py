@@ -68,6 +68,11 @@ def dpp8_dword_layout(base: int) -> tuple[Spec, ...]:
 
 DS_TAIL: tuple[Spec, ...] = (("VDST", 63, 56, "vgpr"), ("DATA1", 55, 48, "vgpr"), ("DATA0", 47, 40, "vgpr"),
                               ("ADDR", 39, 32, "vgpr"))
+# DS and the SMEM fields after GLC/DLC keep one layout from gfx10 to gfx11
+DS_GFX10_11: tuple[Spec, ...] = (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("GDS", 17, 17, "flag"),
+                                 ("OFFSET1", 15, 8, "int"), ("OFFSET0", 7, 0, "int"), *DS_TAIL)
+SMEM_TAIL_GFX10_11: tuple[Spec, ...] = (("SDATA", 12, 6, "sgpr7"), ("SBASE", 5, 0, "sbase"),
+                                        ("SOFFSET", 63, 57, "sgpr7"), ("OFFSET", 52, 32, "s21"))
 # EXP and VINTRP keep one layout from gfx9 to gfx10 (gfx11 changes EXP and drops VINTRP)
 EXP_GFX9_10: tuple[Spec, ...] = (
     ("ENCODING", 31, 26, "enc"), ("VM", 12, 12, "flag"), ("DONE", 11, 11, "flag"), ("COMPR", 10, 10, "flag"),
@@ -105,12 +110,10 @@ LAYOUT_TABLES: dict[str, dict[str, tuple[Spec, ...]]] = {
     },
     "gfx10": {
         "SMEM": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("GLC", 16, 16, "flag"), ("DLC", 14, 14, "flag"),
-                 ("SDATA", 12, 6, "sgpr7"), ("SBASE", 5, 0, "sbase"), ("SOFFSET", 63, 57, "sgpr7"),
-                 ("OFFSET", 52, 32, "s21")),
+                 *SMEM_TAIL_GFX10_11),
         "VOP3": vop3_layout(26, True),
         "VOP3P": vop3p_layout(24),
-        "DS": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("GDS", 17, 17, "flag"),
-               ("OFFSET1", 15, 8, "int"), ("OFFSET0", 7, 0, "int"), *DS_TAIL),
+        "DS": DS_GFX10_11,
         "MUBUF": (("ENCODING", 31, 26, "enc"), ("OP", 24, 18, "op"), ("LDS", 16, 16, "flag"), ("DLC", 15, 15, "flag"),
                   ("GLC", 14, 14, "flag"), ("IDXEN", 13, 13, "flag"), ("OFFEN", 12, 12, "flag"),
                   ("OFFSET", 11, 0, "int"), ("SOFFSET", 63, 56, "ssrc"), ("TFE", 55, 55, "flag"),
@@ -125,12 +128,10 @@ LAYOUT_TABLES: dict[str, dict[str, tuple[Spec, ...]]] = {
     },
     "gfx11": {
         "SMEM": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("GLC", 14, 14, "flag"), ("DLC", 13, 13, "flag"),
-                 ("SDATA", 12, 6, "sgpr7"), ("SBASE", 5, 0, "sbase"), ("SOFFSET", 63, 57, "sgpr7"),
-                 ("OFFSET", 52, 32, "s21")),
+                 *SMEM_TAIL_GFX10_11),
         "VOP3": vop3_layout(26, True),
         "VOP3P": vop3p_layout(24),
-        "DS": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("GDS", 17, 17, "flag"),
-               ("OFFSET1", 15, 8, "int"), ("OFFSET0", 7, 0, "int"), *DS_TAIL),
+        "DS": DS_GFX10_11,
         "MUBUF": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("LDS", 16, 16, "flag"), ("GLC", 14, 14, "flag"),
                   ("DLC", 13, 13, "flag"), ("SLC", 12, 12, "flag"), ("OFFSET", 11, 0, "int"),
                   ("SOFFSET", 63, 56, "ssrc"), ("IDXEN", 55, 55, "flag"), ("OFFEN", 54, 54, "flag"),
