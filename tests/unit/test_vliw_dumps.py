@@ -6,7 +6,6 @@ Expected figures are derived by hand in the comments, never copied from isalens'
 
 from __future__ import annotations
 
-import argparse
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isalens.analysis.vliw import VliwAnalysis
-from isalens.cli import vliw as cli_vliw
+from isalens.cli import main as isalens_main
 from isalens.engine.vliw import analyze_vliw, load_vliw
 from isalens.errors import IsalensError, Severity
 from tests.conftest import EXAMPLES
@@ -29,9 +28,8 @@ def analyze(source: str | Path, device: str | None = "hd4870") -> VliwAnalysis:
 
 
 def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="isalens")
-    cli_vliw.register(parser.add_subparsers(dest="command"))
-    return cli_vliw.run(parser.parse_args(["vliw", *argv]))
+    """``isalens vliw ARGV`` through :func:`isalens.cli.main`, the one place errors become exit codes."""
+    return isalens_main(["vliw", *argv])
 
 
 def found(result: VliwAnalysis) -> set[tuple[str, int | None]]:

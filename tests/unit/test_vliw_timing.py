@@ -9,7 +9,6 @@ Every expected figure is derived by hand in the comments from the cited facts:
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from isalens.analysis.vliw import VliwAnalysis
 from isalens.arch.devices import load_devices
 from isalens.arch.vliw_occupancy import GENERATIONS as OCC_GENERATIONS
 from isalens.arch.vliw_occupancy import occupancy_facts
-from isalens.cli import vliw as cli_vliw
+from isalens.cli import main as isalens_main
 from isalens.engine.vliw import analyze_vliw, load_vliw
 from isalens.errors import IsalensError
 from isalens.isa.r600.rules import GENERATIONS, generation_of
@@ -34,9 +33,8 @@ def analyze(source: str | Path, *, target: str | None = None, device: str | None
 
 
 def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="isalens")
-    cli_vliw.register(parser.add_subparsers(dest="command"))
-    return cli_vliw.run(parser.parse_args(["vliw", *argv]))
+    """``isalens vliw ARGV`` through :func:`isalens.cli.main`, the one place errors become exit codes."""
+    return isalens_main(["vliw", *argv])
 
 
 def test_sgemm_occupancy_latency_and_timing(capsys: pytest.CaptureFixture[str]) -> None:
@@ -188,8 +186,6 @@ def test_text_uses_the_timing_words_and_bad_latency_exits_2(capsys: pytest.Captu
 
 def test_analyze_routes_a_vliw_file_with_its_timing(capsys: pytest.CaptureFixture[str]) -> None:
     # `isalens analyze` builds its own argument namespace for VLIW files: the timing must come out there too
-    from isalens.cli import main as isalens_main
-
     assert isalens_main(["analyze", str(VLIW / "sgemm_8x8.rv770.isa"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     # 28 GPRs -> 248 / 28 = 8 wavefronts (no device: the cap is 32); the loop's 32 groups = 128 ALU clocks

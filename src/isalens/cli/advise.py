@@ -6,17 +6,12 @@ Exit codes as in :mod:`isalens.cli`: 0 success (also when a kernel gets no advic
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from isalens.cli.common import add_load_options, load_options
-from isalens.errors import IsalensError
+from isalens.cli.common import EXIT_OK, add_load_options, load_options
 
 __all__ = ["register", "run"]
-
-EXIT_OK = 0
-EXIT_INPUT = 2
 
 
 def register(subparsers: Any) -> None:
@@ -39,22 +34,19 @@ def run(args: argparse.Namespace) -> int:
     from isalens.engine import load_input, source_of
     from isalens.engine.advice import kernel_advice
     from isalens.report.advice import advice_dict, render_advice_text
+    from isalens.report.serialize import dumps
 
     docs: list[dict[str, Any]] = []
     texts: list[str] = []
-    try:
-        options = load_options(args)
-        for file in args.files:
-            _module, kernels, _stats = load_input(source_of(file), options)
-            for kernel in kernels:
-                advice = kernel_advice(kernel)
-                docs.append({"file": file, **advice_dict(advice)})
-                texts.append(render_advice_text(advice))
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+    options = load_options(args)
+    for file in args.files:
+        _module, kernels, _stats = load_input(source_of(file), options)
+        for kernel in kernels:
+            advice = kernel_advice(kernel)
+            docs.append({"file": file, **advice_dict(advice)})
+            texts.append(render_advice_text(advice))
     if args.json:
-        sys.stdout.write(json.dumps({"schema": 1, "kernels": docs}, sort_keys=True, indent=1) + "\n")
+        sys.stdout.write(dumps({"schema": 1, "kernels": docs}, indent=1))
     else:
         sys.stdout.write("\n".join(texts))
     return EXIT_OK

@@ -7,18 +7,16 @@ Exit codes: 0 every kernel within budget, 1 a budget broken (or a kernel that co
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from isalens.cli.common import EXIT_OK
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
 
-EXIT_OK = 0
 EXIT_FAILED = 1
-EXIT_INPUT = 2
 
 
 def register(subparsers: Any) -> None:
@@ -39,22 +37,19 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens check``; returns the exit code."""
+    from isalens.report.serialize import dumps
     from isalens.scan.budget import check_rows, read_budget
     from isalens.scan.inputs import rows_of
     from isalens.scan.work import ScanOptions
 
-    try:
-        budget = read_budget(args.budget, paths_needed=not args.paths)
-        paths = list(args.paths) or [Path(p) for p in budget.paths]
-        if not paths:
-            raise IsalensError("nothing to check: give PATHs or 'paths' in the budget file", file=str(args.budget))
-        rows = rows_of(paths, ScanOptions(arch=args.arch), columns=budget.columns())
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+    budget = read_budget(args.budget, paths_needed=not args.paths)
+    paths = list(args.paths) or [Path(p) for p in budget.paths]
+    if not paths:
+        raise IsalensError("nothing to check: give PATHs or 'paths' in the budget file", file=str(args.budget))
+    rows = rows_of(paths, ScanOptions(arch=args.arch), columns=budget.columns())
     doc = check_rows(rows, budget)
     if args.json:
-        sys.stdout.write(json.dumps(doc, indent=1, default=str) + "\n")
+        sys.stdout.write(dumps(doc, indent=1, sort_keys=False, default=str))
     else:
         for v in doc["violations"]:
             if v["metric"] == "error":

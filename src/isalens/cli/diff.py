@@ -7,18 +7,15 @@ Exit codes: 0 no threshold crossed, 1 a ``--fail-on`` threshold crossed, 2 bad i
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.errors import IsalensError
+from isalens.cli.common import EXIT_OK
 
 __all__ = ["register", "render_diff_text", "run"]
 
-EXIT_OK = 0
 EXIT_FAILED = 1
-EXIT_INPUT = 2
 
 
 def register(subparsers: Any) -> None:
@@ -59,18 +56,15 @@ def render_diff_text(doc: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens diff``; returns the exit code."""
+    from isalens.report.serialize import dumps
     from isalens.scan.diff import COLUMNS, diff_rows, parse_fail_on
     from isalens.scan.inputs import rows_of
     from isalens.scan.work import ScanOptions
 
-    try:
-        rules = parse_fail_on(args.fail_on)
-        options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch)
-        base, new = rows_of([args.base], options, COLUMNS), rows_of([args.new], options, COLUMNS)
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+    rules = parse_fail_on(args.fail_on)
+    options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch)
+    base, new = rows_of([args.base], options, COLUMNS), rows_of([args.new], options, COLUMNS)
     doc = diff_rows(base, new, rules)
     doc["base"], doc["new"] = str(args.base), str(args.new)
-    sys.stdout.write(json.dumps(doc, indent=1, default=str) + "\n" if args.json else render_diff_text(doc))
+    sys.stdout.write(dumps(doc, indent=1, sort_keys=False, default=str) if args.json else render_diff_text(doc))
     return EXIT_FAILED if doc["failures"] else EXIT_OK

@@ -8,20 +8,16 @@ Exit codes as in :mod:`isalens.cli`: 0 success (code objects of versions before 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isalens.errors import IsalensError
-
 if TYPE_CHECKING:
     from isalens.engine.binary import Listed
 
-__all__ = ["list_document", "register", "run"]
+from isalens.cli.common import EXIT_INPUT, EXIT_OK
 
-EXIT_OK = 0
-EXIT_INPUT = 2
+__all__ = ["list_document", "register", "run"]
 
 
 def register(subparsers: Any) -> None:
@@ -68,14 +64,11 @@ def _text(doc: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens list``; returns the exit code."""
-    try:
-        from isalens.engine.binary import list_code_objects
-        listed = list_code_objects(Path(args.file))
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+    from isalens.engine.binary import list_code_objects
+    from isalens.report.serialize import dumps
+    listed = list_code_objects(Path(args.file))
     doc = list_document(args.file, listed)
-    sys.stdout.write(json.dumps(doc, indent=1) + "\n" if args.json else _text(doc))
+    sys.stdout.write(dumps(doc, indent=1, sort_keys=False) if args.json else _text(doc))
     for item in listed:
         if item.error is not None:
             sys.stderr.write(f"isalens: {item.error}\n")

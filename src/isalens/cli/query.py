@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from isalens.cli.common import EXIT_OK
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
-
-EXIT_OK = 0
-EXIT_INPUT = 2
 
 
 def register(subparsers: Any) -> None:
@@ -57,28 +54,26 @@ def render_table(names: list[str], rows: list[tuple[Any, ...]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens query``; returns the exit code."""
+    from isalens.report.serialize import dumps
     from isalens.scan.store import MEMORY_ENV, connect_table
 
+    con = connect_table(args.scan, allow_files=args.allow_files)
     try:
-        con = connect_table(args.scan, allow_files=args.allow_files)
-        try:
-            cursor = con.execute(args.sql)
-            names = [d[0] for d in cursor.description] if cursor.description else []
-            rows = cursor.fetchall() if names else []
-        except Exception as exc:  # duckdb.Error, or a value Python cannot hold: the user's SQL (and the file's
-            # pages, read only now) are input
-            lines = str(exc).splitlines()
-            hint = (f" (DuckDB's ceiling is set by {MEMORY_ENV})" if type(exc).__name__ == "OutOfMemoryException"
-                    else "")
-            raise IsalensError(f"query failed: {lines[0] if lines else type(exc).__name__}{hint}",
-                               file=str(args.scan), code="sql") from None
-        finally:
-            con.close()
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+        cursor = con.execute(args.sql)
+        names = [d[0] for d in cursor.description] if cursor.description else []
+        rows = cursor.fetchall() if names else []
+    except Exception as exc:  # duckdb.Error, or a value Python cannot hold: the user's SQL (and the file's
+        # pages, read only now) are input
+        lines = str(exc).splitlines()
+        hint = (f" (DuckDB's ceiling is set by {MEMORY_ENV})" if type(exc).__name__ == "OutOfMemoryException"
+                else "")
+        raise IsalensError(f"query failed: {lines[0] if lines else type(exc).__name__}{hint}",
+                           file=str(args.scan), code="sql") from None
+    finally:
+        con.close()
     if args.json:
-        sys.stdout.write(json.dumps([dict(zip(names, r, strict=True)) for r in rows], indent=1, default=str) + "\n")
+        rows_json = [dict(zip(names, r, strict=True)) for r in rows]
+        sys.stdout.write(dumps(rows_json, indent=1, sort_keys=False, default=str))
     elif args.csv:
         buf = io.StringIO()
         from isalens.report.csv import SafeWriter  # on use: `isalens --help` imports no report module

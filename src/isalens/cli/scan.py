@@ -13,12 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from isalens.cli.common import EXIT_INPUT, EXIT_OK
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
 
-EXIT_OK = 0
-EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
 
 
@@ -67,24 +66,20 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch,
                           ignore_unknown=args.ignore_unknown, defines=tuple(args.defines))
-    try:
-        engine = None
-        if args.engine == "dask":
-            from isalens.scan.dask_engine import dask_engine
+    engine = None
+    if args.engine == "dask":
+        from isalens.scan.dask_engine import dask_engine
 
-            engine = dask_engine(args.scheduler, workers=args.workers)
-        elif args.scheduler:
-            raise IsalensError("--scheduler needs --engine dask")
-        # a batch system's kill (SIGTERM) stops the scan like Ctrl-C: what finished is kept for the next run
-        previous = signal.signal(signal.SIGTERM, _interrupt)
-        try:
-            summary = scan(args.paths, args.out, options=options, engine=engine, workers=args.workers,
-                           progress=args.progress, rescan=args.rescan)
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+        engine = dask_engine(args.scheduler, workers=args.workers)
+    elif args.scheduler:
+        raise IsalensError("--scheduler needs --engine dask")
+    # a batch system's kill (SIGTERM) stops the scan like Ctrl-C: what finished is kept for the next run
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        summary = scan(args.paths, args.out, options=options, engine=engine, workers=args.workers,
+                       progress=args.progress, rescan=args.rescan)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     rate = summary.kernels / summary.seconds if summary.seconds > 0 else 0.0
     if summary.interrupted:
         sys.stderr.write(f"isalens: interrupted after {summary.analysed} unit(s) analysed ({summary.skipped} "

@@ -7,17 +7,14 @@ Exit codes as in :mod:`isalens.cli`: 0 success (failed compiles are rows with th
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from isalens.cli.common import EXIT_OK
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
-
-EXIT_OK = 0
-EXIT_INPUT = 2
 
 
 def register(subparsers: Any) -> None:
@@ -45,26 +42,23 @@ def run(args: argparse.Namespace) -> int:
     """Run ``isalens sweep`` for parsed ``args``; returns the exit code."""
     from isalens.engine.sweep import parse_sweep_defines, sweep
     from isalens.report.plot import PlotUnavailable, plot_pressure
+    from isalens.report.serialize import dumps
     from isalens.report.sweep import render_sweep_csv, render_sweep_text, sweep_dict
 
-    try:
-        if args.jobs is not None and args.jobs < 1:
-            raise IsalensError("--jobs must be at least 1")
-        archs = [a.strip() for a in args.arch.split(",") if a.strip()]
-        rows = sweep(args.source, parse_sweep_defines(args.defines), archs, jobs=args.jobs)
-        if args.plot is not None:
-            series = [(" ".join(f"{k}={v}" for k, v in r.defines.items()) + f" {r.arch} {r.kernel}", r.pressure)
-                      for r in rows if not r.error]
-            try:
-                plot_pressure(series, args.plot, title="live VGPRs per instruction", normalise=True)
-            except (PlotUnavailable, ValueError, OSError) as exc:
-                raise IsalensError(str(exc), file=str(args.plot), code="plot") from None
-            sys.stderr.write(f"isalens: wrote {args.plot}\n")
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+    if args.jobs is not None and args.jobs < 1:
+        raise IsalensError("--jobs must be at least 1")
+    archs = [a.strip() for a in args.arch.split(",") if a.strip()]
+    rows = sweep(args.source, parse_sweep_defines(args.defines), archs, jobs=args.jobs)
+    if args.plot is not None:
+        series = [(" ".join(f"{k}={v}" for k, v in r.defines.items()) + f" {r.arch} {r.kernel}", r.pressure)
+                  for r in rows if not r.error]
+        try:
+            plot_pressure(series, args.plot, title="live VGPRs per instruction", normalise=True)
+        except (PlotUnavailable, ValueError, OSError) as exc:
+            raise IsalensError(str(exc), file=str(args.plot), code="plot") from None
+        sys.stderr.write(f"isalens: wrote {args.plot}\n")
     if args.json:
-        sys.stdout.write(json.dumps(sweep_dict(rows), sort_keys=True, indent=1) + "\n")
+        sys.stdout.write(dumps(sweep_dict(rows), indent=1))
     elif args.csv:
         sys.stdout.write(render_sweep_csv(rows))
     else:

@@ -7,21 +7,17 @@ Exit codes as in :mod:`isalens.cli`: 0 success, 2 bad input or usage (one line o
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isalens.cli.common import add_load_options, load_options
-from isalens.errors import InputError, IsalensError
+from isalens.cli.common import EXIT_OK, add_load_options, load_options
+from isalens.errors import InputError
 
 if TYPE_CHECKING:
     from isalens.engine.load import LoadedKernel
 
 __all__ = ["register", "run"]
-
-EXIT_OK = 0
-EXIT_INPUT = 2
 
 
 def register(subparsers: Any) -> None:
@@ -120,44 +116,41 @@ def run(args: argparse.Namespace) -> int:
     """Run ``isalens timing`` for parsed ``args``; returns the exit code."""
     from isalens.engine.timing import kernel_profile, kernel_timing, parse_trip_counts, what_if
     from isalens.engine.vliw import resolve_device
+    from isalens.report.serialize import dumps
     from isalens.report.timing import render_timing_text, render_what_if_text, timing_dict, what_if_dict
 
-    try:
-        waves = _waves(args.waves)
-        trips = parse_trip_counts(args.trip_count)
-        device = resolve_device(args.device) if args.device else None
-        alt_waves, alt_devices = _what_if(args.what_if)
-        for d in alt_devices:
-            resolve_device(d)
-        docs: list[dict[str, Any]] = []
-        texts: list[str] = []
-        for file in args.files:
-            if args.model == "aco":
-                for name, doc in _aco_docs(file, args):
-                    docs.append({"file": file, "kernel": name, "timing": doc})
-                    texts.append(_aco_text(file, name, doc))
-                continue
-            kernels, _stats = _kernels(file, args)
-            for kernel in kernels:
-                prof = kernel_profile(kernel, trip_counts=trips)
-                t = kernel_timing(kernel, waves=waves, device=device, profile=prof)
-                doc = timing_dict(t, lines=args.lines)
-                text = render_timing_text(t, name=f"{file}: {kernel.name}")
-                if alt_waves or alt_devices:
-                    variants = what_if(prof, kernel, waves=alt_waves or ([waves] if waves else []),
-                                       devices=alt_devices or ([device.name] if device else []))
-                    doc["what_if"] = what_if_dict(variants)
-                    text += render_what_if_text(variants)
-                docs.append({"file": file, "kernel": kernel.name, "timing": doc})
-                texts.append(text)
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+    waves = _waves(args.waves)
+    trips = parse_trip_counts(args.trip_count)
+    device = resolve_device(args.device) if args.device else None
+    alt_waves, alt_devices = _what_if(args.what_if)
+    for d in alt_devices:
+        resolve_device(d)
+    docs: list[dict[str, Any]] = []
+    texts: list[str] = []
+    for file in args.files:
+        if args.model == "aco":
+            for name, doc in _aco_docs(file, args):
+                docs.append({"file": file, "kernel": name, "timing": doc})
+                texts.append(_aco_text(file, name, doc))
+            continue
+        kernels, _stats = _kernels(file, args)
+        for kernel in kernels:
+            prof = kernel_profile(kernel, trip_counts=trips)
+            t = kernel_timing(kernel, waves=waves, device=device, profile=prof)
+            doc = timing_dict(t, lines=args.lines)
+            text = render_timing_text(t, name=f"{file}: {kernel.name}")
+            if alt_waves or alt_devices:
+                variants = what_if(prof, kernel, waves=alt_waves or ([waves] if waves else []),
+                                   devices=alt_devices or ([device.name] if device else []))
+                doc["what_if"] = what_if_dict(variants)
+                text += render_what_if_text(variants)
+            docs.append({"file": file, "kernel": kernel.name, "timing": doc})
+            texts.append(text)
     if args.json:
         out: Any = docs[0] if len(docs) == 1 else {"schema": 1, "kernels": docs}
         if len(docs) == 1:
             out = {"schema": 1, **out}
-        sys.stdout.write(json.dumps(out, sort_keys=True, indent=1) + "\n")
+        sys.stdout.write(dumps(out, indent=1))
     else:
         sys.stdout.write("\n".join(texts))
     return EXIT_OK

@@ -11,13 +11,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from isalens.cli.common import EXIT_INPUT, EXIT_OK
+
 #: the VLIW readers' input formats (isalens.isa.r600.DIALECTS; a test keeps the two equal)
 DIALECTS = ("cal", "llvm")
 
 __all__ = ["register", "run"]
-
-EXIT_OK = 0
-EXIT_INPUT = 2
 
 
 def _positive(text: str) -> float:
@@ -64,19 +63,15 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens vliw`` for parsed ``args``; returns the exit code."""
     from isalens.engine.vliw import analyze_vliw, load_vliw, resolve_device
-    from isalens.errors import IsalensError, Severity
+    from isalens.errors import Severity
     from isalens.report.vliw import render_vliw_json, render_vliw_text
 
-    try:
-        device = resolve_device(args.device) if args.device else None
-        target = args.target or (device.target if device is not None and device.is_vliw else None)
-        source: str | Path = sys.stdin.read() if args.file == "-" else Path(args.file)
-        module = load_vliw(source, args.dialect, target=target)
-        # `isalens analyze` builds its own Namespace for VLIW files, without the newer options
-        result = analyze_vliw(module, device, args.fetch_gbs, args.fetch_latency)
-    except IsalensError as exc:
-        sys.stderr.write(f"isalens: {exc}\n")
-        return EXIT_INPUT
+    device = resolve_device(args.device) if args.device else None
+    target = args.target or (device.target if device is not None and device.is_vliw else None)
+    source: str | Path = sys.stdin.read() if args.file == "-" else Path(args.file)
+    module = load_vliw(source, args.dialect, target=target)
+    # `isalens analyze` builds its own Namespace for VLIW files, without the newer options
+    result = analyze_vliw(module, device, args.fetch_gbs, args.fetch_latency)
     if args.json:
         sys.stdout.write(render_vliw_json(result))
         for diag in result.diagnostics:

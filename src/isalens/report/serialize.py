@@ -5,6 +5,7 @@ Keys are sorted and there are no timestamps, so the same input always gives the 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -42,10 +43,19 @@ def _as_list(obj: Any) -> Any:
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
 
 
-def dumps(doc: Any, *, pretty: bool = False) -> str:
-    """``doc`` as JSON text ending in a newline (non-finite floats become null, as JSON has no such numbers)."""
-    return orjson.dumps(doc, default=_as_list,
-                        option=_OPTIONS | (orjson.OPT_INDENT_2 if pretty else 0)).decode("utf-8") + "\n"
+def dumps(doc: Any, *, pretty: bool = False, indent: int | None = None, sort_keys: bool = True,
+          default: Callable[[Any], Any] | None = None) -> str:
+    """``doc`` as JSON text ending in a newline: every command's JSON comes from here.
+
+    Compact, or indented by two with ``pretty``, through orjson (non-finite floats become null, as JSON has no
+    such numbers). With ``indent``, the layout of Python's json module instead: the commands whose ``--json``
+    has always been indented by one space keep it byte for byte. Keys are sorted unless ``sort_keys`` is false
+    (a query's columns keep their order); ``default`` turns a value JSON has no type for into one it has.
+    """
+    if indent is not None:
+        return json.dumps(doc, indent=indent, sort_keys=sort_keys, default=default or _as_list) + "\n"
+    option = (_OPTIONS if sort_keys else orjson.OPT_NON_STR_KEYS) | (orjson.OPT_INDENT_2 if pretty else 0)
+    return orjson.dumps(doc, default=default or _as_list, option=option).decode("utf-8") + "\n"
 
 
 class Writer(Protocol):

@@ -3,12 +3,12 @@ object, so they cannot disagree. JSON: schema 1, sorted keys, no timestamps."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from isalens.analysis.vliw import ClauseStats, LoopStats, ProgramStats, SlotCounts, VliwAnalysis
 from isalens.analysis.vliw_timing import LatencyHiding, Occupancy, Timing
 from isalens.ir.diagnostics import Diagnostic
+from isalens.report.serialize import dumps
 
 __all__ = ["render_vliw_json", "render_vliw_text", "vliw_dict"]
 
@@ -135,7 +135,7 @@ def vliw_dict(result: VliwAnalysis) -> dict[str, Any]:
 
 
 def render_vliw_json(result: VliwAnalysis) -> str:
-    return json.dumps(vliw_dict(result), sort_keys=True, indent=1) + "\n"
+    return dumps(vliw_dict(result), indent=1)
 
 
 def _slots(s: SlotCounts, width: int) -> str:
