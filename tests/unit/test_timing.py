@@ -267,3 +267,19 @@ def test_valu_sgpr_vmem_hazard_needs_five_wait_states() -> None:
     rdna = _timing("v_readfirstlane_b32 s0, v1\nbuffer_load_dword v2, v3, s[0:3], 0 offen\ns_endpgm\n", "gfx1030",
                    waves=1)
     assert next(lt for lt in rdna.profile.lines if lt.line == 2).reason != "hazard"
+
+
+def test_every_kernel_with_an_untimed_instruction_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # two kernels, one instruction text no class rule knows (kept with --ignore-unknown): both are timed as a
+    # full-rate VALU op and both must say so, although the costs of that text are computed once per process
+    kernel = ("\t.globl\t{0}\n\t.type\t{0},@function\n{0}:\n\tzz_foo v0, v1\n\ts_endpgm\n.Lfunc_end_{0}:\n"
+              "\t.size\t{0}, .Lfunc_end_{0}-{0}\n")
+    path = tmp_path / "two.s"
+    path.write_text("\t.text\n" + kernel.format("k1") + kernel.format("k2"))
+    code = main(["timing", str(path), "--arch", "gfx900", "--ignore-unknown", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    docs = json.loads(out.out)["kernels"]
+    assert [d["kernel"] for d in docs] == ["k1", "k2"]
+    for doc in docs:
+        assert any(a.startswith("no timing entry") and "zz_foo" in a for a in doc["timing"]["assumptions"]), doc

@@ -34,6 +34,8 @@ class InstructionCosts:
     #: producer kind ("valu", "salu") when some hazard rule names it, else ""
     producer: str = ""
     barrier: bool = False
+    #: its class has no timing entry: timed as a full-rate VALU op (the kernel's assumptions say so)
+    untimed: bool = False
     # copies of hot fields for the simulation loop
     unit: str = ""
     latency: int = 0
@@ -129,8 +131,8 @@ def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str
         st = memo.get(key)
         if st is None:
             timing = table.of(klass)
+            untimed = timing is None
             if timing is None:
-                unknown_classes.add(f"{ins.mnemonic} ({klass})")
                 timing = fallback
             uses = regs.get(ins.uses)
             if uses is None:
@@ -142,6 +144,8 @@ def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str
             st = memo[key] = InstructionCosts(
                 klass, timing, _issue(facts, klass, timing, table, wave_size, lds_per_simd), uses, defs, facts.waits,
                 _work(facts, wave_size), bool(timing.counters), *_hazard_facts(facts, klass, uses, table.hazards),
-                facts.barrier)
+                facts.barrier, untimed)
+        if st.untimed:  # on every kernel that has one, not only the first to meet its text
+            unknown_classes.add(f"{ins.mnemonic} ({klass})")
         costs.append(st)
     return costs, unknown_classes
