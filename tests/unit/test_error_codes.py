@@ -81,3 +81,21 @@ def test_docs_list_the_registry(update_golden: bool) -> None:
 @pytest.mark.parametrize("code", ["damaged", "error", "compiler"])
 def test_the_defaults_of_the_error_classes_are_registered(code: str) -> None:
     assert code in ERROR_CODES
+
+
+_ERROR_CLASSES = {"IsalensError", "InputError", "ParseError", "ArchError", "UnknownInstructionError", "DecodeError"}
+
+
+def _caught(handler: ast.ExceptHandler) -> set[str]:
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return {ast.unparse(t).rsplit(".", 1)[-1] for t in types if t is not None}
+
+
+def test_only_cli_main_turns_errors_into_exit_codes() -> None:
+    """Commands raise; ``isalens.cli.main`` alone catches IsalensError and prints it (exit 2)."""
+    catching = []
+    for path in sorted((SRC / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ExceptHandler) and _caught(node) & _ERROR_CLASSES:
+                catching.append(f"{path.name}:{node.lineno}")
+    assert [c.split(":")[0] for c in catching] == ["__init__.py"], catching
