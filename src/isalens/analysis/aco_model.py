@@ -65,7 +65,6 @@ class AcoBlock:
 class AcoResult:
     latency: int
     inverse_throughput: int
-    latency_exact: float
     usage: dict[str, float]
     parallelism: float
     max_utilization: float
@@ -242,7 +241,7 @@ def aco_estimate(blocks: Sequence[AcoBlock], costs: AcoCosts, *, gfx_level: int,
     wave64_per_cycle = waves_per_cycle * (wave_size / 64.0)
     wave64_per_cycle *= max_utilization
     inverse = _c_round(1 / wave64_per_cycle) if wave64_per_cycle else 0
-    return AcoResult(_c_round(latency), inverse, latency, usage, parallelism, max_utilization, num_waves,
+    return AcoResult(_c_round(latency), inverse, usage, parallelism, max_utilization, num_waves,
                      block_cycles, per_instruction)
 
 

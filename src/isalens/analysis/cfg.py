@@ -43,13 +43,6 @@ class CFG:
     #: AGPR values flow along them (see :func:`_exec_skips`); not part of ``succs``/``preds``
     exec_skip_edges: tuple[tuple[int, int], ...] = ()
 
-    def successors_of_instruction(self, index: int) -> tuple[int, ...]:
-        """Instruction indices that may execute right after ``index``."""
-        block = self.blocks[self.block_of[index]]
-        if index + 1 < block.end:
-            return (index + 1,)
-        return tuple(self.blocks[s].start for s in block.succs)
-
 
 _EXEC = special_pair("exec").mask() | special("exec_lo").mask()
 _LANE_DISABLING = ("s_and_saveexec_", "s_andn2_saveexec_", "s_and_not1_saveexec_", "s_and_b", "s_andn2_b",

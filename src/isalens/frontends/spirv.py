@@ -137,12 +137,6 @@ class InterfaceVariable:
     flat: bool = False
     name: str = ""
 
-    @property
-    def locations(self) -> int:
-        """How many consecutive locations the variable occupies (64-bit vec3/vec4 take two each)."""
-        per = 2 if self.width == 64 and self.components > 2 else 1
-        return per * self.columns * max(self.array, 1)
-
 
 @dataclass(frozen=True)
 class EntryPoint:

@@ -65,10 +65,6 @@ class SourceMap:
         instruction, then filter by register)."""
         return [v for v in self.variables if v.start <= index <= v.end]
 
-    def variables_in(self, index: int, mask: int) -> list[str]:
-        """Names of the variables held at instruction ``index`` in any of the register units ``mask``."""
-        return [v.name for v in self.variables_at(index) if v.mask & mask]
-
     def at(self, index: int) -> SourceLoc | None:
         return self.locs[index] if 0 <= index < len(self.locs) else None
 

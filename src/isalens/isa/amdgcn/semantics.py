@@ -237,10 +237,6 @@ class RegisterEffects:
     unread: int = 0
 
 
-def _reg_operands(operands: tuple[Operand, ...]) -> list[tuple[int, RegOperand]]:
-    return [(i, op) for i, op in enumerate(operands) if isinstance(op, RegOperand)]
-
-
 def _mask_of(op: Operand) -> int:
     return op.mask if isinstance(op, RegOperand) else 0
 
