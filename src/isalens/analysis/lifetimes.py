@@ -127,11 +127,9 @@ def _widen(units: int) -> int:
 class _BlockSummary:
     """Per block, the union of what its instructions write and read, and the per-index answers so far."""
 
-    __slots__ = ("defs", "graph", "kernel", "reaching", "touches", "uses_after")
+    __slots__ = ("defs", "reaching", "touches", "uses_after")
 
     def __init__(self, kernel: Kernel, graph: CFG) -> None:
-        self.kernel = kernel
-        self.graph = graph
         instructions = kernel.instructions
         defs: list[int] = []
         touches: list[int] = []
@@ -148,24 +146,7 @@ class _BlockSummary:
         self.uses_after: dict[int, dict[int, tuple[int, ...]]] = {}
 
 
-_SUMMARIES: dict[int, _BlockSummary] = {}
 _ALL_UNITS = (1 << (SPECIAL_BASE + len(SPECIAL_NAMES))) - 1
-
-
-def _summary(kernel: Kernel, graph: CFG) -> _BlockSummary:
-    """The block summary of (kernel, graph), built once for the many queries a report makes. Only the last
-    kernel's is kept, so a run over many files does not hold their kernels alive."""
-    found = _SUMMARIES.get(id(graph))
-    if found is None or found.graph is not graph or found.kernel is not kernel:
-        _SUMMARIES.clear()
-        found = _SUMMARIES[id(graph)] = _BlockSummary(kernel, graph)
-    return found
-
-
-def release() -> None:
-    """Drop the kept block summary: it holds its kernel's IR, which ``compare`` must not carry into the
-    analysis of the next file (call it when a kernel's queries are done)."""
-    _SUMMARIES.clear()
 
 
 def _record(found: dict[int, list[int]], hits: int, index: int) -> None:
@@ -173,9 +154,8 @@ def _record(found: dict[int, list[int]], hits: int, index: int) -> None:
         found.setdefault(key, []).append(index)
 
 
-def _all_reaching(kernel: Kernel, graph: CFG, index: int) -> dict[int, tuple[int, ...]]:
+def _all_reaching(kernel: Kernel, graph: CFG, index: int, block_defs: list[int]) -> dict[int, tuple[int, ...]]:
     """For every register (by its :func:`_fold` bit), the writes that may reach instruction ``index``."""
-    block_defs = _summary(kernel, graph).defs
     instructions = kernel.instructions
     blocks = graph.blocks
     found: dict[int, list[int]] = {}
@@ -202,9 +182,8 @@ def _all_reaching(kernel: Kernel, graph: CFG, index: int) -> dict[int, tuple[int
     return {key: tuple(sorted(set(v))) for key, v in found.items()}
 
 
-def _all_next_uses(kernel: Kernel, graph: CFG, index: int) -> dict[int, tuple[int, ...]]:
+def _all_next_uses(kernel: Kernel, graph: CFG, index: int, block_touches: list[int]) -> dict[int, tuple[int, ...]]:
     """For every register (by its :func:`_fold` bit), the first reads at or after ``index`` on some path."""
-    block_touches = _summary(kernel, graph).touches
     instructions = kernel.instructions
     blocks = graph.blocks
     found: dict[int, list[int]] = {}
@@ -254,22 +233,50 @@ def _cached(table: dict[int, dict[int, tuple[int, ...]]], index: int,
     return answer
 
 
+class DefUse:
+    """Where the values of one kernel are written and read next: the block summary and the answers (a few
+    instruction indices' worth) belong to this object, so they go when the result holding it goes (a report asks
+    once per register live at a peak: keep one object for those queries)."""
+
+    __slots__ = ("_graph", "_kernel", "_summary")
+
+    def __init__(self, kernel: Kernel, graph: CFG) -> None:
+        self._kernel, self._graph = kernel, graph
+        self._summary: _BlockSummary | None = None
+
+    def _blocks(self) -> _BlockSummary:
+        if self._summary is None:
+            self._summary = _BlockSummary(self._kernel, self._graph)
+        return self._summary
+
+    def definitions_reaching(self, index: int, reg: Reg) -> tuple[int, ...]:
+        """Instructions whose write to ``reg`` may be the value live at instruction ``index``."""
+        kernel, graph = self._kernel, self._graph
+        key = _key(reg)
+        if key is None:
+            return _definitions_reaching_walk(kernel, graph, index, reg)
+        blocks = self._blocks()
+        return _cached(blocks.reaching, index, lambda: _all_reaching(kernel, graph, index, blocks.defs)).get(key, ())
+
+    def next_uses(self, index: int, reg: Reg) -> tuple[int, ...]:
+        """The first instructions at or after ``index`` that read ``reg`` on some path (before a rewrite)."""
+        kernel, graph = self._kernel, self._graph
+        key = _key(reg)
+        if key is None:
+            return _next_uses_walk(kernel, graph, index, reg)
+        blocks = self._blocks()
+        return _cached(blocks.uses_after, index,
+                       lambda: _all_next_uses(kernel, graph, index, blocks.touches)).get(key, ())
+
+
 def definitions_reaching(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:
-    """Instructions whose write to ``reg`` may be the value live at instruction ``index``."""
-    key = _key(reg)
-    if key is None:
-        return _definitions_reaching_walk(kernel, graph, index, reg)
-    table = _summary(kernel, graph).reaching
-    return _cached(table, index, lambda: _all_reaching(kernel, graph, index)).get(key, ())
+    """:meth:`DefUse.definitions_reaching` for one query (several at one index: keep a :class:`DefUse`)."""
+    return DefUse(kernel, graph).definitions_reaching(index, reg)
 
 
 def next_uses(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:
-    """The first instructions at or after ``index`` that read ``reg`` on some path (before a rewrite)."""
-    key = _key(reg)
-    if key is None:
-        return _next_uses_walk(kernel, graph, index, reg)
-    table = _summary(kernel, graph).uses_after
-    return _cached(table, index, lambda: _all_next_uses(kernel, graph, index)).get(key, ())
+    """:meth:`DefUse.next_uses` for one query (several at one index: keep a :class:`DefUse`)."""
+    return DefUse(kernel, graph).next_uses(index, reg)
 
 
 def _definitions_reaching_walk(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:

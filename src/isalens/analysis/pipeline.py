@@ -13,10 +13,12 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.cfg import CFG, cfg
 from isalens.analysis.lifetimes import LiveRange, live_ranges
 from isalens.analysis.liveness import Liveness, liveness
-from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy
+from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy, vgpr_thresholds
+from isalens.analysis.peak import EntryLiveIns, LiveValue, entry_live_ins, peak_live_set
 from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
 from isalens.analysis.source_lines import SourceLine, loop_sources, source_lines
@@ -50,9 +52,16 @@ class KernelAnalysis:
     liveness: Liveness
     pressure: Pressure
     ranges: tuple[LiveRange, ...]
+    #: per file key, the registers live at the file's first peak, with their writes and next reads
+    peak_live_set: dict[str, tuple[LiveValue, ...]]
+    entry_live_in: EntryLiveIns
+    #: live-ins per basic block (the JSON ``blocks`` key)
+    block_live_ins: tuple[BlockLiveIn, ...]
     resources: Resources
     #: None when the resources cannot run on the target (e.g. more LDS than a workgroup may use)
     occupancy: tuple[Occupancy, OccupancyInput] | None
+    #: (most VGPRs, waves per SIMD) where occupancy steps down; empty for a wave size the target lacks
+    vgpr_thresholds: tuple[tuple[int, int], ...]
     stats: KernelStats | None = None
     #: cycles per loop iteration and the bottleneck; None when not asked for or the target has no timing facts
     timing: KernelTiming | None = None
@@ -82,6 +91,23 @@ def _pressure(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) 
 
 def _ranges(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> tuple[LiveRange, ...]:
     return live_ranges(kernel, done["cfg"], done["liveness"])
+
+
+def _peak_live_set(kernel: Kernel, arch: ArchSpec, done: Results,
+                   opts: PassOptions) -> dict[str, tuple[LiveValue, ...]]:
+    return peak_live_set(kernel, done["cfg"], done["liveness"], done["pressure"])
+
+
+def _entry_live_in(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> EntryLiveIns:
+    return entry_live_ins(kernel, done["liveness"])
+
+
+def _block_live_ins(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> tuple[BlockLiveIn, ...]:
+    return block_live_ins(kernel, done["cfg"], done["liveness"])
+
+
+def _vgpr_thresholds(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> tuple[tuple[int, int], ...]:
+    return tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes else ()
 
 
 def _resources(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> Resources:
@@ -136,8 +162,12 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("liveness", _liveness),
     ("pressure", _pressure),
     ("ranges", _ranges),
+    ("peak_live_set", _peak_live_set),
+    ("entry_live_in", _entry_live_in),
+    ("block_live_ins", _block_live_ins),
     ("resources", _resources),
     ("occupancy", _occupancy),
+    ("vgpr_thresholds", _vgpr_thresholds),
     ("stats", _stats),
     ("timing", _timing),
     ("source_lines", _source_lines),

@@ -122,7 +122,7 @@ def _plot(reports: list[LiveRegReport], out: Path) -> None:
     first = kernels[0]
     top = max((max(s[1], default=0) for s in series), default=0)
     thresholds: list[tuple[int, str]] = []
-    for v, w in first.vgpr_thresholds:
+    for v, w in first.registers.vgpr_thresholds:
         # label only steps far enough apart to read, within the plotted range
         if w > 1 and v <= top + 16 and (not thresholds or v - thresholds[-1][0] >= max(top, 1) / 12):
             thresholds.append((v, f"above {v} VGPRs: {w - 1} waves"))

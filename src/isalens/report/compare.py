@@ -49,7 +49,7 @@ def compare_dict(variants: list[Variant]) -> dict[str, Any]:
     rows = []
     for v in variants:
         k, m = v.kernel, v.mix
-        occ = k.occupancy
+        occ = k.occupancy.occupancy
         rows.append({
             "label": v.label, "kernel": k.name, "arch": k.arch, "instructions": k.instructions,
             "vgpr": {"peak_live": k.vgpr.peak_live, "requested": k.vgpr.requested, "allocated": k.vgpr.allocated,
@@ -73,7 +73,7 @@ def render_compare_text(variants: list[Variant]) -> str:
     forms: set[str] = set()
     for v in variants:
         k, m = v.kernel, v.mix
-        occ = k.occupancy
+        occ = k.occupancy.occupancy
         waves = "-" if occ is None else f"{occ.waves_per_simd:g}"
         llvm = "-" if occ is None else str(occ.llvm_occupancy)
         code = str(m.code_bytes) if m.code_bytes_exact else f"~{m.code_bytes}"

@@ -49,7 +49,7 @@ def _line_row(r: LineRow) -> list[Any]:
 
 def kernel_data(k: KernelReport) -> dict[str, Any]:
     """The JSON the page reads for one kernel (rows as compact arrays, per-line ones made while written)."""
-    occ = k.occupancy
+    occ = k.occupancy.occupancy
     cards = [
         ["kernel", f"{k.name} ({k.arch}, wave{k.wave_size})"],
         ["instructions", str(k.instructions)],
@@ -71,7 +71,7 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
         "map_width": {"vgpr": map_width(k, RegFile.VGPR), "sgpr": map_width(k, RegFile.SGPR)},
         "peak": {"vgpr": k.vgpr.peak_live, "sgpr": k.sgpr.peak_live},
         "peak_indices": {"vgpr": list(k.vgpr.peak_indices), "sgpr": list(k.sgpr.peak_indices)},
-        "thresholds": [list(t) for t in k.vgpr_thresholds if t[1] > 1],
+        "thresholds": [list(t) for t in k.registers.vgpr_thresholds if t[1] > 1],
         **_timing_data(k),
         **_advice_data(k),
         **_source_data(k),

@@ -10,10 +10,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from isalens.analysis.blocks import BlockLiveIn, block_live_ins
-from isalens.analysis.lifetimes import definitions_reaching, longest, next_uses, release
-from isalens.analysis.liveness import Liveness
-from isalens.analysis.occupancy import Occupancy, vgpr_thresholds
+from isalens.analysis.blocks import BlockLiveIn
+from isalens.analysis.lifetimes import longest
+from isalens.analysis.occupancy import Occupancy
+from isalens.analysis.peak import FILE_KEYS, FILES, EntryLiveIns, LiveValue, reg_names
 from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.source_lines import SourceLine
 
@@ -23,23 +23,16 @@ if TYPE_CHECKING:
     from isalens.analysis.timing import KernelTiming
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.program import Kernel
-from isalens.ir.registers import (
-    SPECIAL_MASK,
-    SPECIAL_NAMES,
-    Reg,
-    RegFile,
-    highest_register,
-    iter_bits,
-    registers_in,
-)
+from isalens.ir.registers import SPECIAL_MASK, RegFile, highest_register
 from isalens.ir.source import SourceLoc
 from isalens.ondemand import OnDemand
 
 #: 2: one class table (``instruction_classes``, class keys of classes.toml; ``stats.classes`` removed), compact
 #: JSON by default; see docs/reports.md
 SCHEMA_VERSION = 2
-FILES = (RegFile.VGPR, RegFile.SGPR, RegFile.AGPR)
-FILE_KEYS = {RegFile.VGPR: "vgpr", RegFile.SGPR: "sgpr", RegFile.AGPR: "agpr"}
+__all__ = ["COUNT_COLUMN", "FILES", "FILE_KEYS", "SCHEMA_VERSION", "CfgFigures", "EntryLiveIns", "FileSummary",
+           "KernelReport", "LineMasks", "LineRow", "LineRows", "LiveRegReport", "LiveValue", "OccupancyFigures",
+           "RangeRow", "RegisterFigures", "kernel_report", "livereg_report", "map_width", "variable_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +154,7 @@ class LineRows(OnDemand[LineRow]):
             special = (live_in[i] | live_out[i] | ins.defs) & SPECIAL_MASK
             names = specials.get(special)
             if names is None:
-                names = specials[special] = list(_reg_names(special, RegFile.SPECIAL))
+                names = specials[special] = list(reg_names(special, RegFile.SPECIAL))
             block = block_of[i]
             yield (ins.line, i, ins.text, labels_at.get(i, no_labels), vgpr[i], sgpr[i], agpr[i], halves[i],
                    half_only[i], names, block, depth_of[block], sources[i])
@@ -182,19 +175,6 @@ class LineRows(OnDemand[LineRow]):
 
 
 @dataclass(frozen=True, slots=True)
-class LiveValue:
-    """A register live at the peak, where its value was written and where it is read next."""
-
-    reg: str
-    def_lines: tuple[int, ...]
-    next_use_lines: tuple[int, ...]
-    #: the source variables (``name[piece]``) the register holds there, where the input says
-    variables: tuple[str, ...] = ()
-    #: the source lines of the writes that reach it (a register holding no named variable is a temporary of them)
-    def_sources: tuple[SourceLoc, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class RangeRow:
     reg: str
     file: str
@@ -206,7 +186,51 @@ class RangeRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RegisterFigures:
+    """The register files' sizes on the target and what the kernel asks of them, beyond the per-file summaries."""
+
+    vgpr_granule: int
+    #: VGPRs one instruction can name (at most 256, AGPRs apart)
+    vgpr_addressable_per_wave: int
+    #: VGPRs one wave can be given (512 where VGPRs and AGPRs share the file)
+    vgpr_file_size: int
+    sgpr_addressable: int
+    #: VGPRs requested with the AGPRs (LLVM's TotalNumVgprs: what occupancy counts where the file is shared)
+    vgprs_with_agprs: int
+    #: SGPRs the compiler reserves beyond those the code names (VCC, XNACK mask, flat scratch)
+    extra_sgprs: int
+    #: RGA's hint: VGPRs to remove to save one allocation granule (0: already on a boundary)
+    vgpr_granule_saving: int
+    #: a call's target is unknown: requested/allocated follow LLVM's assumption and may be too low
+    requested_lower_bound: bool
+    #: (most VGPRs, waves per SIMD) where occupancy steps down, for threshold lines
+    vgpr_thresholds: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CfgFigures:
+    """The control-flow graph's size."""
+
+    blocks: int
+    loops: int
+    max_loop_depth: int
+    unreachable_blocks: int
+
+
+@dataclass(frozen=True, slots=True)
+class OccupancyFigures:
+    """Occupancy of the kernel's resources (None: they cannot run on the target), and its assumptions."""
+
+    occupancy: Occupancy | None
+    workgroup_assumed: bool
+    #: waves per SIMD the workgroup shape alone allows (for the JSON "limits")
+    workgroup_limit: int
+
+
+@dataclass(frozen=True, slots=True)
 class KernelReport:
+    """What a livereg/analyze view shows of one kernel: copies of the pass results, grouped per section."""
+
     name: str
     arch: str
     wave_size: int
@@ -215,43 +239,22 @@ class KernelReport:
     vgpr: FileSummary
     sgpr: FileSummary
     agpr: FileSummary
-    vgpr_granule: int
-    vgpr_total: int
-    #: VGPRs one wave can address (512 where VGPRs and AGPRs share the file)
-    vgpr_file: int
-    sgpr_total: int
-    total_vgprs: int
-    extra_sgprs: int
+    registers: RegisterFigures
+    cfg: CfgFigures
+    occupancy: OccupancyFigures
     lines: Sequence[LineRow]
     longest_lived: tuple[RangeRow, ...]
     peak_live_set: dict[str, tuple[LiveValue, ...]]
-    entry_live_in: dict[str, tuple[str, ...]]
-    unexpected_live_in: tuple[str, ...]
-    #: the input line of the first read of each ``unexpected_live_in`` register (0: not known)
-    unexpected_live_in_lines: tuple[int, ...]
-    blocks: int
-    loops: int
-    max_loop_depth: int
-    unreachable_blocks: int
+    entry: EntryLiveIns
     guessed: int
     declared_raw: tuple[tuple[str, str], ...]
     #: per instruction: (live-in-or-out mask, defs mask, uses mask), unit masks
     masks: LineMasks
     labels: dict[int, tuple[str, ...]]
-    occupancy: Occupancy | None
-    occupancy_workgroup_assumed: bool
-    #: waves per SIMD the workgroup shape alone allows (for the JSON "limits")
-    workgroup_limit: int
-    #: RGA's hint: VGPRs to remove to save one allocation granule (0: already on a boundary)
-    vgpr_granule_saving: int
     #: instructions per class key (``valu.fma.f32``, ``ds.read2st64``, ``smem.load`` ...): the one class table
     classes: dict[str, int]
-    #: (most VGPRs, waves per SIMD) where occupancy steps down, for threshold lines
-    vgpr_thresholds: tuple[tuple[int, int], ...]
     #: instruction-level statistics (code bytes, modifiers, constants, LDS), when the stats pass ran
     stats: KernelStats | None
-    #: a call's target is unknown: requested/allocated follow LLVM's assumption and may be too low
-    requested_lower_bound: bool
     #: the timing model's result (None when not run, or no timing facts for the target: timing_note says)
     timing: KernelTiming | None
     timing_note: str | None
@@ -301,46 +304,6 @@ class LiveRegReport:
     compiler_stats: dict[str, str | int]
 
 
-def _first_read_line(kernel: Kernel, live: Liveness, file: RegFile, reg: int, stray: int) -> int:
-    """The line of the first read liveness recorded of register ``reg`` of ``stray`` (0 if none)."""
-    at = [live.undefined_read_at[u] for u in iter_bits(Reg(file, reg).mask() & stray) if u in live.undefined_read_at]
-    return kernel.instructions[min(at)].line if at else 0
-
-
-def _reg_names(mask: int, file: RegFile) -> tuple[str, ...]:
-    prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}.get(file, "")
-    if file is RegFile.SPECIAL:
-        return tuple(SPECIAL_NAMES[i] for i in registers_in(mask, file))
-    return tuple(f"{prefix}{i}" for i in registers_in(mask, file))
-
-
-def _peak_values(result: KernelAnalysis, file: RegFile, limit: int) -> tuple[LiveValue, ...]:
-    fp = result.pressure.of(file)
-    if not fp.peak_indices:
-        return ()
-    at = fp.peak_indices[0]
-    kernel = result.kernel
-    mask = result.liveness.live_in[at] | result.liveness.live_out[at]
-    held = kernel.source.variables_at(at)  # once: a -g kernel may have a range per DEBUG_VALUE comment
-    out: list[LiveValue] = []
-    for reg_index in registers_in(mask, file)[:limit]:
-        reg = Reg(file, reg_index)
-        # the writes reaching just after the peak: the peak itself, else those reaching it (hostile: a peak on
-        # the last line has no next instruction to ask about)
-        defs = (at,) if kernel.instructions[at].defs & reg.mask() else definitions_reaching(kernel, result.cfg, at, reg)
-        uses = next_uses(kernel, result.cfg, at, reg)
-        prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
-        sources = tuple(dict.fromkeys(loc for i in defs if (loc := kernel.source.at(i)) is not None))
-        out.append(LiveValue(
-            f"{prefix}{reg_index}",
-            tuple(kernel.instructions[i].line for i in defs),
-            tuple(kernel.instructions[i].line for i in uses),
-            tuple(dict.fromkeys(v.name for v in held if v.mask & reg.mask())),
-            sources,
-        ))
-    return tuple(out)
-
-
 def variable_table(kernel: Kernel) -> tuple[tuple[str, tuple[tuple[int, int, tuple[str, ...]], ...]], ...]:
     """Each source variable with its ranges: (first input line, last input line, register names)."""
     by_name: dict[str, list[tuple[int, int, tuple[str, ...]]]] = {}
@@ -349,81 +312,47 @@ def variable_table(kernel: Kernel) -> tuple[tuple[str, tuple[tuple[int, int, tup
     for v in kernel.source.variables:
         names = spelled.get(v.mask)
         if names is None:
-            names = spelled[v.mask] = tuple(n for f in FILES for n in _reg_names(v.mask, f))
+            names = spelled[v.mask] = tuple(n for f in FILES for n in reg_names(v.mask, f))
         by_name.setdefault(v.name, []).append((ins[v.start].line, ins[v.end].line, names))
     return tuple((name, tuple(ranges)) for name, ranges in by_name.items())
 
 
-def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit: int = 512,
-                  timing_requested: bool = False) -> KernelReport:
-    """Collect everything a livereg view shows for one analysed kernel."""
-    kernel, press, live, res, graph, arch = (result.kernel, result.pressure, result.liveness,
-                                             result.resources, result.cfg, result.arch)
+def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, timing_requested: bool = False) -> KernelReport:
+    """Collect everything a livereg view shows for one analysed kernel (copies of the pass results)."""
+    kernel, press, live, graph, arch = result.kernel, result.pressure, result.liveness, result.cfg, result.arch
     labels_at: dict[int, list[str]] = {}
     for name, idx in kernel.labels.items():
         # "@0x1c" labels name objdump addresses; "X" beside "label_X" is RGA's alias of one label
         if not name.startswith("@") and kernel.labels.get(f"label_{name}") != idx:
             labels_at.setdefault(idx, []).append(name)
-    live_in, live_out = live.live_in, live.live_out
-
-    def summary(file: RegFile) -> FileSummary:
-        fp = press.of(file)
-        fr = res.of(file)
-        prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
-        set_by = next((fn for f, fn in res.callee_limiters if f == prefix), None)
-        return FileSummary(fp.peak, tuple(kernel.instructions[i].line for i in fp.peak_indices),
-                           fp.peak_indices, fr.requested, fr.allocated, fr.declared, set_by)
-
     ranges = tuple(
         RangeRow(r.reg, FILE_KEYS[r.file], kernel.instructions[r.start].line, kernel.instructions[r.end].line,
                  r.start, r.end, r.span)
         for r in longest(result.ranges, longest_count)
     )
-    entry = live.entry
-    entry_names = {FILE_KEYS[f]: _reg_names(entry, f) for f in FILES}
-    entry_names["special"] = _reg_names(entry, RegFile.SPECIAL)
-    unexpected: tuple[str, ...] = ()
-    unexpected_lines: tuple[int, ...] = ()
-    if kernel.entry_live_in is not None:
-        # liveness leaves these out (no value reaches them), so they are taken from its own record
-        stray = live.undefined_reads | (entry & ~kernel.entry_live_in)
-        unexpected = tuple(n for f in FILES for n in _reg_names(stray, f))
-        unexpected_lines = tuple(_first_read_line(kernel, live, f, r, stray) for f in FILES
-                                 for r in registers_in(stray, f))
-    peak_live_set = {FILE_KEYS[f]: _peak_values(result, f, peak_limit) for f in FILES}
     rows = LineRows(result, labels_at)
-    release()  # the reaching-definition queries are done: their summary must not keep this IR alive
     return KernelReport(
         name=kernel.name, arch=arch.name, wave_size=kernel.wave_size, is_kernel=kernel.is_kernel,
         instructions=len(kernel.instructions),
-        vgpr=summary(RegFile.VGPR), sgpr=summary(RegFile.SGPR), agpr=summary(RegFile.AGPR),
-        vgpr_granule=arch.vgpr_granule(kernel.wave_size), vgpr_total=min(arch.addressable_vgprs, 256),
-        vgpr_file=arch.addressable_vgprs + (arch.agprs if arch.unified_vgpr_file else 0),
-        sgpr_total=arch.addressable_sgprs, total_vgprs=res.total_vgprs, extra_sgprs=res.extra_sgprs,
-        lines=rows, longest_lived=ranges,
-        peak_live_set=peak_live_set,
-        entry_live_in=entry_names, unexpected_live_in=unexpected, unexpected_live_in_lines=unexpected_lines,
-        blocks=len(graph.blocks), loops=len(graph.loops), max_loop_depth=max(graph.loop_depth, default=0),
-        unreachable_blocks=len(graph.unreachable), guessed=kernel.guessed,
-        declared_raw=kernel.declared.raw,
-        masks=LineMasks(live_in, live_out, [ins.defs for ins in kernel.instructions],
+        vgpr=_summary(result, RegFile.VGPR), sgpr=_summary(result, RegFile.SGPR), agpr=_summary(result, RegFile.AGPR),
+        registers=_register_figures(result), cfg=CfgFigures(len(graph.blocks), len(graph.loops),
+                                                           max(graph.loop_depth, default=0), len(graph.unreachable)),
+        occupancy=OccupancyFigures(result.occupancy[0] if result.occupancy else None,
+                                   bool(result.occupancy and result.occupancy[1].workgroup_assumed),
+                                   result.occupancy[0].limit_lds_workgroup if result.occupancy else 0),
+        lines=rows, longest_lived=ranges, peak_live_set=result.peak_live_set, entry=result.entry_live_in,
+        guessed=kernel.guessed, declared_raw=kernel.declared.raw,
+        masks=LineMasks(live.live_in, live.live_out, [ins.defs for ins in kernel.instructions],
                         [ins.uses for ins in kernel.instructions]),
         labels={k: tuple(v) for k, v in labels_at.items()},
-        occupancy=result.occupancy[0] if result.occupancy else None,
-        occupancy_workgroup_assumed=bool(result.occupancy and result.occupancy[1].workgroup_assumed),
-        workgroup_limit=result.occupancy[0].limit_lds_workgroup if result.occupancy else 0,
-        vgpr_granule_saving=res.total_vgprs % arch.vgpr_granule(kernel.wave_size) if res.total_vgprs else 0,
         classes=dict(sorted(Counter(ins.facts.klass for ins in kernel.instructions).items())),
-        vgpr_thresholds=tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes
-        else (),
         stats=result.stats,
-        requested_lower_bound=res.lower_bound,
         timing=result.timing,
         timing_note=None if result.timing is not None or not timing_requested else
         f"no timing facts for {arch.name} ({arch.family}): the model covers gfx8, gfx9, CDNA1-3 and gfx10-gfx12",
         advice=result.advice,
         ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
-        block_live_ins=block_live_ins(kernel, graph, live),
+        block_live_ins=result.block_live_ins,
         vgpr_counts=press.vgpr.counts,
         peak_row=rows[press.vgpr.peak_indices[0]] if press.vgpr.peak_indices else None,
         debug_info=kernel.source.debug_info,
@@ -431,6 +360,24 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, peak_limit
         variables=variable_table(kernel),
         loop_sources=result.loop_sources,
     )
+
+
+def _summary(result: KernelAnalysis, file: RegFile) -> FileSummary:
+    fp, fr = result.pressure.of(file), result.resources.of(file)
+    prefix = {RegFile.VGPR: "v", RegFile.SGPR: "s", RegFile.AGPR: "a"}[file]
+    set_by = next((fn for f, fn in result.resources.callee_limiters if f == prefix), None)
+    return FileSummary(fp.peak, tuple(result.kernel.instructions[i].line for i in fp.peak_indices),
+                       fp.peak_indices, fr.requested, fr.allocated, fr.declared, set_by)
+
+
+def _register_figures(result: KernelAnalysis) -> RegisterFigures:
+    arch, res, wave = result.arch, result.resources, result.kernel.wave_size
+    return RegisterFigures(
+        vgpr_granule=arch.vgpr_granule(wave), vgpr_addressable_per_wave=min(arch.addressable_vgprs, 256),
+        vgpr_file_size=arch.addressable_vgprs + (arch.agprs if arch.unified_vgpr_file else 0),
+        sgpr_addressable=arch.addressable_sgprs, vgprs_with_agprs=res.total_vgprs, extra_sgprs=res.extra_sgprs,
+        vgpr_granule_saving=res.total_vgprs % arch.vgpr_granule(wave) if res.total_vgprs else 0,
+        requested_lower_bound=res.lower_bound, vgpr_thresholds=result.vgpr_thresholds)
 
 
 def livereg_report(results: list[KernelAnalysis], *, file: str | None, dialect: str,

@@ -37,15 +37,15 @@ def rga_lines(report: KernelReport, file: RegFile = RegFile.VGPR) -> Iterator[st
     yield ""
     if file is RegFile.SGPR:
         yield f"Maximum # SGPR used {summary.peak_live:3d}, SGPRs allocated : {width:3d}"
-        yield from ("", "Architecture info:", f"  SGPRs total: {report.sgpr_total}")
+        yield from ("", "Architecture info:", f"  SGPRs total: {report.registers.sgpr_addressable}")
     else:
         name = "VGPR" if file is RegFile.VGPR else "AGPR"
         requested = width
-        allocated = -(-max(requested, 1) // report.vgpr_granule) * report.vgpr_granule
+        allocated = -(-max(requested, 1) // report.registers.vgpr_granule) * report.registers.vgpr_granule
         yield (f"Maximum # {name} used {summary.peak_live:3d}, {name}s allocated by HW: {allocated:3d} "
                f"({requested} requested)")
-        yield from ("", "Architecture info:", f"  {name}s total: {report.vgpr_total}",
-                    f"  {name} allocation granularity: {report.vgpr_granule}")
+        yield from ("", "Architecture info:", f"  {name}s total: {report.registers.vgpr_addressable_per_wave}",
+                    f"  {name} allocation granularity: {report.registers.vgpr_granule}")
 
 
 def render_rga(report: KernelReport, file: RegFile = RegFile.VGPR) -> str:

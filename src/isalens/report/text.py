@@ -87,7 +87,7 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
     style = _Style(color)
     kind = "kernel" if k.is_kernel else "function"
     yield (style(f"{kind} {k.name}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {k.instructions} instructions, "
-           f"{k.blocks} blocks, {k.loops} loops)")
+           f"{k.cfg.blocks} blocks, {k.cfg.loops} loops)")
     if listing:
         width = map_width(k, file)
         summary = k.summary(file)
@@ -117,24 +117,7 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
             text = f"{row.line:6d} |{mark}{count:4d} |{halves} {cells} | {row.text}"
             yield style(text, _BOLD, _RED) if row.index in peak else text
         yield ""
-    yield style("registers", _BOLD) + "  (live counts follow RGA: live in, live out or written)"
-    yield _summary_line("VGPR", k.vgpr)
-    if k.agpr.requested or k.agpr.declared:
-        yield _summary_line("AGPR", k.agpr)
-    yield _summary_line("SGPR", k.sgpr)
-    if k.requested_lower_bound:
-        yield style("        requested figures are a lower bound: a call's target is unknown (see the warning)",
-                    _RED)
-    yield (f"        (SGPR requested includes {k.extra_sgprs} reserved by the compiler: VCC/XNACK/flat scratch;"
-           " VCC, EXEC, SCC and M0 are tracked separately)")
-    saving = (f"; reduce by {k.vgpr_granule_saving} to save a granule of {k.vgpr_granule}"
-              if k.vgpr_granule_saving else "")
-    yield f"        {k.total_vgprs} VGPRs used, {k.vgpr.allocated} allocated out of {k.vgpr_file}{saving}"
-    if k.occupancy is not None:
-        assumed = " (no workgroup size declared: 1024 threads assumed, as LLVM does)" \
-            if k.occupancy_workgroup_assumed else ""
-        yield ""
-        yield render_occupancy_text(k.occupancy, title=style("occupancy", _BOLD) + assumed).rstrip("\n")
+    yield from _register_lines(k, style)
     peak_row = k.peak_row
     if peak_row is not None:
         yield (f"  at the VGPR peak (line {peak_row.line}): {peak_row.live_vgpr_halves / 2:.1f} VGPRs of data in "
@@ -168,17 +151,41 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
         yield style("longest live ranges", _BOLD) + "  (instructions from write to last read)"
         for r in k.longest_lived:
             yield f"  {r.reg:>5}: {r.span:6d} instructions, line {r.def_line} -> {r.last_use_line}"
-    entry = [n for f in ("vgpr", "sgpr") for n in k.entry_live_in.get(f, ())]
+    entry = [n for f in ("vgpr", "sgpr") for n in k.entry.names.get(f, ())]
     if entry:
         yield ""
         yield f"live at entry (hardware-initialised or read before written): {', '.join(entry)}"
-    if k.unexpected_live_in:
+    if k.entry.unexpected:
         reads = ", ".join(f"{name} (line {line})" if line else name
-                          for name, line in zip(k.unexpected_live_in, k.unexpected_live_in_lines, strict=True))
+                          for name, line in zip(k.entry.unexpected, k.entry.unexpected_lines, strict=True))
         yield style(f"  read before written and not initialised by hardware: {reads}", _RED)
     if k.guessed:
         yield style(f"  {k.guessed} unknown instruction(s) were treated positionally: figures may be wrong",
                     _RED)
+
+
+def _register_lines(k: KernelReport, style: _Style) -> Iterator[str]:
+    """The register files' figures and the occupancy they allow."""
+    yield style("registers", _BOLD) + "  (live counts follow RGA: live in, live out or written)"
+    yield _summary_line("VGPR", k.vgpr)
+    if k.agpr.requested or k.agpr.declared:
+        yield _summary_line("AGPR", k.agpr)
+    yield _summary_line("SGPR", k.sgpr)
+    if k.registers.requested_lower_bound:
+        yield style("        requested figures are a lower bound: a call's target is unknown (see the warning)",
+                    _RED)
+    regs = k.registers
+    yield (f"        (SGPR requested includes {regs.extra_sgprs} reserved by the compiler: VCC/XNACK/flat scratch;"
+           " VCC, EXEC, SCC and M0 are tracked separately)")
+    saving = (f"; reduce by {regs.vgpr_granule_saving} to save a granule of {regs.vgpr_granule}"
+              if regs.vgpr_granule_saving else "")
+    yield (f"        {regs.vgprs_with_agprs} VGPRs used, {k.vgpr.allocated} allocated out of {regs.vgpr_file_size}"
+           f"{saving}")
+    if k.occupancy.occupancy is not None:
+        assumed = " (no workgroup size declared: 1024 threads assumed, as LLVM does)" \
+            if k.occupancy.workgroup_assumed else ""
+        yield ""
+        yield render_occupancy_text(k.occupancy.occupancy, title=style("occupancy", _BOLD) + assumed).rstrip("\n")
 
 
 def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True) -> str:
