@@ -13,6 +13,7 @@ from pathlib import Path
 
 from isalens.analysis.pipeline import PassOptions
 from isalens.analysis.stats import KernelStats
+from isalens.arch.model import ArchSpec
 from isalens.engine.load import LoadedKernel, read_file_bytes
 from isalens.engine.target import check_wave_size, resolve_arch
 from isalens.errors import InputError
@@ -128,10 +129,11 @@ def _disassemble(chunks: list[tuple[int, Decoded]], target: str, wave_size: int 
     return [re.sub(r"\s+", " ", t) for t in texts]
 
 
-def decode_words(words: Sequence[int], arch: str, *, wave_size: int | None = None,
+def decode_words(words: Sequence[int], arch: str | ArchSpec, *, wave_size: int | None = None,
                  where: str = "") -> list[DecodedInstruction]:
-    """Split ``words`` into instructions, decode their fields and get their text from LLVM's disassembler."""
-    spec = resolve_arch(arch)
+    """Split ``words`` into instructions, decode their fields and get their text from LLVM's disassembler
+    (``arch``: a target name, or the request's target already resolved)."""
+    spec = arch if isinstance(arch, ArchSpec) else resolve_arch(arch)
     check_wave_size(spec, wave_size, file=where or None)
     chunks = _split(words, spec.generation, where, spec.encoding_layout)  # bench: layout from arch data
     texts = _disassemble(chunks, spec.name, wave_size, where)
@@ -177,7 +179,7 @@ def decode_file(path: str | Path, arch: str | None) -> list[DecodedInstruction]:
         if not with_words:
             continue
         flat = [w for ins in with_words for w in ins.encoding]
-        decoded = decode_words(flat, module.arch.name, wave_size=kernel.ir.wave_size, where=str(p))
+        decoded = decode_words(flat, module.arch, wave_size=kernel.ir.wave_size, where=str(p))
         if [d.words for d in decoded] == [ins.encoding for ins in with_words]:
             # one decoded instruction per listed one: keep the listing's byte addresses
             decoded = [DecodedInstruction(ins.address if ins.address is not None else d.offset, d.decoded, d.text)

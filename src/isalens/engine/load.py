@@ -4,9 +4,10 @@ text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` (+ :class:`Arc
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -36,6 +37,8 @@ __all__ = [
 ]
 
 _DEFAULT_PASS_OPTIONS = PassOptions()
+#: what a front end adds to each kernel it made (RADV: the stage, workgroup size and ACO's statistics)
+Declare = Callable[[Kernel], Kernel]
 #: text is read whole and parsed in memory: at most this much (or the smaller --max-input-size)
 _MAX_TEXT_BYTES = 512 * 1024 * 1024
 
@@ -174,7 +177,8 @@ def source_arg(path_or_text: str | Path | None, path: str | Path | None) -> str 
 
 def load(path_or_text: str | Path | None = None, arch: str | None = None, *, path: str | Path | None = None,
          dialect: str | None = None, ignore_unknown: bool = False, wave_size: int | None = None,
-         spec: ArchSpec | None = None) -> LoadedModule:
+         spec: ArchSpec | None = None, declare: Declare | None = None,
+         notes: tuple[Diagnostic, ...] = ()) -> LoadedModule:
     """Parse ISA text (a ``str``) or a text file (a :class:`~pathlib.Path`, or ``path=`` as a string) into a
     :class:`LoadedModule`. A ``str`` is always text: one that names an existing file is refused with a
     message saying to pass a ``Path``, never read as a file. (Requests come through
@@ -182,15 +186,17 @@ def load(path_or_text: str | Path | None = None, arch: str | None = None, *, pat
 
     ``arch`` may be omitted when the input names its target (``.amdgcn_target``); when both are given
     they must agree. ``spec``: the request's target already resolved (a front end compiled for it), used
-    instead of resolving ``arch`` again.
+    instead of resolving ``arch`` again; ``declare`` and ``notes``: what the front end that made the text knows
+    (:func:`finish_module`).
     """
     text, file = read_input(source_arg(path_or_text, path))
     return _parse_text(text, file, arch=spec.name if spec is not None else arch, spec=spec, dialect=dialect,
-                       ignore_unknown=ignore_unknown, wave_size=wave_size)
+                       ignore_unknown=ignore_unknown, wave_size=wave_size, declare=declare, notes=notes)
 
 
 def _parse_text(text: str, file: str, *, arch: str | None, spec: ArchSpec | None, dialect: str | None,
-                ignore_unknown: bool, wave_size: int | None) -> LoadedModule:
+                ignore_unknown: bool, wave_size: int | None, declare: Declare | None,
+                notes: tuple[Diagnostic, ...]) -> LoadedModule:
     """ISA text -> the readers -> :func:`finish_module`, with every check on the text and its target first."""
     if not text.strip():
         raise InputError("empty input: no instructions", file=file, line=1, code="empty")
@@ -218,18 +224,25 @@ def _parse_text(text: str, file: str, *, arch: str | None, spec: ArchSpec | None
     step(f"reading {file}")
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
-    return finish_module(module, spec)
+    return finish_module(module, spec, declare=declare, notes=notes)
 
 
-def finish_module(module: Module, spec: ArchSpec) -> LoadedModule:
-    """The step every reader ends in (ISA text, a code object): the declared wave sizes checked against the
-    target, and the call graph linked (analysis/calls.py) so that callers carry their callees' registers."""
+def finish_module(module: Module, spec: ArchSpec, *, declare: Declare | None = None,
+                  notes: tuple[Diagnostic, ...] = ()) -> LoadedModule:
+    """The step every reader ends in (ISA text, a RADV dump, a code object): the declared wave sizes checked
+    against the target, what a bare disassembly leaves out filled in (:mod:`isalens.engine.disassembly`), what a
+    front end knows about each kernel attached (``declare``: RADV's stage, workgroup and statistics) with its
+    ``notes``, and the call graph linked (analysis/calls.py) so that callers carry their callees' registers."""
     for kernel in module.kernels:  # a wave size the input declares must exist on the target too
         check_wave_size(spec, kernel.wave_size, file=module.file, what=f"kernel {kernel.name} declares")
     module = listing_gaps(module)
+    if declare is not None:
+        module = dataclasses.replace(module, kernels=tuple(declare(k) for k in module.kernels))
     module = link_calls(module, has_flat_address_space=spec.generation >= 7,
                         unified_vgpr_file=spec.unified_vgpr_file,
                         scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch))
+    if notes:
+        module = dataclasses.replace(module, diagnostics=(*module.diagnostics, *notes))
     return LoadedModule(module, spec)
 
 

@@ -8,7 +8,6 @@ compiler's own figures under the compiler's own names.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import tempfile
 from collections.abc import Sequence
@@ -101,12 +100,10 @@ def _load_radv(path: Path, arch: str | None, stage: str | None, entry: str, defi
         # The ACO reader names the kernel after the file: keep the shader's name.
         asm = Path(keep_asm) if keep_asm is not None else Path(tmp) / f"{path.stem}.{result.target.family.lower()}.s"
         _keep(text, asm)
+        # radv: the stage, workgroup and ACO's figures go with the kernel (occupancy by RADV's convention)
         module = load(asm, result.target.gfx, dialect="aco", ignore_unknown=ignore_unknown,
-                      wave_size=result.wave_size)
-    # radv: the stage, workgroup and ACO's figures go with the kernel (occupancy by RADV's convention)
-    module = LoadedModule(dataclasses.replace(
-        module.ir, kernels=tuple(radv.declare_shader(k, result) for k in module.ir.kernels),
-        diagnostics=(*module.ir.diagnostics, radv.radv_convention_note(module.ir.file))), module.arch)
+                      wave_size=result.wave_size, declare=lambda k: radv.declare_shader(k, result),
+                      notes=(radv.radv_convention_note(str(asm)),))
     stats = radv.statistics_of(result.executable)
     stats["compiler"] = f"{result.driver_info} RADV/ACO, {result.device_name}"
     return module, stats
