@@ -40,15 +40,19 @@ class Probe:
 
     words: tuple[int, ...]
     regs: dict[tuple[str, int], str]
+    zero: frozenset[str] = frozenset()
+    #: the same probe with one zeroed field given its probe value (to learn whether LLVM ignores the field)
+    unzero: Callable[[str], Probe] | None = None
 
 
 Variant = Callable[[int], Probe]
 
 
-def _subsets(names: tuple[str, ...]) -> list[frozenset[str]]:
-    """Every subset of ``names``, smallest first: the fields to leave zero (LLVM rejects unused fields set)."""
+def _subsets(names: tuple[str, ...], zero_first: tuple[str, ...] = ()) -> list[frozenset[str]]:
+    """Every subset of ``names``, smallest first: the fields to leave zero (LLVM rejects unused fields set);
+    subsets with the ``zero_first`` fields zeroed come first (fields that are modifiers in most opcodes)."""
     out = [frozenset(n for i, n in enumerate(names) if mask >> i & 1) for mask in range(1 << len(names))]
-    return sorted(out, key=len)
+    return sorted(out, key=lambda z: (sum(n not in z for n in zero_first), len(z)))
 
 
 class _Fields:
@@ -71,15 +75,15 @@ class _Fields:
 
 
 def _variants(make: Callable[[int, _Fields], tuple[int, ...]], zeroable: tuple[str, ...],
-              scalar: tuple[str, ...] = ()) -> list[Variant]:
+              scalar: tuple[str, ...] = (), zero_first: tuple[str, ...] = ()) -> list[Variant]:
     """Probe makers for every choice of zeroed fields and of SGPR instead of VGPR for the ``scalar`` fields."""
     out: list[Variant] = []
     for files in _subsets(scalar):
-        for zero in _subsets(zeroable):
+        for zero in _subsets(zeroable, zero_first):
             def variant(op: int, zero: frozenset[str] = zero, files: frozenset[str] = files) -> Probe:
                 f = _Fields(zero, {n: "s" for n in files})
                 words = make(op, f)
-                return Probe(words, f.regs)
+                return Probe(words, f.regs, zero, lambda name: variant(op, zero - {name}, files))
             out.append(variant)
     return out
 
@@ -113,6 +117,9 @@ def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]
     def sopp(op: int, f: _Fields) -> tuple[int, ...]:
         return ((0x17F << 23) | op << 16 | (0 if "SIMM16" in f.zero else 5),)
     yield "SOPP", 128, _variants(sopp, ("SIMM16",))
+    # how each prints the immediate 0 (s_endpgm prints none)
+    yield "SOPP0", 128, [lambda op: Probe(((0x17F << 23) | op << 16,), {})]
+    yield "SOPPFFFF", 128, [lambda op: Probe(((0x17F << 23) | op << 16 | 0xFFFF,), {})]
 
     def smem(op: int, f: _Fields) -> tuple[int, ...]:
         sdata, sbase = f.reg("SDATA", VDST, "s"), f.reg("SBASE", SRC1, "s", 2)
@@ -130,6 +137,8 @@ def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]
     yield "VOP2", 0x3F, [*_variants(vop2, (), ("SRC0",)), *_variants(vop2_lit, ())]
 
     def vop1(op: int, f: _Fields) -> tuple[int, ...]:
+        if "VDST" not in f.zero:
+            f.regs[("s", VDST)] = "VDST"  # v_readfirstlane writes an SGPR
         return ((0x3F << 25) | f.reg("VDST", VDST) << 17 | op << 9 | f.src9("SRC0", SRC0),)
     yield "VOP1", 256, _variants(vop1, ("VDST", "SRC0"), ("SRC0",))
 
@@ -143,10 +152,12 @@ def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]
         # VOP3B forms keep a scalar destination (SDST) in bits 14:8: probed as s[40:41]
         f.files.setdefault("VDST_S", "s")
         vdst = f.reg("VDST", VDST)
-        f.regs.setdefault(("s", VDST), "VDST")
+        if vdst:
+            f.regs.setdefault(("s", VDST), "VDST")  # VOPC's and readlane's scalar destination
         w0 = (vop3_id << 26) | op << 16 | f.reg("SDST", SDST2, "s") << 8 | vdst
         return (w0, f.src9("SRC2", SRC2) << 18 | f.src9("SRC1", SRC1) << 9 | f.src9("SRC0", SRC0))
-    yield "VOP3", 1024, _variants(vop3, ("SDST", "SRC2", "SRC1", "SRC0", "VDST"), ("SRC0", "SRC1"))
+    yield "VOP3", 1024, _variants(vop3, ("SDST", "SRC2", "SRC1", "SRC0", "VDST"), ("SRC0", "SRC1", "SRC2"),
+                                  zero_first=("SDST",))
 
     def vop3p(op: int, f: _Fields) -> tuple[int, ...]:
         head = (0x1A7 << 23) if layout == "gfx9" else (0xCC << 24)
@@ -156,29 +167,45 @@ def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]
     yield "VOP3P", 128, _variants(vop3p, ("SRC2", "SRC1", "SRC0"), ("SRC0", "SRC1"))
 
     def ds(op: int, f: _Fields) -> tuple[int, ...]:
-        w0 = (0x36 << 26) | (op << 17 if layout == "gfx9" else op << 18)
+        # OFFSET1 = 2, OFFSET0 = 1: printed as offset:513 or as offset0:1 offset1:2
+        w0 = (0x36 << 26) | (op << 17 if layout == "gfx9" else op << 18) | (0 if "OFFSET" in f.zero else 0x201)
         return (w0, f.reg("VDST", VDST) << 24 | f.reg("DATA1", SRC2) << 16 | f.reg("DATA0", SRC1) << 8
                 | f.reg("ADDR", SRC0))
-    yield "DS", 256, _variants(ds, ("VDST", "DATA1", "DATA0", "ADDR"))
+    yield "DS", 256, _variants(ds, ("VDST", "DATA1", "DATA0", "ADDR", "OFFSET"))
+
+    if layout in ("gfx11", "gfx12"):
+        def vopd(op: int, f: _Fields, literal: bool = False) -> tuple[int, ...]:
+            # op = OPX << 5 | OPY; VDSTY's field holds the register >> 1, its low bit is the inverse of VDSTX's
+            w0 = (0x32 << 26) | (op >> 5) << 22 | (op & 31) << 17 | f.reg("VSRCX1", SRC1) << 9 | f.src9("SRCX0", SRC0)
+            w1 = f.reg("VDSTX", VDST) << 24 | f.reg("VDSTY", 49, scale=2) << 17 | f.reg("VSRCY1", SDST2) << 9 \
+                | f.src9("SRCY0", SRC2)
+            return (w0, w1, 0x12345678) if literal else (w0, w1)
+        yield "VOPD", 512, [*_variants(vopd, ("VSRCX1", "VSRCY1")),
+                            *_variants(lambda op, f: vopd(op, f, True), ("VSRCX1", "VSRCY1"))]
 
     if not g12:
         off = 0x7F if null is None else null
-        for seg, name in ((0, "FLAT"), (1, "SCRATCH"), (2, "GLOBAL")):
-            def flat(op: int, f: _Fields, seg: int = seg) -> tuple[int, ...]:
+        glc = 1 << 14 if layout == "gfx11" else 1 << 16
+        for seg, name, glc_bit in ((s, n, g) for s, n in ((0, "FLAT"), (1, "SCRATCH"), (2, "GLOBAL"))
+                                   for g in (0, glc)):
+            def flat(op: int, f: _Fields, seg: int = seg, glc_bit: int = glc_bit) -> tuple[int, ...]:
                 segbits = seg << 16 if layout == "gfx11" else seg << 14
-                w0 = (0x37 << 26) | op << 18 | segbits
+                w0 = (0x37 << 26) | op << 18 | segbits | glc_bit
                 addr = f.reg("ADDR", SRC0)
                 sve = 1 << 23 if layout == "gfx11" and seg == 1 and addr else 0  # gfx11 scratch: VADDR needs SVE
                 saddr = 0 if "SADDR" in f.zero else off  # FLAT (no SADDR) wants 0 on gfx9, `off' elsewhere
                 return (w0, f.reg("VDST", VDST) << 24 | sve | saddr << 16 | f.reg("DATA", SRC1) << 8 | addr)
-            yield name, 128, _variants(flat, ("VDST", "DATA", "ADDR", "SADDR"))
+            # with GLC set, atomics print their returning form (the table _GLC)
+            yield name + ("_GLC" if glc_bit else ""), 128, _variants(flat, ("VDST", "DATA", "ADDR", "SADDR"))
 
-        def mubuf(op: int, f: _Fields) -> tuple[int, ...]:
-            w0 = (0x38 << 26) | op << 18
+        def mubuf(op: int, f: _Fields, glc: int = 0) -> tuple[int, ...]:
+            w0 = (0x38 << 26) | op << 18 | glc << 14
             # soffset = inline constant 0
             return (w0, 0x80 << 24 | f.reg("SRSRC", SRC1, "s", 4) << 16 | f.reg("VDATA", VDST) << 8
                     | f.reg("VADDR", SRC0))
-        yield "MUBUF", 128 if layout == "gfx9" else 256, _variants(mubuf, ("VDATA", "VADDR"))
+        yield "MUBUF", 128 if layout == "gfx9" else 256, _variants(mubuf, ("VDATA", "VADDR", "SRSRC"))
+        yield "MUBUF_GLC", 128 if layout == "gfx9" else 256, _variants(lambda op, f: mubuf(op, f, 1),
+                                                                       ("VDATA", "VADDR", "SRSRC"))
 
 
 _REG = re.compile(r"\b([vsa])(\d+)\b|\b([vsa])\[(\d+):(\d+)\]")
@@ -201,7 +228,11 @@ def template(operands: str, regs: dict[tuple[str, int], str]) -> str | None:
         return f"{{{key}:{file}:{count}}}"
 
     out = _REG.sub(sub, operands)
-    return None if missing else out
+    # every probed field must show as a register: one printed otherwise (an immediate, gpr_idx(...)) is not
+    # something a register template can spell
+    if missing or any(f"{{{name}:" not in out for name in regs.values()):
+        return None
+    return out
 
 
 def _hex(words: tuple[int, ...]) -> str:
@@ -245,10 +276,11 @@ def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]]) -> lis
     return result
 
 
-def table(llvm_mc: str, target: str, layout: str) -> dict[str, dict[int, tuple[str, str]]]:
-    out: dict[str, dict[int, tuple[str, str]]] = {}
+def table(llvm_mc: str, target: str, layout: str) -> dict[str, dict[int, tuple[str, str, str]]]:
+    out: dict[str, dict[int, tuple[str, str, str]]] = {}
     for name, count, variants in formats(layout, target):
-        rows: dict[int, tuple[str, str]] = {}
+        rows: dict[int, tuple[str, str, str]] = {}
+        accepted: dict[int, tuple[Probe, str]] = {}
         todo = list(range(count))
         for variant in variants:
             if not todo:
@@ -258,27 +290,51 @@ def table(llvm_mc: str, target: str, layout: str) -> dict[str, dict[int, tuple[s
             left = []
             for op, probe, text in zip(todo, probes, texts, strict=True):
                 tmpl = None if text is None else template(text.partition(" ")[2], probe.regs)
-                if text is None or tmpl is None:
+                if text is None or tmpl is None or "/*" in text:  # LLVM's comment: an invalid operand
                     left.append(op)
                     continue
-                rows[op] = (text.partition(" ")[0], tmpl.replace("0x12345678", "{LITERAL}"))
+                rows[op] = (text.partition(" ")[0], tmpl.replace("0x12345678", "{LITERAL}"),
+                            ",".join(sorted(probe.zero)))
+                accepted[op] = (probe, text)
             todo = left
+        # a zeroed field stays in the row only when LLVM rejects it set or prints something else then
+        for field in sorted({f for p, _ in accepted.values() for f in p.zero}):
+            ops = [op for op, (p, _) in accepted.items() if field in p.zero and p.unzero]
+            again = disassemble(llvm_mc, target, [accepted[op][0].unzero(field).words for op in ops])  # type: ignore[misc]
+            for op, text in zip(ops, again, strict=True):
+                if text == accepted[op][1]:
+                    mn, tmpl, zero = rows[op]
+                    rows[op] = (mn, tmpl, ",".join(z for z in zero.split(",") if z != field))
+        if name == "VOPD":  # split into the X and Y halves' tables
+            for op, (_mn, tmpl, _zero) in sorted(rows.items()):
+                x, _, y = tmpl.partition(" :: ")
+                ym, _, yt = y.partition(" ")
+                out.setdefault("VOPDX", {}).setdefault(op >> 5, (_mn, x, ""))
+                out.setdefault("VOPDY", {}).setdefault(op & 31, (ym, yt, ""))
+            for half in ("VOPDX", "VOPDY"):
+                out[half] = dict(sorted(out[half].items()))
+            continue
         out[name] = dict(sorted(rows.items()))
+        if name == "SOPP":  # s_sendmsg's operand for every immediate below 1024
+            op = next(op for op, row in rows.items() if row[0] == "s_sendmsg")
+            texts = disassemble(llvm_mc, target, [((0x17F << 23) | op << 16 | imm,) for imm in range(1024)])
+            out["SENDMSG"] = {imm: ("s_sendmsg", t.partition(" ")[2], "") for imm, t in enumerate(texts) if t}
     return out
 
 
 def write(path: Path, family: str, target: str, llvm_mc: str, version: str,
-          tables: dict[str, dict[int, tuple[str, str]]]) -> None:
+          tables: dict[str, dict[int, tuple[str, str, str]]]) -> None:
     lines = [
         f"# AMDGPU opcode table for the {family} family, generated by tools/gen_opcode_tables.py",
         f"# with {version} ({llvm_mc} --disassemble -arch=amdgcn -mcpu={target} -show-encoding):",
         "# every opcode value of each format was disassembled with probe registers in the other fields.",
-        "# Rows: [FORMAT] sections; 'opcode<TAB>mnemonic<TAB>operand template'. Opcodes LLVM rejects are absent.",
+        "# Rows: [FORMAT] sections; 'opcode<TAB>mnemonic<TAB>operand template<TAB>fields LLVM wants 0'.",
+        "# Opcodes LLVM rejects with every probe are absent.",
         "# Template fields: {FIELD:file:count} = the named field's register(s); other text is printed verbatim.",
     ]
     for name, rows in tables.items():
         lines.append(f"[{name}]")
-        lines.extend(f"{op}\t{mn}\t{tmpl}" for op, (mn, tmpl) in rows.items())
+        lines.extend(f"{op}\t{mn}\t{tmpl}\t{zero}" for op, (mn, tmpl, zero) in rows.items())
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

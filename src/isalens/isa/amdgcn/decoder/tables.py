@@ -1,0 +1,52 @@
+"""The generated opcode tables (``data/opcodes_<family>.txt``, made by ``tools/gen_opcode_tables.py`` from
+LLVM 19's disassembler): per encoding format, opcode -> (mnemonic, operand template)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+__all__ = ["Row", "family_of", "layout_of", "opcode_table"]
+
+#: (mnemonic, operand template, fields LLVM wants 0 for this opcode)
+Row = tuple[str, str, frozenset[str]]
+
+# target -> table family; targets of one family share opcode numbers and operand spelling (LLVM 19)
+_FAMILY = (
+    (re.compile(r"gfx90a$"), "gfx90a"), (re.compile(r"gfx94[0-2]$"), "gfx942"),
+    (re.compile(r"gfx90[0-9c]$"), "gfx9"), (re.compile(r"gfx103[0-6]$"), "gfx10_3"),
+    (re.compile(r"gfx11[05][0-3]$"), "gfx11"), (re.compile(r"gfx120[01]$"), "gfx12"),
+)
+_LAYOUT = {"gfx9": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9", "gfx10_3": "gfx10", "gfx11": "gfx11",
+           "gfx12": "gfx12"}
+
+
+def family_of(target: str) -> str | None:
+    """Opcode table family of ``target`` (``gfx1100`` -> ``gfx11``), None when there is no table for it."""
+    for pattern, family in _FAMILY:
+        if pattern.match(target):
+            return family
+    return None
+
+
+def layout_of(family: str) -> str:
+    """Field layout family (``isa.amdgcn.fields``) of a table family."""
+    return _LAYOUT[family]
+
+
+@cache
+def opcode_table(family: str) -> dict[str, dict[int, Row]]:
+    """Format -> opcode -> (mnemonic, template) for one family."""
+    text = (resources.files("isalens.isa.amdgcn") / "data" / f"opcodes_{family}.txt").read_text("utf-8")
+    out: dict[str, dict[int, Row]] = {}
+    current: dict[int, Row] = {}
+    for line in text.split("\n"):
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            current = out.setdefault(line.strip("[]"), {})
+            continue
+        op, mnemonic, template, zero = line.split("\t")
+        current[int(op)] = (mnemonic, template, frozenset(zero.split(",")) - {""})
+    return out
