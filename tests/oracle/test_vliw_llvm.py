@@ -16,6 +16,7 @@ Checks, for every clause of every kernel:
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -67,6 +68,12 @@ def test_clause_slots_equal_llvm(source: Path, cpu: str, tmp_path: Path) -> None
             compared += 1
         assert program.gprs == program.declared_gprs, program.name
     assert compared > 0
+    # Cayman is VLIW4: four slots, never t (the checks of the reference r600 samples, on our kernels)
+    assert result.width == (4 if cpu == "cayman" else 5)
+    if cpu == "cayman":
+        assert result.total.per_slot.t == 0
+    # one loop per LOOP_START_DX10 LLVM printed
+    assert len(result.total.loops) == len(re.findall(r"\bLOOP_START_DX10\b", asm.read_text()))
 
 
 @pytest.mark.parametrize("source", KERNELS, ids=lambda p: p.stem)

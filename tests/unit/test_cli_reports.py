@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import isalens
 from isalens.cli import main
 from tests.conftest import EXAMPLES, require_tool
+from tests.fixtures.build import LlvmOutputs
 
 EXAMPLE = EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"
 
@@ -73,6 +75,22 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     monkeypatch.setattr("sys.stdin", io.StringIO("v_mov_b32_e32 v0, v1\ns_endpgm\n"))
     out = run_cli(capsys, "-", "--arch", "gfx1100", "--json")
     assert json.loads(out)["kernels"][0]["instructions"] == 2
+
+
+def test_own_objdump_needs_arch_and_resolves_numeric_branches(own_llvm: LlvmOutputs,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["livereg", str(own_llvm.objdump)]) == 2
+    assert "--arch" in capsys.readouterr().err
+    doc = json.loads(run_cli(capsys, str(own_llvm.objdump), "--arch", "gfx902", "--json"))
+    # LLVM marks each loop of the same kernel's assembly with a "Loop Header: Depth=N" comment
+    headers = re.findall(r"Loop Header: Depth=\d+", own_llvm.asm["gfx902"].read_text())
+    assert len(headers) >= 2
+    assert doc["kernels"][0]["cfg"]["loops"] == len(headers)
+
+
+def test_own_compare_mixed_architectures_is_allowed_and_labelled(own_llvm: LlvmOutputs,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    _check_compare_mixed(own_llvm.asm["gfx902"], own_llvm.asm["gfx1100"], capsys)
 
 
 def test_objdump_needs_arch_and_resolves_numeric_branches(samples: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -143,8 +161,11 @@ def test_unwritable_output_and_missing_kernel(tmp_path: Path, capsys: pytest.Cap
 
 def test_compare_mixed_architectures_is_allowed_and_labelled(samples: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    a = samples / "llvm" / "neighborhood_fp16.gfx902.s"
-    b = samples / "llvm" / "neighborhood_fp16.gfx1100.s"
+    llvm = samples / "llvm"
+    _check_compare_mixed(llvm / "neighborhood_fp16.gfx902.s", llvm / "neighborhood_fp16.gfx1100.s", capsys)
+
+
+def _check_compare_mixed(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", str(a), str(b), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [v["arch"] for v in doc["variants"]] == ["gfx902", "gfx1100"]

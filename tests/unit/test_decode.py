@@ -16,7 +16,7 @@ from isalens.cli import main
 from isalens.engine.decode import parse_words
 from isalens.errors import InputError
 from isalens.isa.amdgcn.fields import DecodeError, decode, split_words
-from tests.conftest import require_tool
+from tests.conftest import FIXTURES, require_tool
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -227,6 +227,18 @@ def test_cli_decodes_a_code_object(capsys: pytest.CaptureFixture[str], tmp_path:
     texts = [re.sub(r"^\w+: (?:[0-9A-F]{8} )+\s*", "", line) for line in out.splitlines()]
     assert texts == ["s_waitcnt lgkmcnt(6)", "v_add_u32_e32 v52, 0x90, v105", "s_endpgm"]
     assert out.splitlines()[1].startswith("00000004: 6868D2FF 00000090")
+
+
+def test_cli_decodes_own_listing_trailers(capsys: pytest.CaptureFixture[str]) -> None:
+    require_tool("llvm-mc-19")
+    code, out, err = _run(capsys, "--file", str(FIXTURES / "listing" / "fp16_reads.isa"), "--arch", "gfx902")
+    assert code == 0, err
+    lines = [" ".join(line.split()) for line in out.splitlines()]
+    # 18 instructions, the last cut before its trailer: 17 decoded; the first is s_movk_i32 at byte 0x100 as
+    # the listing says, the second the ds_read2st64_b32 at 0x104 (texts: llvm-mc-19's, words: the listing's)
+    assert len(lines) == 17
+    assert lines[0].startswith("00000100: B0023C00 s_movk_i32 s2, 0x3c00")
+    assert lines[1].startswith("00000104: D8700400 0A000002 ds_read2st64_b32 v[10:11], v2 offset1:4")
 
 
 def test_cli_decodes_listing_trailers(capsys: pytest.CaptureFixture[str], samples: Path) -> None:

@@ -1,5 +1,8 @@
-"""The reference inputs in ../shared/samples: every dialect parses with no unknown instruction, and our
-figures agree with the tools that produced them (RGA's live counts, ACO's statistics, llvm-mc)."""
+"""Every input dialect parses with no unknown instruction, and our figures agree with the tools that produced
+the input (ACO's statistics, LLVM's metadata, llvm-mc, RGA's live counts): on our own inputs (a listing
+written for the tests in tests/fixtures/listing, clang-19 and RADV/ACO output made at test time by
+tests/fixtures/build.py) and, as extra checks collected only when present, on the reference inputs in
+../shared/samples."""
 
 from __future__ import annotations
 
@@ -14,7 +17,8 @@ import isalens
 from isalens.ir.registers import RegFile
 from isalens.report.model import livereg_report
 from isalens.report.rga import render_rga
-from tests.conftest import require_tool
+from tests.conftest import FIXTURES, require_tool
+from tests.fixtures.build import ACO_FAMILIES, AcoOutput, LlvmOutputs
 
 LISTINGS = [
     "gcn_1_fp16_neighborhood_a.isa", "gcn_2_fp16_neighborhood_b_read2.isa", "gcn_3_fp16_half4.isa",
@@ -22,17 +26,30 @@ LISTINGS = [
 ]
 
 
-@pytest.mark.parametrize("name", LISTINGS)
-def test_gcn_listing_fragments_parse_without_unknowns(samples: Path, name: str) -> None:
-    module = isalens.load(samples / "gcn_listing" / name, "gfx902")
+#: our own listing fragment (tests/fixtures/listing/README.md says how it was made)
+OWN_LISTINGS = sorted((FIXTURES / "listing").glob("*.isa"))
+
+
+def _check_listing_parses(path: Path) -> None:
+    module = isalens.load(path, "gfx902")
     assert module.ir.dialect == "listing"
     kernel = module.kernels[0]
     assert kernel.ir.guessed == 0
     # every instruction printed with a `// ADDRESS: WORDS` trailer keeps its encoding (the fragments'
     # last line is sometimes cut before the trailer)
-    lines = (samples / "gcn_listing" / name).read_text().splitlines()
+    lines = path.read_text().splitlines()
     for ins in kernel.ir.instructions:
         assert bool(ins.encoding) == ("//" in lines[ins.line - 1]), ins.line
+
+
+@pytest.mark.parametrize("path", OWN_LISTINGS, ids=[p.name for p in OWN_LISTINGS])
+def test_own_listing_fragments_parse_without_unknowns(path: Path) -> None:
+    _check_listing_parses(path)
+
+
+@pytest.mark.parametrize("name", LISTINGS)
+def test_gcn_listing_fragments_parse_without_unknowns(samples: Path, name: str) -> None:
+    _check_listing_parses(samples / "gcn_listing" / name)
 
 
 def _aco_stat(path: Path, name: str) -> int:
@@ -41,19 +58,30 @@ def _aco_stat(path: Path, name: str) -> int:
     return int(m.group(1))
 
 
-@pytest.mark.parametrize(("family", "arch"), [("raven", "gfx902"), ("navi21", "gfx1030")])
-def test_aco_samples_parse_and_stay_within_acos_vgprs(samples: Path, family: str, arch: str) -> None:
-    module = isalens.load(samples / "aco" / f"neighborhood_fp16.{family}.aco.s", arch)
+def _check_aco(path: Path, arch: str, vgprs: int, code_size: int) -> None:
+    module = isalens.load(path, arch)
     assert module.ir.dialect == "aco"
     kernel = module.kernels[0]
     assert kernel.ir.guessed == 0
     result = kernel.analyze()
-    stats = samples / "aco" / f"neighborhood_fp16.{family}.stats.txt"
-    assert result.pressure.vgpr.peak <= _aco_stat(stats, "VGPRs")
-    assert result.resources.vgpr.requested <= _aco_stat(stats, "VGPRs")
+    assert result.pressure.vgpr.peak <= vgprs
+    assert result.resources.vgpr.requested <= vgprs
     # the code size ACO reports is the sum of the encoding words it printed
     code_bytes = sum(4 * len(ins.encoding) for ins in kernel.ir.instructions)
-    assert code_bytes <= _aco_stat(stats, "Code size")
+    assert code_bytes <= code_size
+
+
+@pytest.mark.parametrize("family", sorted(ACO_FAMILIES))
+def test_own_aco_output_parses_and_stays_within_acos_vgprs(own_aco: dict[str, AcoOutput], family: str) -> None:
+    out = own_aco[family]
+    _check_aco(out.assembly, ACO_FAMILIES[family], int(out.statistics["VGPRs"]), int(out.statistics["Code size"]))
+
+
+@pytest.mark.parametrize(("family", "arch"), [("raven", "gfx902"), ("navi21", "gfx1030")])
+def test_aco_samples_parse_and_stay_within_acos_vgprs(samples: Path, family: str, arch: str) -> None:
+    stats = samples / "aco" / f"neighborhood_fp16.{family}.stats.txt"
+    _check_aco(samples / "aco" / f"neighborhood_fp16.{family}.aco.s", arch, _aco_stat(stats, "VGPRs"),
+               _aco_stat(stats, "Code size"))
 
 
 def _cfg_shape(path: Path, arch: str | None) -> list[tuple[int, tuple[int, ...]]]:
@@ -62,20 +90,33 @@ def _cfg_shape(path: Path, arch: str | None) -> list[tuple[int, tuple[int, ...]]
     return [(b.start, tuple(graph.blocks[s].start for s in b.succs)) for b in graph.blocks]
 
 
+def test_own_objdump_and_assembly_give_the_same_cfg(own_llvm: LlvmOutputs) -> None:
+    assert _cfg_shape(own_llvm.asm["gfx902"], None) == _cfg_shape(own_llvm.objdump, "gfx902")
+
+
 def test_objdump_and_assembly_give_the_same_cfg(samples: Path) -> None:
     asm = _cfg_shape(samples / "llvm" / "neighborhood_fp16.gfx902.s", None)
     dump = _cfg_shape(samples / "llvm" / "neighborhood_fp16.gfx902.objdump.txt", "gfx902")
     assert asm == dump
 
 
-@pytest.mark.parametrize("name", ["neighborhood_fp16.gfx902.s", "neighborhood_fp16.gfx1100.s",
-                                  "neighborhood_fp16.gfx90a.s"])
-def test_llvm_samples_requested_equals_declared(samples: Path, name: str) -> None:
-    module = isalens.load(samples / "llvm" / name)
+def _check_requested_equals_declared(path: Path) -> None:
+    module = isalens.load(path)
     for kernel in module.kernels:
         res = kernel.analyze().resources
         assert res.vgpr.requested == kernel.ir.declared.vgpr_count
         assert res.sgpr.requested == kernel.ir.declared.sgpr_count
+
+
+@pytest.mark.parametrize("arch", ["gfx902", "gfx1100", "gfx90a"])
+def test_own_llvm_output_requested_equals_declared(own_llvm: LlvmOutputs, arch: str) -> None:
+    _check_requested_equals_declared(own_llvm.asm[arch])
+
+
+@pytest.mark.parametrize("name", ["neighborhood_fp16.gfx902.s", "neighborhood_fp16.gfx1100.s",
+                                  "neighborhood_fp16.gfx90a.s"])
+def test_llvm_samples_requested_equals_declared(samples: Path, name: str) -> None:
+    _check_requested_equals_declared(samples / "llvm" / name)
 
 
 def _rga_rows(path: Path) -> list[tuple[int, int, str]]:
@@ -109,11 +150,19 @@ def test_rga_live_counts_and_format_match_rgas_engine(samples: Path, tmp_path: P
     assert rendered == sample.read_text()
 
 
+def test_own_listing_encodings_disassemble_to_the_same_instruction() -> None:
+    _check_listing_encodings(OWN_LISTINGS)
+
+
 def test_listing_encodings_disassemble_to_the_same_instruction(samples: Path) -> None:
+    _check_listing_encodings([samples / "gcn_listing" / name for name in LISTINGS])
+
+
+def _check_listing_encodings(paths: list[Path]) -> None:
     """llvm-mc is the oracle: decoding each listing's encoding words gives the printed instruction."""
     mc = require_tool("llvm-mc-19")
-    for name in LISTINGS:
-        kernel = isalens.load(samples / "gcn_listing" / name, "gfx902").kernels[0]
+    for name in paths:
+        kernel = isalens.load(name, "gfx902").kernels[0]
         encoded = [ins for ins in kernel.ir.instructions if ins.encoding]
         words = " ".join(
             " ".join(f"0x{b:02x}" for w in ins.encoding for b in w.to_bytes(4, "little"))

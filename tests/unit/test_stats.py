@@ -17,6 +17,7 @@ from isalens.isa.amdgcn import catalog, classes
 from isalens.isa.amdgcn.encoding import constant_kinds, is_inline_constant, text_size
 from isalens.isa.amdgcn.syntax import parse_instruction_text
 from isalens.report.stats import render_stats_text, stats_dict
+from tests.conftest import FIXTURES
 
 # ---------------------------------------------------------------------------------------------- classes
 
@@ -137,7 +138,7 @@ def test_constant_kinds_skip_the_destination() -> None:
 
 # ---------------------------------------------------------------------------------------------- the listings
 
-# Hand counts over ../shared/samples/gcn_listing, made with
+# Hand counts over ../shared/samples/gcn_listing (extra checks, collected when present), made with
 #   sed 's#//.*##' FILE | awk '{print $1}' | sort | uniq -c        (mnemonics)
 #   sed 's#//.*##' FILE | grep -o '0x[0-9a-fA-F]*'                 (hex constants in the instruction text)
 # Literals are the hex constants of VALU/SALU sources that are not inline: gcn_1's seven v_add_u32 offsets
@@ -154,11 +155,26 @@ LISTING_COUNTS = {
 }
 
 
+# Our own fragment tests/fixtures/listing/fp16_reads.isa, counted with the same commands: 2 ds_read2st64_b32,
+# 1 ds_read2_b32, 1 ds_read_u16_d16, 1 ds_read_u16_d16_hi; packed fp16 = 2 v_pk_mul_f16 + 2 v_pk_add_f16 +
+# 1 v_pk_fma_f16 = 5; conversions = 1 v_pack_b32_f16; hex constants 0x3c00 (s_movk_i32: SOPK immediate),
+# 0x00000120 and 0x00000124 (the two v_add_u32 literals): 2 literals; 18 instruction lines
+OWN_LISTING = FIXTURES / "listing" / "fp16_reads.isa"
+OWN_LISTING_COUNTS = (2, 1, 1, 1, 5, 1, 2, 18)
+
+
+def test_own_listing_counts_match_hand_counts() -> None:
+    _check_listing_counts(OWN_LISTING, OWN_LISTING_COUNTS)
+
+
 @pytest.mark.parametrize("name", sorted(LISTING_COUNTS))
 def test_listing_fragment_counts_match_hand_counts(samples: Path, name: str) -> None:
-    kernel = isalens.load(samples / "gcn_listing" / name, "gfx902").kernels[0]
+    _check_listing_counts(samples / "gcn_listing" / name, LISTING_COUNTS[name])
+
+
+def _check_listing_counts(path: Path, want: tuple[int, ...]) -> None:
+    kernel = isalens.load(path, "gfx902").kernels[0]
     s = kernel_stats(kernel)
-    want = LISTING_COUNTS[name]
     got = (s.lds.get("ds_read2st64_b32", 0), s.lds.get("ds_read2_b32", 0), s.lds.get("ds_read_u16_d16", 0),
            s.lds.get("ds_read_u16_d16_hi", 0), s.classes.get("valu.pk.f16", 0), s.classes.get("valu.cvt", 0),
            s.constants.get("literal", 0), s.instructions)
@@ -170,6 +186,24 @@ def test_listing_fragment_counts_match_hand_counts(samples: Path, name: str) -> 
             assert fact_size == 4 * len(ins.encoding)
             raw = text_size(ins.mnemonic, ins.operands, ins.modifiers, "gfx902", ins.text)
             assert raw.bytes == fact_size, ins.text
+
+
+def test_own_listing_modifiers_and_lds_offsets() -> None:
+    s = kernel_stats(isalens.load(OWN_LISTING, "gfx902").kernels[0])
+    # two `v_pk_mul_f16 ... op_sel:[1,0] op_sel_hi:[0,0]`; the v_pk_add_f16 print LLVM's default op_sel_hi
+    assert s.modifiers["op_sel"] == {"op_sel:[1,0]": 2, "op_sel_hi:[0,0]": 2}
+    # `ds_read2st64_b32 v[10:11], v2 offset1:4`: offsets 0 and 4 x 4 bytes x 64 = 1024; 2 x 4 bytes per lane
+    # x 64 lanes = 512 bytes per wave; v2 comes from outside the fragment: conflicts unknown. The second one
+    # (offset0:1 offset1:5) reads at 256 and 1280
+    first, second = s.lds_accesses[:2]
+    assert (first.form, first.offsets, first.bytes_per_lane, first.bytes_per_wave) == ("read2st64", (0, 1024), 8, 512)
+    assert first.conflict_degree is None
+    assert second.offsets == (256, 1280)
+    # 2 x 512 (read2st64) + 512 (read2_b32: 2 x 4 bytes x 64) + 2 x 128 (u16: 2 bytes x 64) = 1792
+    assert s.lds_totals["read_bytes_per_wave"] == 1792
+    # SGPR constants: the two v_pk_mul_f16 weights (s4, s5); literals: the two v_add_u32 offsets
+    assert s.constants["sgpr"] == 2 and s.constants["literal"] == 2
+    assert s.literal_values == {"0x00000120": 1, "0x00000124": 1}
 
 
 def test_listing_modifiers_and_lds_offsets(samples: Path) -> None:

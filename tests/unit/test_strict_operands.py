@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from isalens.cli import main
 from isalens.errors import ParseError
 from isalens.isa.amdgcn import arity, catalog
 from isalens.isa.amdgcn.syntax import split_instruction
-from tests.conftest import require_tool
+from tests.conftest import FIXTURES, require_tool
+from tests.fixtures.build import AcoOutput, LlvmOutputs
 
 # ------------------------------------------------------------------------- the misreads, in every dialect
 
@@ -234,13 +236,19 @@ def test_more_extra_operands_agree_with_llvm_mc(line: str, token: str) -> None:
 
 def _sample_instructions(samples: Path) -> dict[str, list[str]]:
     """Distinct instruction texts of the reference samples, by the target they were compiled for."""
+    return _instructions((("gfx902", [samples / "llvm/neighborhood_fp16.gfx902.s",
+                                      samples / "gcn_listing/gcn_1_fp16_neighborhood_a.isa"]),
+                          ("gfx90a", [samples / "llvm/neighborhood_fp16.gfx90a.s"]),
+                          ("gfx1030", [samples / "aco/neighborhood_fp16.navi21.aco.s"]),
+                          ("gfx902", [samples / "aco/neighborhood_fp16.raven.aco.s"])))
+
+
+def _instructions(inputs: Sequence[tuple[str, list[Path]]]) -> dict[str, list[str]]:
+    """Distinct instruction texts of ``inputs``, by the target they were compiled for."""
     picked: dict[str, list[str]] = {}
-    for arch, paths in (("gfx902", ["llvm/neighborhood_fp16.gfx902.s", "gcn_listing/gcn_1_fp16_neighborhood_a.isa"]),
-                        ("gfx90a", ["llvm/neighborhood_fp16.gfx90a.s"]),
-                        ("gfx1030", ["aco/neighborhood_fp16.navi21.aco.s"]),
-                        ("gfx902", ["aco/neighborhood_fp16.raven.aco.s"])):
+    for arch, paths in inputs:
         for name in paths:
-            module = isalens.load(samples / name, arch)
+            module = isalens.load(name, arch)
             for kernel in module.kernels:
                 for ins in kernel.ir.instructions:
                     picked.setdefault(arch, [])
@@ -249,11 +257,26 @@ def _sample_instructions(samples: Path) -> dict[str, list[str]]:
     return picked
 
 
+def test_one_more_operand_is_rejected_by_both_on_own_inputs(own_llvm: LlvmOutputs,
+                                                             own_aco: dict[str, AcoOutput]) -> None:
+    """The check below on our own inputs: clang-19's gfx902 and gfx90a output, our listing, and ACO's output
+    for raven and navi21, made at test time."""
+    _check_one_more_operand(_instructions((
+        ("gfx902", [own_llvm.asm["gfx902"], FIXTURES / "listing" / "fp16_reads.isa"]),
+        ("gfx90a", [own_llvm.asm["gfx90a"]]),
+        ("gfx1030", [own_aco["navi21"].assembly]),
+        ("gfx902", [own_aco["raven"].assembly]))))
+
+
 def test_one_more_operand_is_rejected_by_both(samples: Path) -> None:
-    """Each distinct instruction of the reference samples with one more operand (a VGPR, after the last operand,
+    _check_one_more_operand(_sample_instructions(samples))
+
+
+def _check_one_more_operand(instructions: dict[str, list[str]]) -> None:
+    """Each distinct instruction of the inputs with one more operand (a VGPR, after the last operand,
     before the modifiers): llvm-mc-19 rejects it, and so do we whenever we know the instruction's count."""
     checked = 0
-    for arch, texts in _sample_instructions(samples).items():
+    for arch, texts in instructions.items():
         lines: list[str] = []
         for text in texts:
             mnemonic, operands, modifiers = split_instruction(text)

@@ -7,6 +7,7 @@ copied from isalens's output.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,50 @@ def codes(result: VliwAnalysis) -> list[str]:
 
 def run_cli(*argv: str) -> int:
     return isalens_main(["vliw", *argv])
+
+
+# ------------------------------------------------------------------ CAL dumps against grep counts
+
+def _grep_counts(path: Path) -> dict[str, object]:
+    """Figures of a CAL dump counted from its text alone, independently of isalens: numbered group lines,
+    slot lines per unit, the ALU and TEX clauses' CNT(n), the highest Rn, multiply-add lines."""
+    text = path.read_text()
+    slots = {u: len(re.findall(rf"^ +(?:[0-9]+ +)?{u}: ", text, re.M)) for u in "xyzwt"}
+    return {
+        "groups": len(re.findall(r"^ +[0-9]+ +[xyzwt]:", text, re.M)),
+        "per_slot": slots,
+        "alu_cnt": sum(int(n) for n in re.findall(r"^ *[0-9]+ +ALU\w*:.*CNT\(([0-9]+)\)", text, re.M)),
+        "tex_cnt": sum(int(n) for n in re.findall(r"^ *[0-9]+ +(?:TEX|VTX)\w*:.*CNT\(([0-9]+)\)", text, re.M)),
+        "gprs": 1 + max(int(n) for n in re.findall(r"\bR([0-9]+)\b", text)),
+        "mads": len(re.findall(r"^ +(?:[0-9]+ +)?[xyzwt]: +(?:MULADD|DOT4)\w*", text, re.M)),
+    }
+
+
+def _check_against_grep(path: Path) -> None:
+    p = analyze(path).total
+    want = _grep_counts(path)
+    assert p.groups == want["groups"]
+    assert p.per_slot.as_dict() == want["per_slot"]
+    # each ALU clause's CNT(n) counts its operations and literal slots
+    assert p.slot_ops + p.literal_slots == want["alu_cnt"]
+    assert p.fetches == want["tex_cnt"]
+    assert p.gprs == want["gprs"]
+    assert p.utilization_pct == pytest.approx(100 * p.slot_ops / (5 * p.groups))
+    module = load_vliw(path)
+    assert sum(op.mad for c in module.programs[0].clauses for g in c.groups for op in g.ops) == want["mads"]
+
+
+OWN_R700 = sorted(VLIW.glob("*.rv770.isa"))
+
+
+@pytest.mark.parametrize("path", OWN_R700, ids=[p.name for p in OWN_R700])
+def test_own_r700_dumps_agree_with_grep_counts(path: Path) -> None:
+    """Our own hand-written R700 dumps (examples/vliw), the way the reference dump is checked below."""
+    _check_against_grep(path)
+
+
+def test_r700_sample_agrees_with_grep_counts(samples: Path) -> None:
+    _check_against_grep(samples / "r700" / "pixel_shader.isa")
 
 
 # ------------------------------------------------------------------ the R700 sample (../shared/samples)
@@ -84,6 +129,8 @@ def test_r700_sample_mads_and_temporaries(samples: Path) -> None:
 
 
 # ------------------------------------------------------------------ LLVM r600 samples
+# (extra checks on ../shared/samples; on our own kernels tests/oracle/test_vliw_llvm.py checks every clause's
+# slots against LLVM's ALU n + 1, the GPRs, Cayman's four slots and the loops, for Cypress and Cayman)
 
 def test_llvm_cypress_sample_clauses_and_loop(samples: Path) -> None:
     result = analyze(samples / "llvm" / "r600_mm.cypress.s", device="hd5870", fetch_gbs=500.0)
