@@ -97,7 +97,8 @@ def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]
     def sop2(op: int, f: _Fields) -> tuple[int, ...]:
         return ((0b10 << 30) | op << 23 | f.reg("SDST", VDST, "s") << 16 | f.reg("SSRC1", SRC1, "s") << 8
                 | f.reg("SSRC0", SRC0, "s"),)
-    yield "SOP2", 0x5D, _variants(sop2, ("SDST", "SSRC1", "SSRC0"))
+    yield "SOP2", 0x5D, [*_variants(sop2, ("SDST", "SSRC1", "SSRC0")),  # s_fmaak/s_fmamk carry a literal:
+                         *_variants(lambda op, f: (*sop2(op, f), 0x12345678), ("SDST", "SSRC1", "SSRC0"))]
 
     def sop1(op: int, f: _Fields) -> tuple[int, ...]:
         return ((0x17D << 23) | f.reg("SDST", VDST, "s") << 16 | op << 8 | f.reg("SSRC0", SRC0, "s"),)
@@ -276,9 +277,13 @@ def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]]) -> lis
     return result
 
 
-def table(llvm_mc: str, target: str, layout: str) -> dict[str, dict[int, tuple[str, str, str]]]:
+def table(llvm_mc: str, target: str, layout: str,
+          only: frozenset[str] | None = None) -> dict[str, dict[int, tuple[str, str, str]]]:
+    """Format -> opcode -> (mnemonic, template, fields LLVM wants 0); ``only`` limits the formats probed."""
     out: dict[str, dict[int, tuple[str, str, str]]] = {}
     for name, count, variants in formats(layout, target):
+        if only is not None and name not in only:
+            continue
         rows: dict[int, tuple[str, str, str]] = {}
         accepted: dict[int, tuple[Probe, str]] = {}
         todo = list(range(count))

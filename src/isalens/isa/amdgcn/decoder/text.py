@@ -33,8 +33,9 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """An instruction (or word) the decoder does not understand, with the reason."""
+    """An instruction (or word) the decoder does not understand: its format ("" when none), words and why."""
 
+    format: str
     size: int
     words: tuple[int, ...]
     reason: str
@@ -452,7 +453,7 @@ def _delay_alu(imm: int) -> str:
     return " | ".join(parts) or "0"
 
 
-def _text(d: Decoded, family: str) -> Text:
+def _text(d: Decoded, family: str, words: Sequence[int]) -> Text:
     layout = layout_of(family)
     fmt = d.format
     if fmt == "FLAT":
@@ -480,6 +481,12 @@ def _text(d: Decoded, family: str) -> Text:
             # LLVM 19 rejects this encoding; the hardware ignores the field (issue 28): not spelled yet
             raise _Unsupported(f"{mnemonic} with its unused field {name} set")
     literal = _literal(d)
+    if "{LITERAL}" in template and literal is None:
+        # the opcode itself implies a literal dword (s_fmaak_f32 ...), which the field decoder does not know
+        if len(words) <= len(d.words):
+            raise _Unsupported(f"{mnemonic} without its literal dword")
+        literal = words[len(d.words)]
+        d = Decoded(d.format, (*d.words, literal), d.fields)
     if fmt == "SOPK" and "0x8234" not in template and "33332" not in template and "SIMM16" not in zero_fields:
         raise _Unsupported(f"{mnemonic}'s immediate operand")
     if fmt == "SOPP":
@@ -510,16 +517,17 @@ def decode_text(words: Sequence[int], target: str) -> Text | Diagnostic:
     """The instruction at ``words[0]`` for ``target`` (``gfx1100``), or why it cannot be spelled."""
     family = family_of(target)
     if family is None:
-        return Diagnostic(4, tuple(words[:1]), f"no opcode table for {target}")
+        return Diagnostic("", 4, tuple(words[:1]), f"no opcode table for {target}")
     generation = 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
     try:
         d = decode(words, generation, layout_of(family))
     except DecodeError as e:
-        return Diagnostic(4, tuple(words[:1]), str(e))
+        return Diagnostic("", 4, tuple(words[:1]), str(e))
     try:
-        return _text(d, family)
+        return _text(d, family, words)
     except _Unsupported as e:
-        return Diagnostic(d.size, d.words, f"{d.format}: {e} not decoded")
+        fmt = ("FLAT", "SCRATCH", "GLOBAL", "FLAT")[d.value("SEG")] if d.format == "FLAT" else d.format
+        return Diagnostic(fmt, d.size, d.words, f"{fmt}: {e} not decoded")
 
 
 def decode_stream(words: Sequence[int], target: str) -> list[tuple[int, Text | Diagnostic]]:
