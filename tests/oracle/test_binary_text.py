@@ -41,8 +41,9 @@ _FUNCTION = re.compile(r"^([A-Za-z_][\w.$]*):")
 def _chosen(corpus: list[CorpusEntry]) -> list[CorpusEntry]:
     if os.environ.get("ISALENS_ORACLE_FULL"):
         return corpus
-    # every call shape (calls.cl on each target) and a spread of the rest
-    return [e for i, e in enumerate(corpus) if e.source.name == "calls.cl" or i % 12 == 0]
+    # every call shape (calls.cl on each target), every program built with extra flags (wave64 on gfx10+: the
+    # disassembler must be told) and a spread of the rest
+    return [e for i, e in enumerate(corpus) if e.source.name == "calls.cl" or e.flags or i % 12 == 0]
 
 
 def _code_object(entry: CorpusEntry, out: Path) -> tuple[Path, Path]:
@@ -54,7 +55,8 @@ def _code_object(entry: CorpusEntry, out: Path) -> tuple[Path, Path]:
     subprocess.run([clang, "-target", "amdgcn-amd-amdhsa", f"-mcpu={entry.target}", *features,
                     str(entry.clang_asm), "-o", str(code)], check=True)
     text = code.with_suffix(".txt")
-    text.write_text(subprocess.run([objdump, "-d", f"--mcpu={entry.target}", str(code)], check=True,
+    wave64 = ["--mattr=+wavefrontsize64"] if "-mwavefrontsize64" in entry.flags else []  # the same flag
+    text.write_text(subprocess.run([objdump, "-d", f"--mcpu={entry.target}", *wave64, str(code)], check=True,
                                    capture_output=True, text=True).stdout)
     return code, text
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 BINARY_EXTRA = "pip install 'isalens[binary]' (pyelftools, msgpack, zstandard)"
 
 __all__ = ["Listed", "disassemble_all", "is_binary_file", "list_code_objects", "load_binary", "load_code_object",
-           "mapped", "select_kernels"]
+           "mapped", "select_kernels", "wave64_code"]
 
 
 @contextmanager
@@ -121,7 +121,7 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
         return LoadedModule(Module(kernels=(), dialect="objdump", arch=spec.name, file=label), spec)
     if disassembly is None:
         text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols,
-                           extents=co.functions)
+                           extents=co.functions, wave64=wave64_code(co))
     else:
         text = disassembly if symbols is None else only_functions(disassembly, symbols)
     keep = None
@@ -151,7 +151,18 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
 
 def disassemble_all(co: CodeObject, file: str) -> str:
     """``llvm-objdump -d`` of every function of ``co``, once (cut per kernel by :func:`only_functions`)."""
-    return disassemble(co.data, co.processor, file=file, source=co.source, symbols=None, extents=co.functions)
+    return disassemble(co.data, co.processor, file=file, source=co.source, symbols=None, extents=co.functions,
+                       wave64=wave64_code(co))
+
+
+def wave64_code(co: CodeObject) -> bool:
+    """Whether ``co`` holds wave64 code that llvm-objdump must be told about: on gfx10+ (where it decodes wave32
+    unless told) every kernel declares wave64 (metadata ``.wavefront_size``, else the descriptor's
+    ``wavefront_size32`` bit). A code object mixing the two is decoded as wave32 (one llvm-objdump run)."""
+    if not co.processor.startswith("gfx1") or not co.kernels:  # gfx10, gfx11, gfx12 and their generic targets
+        return False
+    sizes = {k.wave_size or (32 if k.descriptor.get("wavefront_size32") == "1" else 64) for k in co.kernels}
+    return sizes == {64}
 
 
 def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:

@@ -1,5 +1,7 @@
-"""Loading ISA text: the one place that wires the readers to the target data,
-text -> :mod:`isalens.isa` -> :class:`~isalens.ir.program.Module` (+ :class:`ArchSpec`) -> analysis passes.
+"""Loading ISA text, and the step every reader ends in: text -> :mod:`isalens.isa` ->
+:class:`~isalens.ir.program.Module` -> :func:`finish_module` -> :class:`LoadedModule` (+ its :class:`ArchSpec`)
+-> analysis passes. Requests come in through :func:`isalens.engine.load_input`, which also reads sources
+(:mod:`isalens.engine.sources`) and code objects (:mod:`isalens.engine.binary`).
 """
 
 from __future__ import annotations

@@ -68,9 +68,11 @@ def check_disassemblable(processor: str, *, file: str, source: str) -> None:
 
 
 def disassemble(data: bytes, processor: str, *, file: str, source: str, symbols: Sequence[str] | None = None,
-                extents: Mapping[str, tuple[int, int]] | None = None) -> str:
+                extents: Mapping[str, tuple[int, int]] | None = None, wave64: bool = False) -> str:
     """``llvm-objdump -d`` of the code object ``data`` (only ``symbols`` when given); with ``extents`` (function
-    name -> address, size) the padding objdump shows after a function's last byte is left out."""
+    name -> address, size) the padding objdump shows after a function's last byte is left out. ``wave64``: decode
+    as wave64 code (gfx10+ decodes wave32 by default, so a wave64 kernel's ``vcc`` and lane masks would come
+    out as one SGPR: ``s10`` for ``s[10:11]``)."""
     check_disassemblable(processor, file=file, source=source)
     tool = find_objdump()
     if tool is None:
@@ -79,7 +81,7 @@ def disassemble(data: bytes, processor: str, *, file: str, source: str, symbols:
     with tempfile.TemporaryDirectory(prefix="isalens-co-") as tmp:
         path = Path(tmp) / "code-object.elf"
         path.write_bytes(data)
-        cmd = [tool, "-d", f"--mcpu={processor}"]
+        cmd = [tool, "-d", f"--mcpu={processor}", *(["--mattr=+wavefrontsize64"] if wave64 else [])]
         if symbols is not None:
             cmd.append("--disassemble-symbols=" + ",".join(symbols))
         # llvm-objdump takes no ``--``: the absolute path (file_arg) is what keeps the name from being an option
