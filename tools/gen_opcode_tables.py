@@ -184,7 +184,21 @@ def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]
         yield "VOPD", 512, [*_variants(vopd, ("VSRCX1", "VSRCY1")),
                             *_variants(lambda op, f: vopd(op, f, True), ("VSRCX1", "VSRCY1"))]
 
-    if not g12:
+    if g12:
+        # gfx12 VFLAT/VSCRATCH/VGLOBAL (96 bits; llvm-mc-19 -show-encoding): SADDR 6:0, OP 21:14, VDST 39:32,
+        # SVE 49, TH 54:52, VSRC 62:55, VADDR 71:64, IOFFSET 95:72. With TH = 1 atomics print their
+        # returning form (the table _GLC).
+        for enc, name, th in ((e, n, t) for e, n in ((0xEC, "FLAT"), (0xED, "SCRATCH"), (0xEE, "GLOBAL"))
+                              for t in (0, 1)):
+            def vflat(op: int, f: _Fields, enc: int = enc, th: int = th, scratch: bool = name == "SCRATCH") \
+                    -> tuple[int, ...]:
+                saddr = 0 if "SADDR" in f.zero else 0x7C
+                addr = f.reg("ADDR", SRC0)
+                sve = 1 << 17 if scratch and addr else 0
+                return (enc << 24 | op << 14 | saddr, f.reg("VDST", VDST) | sve | th << 20 | f.reg("DATA", SRC1) << 23,
+                        addr)
+            yield name + ("_GLC" if th else ""), 256, _variants(vflat, ("VDST", "DATA", "ADDR", "SADDR"))
+    else:
         off = 0x7F if null is None else null
         glc = 1 << 14 if layout == "gfx11" else 1 << 16
         for seg, name, glc_bit in ((s, n, g) for s, n in ((0, "FLAT"), (1, "SCRATCH"), (2, "GLOBAL"))
@@ -320,6 +334,11 @@ def table(llvm_mc: str, target: str, layout: str,
                 out[half] = dict(sorted(out[half].items()))
             continue
         out[name] = dict(sorted(rows.items()))
+        if name == "SOPK":  # hwreg(...) names: s_getreg_b32 of every register id with offset 0, size 32
+            op = next(op for op, row in rows.items() if row[0] == "s_getreg_b32")
+            texts = disassemble(llvm_mc, target, [((0xB << 28) | op << 23 | VDST << 16 | 31 << 11 | i,)
+                                                  for i in range(64)])
+            out["HWREG"] = {i: ("s_getreg_b32", t.partition(", ")[2], "") for i, t in enumerate(texts) if t}
         if name == "SOPP":  # s_sendmsg's operand for every immediate below 1024
             op = next(op for op, row in rows.items() if row[0] == "s_sendmsg")
             texts = disassemble(llvm_mc, target, [((0x17F << 23) | op << 16 | imm,) for imm in range(1024)])

@@ -23,8 +23,8 @@ from tests.conftest import EXAMPLES, ROOT, require_tool
 
 TARGETS = ("gfx902", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200")
 #: formats decoded identically to objdump for every instruction of the corpus on every target
-CLAIMED = frozenset({"SOP1", "SOP2", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "DS", "FLAT", "GLOBAL", "SCRATCH",
-                     "MUBUF", "VOPD"})
+CLAIMED = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "DS", "FLAT", "GLOBAL",
+                     "SCRATCH", "MUBUF", "VOPD"})
 _LINE = re.compile(r"^\s+(\S.*?)\s*// ([0-9A-F]{12}): ((?:[0-9A-F]{8} ?)+)")
 _CACHE = ROOT / ".cache" / "decoder_objects"
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from isalens.isa.amdgcn.decoder.tables import family_of, layout_of, opcode_table
-from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
+from isalens.isa.amdgcn.fields import Decoded, DecodeError, Field, decode
 
 __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text", "scalar"]
 
@@ -219,10 +219,25 @@ def _waitcnt(imm: int, layout: str) -> str:
     return " ".join(shown or [f"{n}({v})" for n, v, _ in fields])
 
 
-def _sopk(template: str, d: Decoded, layout: str, literal: int | None) -> str:
+_HWREG = re.compile(r"hwreg\([^)]*\)")
+
+
+def _hwreg(imm: int, family: str) -> str:
+    """hwreg(NAME) or hwreg(NAME, offset, size): register id bits 5:0, offset 10:6, size - 1 15:11 (ISA guides,
+    S_GETREG_B32); the names are the table's (s_getreg_b32 of each id with offset 0, size 32)."""
+    reg, offset, size = imm & 0x3F, imm >> 6 & 0x1F, (imm >> 11) + 1
+    row = opcode_table(family).get("HWREG", {}).get(reg)
+    if row is None or not row[1].startswith("hwreg(") or "," in row[1]:
+        raise _Unsupported(f"hwreg register {reg}")
+    name = row[1].removeprefix("hwreg(").removesuffix(")")
+    return f"hwreg({name})" if (offset, size) == (0, 32) else f"hwreg({name}, {offset}, {size})"
+
+
+def _sopk(template: str, d: Decoded, family: str, literal: int | None) -> str:
+    layout = layout_of(family)
     imm = d.value("SIMM16")
-    if "hwreg(" in template:
-        raise _Unsupported("hwreg operand")
+    if "hwreg(" in template:  # the probe's SIMM16 0x8234 (register 52, offset 8, size 17) as hwreg(...)
+        template = _HWREG.sub(_hwreg(imm, family), template)
     # probed with SIMM16 = 0x8234: printed as hex or as unsigned decimal
     text = _fill(template, d, layout, literal)
     return text.replace("0x8234", f"{imm:#x}").replace("33332", str(imm))
@@ -341,7 +356,12 @@ def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
 
 def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[str]:
     """Cache-policy bits as LLVM names them: glc/slc/dlc; gfx940 calls them sc0/sc1/nt (sc1 is bit 25 in FLAT,
-    bit 15 in MUBUF; AMD CDNA3 ISA guide, "Memory scope")."""
+    bit 15 in MUBUF; AMD CDNA3 ISA guide, "Memory scope"); gfx12 has th:/scope: (RDNA4 ISA guide)."""
+    if family == "gfx12":
+        th, scope = d.value("TH"), d.value("SCOPE")
+        if th and not glc_printed:
+            raise _Unsupported(f"temporal hint {th}")
+        return ["th:TH_ATOMIC_RETURN"] * bool(th) + [f"scope:{_SCOPES[scope]}"] * bool(scope)
     if family == "gfx942":
         sc1 = _bits(d.words, 25 if fmt != "MUBUF" else 15, 25 if fmt != "MUBUF" else 15)
         bits = (("sc0", d.value("GLC") and glc_printed), ("sc1", sc1), ("nt", d.value("SLC")))
@@ -352,6 +372,21 @@ def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[s
         if f is not None and f.value and (flag != "GLC" or glc_printed):
             out.append(flag.lower())
     return out
+
+
+_SCOPES = ("SCOPE_CU", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS")
+# gfx12 VFLAT/VSCRATCH/VGLOBAL, which isa.amdgcn.fields does not lay out (bits checked with llvm-mc-19
+# -show-encoding): name, hi, lo
+_GFX12_VFLAT = (("SADDR", 6, 0), ("OP", 21, 14), ("VDST", 39, 32), ("SVE", 49, 49), ("SCOPE", 51, 50),
+                ("TH", 54, 52), ("DATA", 62, 55), ("ADDR", 71, 64), ("OFFSET", 95, 72))
+
+
+def _gfx12_vflat(d: Decoded) -> Decoded:
+    """The fields of a gfx12 flat-family instruction, as a FLAT ``Decoded`` with SEG 0/1/2 and GLC = TH."""
+    seg = {"VFLAT": 0, "VSCRATCH": 1, "VGLOBAL": 2}[d.format]
+    fields = [Field(n, hi, lo, _bits(d.words, hi, lo), "") for n, hi, lo in _GFX12_VFLAT]
+    fields += [Field("SEG", 0, 0, seg, ""), Field("GLC", 54, 52, fields[5].value, "")]
+    return Decoded("FLAT", d.words, tuple(fields))
 
 
 def _acc(d: Decoded, family: str, fmt: str) -> bool:
@@ -368,6 +403,10 @@ def _to_acc(template: str, names: tuple[str, ...]) -> str:
 
 
 def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_printed: bool) -> str:
+    if template == "":  # global_wb, global_inv ... (gfx12): cache policy only
+        if d.value("OFFSET") or d.value("ADDR") or d.value("VDST") or d.value("DATA"):
+            raise _Unsupported("cache operation with operands")
+        return " ".join(_cache_flags(fmt, d, family, glc_printed))
     saddr = d.value("SADDR")
     off = saddr == 0x7F or (layout != "gfx9" and saddr == (0x7D if layout == "gfx10" else 0x7C))
     parts = template.split(", ")
@@ -384,13 +423,14 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
         at = [i for i, p in enumerate(parts[:-1]) if p in ("off", "{ADDR:v:1}")]
         if len(at) != 1:
             raise _Unsupported("scratch address form")
-        sve = {"gfx942": _bits(d.words, 13, 13), "gfx11": _bits(d.words, 55, 55)}.get(family, int(off))
+        sve = {"gfx942": _bits(d.words, 13, 13), "gfx11": _bits(d.words, 55, 55),
+               "gfx12": d.value("SVE") if layout == "gfx12" else 0}.get(family, int(off))
         parts[at[0]] = "{ADDR:v:1}" if sve else "off"
     text = ", ".join(parts)
     if _acc(d, family, fmt):
         text = _to_acc(text, ("VDST", "DATA"))
     out = _fill(text, d, layout, None)
-    offset = _signed(d.value("OFFSET"), 13 if layout in ("gfx9", "gfx11") else 12)
+    offset = _signed(d.value("OFFSET"), {"gfx9": 13, "gfx11": 13, "gfx12": 24}.get(layout, 12))
     if fmt == "FLAT" and layout == "gfx9" and offset < 0:
         raise _Unsupported("negative FLAT offset")
     if offset:
@@ -469,12 +509,19 @@ def _text(d: Decoded, family: str, words: Sequence[int]) -> Text:
     glc_printed = True
     if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF") and d.value("GLC"):
         # atomics print their returning form when GLC (gfx940: SC0) is set: the table probed with it set
-        glc = " sc0" if family == "gfx942" else " glc"
+        glc = {"gfx942": " sc0", "gfx12": " th:TH_ATOMIC_RETURN"}.get(family, " glc")
         returning = opcode_table(family).get(fmt + "_GLC", {}).get(op)
         if returning is None:
             raise _Unsupported(f"{fmt} opcode {op} with{glc}")
         glc_printed = (" " + returning[1]).endswith(glc)
         template, zero_fields = (" " + returning[1]).removesuffix(glc).removeprefix(" "), returning[2]
+    if template.endswith("gpr_idx()"):
+        # s_set_gpr_idx_on: SSRC1 holds the index mode, bit 0..3 = SRC0, SRC1, SRC2, DST (Vega ISA guide)
+        mode = d.value("SSRC1")
+        if mode > 15:
+            raise _Unsupported(f"gpr_idx mode {mode}")
+        names = ",".join(n for i, n in enumerate(("SRC0", "SRC1", "SRC2", "DST")) if mode >> i & 1)
+        template, zero_fields = template.removesuffix("gpr_idx()") + f"gpr_idx({names})", zero_fields - {"SSRC1"}
     for name in sorted(zero_fields):
         # SDST (VOP3 modifiers), VADDR (offen/idxen) and SADDR are spelled by the format code below
         if name not in ("SADDR", "SIMM16", "SDST", "VADDR", "ADDR") and _zero_field_value(d, name):
@@ -487,12 +534,13 @@ def _text(d: Decoded, family: str, words: Sequence[int]) -> Text:
             raise _Unsupported(f"{mnemonic} without its literal dword")
         literal = words[len(d.words)]
         d = Decoded(d.format, (*d.words, literal), d.fields)
-    if fmt == "SOPK" and "0x8234" not in template and "33332" not in template and "SIMM16" not in zero_fields:
+    if fmt == "SOPK" and not any(probe in template for probe in ("0x8234", "33332", "hwreg(")) \
+            and "SIMM16" not in zero_fields:
         raise _Unsupported(f"{mnemonic}'s immediate operand")
     if fmt == "SOPP":
         operands = _sopp(mnemonic, template, op, d, family)
     elif fmt == "SOPK":
-        operands = _sopk(template, d, layout, literal)
+        operands = _sopk(template, d, family, literal)
     elif fmt == "SMEM":
         operands = _smem(template, d, layout)
     elif fmt == "VOP3":
@@ -523,6 +571,8 @@ def decode_text(words: Sequence[int], target: str) -> Text | Diagnostic:
         d = decode(words, generation, layout_of(family))
     except DecodeError as e:
         return Diagnostic("", 4, tuple(words[:1]), str(e))
+    if d.format in ("VFLAT", "VSCRATCH", "VGLOBAL"):
+        d = _gfx12_vflat(d)
     try:
         return _text(d, family, words)
     except _Unsupported as e:
