@@ -1,5 +1,5 @@
 """Our machine-code decoder (``isa/amdgcn/decoder``) against ``llvm-objdump-19``: every example kernel
-(examples/kernels/**/*.cl, isalens' OpenCL flags) is compiled and linked for six targets, the ``.text`` bytes are
+(examples/kernels/**/*.cl, isalens' OpenCL flags) is compiled and linked for eight targets, the ``.text`` bytes are
 decoded by us and disassembled by objdump, and the two texts are compared address by address.
 
 Asserted: (1) no instruction ever gets a text different from objdump's (the decoder spells it exactly or gives a
@@ -21,7 +21,7 @@ from isalens.frontends.clang import opencl_flags
 from isalens.isa.amdgcn.decoder import Diagnostic, decode_stream
 from tests.conftest import EXAMPLES, ROOT, require_tool
 
-TARGETS = ("gfx902", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200")
+TARGETS = ("gfx803", "gfx902", "gfx90a", "gfx942", "gfx1010", "gfx1030", "gfx1100", "gfx1200")
 #: formats decoded identically to objdump for every instruction of the corpus on every target
 CLAIMED = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "DS", "FLAT", "GLOBAL",
                      "SCRATCH", "MUBUF", "VOPD"})

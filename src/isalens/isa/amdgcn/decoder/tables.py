@@ -15,11 +15,13 @@ Row = tuple[str, str, frozenset[str]]
 # target -> table family; targets of one family share opcode numbers and operand spelling (LLVM 19)
 _FAMILY = (
     (re.compile(r"gfx90a$"), "gfx90a"), (re.compile(r"gfx94[0-2]$"), "gfx942"),
-    (re.compile(r"gfx90[0-9c]$"), "gfx9"), (re.compile(r"gfx103[0-6]$"), "gfx10_3"),
+    # only the targets whose instruction set equals gfx900's (data/README.md): gfx904/gfx906 reuse opcodes
+    (re.compile(r"gfx90[029c]$"), "gfx9"), (re.compile(r"gfx103[0-6]$"), "gfx10_3"),
+    (re.compile(r"gfx80[1-5]$|gfx810$"), "gfx8"), (re.compile(r"gfx101[0-3]$"), "gfx10_1"),
     (re.compile(r"gfx11[05][0-3]$"), "gfx11"), (re.compile(r"gfx120[01]$"), "gfx12"),
 )
-_LAYOUT = {"gfx9": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9", "gfx10_3": "gfx10", "gfx11": "gfx11",
-           "gfx12": "gfx12"}
+_LAYOUT = {"gfx8": "gfx9", "gfx9": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9", "gfx10_1": "gfx10",
+           "gfx10_3": "gfx10", "gfx11": "gfx11", "gfx12": "gfx12"}
 
 
 def family_of(target: str) -> str | None:

@@ -201,11 +201,11 @@ def _sopp(mnemonic: str, template: str, op: int, d: Decoded, family: str) -> str
     if template == "0x5":
         return f"{imm:#x}"
     if mnemonic == "s_waitcnt":
-        return _waitcnt(imm, layout)
+        return _waitcnt(imm, layout, family)
     raise _Unsupported(f"{mnemonic}'s operand")
 
 
-def _waitcnt(imm: int, layout: str) -> str:
+def _waitcnt(imm: int, layout: str, family: str) -> str:
     """s_waitcnt's counters (ISA guides, S_WAITCNT: vmcnt in 3:0 and 15:14 before gfx11, expcnt 6:4, lgkmcnt 11:8
     (13:8 from gfx10); gfx11: expcnt 2:0, lgkmcnt 9:4, vmcnt 15:10). LLVM prints the counters not at their maximum,
     all three when every one is at its maximum."""
@@ -213,8 +213,9 @@ def _waitcnt(imm: int, layout: str) -> str:
         fields = (("vmcnt", imm >> 10 & 0x3F, 0x3F), ("expcnt", imm & 7, 7), ("lgkmcnt", imm >> 4 & 0x3F, 0x3F))
     else:
         lgkm_bits = 0x3F if layout == "gfx10" else 0xF
-        fields = (("vmcnt", (imm & 0xF) | (imm >> 14 & 3) << 4, 0x3F), ("expcnt", imm >> 4 & 7, 7),
-                  ("lgkmcnt", imm >> 8 & lgkm_bits, lgkm_bits))
+        vmcnt, vm_top = ((imm & 0xF, 0xF) if family == "gfx8"  # gfx8 has no vmcnt bits 15:14
+                         else ((imm & 0xF) | (imm >> 14 & 3) << 4, 0x3F))
+        fields = (("vmcnt", vmcnt, vm_top), ("expcnt", imm >> 4 & 7, 7), ("lgkmcnt", imm >> 8 & lgkm_bits, lgkm_bits))
     shown = [f"{n}({v})" for n, v, top in fields if v != top]
     return " ".join(shown or [f"{n}({v})" for n, v, _ in fields])
 
@@ -431,8 +432,8 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
         text = _to_acc(text, ("VDST", "DATA"))
     out = _fill(text, d, layout, None)
     offset = _signed(d.value("OFFSET"), {"gfx9": 13, "gfx11": 13, "gfx12": 24}.get(layout, 12))
-    if fmt == "FLAT" and layout == "gfx9" and offset < 0:
-        raise _Unsupported("negative FLAT offset")
+    if fmt == "FLAT" and layout == "gfx9" and (offset < 0 or (family == "gfx8" and offset)):
+        raise _Unsupported("FLAT offset")  # gfx8 FLAT has no offset, gfx9 FLAT no negative one
     if offset:
         out += f" offset:{offset}"
     return " ".join([out, *_cache_flags(fmt, d, family, glc_printed)])
@@ -566,7 +567,7 @@ def decode_text(words: Sequence[int], target: str) -> Text | Diagnostic:
     family = family_of(target)
     if family is None:
         return Diagnostic("", 4, tuple(words[:1]), f"no opcode table for {target}")
-    generation = 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
+    generation = 8 if family == "gfx8" else 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
     try:
         d = decode(words, generation, layout_of(family))
     except DecodeError as e:
