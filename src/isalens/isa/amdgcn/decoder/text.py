@@ -300,6 +300,10 @@ def _vop3p_mods(template: str, d: Decoded, layout: str, literal: int | None) -> 
 
 
 def _smem(template: str, d: Decoded, layout: str) -> str:
+    for name in ("TH", "SCOPE", "NV"):  # gfx12 cache policy, gfx9 NV: printed by LLVM, not spelled here yet
+        f = d.get(name)
+        if f is not None and f.value:
+            raise _Unsupported(f"SMEM {name} set")
     head, _, _last = template.rpartition(", ")
     out = _fill(head, d, layout, None)
     offset = d.value("OFFSET")
@@ -404,6 +408,10 @@ def _to_acc(template: str, names: tuple[str, ...]) -> str:
 
 
 def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_printed: bool) -> str:
+    if layout in ("gfx9", "gfx10") and _bits(d.words, 13, 13) and not (family == "gfx942" and fmt == "SCRATCH"):
+        raise _Unsupported("FLAT LDS bit")  # gfx9/gfx10 "lds" (gfx940 scratch: SVE)
+    if layout == "gfx9" and family != "gfx90a" and family != "gfx942" and _bits(d.words, 55, 55):
+        raise _Unsupported("FLAT NV bit")
     if template == "":  # global_wb, global_inv ... (gfx12): cache policy only
         if d.value("OFFSET") or d.value("ADDR") or d.value("VDST") or d.value("DATA"):
             raise _Unsupported("cache operation with operands")
