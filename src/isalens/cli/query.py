@@ -77,40 +77,6 @@ def _batches(cursor: Any, scan: Path) -> Iterator[list[tuple[Any, ...]]]:
         yield rows
 
 
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def _row_json(names: list[str], row: tuple[Any, ...]) -> str:
-    """One row object in Python's ``json.dumps(rows, indent=1)`` layout (as an item of the array), made by hand:
-    json's indented encoder builds a reference cycle per call, and the CLI pauses the cyclic collector, so
-    80,000 rows of 100 columns kept 390 MB of them."""
-    import json
-
-    from isalens.report.serialize import dumps
-
-    if not names:
-        return "{}"
-    fields = []
-    for name, value in zip(names, row, strict=True):
-        if isinstance(value, _SCALARS):
-            text = json.dumps(value)
-        else:  # a list, struct or date column: json's own layout, one level deeper
-            text = dumps(value, indent=1, sort_keys=False, default=str)[:-1].replace("\n", "\n  ")
-        fields.append(f"{json.dumps(name)}: {text}")
-    return "{\n  " + ",\n  ".join(fields) + "\n }"
-
-
-def _write_json(names: list[str], batches: Iterator[list[tuple[Any, ...]]]) -> None:
-    """A JSON array of row objects, indented by one (Python's json layout), written batch by batch: an
-    80,000-row result of 100 columns held whole took 500 MB."""
-    first = True
-    for rows in batches:
-        for row in rows:
-            sys.stdout.write(("[\n " if first else ",\n ") + _row_json(names, row))
-            first = False
-    sys.stdout.write("[]\n" if first else "\n]\n")
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens query``; returns the exit code."""
     from isalens.scan.store import connect_table
@@ -124,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
         names = [d[0] for d in cursor.description] if cursor.description else []
         batches = _batches(cursor, args.scan) if names else iter(())
         if args.json:
-            _write_json(names, batches)
+            from isalens.report.serialize import write_rows
+
+            write_rows(names, (row for rows in batches for row in rows), sys.stdout)
         elif args.csv:
             from isalens.report.csv import SafeWriter  # on use: `isalens --help` imports no report module
 
