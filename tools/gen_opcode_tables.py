@@ -259,35 +259,62 @@ _WARN = re.compile(r"<stdin>:(\d+):(\d+): warning: invalid instruction encoding"
 _LINE = re.compile(r"^\s+(\S+)(?:\s+(.*?))?\s*; encoding: \[([^\]]*)\]")
 
 
+def _mark(i: int) -> int:
+    # s_nop 6..55 (printed in decimal; no probe is an s_nop with such an immediate) after probe i
+    return 6 + i % 50
+
+
+def _marker(i: int) -> int:
+    return 0xBF800000 | _mark(i)
+
+
 def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]]) -> list[str | None]:
-    """Text of each probe's first instruction when LLVM decodes it from its first byte exactly, else None."""
-    # two s_nop dwords after each probe: a rejected probe's later dwords may decode as a long instruction, which
-    # then swallows padding instead of the next probe
-    text = "\n".join(_hex((*p, _NOP, _NOP)) for p in probes) + "\n"
+    """Text of each probe when LLVM decodes it as exactly one instruction, else None.
+
+    Each probe is followed by two ``s_nop <index>`` markers: llvm-mc's -show-encoding prints the re-encoded
+    bytes (a misaligned register or an inline-able literal prints shorter), so lengths cannot align its output
+    with the input; the markers can. A probe counts only when its line has no warning at its first byte, exactly
+    one instruction precedes its first marker, and both markers survive (nothing swallowed them).
+    """
+    text = "\n".join(_hex((*p, _marker(i), _marker(i))) for i, p in enumerate(probes)) + "\n"
     run = subprocess.run([llvm_mc, "--disassemble", "-arch=amdgcn", f"-mcpu={target}", "-show-encoding"],
                          input=text, capture_output=True, text=True, check=False)
-    starts, pos = [], 0
-    for p in probes:
-        starts.append(pos)
-        pos += 4 * len(p) + 8
-    invalid = set()
-    for m in _WARN.finditer(run.stderr):
-        invalid.add(starts[int(m.group(1)) - 1] + (int(m.group(2)) - 1) // 5)
-    found: dict[int, tuple[int, str]] = {}
-    outs = (m for m in (_LINE.match(line) for line in run.stdout.splitlines()) if m)
-    at = 0
-    while at < pos:
-        if at in invalid:
-            at += 4
+    rejected = {int(m.group(1)) - 1 for m in _WARN.finditer(run.stderr) if m.group(2) == "1"}
+    marks = {f"s_nop {_mark(i)}" for i in range(50)}
+    result: list[str | None] = [None] * len(probes)
+    pending: list[str] = []
+    seen: dict[int, int] = {}
+    i = 0
+    for line in run.stdout.splitlines():
+        m = _LINE.match(line)
+        if not m:
             continue
-        m = next(outs)
-        n = len(m.group(3).split(","))
-        found[at] = (n, f"{m.group(1)} {m.group(2) or ''}".rstrip())
-        at += n
-    result: list[str | None] = []
-    for p, start in zip(probes, starts, strict=True):
-        hit = found.get(start)
-        result.append(hit[1] if hit and hit[0] == 4 * len(p) else None)
+        body = f"{m.group(1)} {m.group(2) or ''}".rstrip()
+        if body in marks and i < len(probes) and body != f"s_nop {_mark(i)}":
+            # a marker of a later probe: probes in between swallowed theirs; resynchronise there
+            ahead = (int(body.split()[1]) - _mark(i)) % 50
+            if ahead < 10:
+                i, pending = i + ahead, []
+                seen[i] = 1
+                continue
+        if body in marks and i < len(probes) and body == f"s_nop {_mark(i)}":
+            seen[i] = seen.get(i, 0) + 1
+            if seen[i] == 1:
+                if len(pending) == 1 and i not in rejected:
+                    result[i] = pending[0]
+                pending = []
+            else:
+                if seen[i] != 2:
+                    result[i] = None
+                i += 1
+            continue
+        if seen.get(i):  # an instruction between the two markers: the probe swallowed the first one
+            result[i] = None
+            i += 1
+        pending.append(body)
+    for j in range(len(probes)):
+        if seen.get(j, 0) != 2:
+            result[j] = None
     return result
 
 

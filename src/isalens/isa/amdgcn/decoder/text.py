@@ -59,8 +59,11 @@ def _range(file: str, first: int, count: int) -> str:
 
 def scalar(code: int, count: int, layout: str, literal: int | None = None) -> str:
     """An 8-bit scalar operand code as LLVM prints it, ``count`` registers wide."""
+    # a range of SGPRs/TTMPs starts at a multiple of 2 (pairs) or 4 (wider); LLVM drops the low bits of a
+    # misaligned register number, so we do the same
+    align = 1 if count == 1 else 2 if count == 2 else 4
     if code <= 105 and not (layout == "gfx9" and code >= 102):
-        return _range("s", code, count)
+        return _range("s", code & -align, count)
     pairs = {106: "vcc", 126: "exec"}
     if layout == "gfx9":
         pairs |= {102: "flat_scratch", 104: "xnack_mask"}
@@ -72,7 +75,7 @@ def scalar(code: int, count: int, layout: str, literal: int | None = None) -> st
             return base + ("_lo" if code in pairs else "_hi")
         raise _Unsupported(f"{count}-register operand at scalar code {code}")
     if 108 <= code <= 123:
-        return _range("ttmp", code - 108, count)
+        return _range("ttmp", (code - 108) & -align, count)
     m0, null = (125, 124) if layout in ("gfx11", "gfx12") else (124, 125)
     if code == m0 and count == 1:
         return "m0"
@@ -128,7 +131,8 @@ def _bits(words: Sequence[int], hi: int, lo: int) -> int:
     return (value >> lo) & ((1 << (hi - lo + 1)) - 1)
 
 
-def _fill(template: str, d: Decoded, layout: str, literal: int | None, wrap: dict[str, str] | None = None) -> str:
+def _fill(template: str, d: Decoded, layout: str, literal: int | None,
+          wrap: dict[str, tuple[int, int]] | None = None) -> str:
     """The template with every field placeholder spelled from the instruction's field values."""
 
     def sub(m: re.Match[str]) -> str:
@@ -144,7 +148,15 @@ def _fill(template: str, d: Decoded, layout: str, literal: int | None, wrap: dic
             text = _range(file, value, count)
         else:
             text = scalar(value, count, layout, literal)
-        return (wrap or {}).get(name, "{}").format(text)
+        neg, abs_ = (wrap or {}).get(name, (0, 0))
+        constant = name in _NINE_BIT and 128 <= value < 256  # inline constant or literal, not a register
+        if abs_:
+            if constant:
+                raise _Unsupported(f"abs of constant {text}")
+            text = f"|{text}|"
+        if neg:
+            text = f"neg({text})" if constant else f"-{text}"  # LLVM: neg(0.5), but -v1
+        return text
 
     return _PLACEHOLDER.sub(sub, template)
 
@@ -162,6 +174,23 @@ def _value(d: Decoded, name: str) -> int:
     if name == "SRSRC":
         return 4 * field.value
     return field.value
+
+
+_SCALAR_FIELDS = ("SDST", "SSRC0", "SSRC1", "SDATA", "SOFFSET", "SADDR", "SRC0", "SRC1", "SRC2")
+
+
+def _gfx8_scalars(d: Decoded, template: str) -> None:
+    """gfx8 numbers TBA/TMA/TTMP differently (108-111 tba/tma, ttmp from 112; GCN3 ISA guide): not spelled."""
+    for name in (*_SCALAR_FIELDS, *(("VDST",) if "{VDST:s:" in template else ())):
+        f = d.get(name)
+        if f is not None and 108 <= f.value <= 123:
+            raise _Unsupported(f"gfx8 trap register in {name}")
+    base = d.get("SBASE")
+    if base is not None and 108 <= 2 * base.value <= 123:
+        raise _Unsupported("gfx8 trap register in SBASE")
+    rsrc = d.get("SRSRC")
+    if rsrc is not None and 108 <= 4 * rsrc.value <= 123:
+        raise _Unsupported("gfx8 trap register in SRSRC")
 
 
 def _zero_field_value(d: Decoded, name: str) -> int:
@@ -251,14 +280,7 @@ def _vop3_mods(template: str, d: Decoded, layout: str, literal: int | None) -> s
     op_sel = 0 if vop3b else _bits(d.words, 14, 11)
     if op_sel:
         raise _Unsupported("VOP3 op_sel")
-    wrap = {}
-    for i in range(3):
-        text = "{}"
-        if abs_ >> i & 1:
-            text = "|" + text + "|"
-        if neg >> i & 1:
-            text = "-" + text
-        wrap[f"SRC{i}"] = text
+    wrap = {f"SRC{i}": (neg >> i & 1, abs_ >> i & 1) for i in range(3)}
     out = _fill(template, d, layout, literal, wrap)
     for i in range(3):
         if (abs_ | neg) >> i & 1 and f"{{SRC{i}:" not in template:
@@ -299,29 +321,35 @@ def _vop3p_mods(template: str, d: Decoded, layout: str, literal: int | None) -> 
     return out
 
 
-def _smem(template: str, d: Decoded, layout: str) -> str:
+def _smem(template: str, d: Decoded, layout: str, family: str) -> str:
+    if family == "gfx8" and (d.value("SOE") or d.value("NV") or d.value("OFFSET") >> 20):
+        raise _Unsupported("gfx8 SMEM bits")  # gfx8: 20-bit unsigned offset, no SOE/NV (GCN3 ISA guide)
     for name in ("TH", "SCOPE", "NV"):  # gfx12 cache policy, gfx9 NV: printed by LLVM, not spelled here yet
         f = d.get(name)
         if f is not None and f.value:
             raise _Unsupported(f"SMEM {name} set")
     head, _, _last = template.rpartition(", ")
     out = _fill(head, d, layout, None)
-    offset = d.value("OFFSET")
+    field = d.get("OFFSET")
+    assert field is not None
+    width = field.hi - field.lo + 1
+    offset = field.value if family == "gfx8" else _signed(field.value, width)
     if layout == "gfx9":
         # IMM: OFFSET is an immediate, else an SGPR number; SOE: SOFFSET adds an SGPR (Vega ISA guide, SMEM)
         if not d.value("IMM"):
             out += ", " + scalar(offset, 1, layout)
         elif d.value("SOE"):
-            out += f", {scalar(d.value('SOFFSET'), 1, layout)} offset:{offset:#x}"
+            out += f", {scalar(d.value('SOFFSET'), 1, layout)} offset:{_hex(offset)}"
         else:
-            out += f", {offset:#x}"
+            out += f", {_hex(offset)}"
     else:
         soffset = d.value("SOFFSET")
         null = 0x7D if layout == "gfx10" else 0x7C
         if soffset != null:
-            out += f", {scalar(soffset, 1, layout)}" + (f" offset:{offset:#x}" if offset else "")
+            out += f", {scalar(soffset, 1, layout)}" + (f" offset:{_hex(offset)}" if offset or layout == "gfx12"
+                                                        else "")
         else:  # no register offset: the immediate, or (gfx10/gfx11) "null" when that is 0 too
-            out += f", {offset:#x}" if offset or layout == "gfx12" else ", null"
+            out += f", {_hex(offset)}" if offset or layout == "gfx12" else ", null"
     for flag in ("GLC", "DLC"):
         f = d.get(flag)
         if f is not None and f.value:
@@ -354,6 +382,8 @@ def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
     else:
         head, tail = template, ""
     out = _fill(head, d, layout, None) + tail
+    if d.value("GDS") and family in ("gfx90a", "gfx942"):
+        raise _Unsupported("GDS bit on gfx90a/gfx940")  # LLVM ignores the bit there
     if d.value("GDS"):
         out += " gds"
     return out
@@ -369,7 +399,7 @@ def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[s
         return ["th:TH_ATOMIC_RETURN"] * bool(th) + [f"scope:{_SCOPES[scope]}"] * bool(scope)
     if family == "gfx942":
         sc1 = _bits(d.words, 25 if fmt != "MUBUF" else 15, 25 if fmt != "MUBUF" else 15)
-        bits = (("sc0", d.value("GLC") and glc_printed), ("sc1", sc1), ("nt", d.value("SLC")))
+        bits = (("sc0", d.value("GLC") and glc_printed), ("nt", d.value("SLC")), ("sc1", sc1))
         return [name for name, on in bits if on]
     out = []
     for flag in ("GLC", "SLC", "DLC"):
@@ -447,6 +477,10 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
     return " ".join([out, *_cache_flags(fmt, d, family, glc_printed)])
 
 
+def _hex(value: int) -> str:
+    return f"-{-value:#x}" if value < 0 else f"{value:#x}"
+
+
 def _signed(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) else value
 
@@ -456,7 +490,8 @@ def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: boo
     if template == "":
         if offen or idxen or d.value("OFFSET"):
             raise _Unsupported("MUBUF cache operation with an address")
-        return " ".join(_cache_flags("MUBUF", d, family, glc_printed))
+        # LLVM prints the cache bits of gfx940's buffer_wbl2/buffer_inv only (buffer_gl1_inv slc prints none)
+        return " ".join(_cache_flags("MUBUF", d, family, glc_printed)) if family == "gfx942" else ""
     head, _, _soff = template.rpartition(", ")
     parts = head.split(", ")
     if len(parts) < 2 or parts[1] != "off":
@@ -468,17 +503,23 @@ def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: boo
     elif offen or idxen:
         parts[1] = _range("v", d.value("VADDR"), 1)
         mods.append("offen" if offen else "idxen")
+    lds = d.get("LDS")
+    if lds is not None and lds.value:  # the data goes to LDS: LLVM prints no VDATA
+        parts = parts[1:]
     text = ", ".join(parts)
+    # gfx90a/gfx940 use bit 55 for ACC, they have no TFE
+    tfe = d.get("TFE") if family not in ("gfx90a", "gfx942") else None
+    if tfe is not None and tfe.value:  # TFE returns a status dword after the data: one more data register
+        text = re.sub(r"\{VDATA:v:(\d+)\}", lambda m: f"{{VDATA:v:{int(m.group(1)) + 1}}}", text)
     if _acc(d, family, "MUBUF"):
         text = _to_acc(text, ("VDATA",))
     out = _fill(text, d, layout, None) + ", " + scalar(d.value("SOFFSET"), 1, layout)
     if d.value("OFFSET"):
         mods.append(f"offset:{d.value('OFFSET')}")
     mods += _cache_flags("MUBUF", d, family, glc_printed)
-    for flag in ("LDS", "TFE"):
-        f = d.get(flag)
+    for f in (lds, tfe):
         if f is not None and f.value:
-            mods.append(flag.lower())
+            mods.append(f.name.lower())
     return " ".join([out, *mods])
 
 
@@ -515,6 +556,8 @@ def _text(d: Decoded, family: str, words: Sequence[int]) -> Text:
     if row is None:
         raise _Unsupported(f"{fmt} opcode {op} (LLVM 19 rejects it with every probe)")
     mnemonic, template, zero_fields = row
+    if family == "gfx8":
+        _gfx8_scalars(d, template)
     glc_printed = True
     if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF") and d.value("GLC"):
         # atomics print their returning form when GLC (gfx940: SC0) is set: the table probed with it set
@@ -551,7 +594,7 @@ def _text(d: Decoded, family: str, words: Sequence[int]) -> Text:
     elif fmt == "SOPK":
         operands = _sopk(template, d, family, literal)
     elif fmt == "SMEM":
-        operands = _smem(template, d, layout)
+        operands = _smem(template, d, layout, family)
     elif fmt == "VOP3":
         operands = _vop3_mods(template, d, layout, literal)
     elif fmt == "VOP3P":
