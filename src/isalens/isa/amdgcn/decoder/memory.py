@@ -1,0 +1,196 @@
+"""Memory instructions for the decoder (SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF): address operands, offsets and
+cache flags in LLVM's spelling for each family."""
+
+from __future__ import annotations
+
+import re
+
+from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _hex, _range, _signed, _Unsupported, scalar
+from isalens.isa.amdgcn.fields import Decoded, Field
+
+
+def _smem(template: str, d: Decoded, layout: str, family: str) -> str:
+    if family == "gfx8" and (d.value("SOE") or d.value("NV") or d.value("OFFSET") >> 20):
+        raise _Unsupported("gfx8 SMEM bits")  # gfx8: 20-bit unsigned offset, no SOE/NV (GCN3 ISA guide)
+    for name in ("TH", "SCOPE", "NV"):  # gfx12 cache policy, gfx9 NV: printed by LLVM, not spelled here yet
+        f = d.get(name)
+        if f is not None and f.value:
+            raise _Unsupported(f"SMEM {name} set")
+    head, _, _last = template.rpartition(", ")
+    out = _fill(head, d, layout, None)
+    field = d.get("OFFSET")
+    assert field is not None
+    width = field.hi - field.lo + 1
+    offset = field.value if family == "gfx8" else _signed(field.value, width)
+    if layout == "gfx9":
+        # IMM: OFFSET is an immediate, else an SGPR number; SOE: SOFFSET adds an SGPR (Vega ISA guide, SMEM)
+        if not d.value("IMM"):
+            out += ", " + scalar(offset, 1, layout)
+        elif d.value("SOE"):
+            out += f", {scalar(d.value('SOFFSET'), 1, layout)} offset:{_hex(offset)}"
+        else:
+            out += f", {_hex(offset)}"
+    else:
+        soffset = d.value("SOFFSET")
+        null = 0x7D if layout == "gfx10" else 0x7C
+        if soffset != null:
+            out += f", {scalar(soffset, 1, layout)}" + (f" offset:{_hex(offset)}" if offset or layout == "gfx12"
+                                                        else "")
+        else:  # no register offset: the immediate, or (gfx10/gfx11) "null" when that is 0 too
+            out += f", {_hex(offset)}" if offset or layout == "gfx12" else ", null"
+    for flag in ("GLC", "DLC"):
+        f = d.get(flag)
+        if f is not None and f.value:
+            out += " " + flag.lower()
+    return out
+
+
+def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
+    if _acc(d, family, "DS"):
+        template = _to_acc(template, ("VDST", "DATA0", "DATA1"))
+    # the table was probed with OFFSET0 = 1, OFFSET1 = 2: its text says how the offsets print
+    o0, o1 = d.value("OFFSET0"), d.value("OFFSET1")
+    if template.endswith(" offset0:1 offset1:2"):
+        head = template.removesuffix(" offset0:1 offset1:2")
+        tail = (f" offset0:{o0}" if o0 else "") + (f" offset1:{o1}" if o1 else "")
+    elif template.endswith(" offset:513"):
+        head, offset = template.removesuffix(" offset:513"), o0 | o1 << 8
+        tail = f" offset:{offset}" if offset else ""
+    elif o0 or o1:
+        raise _Unsupported("DS offset form")
+    else:
+        head, tail = template, ""
+    out = _fill(head, d, layout, None) + tail
+    if d.value("GDS") and family in ("gfx90a", "gfx942"):
+        raise _Unsupported("GDS bit on gfx90a/gfx940")  # LLVM ignores the bit there
+    if d.value("GDS"):
+        out += " gds"
+    return out
+
+
+def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[str]:
+    """Cache-policy bits as LLVM names them: glc/slc/dlc; gfx940 calls them sc0/sc1/nt (sc1 is bit 25 in FLAT,
+    bit 15 in MUBUF; AMD CDNA3 ISA guide, "Memory scope"); gfx12 has th:/scope: (RDNA4 ISA guide)."""
+    if family == "gfx12":
+        th, scope = d.value("TH"), d.value("SCOPE")
+        if th and not glc_printed:
+            raise _Unsupported(f"temporal hint {th}")
+        return ["th:TH_ATOMIC_RETURN"] * bool(th) + [f"scope:{_SCOPES[scope]}"] * bool(scope)
+    if family == "gfx942":
+        sc1 = _bits(d.words, 25 if fmt != "MUBUF" else 15, 25 if fmt != "MUBUF" else 15)
+        bits = (("sc0", d.value("GLC") and glc_printed), ("nt", d.value("SLC")), ("sc1", sc1))
+        return [name for name, on in bits if on]
+    out = []
+    for flag in ("GLC", "SLC", "DLC"):
+        f = d.get(flag)
+        if f is not None and f.value and (flag != "GLC" or glc_printed):
+            out.append(flag.lower())
+    return out
+
+
+_SCOPES = ("SCOPE_CU", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS")
+
+
+# gfx12 VFLAT/VSCRATCH/VGLOBAL, which isa.amdgcn.fields does not lay out (bits checked with llvm-mc-19
+# -show-encoding): name, hi, lo
+_GFX12_VFLAT = (("SADDR", 6, 0), ("OP", 21, 14), ("VDST", 39, 32), ("SVE", 49, 49), ("SCOPE", 51, 50),
+                ("TH", 54, 52), ("DATA", 62, 55), ("ADDR", 71, 64), ("OFFSET", 95, 72))
+
+
+def _gfx12_vflat(d: Decoded) -> Decoded:
+    """The fields of a gfx12 flat-family instruction, as a FLAT ``Decoded`` with SEG 0/1/2 and GLC = TH."""
+    seg = {"VFLAT": 0, "VSCRATCH": 1, "VGLOBAL": 2}[d.format]
+    fields = [Field(n, hi, lo, _bits(d.words, hi, lo), "") for n, hi, lo in _GFX12_VFLAT]
+    fields += [Field("SEG", 0, 0, seg, ""), Field("GLC", 54, 52, fields[5].value, "")]
+    return Decoded("FLAT", d.words, tuple(fields))
+
+
+def _acc(d: Decoded, family: str, fmt: str) -> bool:
+    """gfx90a/gfx940: the data registers are AGPRs (FLAT/MUBUF bit 55, DS bit 25)."""
+    if family not in ("gfx90a", "gfx942"):
+        return False
+    return bool(_bits(d.words, 25, 25) if fmt == "DS" else _bits(d.words, 55, 55))
+
+
+def _to_acc(template: str, names: tuple[str, ...]) -> str:
+    for name in names:
+        template = template.replace(f"{{{name}:v:", f"{{{name}:a:")
+    return template
+
+
+def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_printed: bool) -> str:
+    if layout in ("gfx9", "gfx10") and _bits(d.words, 13, 13) and not (family == "gfx942" and fmt == "SCRATCH"):
+        raise _Unsupported("FLAT LDS bit")  # gfx9/gfx10 "lds" (gfx940 scratch: SVE)
+    if layout == "gfx9" and family != "gfx90a" and family != "gfx942" and _bits(d.words, 55, 55):
+        raise _Unsupported("FLAT NV bit")
+    if template == "":  # global_wb, global_inv ... (gfx12): cache policy only
+        if d.value("OFFSET") or d.value("ADDR") or d.value("VDST") or d.value("DATA"):
+            raise _Unsupported("cache operation with operands")
+        return " ".join(_cache_flags(fmt, d, family, glc_printed))
+    saddr = d.value("SADDR")
+    off = saddr == 0x7F or (layout != "gfx9" and saddr == (0x7D if layout == "gfx10" else 0x7C))
+    parts = template.split(", ")
+    if fmt in ("GLOBAL", "SCRATCH"):
+        if parts[-1] != "off":
+            raise _Unsupported(f"{fmt} template without saddr")
+        if not off:
+            parts[-1] = scalar(saddr, 2 if fmt == "GLOBAL" else 1, layout)
+            parts = [p.replace("{ADDR:v:2}", "{ADDR:v:1}") for p in parts]
+    elif not off and saddr:
+        raise _Unsupported("FLAT with saddr")
+    if fmt == "SCRATCH":
+        # the address VGPR is used with SVE (gfx940: bit 13, gfx11: bit 55), before that whenever saddr is off
+        at = [i for i, p in enumerate(parts[:-1]) if p in ("off", "{ADDR:v:1}")]
+        if len(at) != 1:
+            raise _Unsupported("scratch address form")
+        sve = {"gfx942": _bits(d.words, 13, 13), "gfx11": _bits(d.words, 55, 55),
+               "gfx12": d.value("SVE") if layout == "gfx12" else 0}.get(family, int(off))
+        parts[at[0]] = "{ADDR:v:1}" if sve else "off"
+    text = ", ".join(parts)
+    if _acc(d, family, fmt):
+        text = _to_acc(text, ("VDST", "DATA"))
+    out = _fill(text, d, layout, None)
+    offset = _signed(d.value("OFFSET"), {"gfx9": 13, "gfx11": 13, "gfx12": 24}.get(layout, 12))
+    if fmt == "FLAT" and layout == "gfx9" and (offset < 0 or (family == "gfx8" and offset)):
+        raise _Unsupported("FLAT offset")  # gfx8 FLAT has no offset, gfx9 FLAT no negative one
+    if offset:
+        out += f" offset:{offset}"
+    return " ".join([out, *_cache_flags(fmt, d, family, glc_printed)])
+
+
+def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: bool) -> str:
+    offen, idxen = d.value("OFFEN"), d.value("IDXEN")
+    if template == "":
+        if offen or idxen or d.value("OFFSET"):
+            raise _Unsupported("MUBUF cache operation with an address")
+        # LLVM prints the cache bits of gfx940's buffer_wbl2/buffer_inv only (buffer_gl1_inv slc prints none)
+        return " ".join(_cache_flags("MUBUF", d, family, glc_printed)) if family == "gfx942" else ""
+    head, _, _soff = template.rpartition(", ")
+    parts = head.split(", ")
+    if len(parts) < 2 or parts[1] != "off":
+        raise _Unsupported("MUBUF template")
+    mods = []
+    if offen and idxen:
+        parts[1] = _range("v", d.value("VADDR"), 2)
+        mods.append("idxen offen")
+    elif offen or idxen:
+        parts[1] = _range("v", d.value("VADDR"), 1)
+        mods.append("offen" if offen else "idxen")
+    lds = d.get("LDS")
+    if lds is not None and lds.value:  # the data goes to LDS: LLVM prints no VDATA
+        parts = parts[1:]
+    text = ", ".join(parts)
+    # gfx90a/gfx940 use bit 55 for ACC, they have no TFE
+    tfe = d.get("TFE") if family not in ("gfx90a", "gfx942") else None
+    if tfe is not None and tfe.value:  # TFE returns a status dword after the data: one more data register
+        text = re.sub(r"\{VDATA:v:(\d+)\}", lambda m: f"{{VDATA:v:{int(m.group(1)) + 1}}}", text)
+    if _acc(d, family, "MUBUF"):
+        text = _to_acc(text, ("VDATA",))
+    out = _fill(text, d, layout, None) + ", " + scalar(d.value("SOFFSET"), 1, layout)
+    if d.value("OFFSET"):
+        mods.append(f"offset:{d.value('OFFSET')}")
+    mods += _cache_flags("MUBUF", d, family, glc_printed)
+    for f in (lds, tfe):
+        if f is not None and f.value:
+            mods.append(f.name.lower())
+    return " ".join([out, *mods])

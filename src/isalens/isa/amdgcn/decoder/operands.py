@@ -1,0 +1,184 @@
+"""Operands in LLVM's spelling for the decoder: registers and ranges, inline constants and literals, and
+the opcode table's templates filled from decoded fields."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from isalens.isa.amdgcn.fields import Decoded
+
+
+class _Unsupported(Exception):
+    """Raised inside the decoder: the instruction is not one it spells."""
+
+
+# ---------------------------------------------------------------------------------------------- operands
+# Inline constants (AMD ISA guides, "Inline constants"): 128..192 = 0..64, 193..208 = -1..-16, 240..248 floats.
+_FLOATS = {240: "0.5", 241: "-0.5", 242: "1.0", 243: "-1.0", 244: "2.0", 245: "-2.0", 246: "4.0", 247: "-4.0"}
+
+
+_SPECIALS = {235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
+             239: "src_pops_exiting_wave_id", 251: "src_vccz", 252: "src_execz", 253: "src_scc",
+             254: "src_lds_direct"}
+
+
+def _range(file: str, first: int, count: int) -> str:
+    return f"{file}{first}" if count == 1 else f"{file}[{first}:{first + count - 1}]"
+
+
+def scalar(code: int, count: int, layout: str, literal: int | None = None) -> str:
+    """An 8-bit scalar operand code as LLVM prints it, ``count`` registers wide."""
+    # a range of SGPRs/TTMPs starts at a multiple of 2 (pairs) or 4 (wider); LLVM drops the low bits of a
+    # misaligned register number, so we do the same
+    align = 1 if count == 1 else 2 if count == 2 else 4
+    if code <= 105 and not (layout == "gfx9" and code >= 102):
+        return _range("s", code & -align, count)
+    pairs = {106: "vcc", 126: "exec"}
+    if layout == "gfx9":
+        pairs |= {102: "flat_scratch", 104: "xnack_mask"}
+    if code in pairs or code - 1 in pairs:
+        base = pairs.get(code) or pairs[code - 1]
+        if count == 2 and code in pairs:
+            return base
+        if count == 1:
+            return base + ("_lo" if code in pairs else "_hi")
+        raise _Unsupported(f"{count}-register operand at scalar code {code}")
+    if 108 <= code <= 123:
+        return _range("ttmp", (code - 108) & -align, count)
+    m0, null = (125, 124) if layout in ("gfx11", "gfx12") else (124, 125)
+    if code == m0 and count == 1:
+        return "m0"
+    if code == null and layout != "gfx9":
+        return "null"
+    if code == 128:
+        return "0"
+    if 129 <= code <= 192:
+        return str(code - 128)
+    if 193 <= code <= 208:
+        return str(192 - code)
+    if code in _FLOATS:
+        return _FLOATS[code]
+    if code == 248:
+        return "0.15915494309189532" if count == 2 else "0.15915494"
+    if code in _SPECIALS:
+        return _SPECIALS[code]
+    if code == 255 and literal is not None:
+        return _literal_text(literal, count)
+    raise _Unsupported(f"scalar operand code {code}")
+
+
+_F32_INLINE = {0x3F000000: "0.5", 0xBF000000: "-0.5", 0x3F800000: "1.0", 0xBF800000: "-1.0",
+               0x40000000: "2.0", 0xC0000000: "-2.0", 0x40800000: "4.0", 0xC0800000: "-4.0",
+               0x3E22F983: "0.15915494"}
+
+
+def _literal_text(value: int, count: int) -> str:
+    """A 32-bit literal dword: LLVM prints a value that an inline constant could encode as that constant."""
+    if count == 1:
+        if value <= 64 or value >= 0xFFFFFFF0:
+            return str(value - (1 << 32) if value >> 31 else value)
+        if value in _F32_INLINE:
+            return _F32_INLINE[value]
+    return f"{value:#x}"
+
+
+def _source(code: int, file: str, count: int, layout: str, literal: int | None) -> str:
+    """A 9-bit source field (VGPR from 256) or an 8-bit scalar field."""
+    if code >= 256:
+        return _range(file if file in "va" else "v", code - 256, count)
+    return scalar(code, count, layout, literal)
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)(?::([vsa]):(\d+))?\}")
+
+
+_NINE_BIT = frozenset({"SRC0", "SRC1", "SRC2", "SRCX0", "SRCY0"})
+
+
+def _bits(words: Sequence[int], hi: int, lo: int) -> int:
+    value = 0
+    for i, w in enumerate(words):
+        value |= w << (32 * i)
+    return (value >> lo) & ((1 << (hi - lo + 1)) - 1)
+
+
+def _fill(template: str, d: Decoded, layout: str, literal: int | None,
+          wrap: dict[str, tuple[int, int]] | None = None) -> str:
+    """The template with every field placeholder spelled from the instruction's field values."""
+
+    def sub(m: re.Match[str]) -> str:
+        name, file, count = m.group(1), m.group(2), int(m.group(3) or 1)
+        if name == "LITERAL":
+            if literal is None:
+                raise _Unsupported("literal operand without a literal dword")
+            return _literal_text(literal, count)
+        value = _value(d, name)
+        if name in _NINE_BIT or (name == "SRC0" and d.format in ("VOP1", "VOP2", "VOPC")):
+            text = _source(value, file, count, layout, literal)
+        elif file in "va":
+            text = _range(file, value, count)
+        else:
+            text = scalar(value, count, layout, literal)
+        neg, abs_ = (wrap or {}).get(name, (0, 0))
+        constant = name in _NINE_BIT and 128 <= value < 256  # inline constant or literal, not a register
+        if abs_:
+            if constant:
+                raise _Unsupported(f"abs of constant {text}")
+            text = f"|{text}|"
+        if neg:
+            text = f"neg({text})" if constant else f"-{text}"  # LLVM: neg(0.5), but -v1
+        return text
+
+    return _PLACEHOLDER.sub(sub, template)
+
+
+def _value(d: Decoded, name: str) -> int:
+    if name == "SDST" and d.format == "VOP3":
+        return _bits(d.words, 14, 8)  # VOP3B: the scalar carry-out/condition destination
+    field = d.get(name)
+    if field is None:
+        raise _Unsupported(f"no field {name} in {d.format}")
+    if name == "VDSTY":  # RDNA3 ISA guide, VOPD: VDSTY's low bit is the inverse of VDSTX's
+        return field.value << 1 | (d.value("VDSTX") & 1) ^ 1
+    if name == "SBASE":
+        return 2 * field.value
+    if name == "SRSRC":
+        return 4 * field.value
+    return field.value
+
+
+_SCALAR_FIELDS = ("SDST", "SSRC0", "SSRC1", "SDATA", "SOFFSET", "SADDR", "SRC0", "SRC1", "SRC2")
+
+
+def _gfx8_scalars(d: Decoded, template: str) -> None:
+    """gfx8 numbers TBA/TMA/TTMP differently (108-111 tba/tma, ttmp from 112; GCN3 ISA guide): not spelled."""
+    for name in (*_SCALAR_FIELDS, *(("VDST",) if "{VDST:s:" in template else ())):
+        f = d.get(name)
+        if f is not None and 108 <= f.value <= 123:
+            raise _Unsupported(f"gfx8 trap register in {name}")
+    base = d.get("SBASE")
+    if base is not None and 108 <= 2 * base.value <= 123:
+        raise _Unsupported("gfx8 trap register in SBASE")
+    rsrc = d.get("SRSRC")
+    if rsrc is not None and 108 <= 4 * rsrc.value <= 123:
+        raise _Unsupported("gfx8 trap register in SRSRC")
+
+
+def _zero_field_value(d: Decoded, name: str) -> int:
+    if name == "OFFSET" and d.format == "DS":
+        return d.value("OFFSET0") | d.value("OFFSET1")
+    return _value(d, name)
+
+
+def _literal(d: Decoded) -> int | None:
+    f = d.get("LITERAL")
+    return None if f is None else f.value
+
+
+def _hex(value: int) -> str:
+    return f"-{-value:#x}" if value < 0 else f"{value:#x}"
+
+
+def _signed(value: int, width: int) -> int:
+    return value - (1 << width) if value >> (width - 1) else value
