@@ -8,6 +8,7 @@ this asserts the table's integrity and that every row gets a prediction through 
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
 from typing import Any
@@ -76,13 +77,19 @@ def test_table_covers_the_generations() -> None:
 
 
 @pytest.fixture(scope="module")
-def results() -> list[v.Result]:
+def results(request: pytest.FixtureRequest) -> list[v.Result]:
+    """Every row's prediction with ``ISALENS_ORACLE_FULL=1`` or ``--update-golden`` (the doc needs all; about
+    12 minutes of compiles); otherwise the rows of one kernel build per ISA and family (a minute)."""
     require_tool("clang-19")
+    full = bool(os.environ.get("ISALENS_ORACLE_FULL")) or bool(request.config.getoption("--update-golden"))
     cache: dict[tuple[str, ...], dict[str, Any]] = {}
+    sampled: dict[tuple[str, str], tuple[str, ...]] = {}
     out = []
     for i, row in enumerate(ROWS):
         run = RUNS[row["run"]]
         args = v.timing_args(row, run["isa"])
+        if not full and sampled.setdefault((run["isa"], row["family"]), args) != args:
+            continue
         if args not in cache:
             cache[args] = v.run_timing(args)
         pred = v.predict(row, run, cache[args])
@@ -91,7 +98,7 @@ def results() -> list[v.Result]:
 
 
 def test_every_row_is_predicted(results: list[v.Result]) -> None:
-    assert len(results) == len(ROWS)
+    assert results
     for r in results:
         assert math.isfinite(r.predicted) and r.predicted > 0, f"row {r.index}"
 
@@ -117,6 +124,6 @@ def test_kernels_compile_to_the_measured_work(results: list[v.Result]) -> None:
 
 def test_write_validation_doc(results: list[v.Result], update_golden: bool) -> None:
     text = v.render(TABLE, results)
-    assert text.count("\n| ") >= len(ROWS)
     if update_golden:
+        assert text.count("\n| ") >= len(ROWS)
         v.DOC.write_text(text, encoding="utf-8")
