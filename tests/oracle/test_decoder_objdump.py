@@ -10,14 +10,11 @@ diagnostic); (2) every instruction of the formats in ``CLAIMED`` is spelled exac
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import random
 import re
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,6 +23,7 @@ from isalens.isa.amdgcn.decoder import Diagnostic, decode_stream, decode_text
 from isalens.isa.amdgcn.decoder.tables import family_of, layout_of
 from isalens.isa.amdgcn.fields import DecodeError, decode
 from tests.conftest import EXAMPLES, ROOT, require_tool
+from tests.oracle.test_opcode_tables import _generator
 
 TARGETS = ("gfx803", "gfx902", "gfx90a", "gfx942", "gfx1010", "gfx1030", "gfx1100", "gfx1200")
 #: formats decoded identically to objdump for every instruction of the corpus on every target
@@ -116,15 +114,6 @@ def test_decoder_text_equals_objdump(objects: dict[str, list[Path]], target: str
     print(f"{target}: {sum(same.values())}/{sum(total.values())} identical "
           f"({100 * sum(same.values()) / sum(total.values()):.2f}%); not decoded: "
           + ", ".join(f"{f or '?'} {total[f] - same[f]}" for f in sorted(total) if total[f] != same[f]))
-
-
-def _generator() -> Any:
-    spec = importlib.util.spec_from_file_location("gen_opcode_tables", ROOT / "tools" / "gen_opcode_tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_opcode_tables"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("target", TARGETS)

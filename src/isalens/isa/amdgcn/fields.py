@@ -85,6 +85,15 @@ _FLOATS = {240: "0.5", 241: "-0.5", 242: "1.0", 243: "-1.0", 244: "2.0", 245: "-
            248: "1/(2*pi)"}
 
 
+def inline_integer(code: int) -> str | None:
+    """The inline integer constant a source operand code stands for (128-192: 0..64, 193-208: -1..-16)."""
+    if 128 <= code <= 192:
+        return str(code - 128)
+    if 193 <= code <= 208:
+        return str(192 - code)
+    return None
+
+
 def _scalar_name(code: int, family: str) -> str:
     """Name of an 8-bit scalar operand code (SGPRs, specials, inline constants) — ISA guides, "Scalar
     operands" / "SSRC" tables; M0 and NULL swapped places on GFX11."""
@@ -107,10 +116,9 @@ def _scalar_name(code: int, family: str) -> str:
         if code == m0:
             return "m0"
         return "null" if family != "gfx9" else "reserved"
-    if 129 <= code <= 192:
-        return str(code - 128)
-    if 193 <= code <= 208:
-        return str(192 - code)
+    integer = inline_integer(code)
+    if integer is not None:
+        return integer
     if code in _FLOATS:
         return _FLOATS[code]
     if family != "gfx9" and code in (233, 234):

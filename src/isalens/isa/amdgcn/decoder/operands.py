@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from isalens.isa.amdgcn.fields import Decoded
+from isalens.isa.amdgcn.fields import Decoded, inline_integer
 
 
 class _Unsupported(Exception):
@@ -51,12 +51,9 @@ def scalar(code: int, count: int, layout: str, literal: int | None = None) -> st
         return "m0"
     if code == null and layout != "gfx9":
         return "null"
-    if code == 128:
-        return "0"
-    if 129 <= code <= 192:
-        return str(code - 128)
-    if 193 <= code <= 208:
-        return str(192 - code)
+    integer = inline_integer(code)
+    if integer is not None:
+        return integer
     if code in _FLOATS:
         return _FLOATS[code]
     if code == 248:
