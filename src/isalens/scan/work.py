@@ -68,24 +68,29 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         return [{**error_row(exc.message, exc.code, kernel=by_symbol[s].name, **identity),
                  **{f"declared_{key}": value for key, value in by_symbol[s].summary().items() if key != "name"}}
                 for s in symbols]
+    def each_failed(exc: IsalensError) -> list[dict[str, Any]]:  # llvm-objdump itself failed
+        return [error_row(exc.message, exc.code, kernel=symbol, **identity) for symbol in symbols]
+
+    # all at once: one llvm-objdump run (no symbol list, which for hundreds of long C++ names could pass the
+    # kernel's limit on one argument; with --kernel, its symbols, numbered as `livereg --kernel` numbers them);
+    # rows_from_document keeps only kernels
     whole: str | None = None
     try:
-        # all at once: one llvm-objdump run (no symbol list, which for hundreds of long C++ names could pass the
-        # kernel's limit on one argument; with --kernel, its symbols, numbered as `livereg --kernel` numbers
-        # them); rows_from_document keeps only kernels
         if options.kernel is None:
             whole = disassemble_all(co, unit.file)
+    except IsalensError as exc:
+        return each_failed(exc)
+    try:
         chosen = None if options.kernel is None else symbols
         module = load_code_object(co, file=unit.file, symbols=chosen, ignore_unknown=options.ignore_unknown,
                                   disassembly=whole)
         return rows_from_document(analyze_document(module), **identity)
-    except IsalensError as exc:
-        if whole is None and options.kernel is None:  # llvm-objdump itself failed: every kernel has that error
-            return [error_row(exc.message, exc.code, kernel=symbol, **identity) for symbol in symbols]
+    except IsalensError:
+        pass
     try:
         whole = whole or disassemble_all(co, unit.file)
     except IsalensError as exc:
-        return [error_row(exc.message, exc.code, kernel=symbol, **identity) for symbol in symbols]
+        return each_failed(exc)
     # one kernel spoils the code object: analyse them one by one, so only that one becomes an error row (cut
     # from the one disassembly: metadata may list thousands of kernels, and a process each took minutes)
     rows: list[dict[str, Any]] = []
