@@ -4,6 +4,7 @@ before it; a ``.loc`` naming an undeclared file is dropped with one warning and 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +175,44 @@ def test_source_text_is_read_only_inside_the_inputs_directory(tmp_path: Path) ->
         texts = {r["file"].rsplit("/", 1)[-1]: r["text"] for r in doc["kernels"][0]["source_lines"]}
         assert "CANARY" not in str(doc), named
         assert texts["k.cl"] == "int shown_here;"  # .loc 1 7 names line 7 of k.cl, beside the input
+
+
+def test_source_dir_is_a_confined_search_path(tmp_path: Path, capsys: Any) -> None:
+    # the build directory recorded in the input does not exist here; --source-dir names where the sources are.
+    # Oracle: the file's own text, written below. A tail of the recorded path is found inside the search
+    # directory (src/k.cl), a file in neither place is not, and a hostile .file naming /etc/passwd (or a ".."
+    # leading out of the search directory) is never read, although the search directory exists.
+    tree = tmp_path / "checkout"
+    (tree / "src").mkdir(parents=True)
+    (tree / "src" / "k.cl").write_text("".join(f"int k{n};\n" for n in range(1, 10)))
+    (tmp_path / "outside.cl").write_text("".join(f"CANARY {n}\n" for n in range(1, 10)))
+    work = tmp_path / "input"
+    work.mkdir()
+    path = work / "k.s"
+    path.write_text(ASM.replace('"/home/u/proj" "src/k.cl"', '"/nonexistent/build" "src/k.cl"'))
+
+    def texts(*args: str) -> dict[str, str | None]:
+        from isalens.cli import main
+        assert main(["analyze", str(path), "--json", *args]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        return {f"{r['file']}:{r['line']}": r["text"] for r in doc["kernels"][0]["source_lines"]}
+
+    assert texts()["/nonexistent/build/src/k.cl:3"] is None  # not beside the input: no text without a search dir
+    found = texts("--source-dir", str(tmp_path), "--source-dir", str(tree))
+    assert found["/nonexistent/build/src/k.cl:3"] == "int k3;"  # the second directory has it
+    assert found["/nonexistent/build/src/k.cl:9"] == "int k9;"
+    assert found["/nonexistent/build/inc/helper.h:7"] is None  # in neither directory
+    for hostile in ('"/etc" "passwd"', f'"{tree}" "../outside.cl"'):
+        path.write_text(ASM.replace('"/home/u/proj" "src/k.cl"', hostile))
+        got = texts("--source-dir", str(tree))
+        assert "CANARY" not in str(got) and "root:" not in str(got), hostile
+        assert set(got.values()) == {None}
+
+
+def test_source_dir_must_be_a_directory(tmp_path: Path, capsys: Any) -> None:
+    from isalens.cli import main
+    path = tmp_path / "k.s"
+    path.write_text(ASM)
+    assert main(["livereg", str(path), "--source-dir", str(tmp_path / "missing")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--source-dir" in err[0] and "not a directory" in err[0]

@@ -67,6 +67,13 @@ def add_source_view_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--by-source", action="store_true",
                    help="text: every source line's cost (instructions, bytes, cycles, live registers, memory "
                         "operations), costliest first; the summary shows the top 10")
+    add_source_dir_option(p)
+
+
+def add_source_dir_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--source-dir", dest="source_dirs", action="append", default=[], metavar="DIR",
+                   help="also look for source files in DIR (repeatable; after the input's own directory); only "
+                        "files inside these directory trees are read")
 
 
 def add_jobs_option(p: argparse.ArgumentParser) -> None:
@@ -93,7 +100,8 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
                        ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
                        include_dirs=tuple(args.include_dirs), cl_std=args.cl_std, opt=args.opt, stage=args.stage,
                        entry=args.entry, lang=args.lang, keep_asm=args.keep_asm,
-                       debug_info=getattr(args, "debug_info", "lines"))
+                       debug_info=getattr(args, "debug_info", "lines"),
+                       source_dirs=tuple(getattr(args, "source_dirs", None) or ()))
 
 
 def use_color(choice: str) -> bool:

@@ -54,6 +54,8 @@ class LoadOptions:
     keep_asm: Path | None = None
     #: what clang adds for source lines: ``lines`` (-gline-tables-only, same code), ``full`` (-g) or ``none``
     debug_info: str = "lines"
+    #: more directories to find source files in (``--source-dir``), after the input's own directory
+    source_dirs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,18 +181,20 @@ def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest
     """The report model of one ISA or source input (``extra``: optional passes such as ``stats``)."""
     if longest < 0:
         raise IsalensError("--longest must be >= 0")
+    from isalens.engine.source_text import check_source_dirs
+    search = check_source_dirs(options.source_dirs)  # before the work: a mistyped directory fails at once
     module, kernels, stats = load_input(source, options)
     # source text is read from the input's own directory (for a compiled source: the source's, not the
-    # temporary assembly's)
-    source_dir = source.parent if isinstance(source, Path) else None
-    return report_of(module, kernels, stats, longest=longest, extra=extra, source_dir=source_dir)
+    # temporary assembly's), then from each --source-dir
+    own = (source.parent,) if isinstance(source, Path) else ()
+    return report_of(module, kernels, stats, longest=longest, extra=extra, source_dirs=(*own, *search))
 
 
 def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_stats: dict[str, str | int],
-              *, longest: int = 10, extra: Sequence[str] = (), source_dir: Path | None = None) -> LiveRegReport:
+              *, longest: int = 10, extra: Sequence[str] = (), source_dirs: Sequence[Path] = ()) -> LiveRegReport:
     """Run the passes over ``kernels`` of ``module`` and collect the report model (``extra``: optional passes);
-    the text of source lines is read only inside ``source_dir`` (:func:`~isalens.engine.source_text.source_texts`;
-    None: none is read)."""
+    the text of source lines is read only inside ``source_dirs`` (:func:`~isalens.engine.source_text.source_texts`;
+    none given: none is read)."""
     analyses = [k.analyze(extra=extra) for k in kernels]
     step("building the report")
     report = livereg_report(analyses, file=module.ir.file,
@@ -201,7 +205,7 @@ def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_st
     from isalens.engine.source_text import source_texts
 
     return dataclasses.replace(report, kernels=tuple(
-        dataclasses.replace(k, source_text=source_texts(k.source_lines, source_dir)) for k in report.kernels))
+        dataclasses.replace(k, source_text=source_texts(k.source_lines, source_dirs)) for k in report.kernels))
 
 
 def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) -> KernelReport:
