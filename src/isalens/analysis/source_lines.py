@@ -17,14 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from isalens.analysis.cfg import CFG
+from isalens.analysis.cfg import CFG, Loop
 from isalens.analysis.pressure import Pressure
 from isalens.ir.program import Kernel
 
 if TYPE_CHECKING:
     from isalens.analysis.timing import KernelTiming
 
-__all__ = ["SourceLine", "alignment_padding", "source_lines"]
+__all__ = ["SourceLine", "SourceSpan", "alignment_padding", "loop_sources", "loop_span", "source_lines"]
 
 #: instructions that move a spilled value: scratch memory, and SGPRs parked in VGPR lanes
 _SPILL_MNEMONICS = ("v_writelane_b32", "v_readlane_b32")
@@ -47,6 +47,24 @@ class SourceLine:
     spill_ops: int
     lds_ops: int
     global_ops: int
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpan:
+    """Lines ``first_line``..``last_line`` of one file: how a loop is named in source terms."""
+
+    file: str
+    first_line: int
+    last_line: int
+
+    def short(self) -> str:
+        """``loops.cl:22-26`` (``loops.cl:22`` for one line)."""
+        name = self.file.rsplit("/", 1)[-1]
+        return f"{name}:{self.first_line}" if self.first_line == self.last_line \
+            else f"{name}:{self.first_line}-{self.last_line}"
+
+    def to_dict(self) -> dict[str, str | int]:
+        return {"file": self.file, "first_line": self.first_line, "last_line": self.last_line}
 
 
 #: LLVM's loop alignment on AMDGPU (``.p2align 6``): the padding before a loop header ends at a multiple of it
@@ -107,21 +125,27 @@ def source_lines(kernel: Kernel, graph: CFG, pressure: Pressure,
                  for (f, n) in order for r in (rows[(f, n)],))
 
 
+def loop_span(kernel: Kernel, graph: CFG, loop: Loop) -> SourceSpan | None:
+    """The source lines of one natural loop: the lines of its header's file that the loop's instructions come
+    from (None: the header names no source line)."""
+    header = graph.blocks[loop.header]
+    first_loc = next((loc for i in range(header.start, header.end) if (loc := kernel.source.at(i)) is not None),
+                     None)
+    if first_loc is None:
+        return None
+    lines = {loc.line for b in loop.blocks for i in range(graph.blocks[b].start, graph.blocks[b].end)
+             if (loc := kernel.source.at(i)) is not None and loc.file == first_loc.file}
+    return SourceSpan(first_loc.file, min(lines), max(lines))
+
+
 def loop_sources(kernel: Kernel, graph: CFG) -> dict[int, str]:
     """Each natural loop named by its source lines, keyed by its header's input line: ``loops.cl:22-26``
-    (the lines of the header's file that the loop's instructions come from); empty without source lines."""
+    (:func:`loop_span`); empty without source lines."""
     if not kernel.source.locs:
         return {}
     out: dict[int, str] = {}
     for loop in graph.loops:
-        header = graph.blocks[loop.header]
-        first_loc = next((kernel.source.at(i) for i in range(header.start, header.end)
-                          if kernel.source.at(i) is not None), None)
-        if first_loc is None:
-            continue
-        lines = {loc.line for b in loop.blocks for i in range(graph.blocks[b].start, graph.blocks[b].end)
-                 if (loc := kernel.source.at(i)) is not None and loc.file == first_loc.file}
-        low, high = min(lines), max(lines)
-        name = first_loc.file.rsplit("/", 1)[-1]
-        out[kernel.instructions[header.start].line] = f"{name}:{low}" if low == high else f"{name}:{low}-{high}"
+        span = loop_span(kernel, graph, loop)
+        if span is not None:
+            out[kernel.instructions[graph.blocks[loop.header].start].line] = span.short()
     return out

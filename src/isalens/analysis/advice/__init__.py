@@ -8,6 +8,7 @@ from collections.abc import Callable
 from isalens.analysis.advice import constants, halves, lds, occupancy, pressure, spills, subdword
 from isalens.analysis.advice.guard import refusal
 from isalens.analysis.advice.model import Advice, AdviceInput, KernelAdvice, Value
+from isalens.analysis.advice.source_terms import in_source_terms
 
 __all__ = ["DETECTORS", "KINDS", "Advice", "AdviceInput", "KernelAdvice", "Value", "advise"]
 
@@ -34,4 +35,4 @@ def advise(inp: AdviceInput) -> KernelAdvice:
     items: list[Advice] = []
     for _, detect in DETECTORS:
         items.extend(detect(inp))
-    return KernelAdvice(kernel.name, inp.analysis.arch.name, tuple(items))
+    return KernelAdvice(kernel.name, inp.analysis.arch.name, tuple(in_source_terms(kernel, items)))

@@ -16,6 +16,7 @@ from collections import defaultdict
 
 from isalens.analysis.advice.model import Advice, AdviceInput
 from isalens.analysis.occupancy import OccupancyInputError, occupancy, with_resource
+from isalens.analysis.source_lines import loop_span
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.registers import RegFile, special
@@ -98,7 +99,8 @@ def _repeated(inp: AdviceInput) -> list[Advice]:
             f"an SGPR once before the loop (s_mov_b32, 8 bytes) and read the SGPR: {4 * len(where)} bytes less "
             f"per iteration, {4 * len(where) - 8} bytes less code, one more SGPR ({requested} -> {requested + 1})"
             f"{waves}",
-            effect, facts={"literal": shown_value, "uses": len(where)}))
+            effect, facts={"literal": shown_value, "uses": len(where)},
+            loop=loop_span(result.kernel, graph, graph.loops[loop])))
     return out
 
 

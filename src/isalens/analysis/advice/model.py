@@ -10,9 +10,11 @@ from isalens.analysis.liveness import Liveness
 from isalens.analysis.occupancy import Occupancy, OccupancyInput
 from isalens.analysis.pressure import Pressure
 from isalens.analysis.resources import Resources
+from isalens.analysis.source_lines import SourceSpan
 from isalens.analysis.stats import KernelStats
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
+from isalens.ir.source import SourceLoc
 
 
 class PassResults(Protocol):
@@ -46,6 +48,11 @@ class Value:
     frees: int = 1
     #: mnemonic of the defining instruction (``v_pk_fma_f16``), for the message
     defined_by: str = ""
+    #: source variables (``name[.piece]``) the register holds where the item looks (pressure: at the peak)
+    variables: tuple[str, ...] = ()
+    #: source lines where the value is born (its definition; None: kernel entry or no mapping) and last used
+    born: SourceLoc | None = None
+    last_use: SourceLoc | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +67,10 @@ class Advice:
     values: tuple[Value, ...] = ()
     #: extra facts for JSON (e.g. the minimality proof of pressure attribution)
     facts: dict[str, int | str | bool] = field(default_factory=dict)
+    #: the source locations of ``lines`` (one per source line, in their order; empty without source lines)
+    sources: tuple[SourceLoc, ...] = ()
+    #: the loop the item is about, in source lines (constants in a loop)
+    loop: SourceSpan | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,12 +193,14 @@ def detect(inp: AdviceInput) -> list[Advice]:
     def next_use(c: Candidate) -> int:
         return next((ins[u].line for u in c.uses if u > att.peak_index), 0)
 
+    held = result.kernel.source.variables_at(att.peak_index)  # the source variables in registers at the peak
     values = tuple(Value(
         reg=f"v{c.reg}",
         def_line=ins[c.def_index].line if c.def_index is not None else 0,
         use_lines=tuple(ins[u].line for u in c.uses),
         frees=1,
         defined_by=ins[c.def_index].mnemonic if c.def_index is not None else "kernel entry",
+        variables=tuple(dict.fromkeys(v.name for v in held if v.mask & Reg(RegFile.VGPR, c.reg).mask())),
     ) for c in att.chosen)
     unused = sum(1 for c in att.chosen if not c.used_in_region)
     first, last = ins[att.region[0]].line, ins[att.region[-1]].line
