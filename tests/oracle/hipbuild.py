@@ -24,11 +24,12 @@ def require_hip_toolchain() -> str:
     return clang
 
 
-def build(out: Path, *extra: str, defines: tuple[str, ...] = ()) -> Path:
-    """``clang++-19 -x hip`` for both targets, no HIP headers or device libraries (the source needs none)."""
+def build(out: Path, *extra: str, defines: tuple[str, ...] = (), source: Path = SOURCE,
+          targets: tuple[str, ...] = TARGETS) -> Path:
+    """``clang++-19 -x hip`` for ``targets``, no HIP headers or device libraries (the sources need none)."""
     clang = require_hip_toolchain()
-    cmd = [clang, "-x", "hip", "-nogpuinc", "-nogpulib", "-O3", *(f"--offload-arch={t}" for t in TARGETS),
-           *(f"-D{d}" for d in defines), *extra, str(SOURCE), "-o", str(out)]
+    cmd = [clang, "-x", "hip", "-nogpuinc", "-nogpulib", "-O3", *(f"--offload-arch={t}" for t in targets),
+           *(f"-D{d}" for d in defines), *extra, str(source), "-o", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} failed:\n{proc.stderr}")

@@ -21,6 +21,7 @@ from elftools.elf.sections import NoteSection, SymbolTableSection
 from isalens.binary.descriptor import KD_SIZE, decode_descriptor
 from isalens.binary.metadata import NT_AMDGPU_METADATA, kernel_fields, unpack_metadata
 from isalens.errors import InputError, guarded
+from isalens.names import demangled
 
 __all__ = ["EM_AMDGPU", "CodeObject", "KernelInfo", "read_code_object"]
 
@@ -66,8 +67,9 @@ class KernelInfo:
 
     def summary(self) -> dict[str, Any]:
         """The figures ``isalens list --json`` shows."""
-        return {"name": self.name, "vgpr_count": self.vgpr_count, "sgpr_count": self.sgpr_count,
-                "agpr_count": self.agpr_count, "lds_bytes": self.lds_bytes, "wave_size": self.wave_size}
+        return {"name": self.name, "kernel_demangled": demangled(self.name), "vgpr_count": self.vgpr_count,
+                "sgpr_count": self.sgpr_count, "agpr_count": self.agpr_count, "lds_bytes": self.lds_bytes,
+                "wave_size": self.wave_size}
 
 
 @dataclass(frozen=True, slots=True)

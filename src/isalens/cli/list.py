@@ -57,7 +57,9 @@ def _text(doc: dict[str, Any]) -> str:
             continue
         lines.append(f"  {co['target']} (v{co['code_object_version']}) {co['source']}: {len(co['kernels'])} kernel(s)")
         for k in co["kernels"]:
-            lines.append(f"    {k['name']}  vgpr={k['vgpr_count']} sgpr={k['sgpr_count']} agpr={k['agpr_count']} "
+            readable = k["kernel_demangled"]
+            name = k["name"] if readable == k["name"] else f"{readable}  [{k['name']}]"
+            lines.append(f"    {name}  vgpr={k['vgpr_count']} sgpr={k['sgpr_count']} agpr={k['agpr_count']} "
                          f"lds={k['lds_bytes']} wave{k['wave_size']}")
     return "\n".join(lines) + "\n"
 

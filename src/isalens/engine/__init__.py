@@ -17,6 +17,7 @@ from isalens.engine.load import LoadedKernel, LoadedModule, source_arg
 from isalens.engine.load import load as load_text
 from isalens.engine.pool import each_in_order
 from isalens.errors import InputError, IsalensError
+from isalens.names import name_matches
 from isalens.progress import step
 from isalens.report.model import SCHEMA_VERSION, KernelReport, LiveRegReport, livereg_report
 
@@ -157,11 +158,11 @@ def load_input(source: str | Path, options: LoadOptions = LoadOptions(),
             stats = dump_statistics(module.ir)
     kernels = module.kernels
     if options.kernel:
-        names = [k.name for k in kernels]
-        if options.kernel not in names:
-            raise IsalensError(f"no kernel named '{options.kernel}' (found: {', '.join(names)})",
-                               file=module.ir.file)
-        kernels = tuple(k for k in kernels if k.name == options.kernel)
+        chosen = tuple(k for k in kernels if name_matches(options.kernel, k.name))
+        if not chosen:
+            names = ", ".join(k.name for k in kernels)
+            raise IsalensError(f"no kernel named '{options.kernel}' (found: {names})", file=module.ir.file)
+        kernels = chosen
     return module, kernels, stats
 
 

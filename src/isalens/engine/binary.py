@@ -6,7 +6,6 @@ llvm-objdump into the ``objdump`` dialect, with each kernel's descriptor and met
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import gc
 import mmap
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from isalens.frontends.objdump import disassemble, only_functions
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel, KernelFacts, Module
 from isalens.isa import registry
+from isalens.names import name_matches
 from isalens.reading import map_file
 
 if TYPE_CHECKING:
@@ -88,11 +88,11 @@ def _matches(co: CodeObject, target: str) -> bool:
 
 
 def select_kernels(co: CodeObject, pattern: str | None) -> list[str]:
-    """Symbols of the kernels of ``co`` whose name or symbol matches ``pattern`` (a name or shell glob), each once
-    (damaged metadata may list one kernel thousands of times)."""
+    """Symbols of the kernels of ``co`` whose name or symbol matches ``pattern`` (a name or shell glob, mangled or
+    demangled), each once (damaged metadata may list one kernel thousands of times)."""
     return list(dict.fromkeys(
         k.symbol for k in co.kernels
-        if pattern is None or fnmatch.fnmatchcase(k.name, pattern) or fnmatch.fnmatchcase(k.symbol, pattern)))
+        if pattern is None or name_matches(pattern, k.name) or name_matches(pattern, k.symbol)))
 
 
 def _xnack_reserved(co: CodeObject) -> bool:

@@ -16,6 +16,7 @@ import orjson
 from isalens.analysis.stats import KernelStats
 from isalens.analysis.timing import KernelTiming
 from isalens.ir.registers import RegFile, registers_in
+from isalens.names import demangled
 from isalens.report.model import KernelReport, LineRow, LiveRegReport, map_width
 from isalens.report.serialize import Streamed, write
 
@@ -51,7 +52,7 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
     """The JSON the page reads for one kernel (rows as compact arrays, per-line ones made while written)."""
     occ = k.occupancy.occupancy
     cards = [
-        ["kernel", f"{k.name} ({k.arch}, wave{k.wave_size})"],
+        ["kernel", f"{demangled(k.name)} ({k.arch}, wave{k.wave_size})"],
         ["instructions", str(k.instructions)],
         ["VGPR peak / requested / allocated", f"{k.vgpr.peak_live} / {k.vgpr.requested} / {k.vgpr.allocated}"],
         ["SGPR peak / requested", f"{k.sgpr.peak_live} / {k.sgpr.requested}"],
@@ -62,7 +63,7 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
     if k.agpr.requested:
         cards.insert(4, ["AGPR peak / requested", f"{k.agpr.peak_live} / {k.agpr.requested}"])
     return {
-        "name": k.name,
+        "name": demangled(k.name),
         "cards": cards,
         "lines": Streamed(k.lines, _line_row),
         "defs": _name_lists(d for _occ, d, _u in k.masks),

@@ -7,6 +7,7 @@ from typing import Any
 
 from isalens.analysis.blocks import BlockLiveIn
 from isalens.analysis.source_lines import SourceLine
+from isalens.names import demangled
 from isalens.report.model import FileSummary, KernelReport, LineRow, LineRows, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
 from isalens.report.serialize import Streamed, array, dumps
@@ -62,6 +63,7 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
         listing = Streamed(_LineObjects(k.lines)) if stream else list(_LineObjects(k.lines))
     return {
         "name": k.name,
+        "kernel_demangled": demangled(k.name),
         "arch": k.arch,
         "wave_size": k.wave_size,
         "is_kernel": k.is_kernel,

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 
 from isalens.ir.registers import RegFile
 from isalens.ir.source import SourceLoc
+from isalens.names import demangled
 from isalens.report.model import COUNT_COLUMN, FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
 from isalens.report.occupancy import render_occupancy_text
 from isalens.report.regmap import register_map
@@ -86,7 +87,9 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
     interleaves the source lines with their instructions, ``by_source`` lists every source line's cost."""
     style = _Style(color)
     kind = "kernel" if k.is_kernel else "function"
-    yield (style(f"{kind} {k.name}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {k.instructions} instructions, "
+    readable = demangled(k.name)
+    title = readable if readable == k.name else f"{readable}  [{k.name}]"
+    yield (style(f"{kind} {title}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {k.instructions} instructions, "
            f"{k.cfg.blocks} blocks, {k.cfg.loops} loops)")
     if listing:
         width = map_width(k, file)

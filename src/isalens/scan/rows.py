@@ -10,6 +10,8 @@ import json
 import re
 from typing import Any
 
+from isalens.names import demangled
+
 __all__ = ["KEY_COLUMNS", "METRICS", "error_row", "rows_from_document"]
 
 #: what identifies a unit's rows: the same file, place in it and content means the same rows
@@ -93,4 +95,5 @@ def rows_from_document(doc: dict[str, Any], **identity: Any) -> list[dict[str, A
 
 def error_row(message: str, code: str, kernel: str | None = None, **identity: Any) -> dict[str, Any]:
     """The row recording that a unit (or one kernel of it) could not be analysed."""
-    return {**identity, "kernel": kernel, "error": message, "error_code": code}
+    readable = demangled(kernel) if kernel is not None else None
+    return {**identity, "kernel": kernel, "kernel_demangled": readable, "error": message, "error_code": code}

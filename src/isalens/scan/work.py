@@ -15,6 +15,7 @@ from isalens.engine.binary import disassemble_all, load_code_object, select_kern
 from isalens.engine.load import LoadedModule, load
 from isalens.engine.sources import load_source
 from isalens.errors import IsalensError
+from isalens.names import name_matches
 from isalens.report.json import render_json
 from isalens.scan.rows import error_row, rows_from_document
 from isalens.scan.units import Unit
@@ -124,9 +125,7 @@ def _rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         module = load(text, options.arch, ignore_unknown=options.ignore_unknown)
         doc = analyze_document(module)
     if options.kernel:
-        import fnmatch
-
-        doc["kernels"] = [k for k in doc["kernels"] if fnmatch.fnmatchcase(k["name"], options.kernel)]
+        doc["kernels"] = [k for k in doc["kernels"] if name_matches(options.kernel, str(k["name"]))]
     return rows_from_document(doc, **_identity(unit, module.arch.name))
 
 
