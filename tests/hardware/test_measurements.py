@@ -87,7 +87,7 @@ def results(request: pytest.FixtureRequest) -> list[v.Result]:
     out = []
     for i, row in enumerate(ROWS):
         run = RUNS[row["run"]]
-        args = v.timing_args(row, run["isa"])
+        args = v.timing_args(row, run)
         if not full and sampled.setdefault((run["isa"], row["family"]), args) != args:
             continue
         if args not in cache:

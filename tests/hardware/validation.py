@@ -55,16 +55,20 @@ def conditions(run: dict[str, Any]) -> Conditions:
     dev = get_device(run["device"]) if "device" in run else None
     cu = run.get("compute_units", dev.compute_units if dev else None)
     mhz = run.get("clock_mhz", dev.boost_clock_mhz if dev else None)
-    bw = run.get("memory_bandwidth_gbs", dev.memory_bandwidth_gbs if dev else None)
+    bw = run.get("memory_bandwidth_gbs", dev.dram_roof_gbs if dev else None)
     if cu is None or mhz is None:
         raise ValueError(f"run {run.get('card')!r}: no compute_units/clock_mhz and no device")
     return Conditions(int(cu), float(mhz), None if bw is None else float(bw))
 
 
-def timing_args(row: dict[str, Any], isa: str) -> tuple[str, ...]:
-    args = ["timing", "--json", "--arch", isa]
+def timing_args(row: dict[str, Any], run: dict[str, Any]) -> tuple[str, ...]:
+    args = ["timing", "--json", "--arch", run["isa"]]
+    if "device" in run:
+        args += ["--device", run["device"]]  # the product's own rates (FP64 ratio), as users would ask
     for d in row.get("defines", []):
         args += ["-D", d]
+    if row["family"] == "int32":
+        args += ["-D", "SPLIT_MAD"]  # the measured v_mul_lo_u32 + add, not LLVM 19's fused v_mad_u64_u32
     if row["family"] == "latency":
         args += ["--waves", "1"]  # a pointer chase is one dependent load after another: no other wave hides it
     args.append(str(KERNELS / row["kernel"]))

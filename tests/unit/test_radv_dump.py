@@ -176,3 +176,15 @@ def test_aco_listing_wave_size() -> None:
     wave32 = "BB0:\n\ts_mov_b32 s0, exec_lo ; be80037e\n\ts_endpgm ; bf810000\n"
     assert load(wave32, "navi21", dialect="aco").kernels[0].ir.wave_size == 32
     assert load(wave32, "navi21", dialect="aco", wave_size=64).kernels[0].ir.wave_size == 64
+
+
+@pytest.mark.parametrize(("size", "wave", "want"), [(1, 32, 32), (2, 64, 16)])
+def test_timing_waves_are_waves_of_the_shaders_size(size: int, wave: int, want: int) -> None:
+    """RADV's occupancy counts wave32 units on GFX10+ (the dump's "Subgroups per SIMD: 32" for 8 VGPRs and
+    no LDS limit); timing's W is waves of the shader's own size: 32 wave32 units = 16 wave64 waves (derived:
+    32 x 32 / 64). Issue 29: a wave64 ssao.frag on navi21 was timed with W = 32."""
+    from isalens.engine.timing import kernel_timing
+    kernel = load(dump(size), "navi21").kernels[0]
+    assert kernel.ir.wave_size == wave
+    t = kernel_timing(kernel)
+    assert (t.waves, t.waves_from) == (want, "occupancy")

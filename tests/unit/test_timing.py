@@ -283,3 +283,53 @@ def test_every_kernel_with_an_untimed_instruction_says_so(tmp_path: Path, capsys
     assert [d["kernel"] for d in docs] == ["k1", "k2"]
     for doc in docs:
         assert any(a.startswith("no timing entry") and "zz_foo" in a for a in doc["timing"]["assumptions"]), doc
+
+
+FMA64 = """v_fma_f64 v[0:1], v[2:3], v[4:5], v[0:1]
+s_endpgm
+"""
+
+
+@pytest.mark.parametrize(("device", "cycles"), [(None, 64), ("radeon-vii", 16), ("mi50", 8), ("radeon-pro-vii", 8)])
+def test_fp64_rate_is_the_products(device: str | None, cycles: int, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """gfx906 runs fp64 at the rate of the product (issue 29 item 1). Derived from the cited peaks: a full-rate
+    wave64 op is 4 cycles; Radeon VII 3456 / 13824 Gflop/s = 1/4 -> 16 cycles; MI50 6600 / 13248 and Radeon
+    Pro VII 6500 / 13056 = 1/2 -> 8; without a device the consumer Vega rate 1/16 -> 64."""
+    args = ("--arch", "gfx906", "--waves", "8") + (("--device", device) if device else ())
+    assert _json(tmp_path, capsys, FMA64, *args)["kernel"]["issue_cycles"]["valu"] == cycles
+
+
+def test_what_if_devices_take_their_own_fp64_rate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _json(tmp_path, capsys, FMA64, "--arch", "gfx906", "--waves", "8", "--what-if", "device=radeon-vii,mi50")
+    # one wave-64 FMA per wave, 8 waves: 8 x 16 and 8 x 8 cycles (rates as in the test above)
+    assert [v["kernel"]["cycles_per_iteration"] for v in doc["what_if"]] == [128, 64]
+
+
+def test_gfx906_multiplies_at_half_rate_gfx900_at_quarter() -> None:
+    text = "v_mul_lo_u32 v0, v1, v2\ns_endpgm\n"
+    # half rate on gfx906 (clpeak's integer test on Radeon VII/MI50: 8 cycles, timing_gfx9.toml's citation),
+    # the GCN guides' quarter rate (16 cycles) on gfx900
+    assert _timing(text, "gfx906").kernel.issue_cycles["valu"] == 8
+    assert _timing(text, "gfx900").kernel.issue_cycles["valu"] == 16
+
+
+def test_cdna3_dual_issues_non_packed_fp32() -> None:
+    fma = "v_fma_f32 v0, v1, v2, v0\nv_fma_f32 v3, v1, v2, v3\ns_endpgm\n"
+    pk = "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[0:1]\ns_endpgm\n"
+    # MI300X: 256 FP32 flops/clock/CU = 2 per lane per clock on 4 SIMD16s: a wave64 v_fma_f32 in 2 cycles, so two
+    # of them equal one v_pk_fma_f32 (4 cycles); on MI250X (gfx90a) the non-packed pair takes 8
+    assert _timing(fma, "gfx942").kernel.issue_cycles["valu"] == _timing(pk, "gfx942").kernel.issue_cycles["valu"] == 4
+    assert _timing(fma, "gfx90a").kernel.issue_cycles["valu"] == 8
+
+
+@pytest.mark.parametrize(("text", "device", "roof"), [
+    ("v_mfma_i32_32x32x16_i8 a[0:15], v[0:1], v[2:3], a[0:15]\ns_endpgm\n", "mi300x", 2614900),
+    ("v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]\ns_endpgm\n", "mi300x", 1307400),
+    ("v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[0:1]\ns_endpgm\n", "mi250x-gcd", 47850),
+])
+def test_compute_roof_is_the_units_peak(text: str, device: str, roof: float) -> None:
+    """MFMA loops are bounded by the matrix cores' peak of their precision (ROCm MI300 page: INT8 2614.9 TOPS,
+    FP16 1307.4 TFLOPS dense), not the FP32 vector peak; packed FP32 by the packed peak (95.7 TF / 2 GCDs)."""
+    r = _timing(text, "gfx942" if device == "mi300x" else "gfx90a", device=device, waves=4).kernel.roofs
+    assert r is not None and r.compute == roof

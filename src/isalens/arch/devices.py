@@ -8,6 +8,7 @@ that predate GCN point at their chip (``rv770``), for which there is no ArchSpec
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import tomllib
 from dataclasses import dataclass, fields
@@ -54,6 +55,13 @@ class DeviceSpec:
     #: packed FP16 (two halves per lane) or dual-issue rate, where published or derivable
     fp16_gflops: float | None = None
     fp64_gflops: float | None = None
+    #: packed FP32 vector rate (``v_pk_fma_f32``, CDNA2+), where it exceeds ``fp32_gflops``
+    fp32_packed_gflops: float | None = None
+    #: matrix-core (MFMA) peaks, dense: FP16 in Gflop/s and INT8 in Gop/s
+    matrix_fp16_gflops: float | None = None
+    matrix_int8_gops: float | None = None
+    #: DRAM bandwidth a streaming kernel achieves (published STREAM / copy measurements); the roofs use it
+    achievable_bandwidth_gbs: float | None = None
     lds_bytes_per_cu: int
     lds_bandwidth_bytes_per_clk_per_cu: int | None = None
     #: texture/fetch path bandwidth of the VLIW parts (domain.md §1.4)
@@ -69,6 +77,21 @@ class DeviceSpec:
         return self.stream_processors * 2 * self.boost_clock_mhz / 1000
 
     @property
+    def fp64_ratio(self) -> float | None:
+        """FP64 rate per lane and clock as a fraction of single-issue FP32 (1/16, 1/4, 1/2, 1), a power of two
+        from the cited peaks; None where the device has no FP64 peak. A property of the product, not the ISA:
+        Radeon VII runs gfx906 fp64 at 1/4, MI50 at 1/2."""
+        if not self.fp64_gflops or self.is_vliw:
+            return None
+        ratio = self.fp64_gflops / self.single_issue_fp32_gflops
+        return float(2.0 ** round(math.log2(ratio)))
+
+    @property
+    def dram_roof_gbs(self) -> float:
+        """The bandwidth the DRAM roof uses: the achievable figure where published, else the nominal one."""
+        return self.achievable_bandwidth_gbs or self.memory_bandwidth_gbs
+
+    @property
     def is_vliw(self) -> bool:
         return self.isa in VLIW_ALUS
 
@@ -82,7 +105,8 @@ _INT_FIELDS = {
     "compute_units", "stream_processors", "boost_clock_mhz", "memory_clock_mhz", "lds_bytes_per_cu",
     "lds_bandwidth_bytes_per_clk_per_cu", "alus_per_sp", "max_wavefronts",
 }
-_FLOAT_FIELDS = {"memory_bandwidth_gbs", "fp32_gflops", "fp16_gflops", "fp64_gflops", "tex_fetch_gbs"}
+_FLOAT_FIELDS = {"memory_bandwidth_gbs", "fp32_gflops", "fp16_gflops", "fp64_gflops", "tex_fetch_gbs",
+                 "fp32_packed_gflops", "matrix_fp16_gflops", "matrix_int8_gops", "achievable_bandwidth_gbs"}
 _STR_FIELDS = {"name", "marketing_name", "target", "isa"}
 
 

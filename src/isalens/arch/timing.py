@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from isalens.arch.devices import DeviceSpec
 from isalens.arch.model import ArchSpec
 from isalens.patterns import matches
 
-__all__ = ["UNITS", "AcoCosts", "AcoPerf", "ClassTiming", "HazardRule", "TimingTable", "aco_costs", "timing_family",
-           "timing_table", "timing_tables"]
+__all__ = ["UNITS", "AcoCosts", "AcoPerf", "ClassTiming", "HazardRule", "TimingTable", "aco_costs", "device_table",
+           "target_table", "timing_family", "timing_table", "timing_tables"]
 
 #: execution resources, in display order
 UNITS = ("valu", "trans", "matrix", "salu", "smem", "vmem", "lds", "export", "branch", "sequencer")
@@ -84,6 +85,8 @@ class TimingTable:
     #: cycles between two instructions of one wave (4 on GCN, 1 on RDNA)
     issue_interval: int = 1
     hazards: tuple[HazardRule, ...] = ()
+    #: classes whose rate differs on one target of the family (``[target.gfx906.classes]``)
+    targets: dict[str, dict[str, ClassTiming]] = field(default_factory=dict)
 
     def of(self, klass: str) -> ClassTiming | None:
         return self.classes.get(klass)
@@ -122,7 +125,7 @@ def timing_table(family: str) -> TimingTable:
     doc = _raw(family)
     base = timing_table(doc["inherit"]) if "inherit" in doc else None
     unknown = set(doc) - {"family", "inherit", "classes", "mfma_passes", "lds_bytes_per_clk", "wave64_only",
-                             "issue_interval", "hazard"}
+                             "issue_interval", "hazard", "target"}
     if unknown:
         raise ValueError(f"timing_{family}.toml: unknown keys {sorted(unknown)}")
     classes = dict(base.classes) if base else {}
@@ -136,7 +139,58 @@ def timing_table(family: str) -> TimingTable:
     hazards = tuple(_hazard(f"timing_{family}.toml [[hazard]] #{i + 1}", raw)
                     for i, raw in enumerate(doc.get("hazard", []))) if "hazard" in doc else (
         base.hazards if base else ())
-    return TimingTable(family, classes, passes, int(lds), bool(wave64_only), int(interval), hazards)
+    targets = {name: dict(classes) for name, classes in (base.targets if base else {}).items()}
+    for name, raw in doc.get("target", {}).items():
+        targets.setdefault(name, {}).update(
+            {key: _entry(f"timing_{family}.toml [target.{name}.classes.{key}]", entry)
+             for key, entry in raw.get("classes", {}).items()})
+    return TimingTable(family, classes, passes, int(lds), bool(wave64_only), int(interval), hazards, targets)
+
+
+def target_table(table: TimingTable, target: str) -> TimingTable:
+    """``table`` with the class rates that differ on ``target`` (gfx906's half-rate ``v_mul_lo_u32``); the
+    same object when nothing differs."""
+    changes = table.targets.get(target)
+    if not changes:
+        return table
+    key = (table.family, target)
+    held = _TARGET_TABLES.get(key)
+    if held is None or held[0] is not table:
+        held = _TARGET_TABLES[key] = (table, replace(table, classes={**table.classes, **changes}, targets={}))
+    return held[1]
+
+
+_TARGET_TABLES: dict[tuple[str, str], tuple[TimingTable, TimingTable]] = {}
+
+
+def device_table(table: TimingTable, device: DeviceSpec | None) -> TimingTable:
+    """``table`` with the rates that differ by product taken from ``device`` (issue 29 item 1).
+
+    Today that is the FP64 rate: ``valu.f64`` issues in (full-rate issue) / (the device's FP64 ratio) cycles,
+    the ratio from its cited FP64 and FP32 peaks (Radeon VII 1/4, MI50/MI60 and Radeon Pro VII 1/2, MI200/MI300
+    1:1). The table without a device keeps the family's consumer rate. The same table object comes back when
+    nothing differs, so per-table memos stay shared."""
+    ratio = device.fp64_ratio if device is not None else None
+    f64 = table.classes.get("valu.f64")
+    full = table.classes.get("valu.int")
+    if ratio is None or f64 is None or full is None:
+        return table
+    issue32 = max(1, round(full.issue32 / ratio))
+    issue64 = max(1, round(full.issue64 / ratio))
+    if (issue32, issue64) == (f64.issue32, f64.issue64):
+        return table
+    # the family's latency scales with the rate (it is the issue time plus the pipeline on these tables)
+    latency = max(issue64, round(f64.latency * issue64 / max(f64.issue64, 1)))
+    scaled = ClassTiming(f64.unit, issue32, issue64, latency, f64.counters)
+    key = (table.family, id(table), ratio)
+    held = _DEVICE_TABLES.get(key)
+    if held is None or held[0] is not table:
+        held = _DEVICE_TABLES[key] = (table, replace(table, classes={**table.classes, "valu.f64": scaled}))
+    return held[1]
+
+
+#: per-device tables by (family, FP64 ratio), with the family table they were made from
+_DEVICE_TABLES: dict[tuple[str, int, float], tuple[TimingTable, TimingTable]] = {}
 
 
 def timing_tables() -> dict[str, TimingTable]:

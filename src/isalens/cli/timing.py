@@ -135,13 +135,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         kernels, _stats = _kernels(file, args)
         for kernel in kernels:
-            prof = kernel_profile(kernel, trip_counts=trips)
+            prof = kernel_profile(kernel, trip_counts=trips, device=device)
             t = kernel_timing(kernel, waves=waves, device=device, profile=prof)
             doc = timing_dict(t, lines=args.lines)
             text = render_timing_text(t, name=f"{file}: {kernel.name}")
             if alt_waves or alt_devices:
                 variants = what_if(prof, kernel, waves=alt_waves or ([waves] if waves else []),
-                                   devices=alt_devices or ([device.name] if device else []))
+                                   devices=alt_devices or ([device.name] if device else []),
+                                   trip_counts=trips)
                 doc["what_if"] = what_if_dict(variants)
                 text += render_what_if_text(variants)
             docs.append({"file": file, "kernel": kernel.name, "timing": doc})

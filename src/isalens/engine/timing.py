@@ -50,14 +50,22 @@ def _occupancy_waves(kernel: LoadedKernel) -> int | None:
         return None
     if occ is None:
         return None
-    return max(int(occ[0].waves_per_simd), 1)
+    waves = occ[0].waves_per_simd
+    if kernel.ir.declared.shader_stage is not None and kernel.arch.generation >= 10:
+        # a shader's occupancy follows RADV's convention: on GFX10+ it counts wave32 units (32 on a SIMD
+        # whose 16 slots hold wave64 waves), so a wave64 shader has half as many waves in flight (issue 29:
+        # ssao_kernel.frag on navi21 took 32 wave64 waves, twice its cycles per iteration)
+        waves = waves * 32 / kernel.ir.wave_size
+    return max(int(waves), 1)
 
 
-def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | None = None) -> KernelProfile:
-    """The per-wave simulation of ``kernel`` (independent of waves and device)."""
+def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | None = None,
+                   device: DeviceSpec | None = None) -> KernelProfile:
+    """The per-wave simulation of ``kernel`` (independent of waves; of the device only through the rates that
+    differ by product, such as the FP64 ratio)."""
     try:
         prof = kernel_profile_on(kernel.ir, kernel.arch, kernel.cfg, trip_counts=trip_counts,
-                                 occupancy_waves=_occupancy_waves(kernel))
+                                 occupancy_waves=_occupancy_waves(kernel), device=device)
     except TimingInputError as exc:
         raise InputError(str(exc), file=kernel.ir.file, code="timing") from None
     if prof is None:
@@ -74,18 +82,25 @@ def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str
     spec = resolve_device(device) if isinstance(device, str) else device
     if waves is not None and waves < 1:
         raise InputError(f"--waves must be at least 1, not {waves}", code="usage")
-    prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts)
+    prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts, device=spec)
     return evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu)
 
 
 def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] = (),
-            devices: Sequence[str] = ()) -> list[KernelTiming]:
-    """The same profile under other wave counts and devices (``--what-if``)."""
+            devices: Sequence[str] = (), trip_counts: Mapping[int, int] | None = None) -> list[KernelTiming]:
+    """The same profile under other wave counts and devices (``--what-if``); a device whose own rates differ
+    from the profile's (FP64 ratio) is simulated again with them."""
     out = []
+    profiles: dict[str, KernelProfile] = {}
     for w in waves or (None,):
         for d in devices or (None,):
             if w is not None and w < 1:
                 raise InputError(f"--what-if waves must be at least 1, not {w}", code="usage")
-            out.append(evaluate(prof, waves=w, device=resolve_device(d) if d else None,
-                                simds_per_cu=kernel.arch.simds_per_cu))
+            spec = resolve_device(d) if d else None
+            p = prof
+            if spec is not None and spec.fp64_ratio is not None:
+                if spec.name not in profiles:
+                    profiles[spec.name] = kernel_profile(kernel, trip_counts=trip_counts, device=spec)
+                p = profiles[spec.name]
+            out.append(evaluate(p, waves=w, device=spec, simds_per_cu=kernel.arch.simds_per_cu))
     return out

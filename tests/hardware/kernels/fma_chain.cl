@@ -2,8 +2,12 @@
 // T is the lane type: float, float2 ... float16, half*, double*, int*. Each vector component is one
 // dependent chain (x <- x*x + c), so width W gives W independent chains per work-item; 16 multiply-adds
 // per unrolled group, 128 groups: 4096 flops (or 2048 int ops, ITERS=64) per work-item.
-// -D MAD24 uses mad24() instead (clpeak's "Integer compute Fast 24bit"). Known gap: LLVM 19 turns this
-// chain into v_mad_u64_u32, not the measured v_mad_u32_u24 (see docs/timing-validation.md).
+// Integer rows reproduce the instructions the measured (vendor-compiled) code ran, which LLVM 19 would
+// otherwise fuse into one v_mad_u64_u32 per step:
+//   -D SPLIT_MAD : x*x, then + c, with an empty asm between them so the multiply stays v_mul_lo_u32
+//                  (clpeak's "Integer compute": one multiply and one add per step)
+//   -D MAD24     : one v_mad_u32_u24 per step and component (clpeak's "Integer compute Fast 24bit" with
+//                  mad24()), written as inline asm because LLVM 19 lowers mad24 to v_mul_lo_u32 + add
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #ifndef T
@@ -12,8 +16,15 @@
 #ifndef ITERS
 #define ITERS 128
 #endif
-#ifdef MAD24
-#define STEP(v, k) v = mad24(v, v, k)
+#if defined(MAD24)
+#define NC (sizeof(T) / sizeof(int))
+typedef union { T vec; int s[NC]; } lanes_t;
+#define STEP(v, k) do { lanes_t a_ = {v}, k_ = {k}; \
+    __attribute__((opencl_unroll_hint)) for (int c_ = 0; c_ < (int)NC; c_++) \
+        __asm__ volatile("v_mad_u32_u24 %0, %0, %0, %1" : "+v"(a_.s[c_]) : "v"(k_.s[c_])); \
+    v = a_.vec; } while (0)
+#elif defined(SPLIT_MAD)
+#define STEP(v, k) do { v = v * v; __asm__ volatile("" : "+v"(v)); v = v + k; } while (0)
 #else
 #define STEP(v, k) v = v * v + k
 #endif

@@ -23,19 +23,28 @@ _UNIT_NAMES = {"valu": "VALU", "trans": "transcendental unit", "matrix": "matrix
                "branch": "branch/message", "sequencer": "sequencer (waits, nops)"}
 
 
-def _peak(device: DeviceSpec, flops: Mapping[str, int]) -> float | None:
+def _peak(device: DeviceSpec, flops: Mapping[str, int], matrix: bool) -> float | None:
+    """The device's peak for the dominant precision: the matrix cores' where the loop issues MFMA/WMMA, the
+    packed FP32 rate where the product has one (CDNA2+: the issue model decides whether the code reaches it)."""
     if not flops:
         return None
     main = max(flops, key=lambda k: flops[k])
+    if matrix:
+        peak = {"i8": device.matrix_int8_gops, "u8": device.matrix_int8_gops, "f16": device.matrix_fp16_gflops,
+                "bf16": device.matrix_fp16_gflops}.get(main)
+        if peak:
+            return peak
+    fp32 = max(device.fp32_gflops, device.fp32_packed_gflops or 0.0)
     return {"f64": device.fp64_gflops, "f16": device.fp16_gflops, "bf16": device.fp16_gflops,
-            "f32": device.fp32_gflops}.get(main, device.fp32_gflops)
+            "f32": fp32}.get(main, fp32)
 
 
-def _roofs(work: Work, cycles_per_iteration: float, waves: int, device: DeviceSpec, simds_per_cu: int) -> Roofs:
+def _roofs(work: Work, cycles_per_iteration: float, waves: int, device: DeviceSpec, simds_per_cu: int,
+           matrix: bool) -> Roofs:
     flops = sum(work.flops.values())
-    compute = _peak(device, work.flops)
+    compute = _peak(device, work.flops, matrix)
     intensity = flops / work.bytes_global if work.bytes_global else None
-    dram = intensity * device.memory_bandwidth_gbs if intensity is not None else None
+    dram = intensity * device.dram_roof_gbs if intensity is not None else None
     lds = None
     if work.bytes_lds and device.lds_bandwidth_bytes_per_clk_per_cu:
         lds_gbs = device.lds_bandwidth_bytes_per_clk_per_cu * device.compute_units * device.boost_clock_mhz / 1000
@@ -65,7 +74,8 @@ def _evaluate_loop(lp: LoopProfile, waves: int, device: DeviceSpec | None, simds
         bottleneck = f"{kind} with {waves} {plural} per SIMD"
         lines = lp.stall_lines.get(kind, ())[:8]
     fma_per_clock = lp.work.fma * waves / cycles * simds_per_cu if cycles else 0.0
-    roofs = _roofs(lp.work, cycles, waves, device, simds_per_cu) if device is not None else None
+    matrix = lp.issue_cycles.get("matrix", 0) > 0
+    roofs = _roofs(lp.work, cycles, waves, device, simds_per_cu, matrix) if device is not None else None
     return LoopTiming(lp.header_line, lp.depth, lp.trip_count, lp.trip_assumed, lp.issue_cycles, lp.latency_cycles,
                       waves, cycles, bottleneck, tuple(lines), lp.work, fma_per_clock, roofs)
 

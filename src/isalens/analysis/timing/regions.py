@@ -19,6 +19,7 @@ from isalens.analysis.timing.model import (
 )
 from isalens.analysis.timing.schedule import TimingLines, critical_path, run_schedule
 from isalens.analysis.timing.summary import Summary
+from isalens.arch.devices import DeviceSpec
 from isalens.arch.model import ArchSpec
 from isalens.arch.timing import UNITS, TimingTable
 from isalens.ir.instruction import Instruction
@@ -206,14 +207,17 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
 
 
 def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_waves: int | None = None,
-                      trip_counts: Mapping[int, int] | None = None) -> KernelProfile | None:
-    """:func:`profile` of a whole kernel with its target's timing table and the class keys the reader stored;
-    None when the target has no timing facts (gfx6/gfx7). The pipeline's pass and the ``timing`` command share it."""
-    from isalens.arch.timing import timing_family, timing_table
+                      trip_counts: Mapping[int, int] | None = None, device: DeviceSpec | None = None,
+                      ) -> KernelProfile | None:
+    """:func:`profile` of a whole kernel with its target's timing table (with ``device``'s own rates where they
+    differ by product) and the class keys the reader stored; None when the target has no timing facts
+    (gfx6/gfx7). The pipeline's pass and the ``timing`` command share it."""
+    from isalens.arch.timing import device_table, target_table, timing_family, timing_table
 
     family = timing_family(arch)
     if family is None:
         return None
+    table = device_table(target_table(timing_table(family), arch.name), device)
     return profile(kernel.instructions, graph, [ins.facts.klass for ins in kernel.instructions],
-                   timing_table(family), wave_size=kernel.wave_size, generation=arch.generation,
+                   table, wave_size=kernel.wave_size, generation=arch.generation,
                    simds_per_cu=arch.simds_per_cu, trip_counts=trip_counts, occupancy_waves=occupancy_waves)
