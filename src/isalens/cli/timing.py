@@ -114,7 +114,7 @@ def _aco_text(file: str, name: str, doc: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens timing`` for parsed ``args``; returns the exit code."""
-    from isalens.engine.timing import kernel_profile, kernel_timing, parse_trip_counts, what_if
+    from isalens.engine.timing import kernel_profile, kernel_timing, loop_spans, parse_trip_counts, what_if
     from isalens.engine.vliw import resolve_device
     from isalens.report.serialize import dumps
     from isalens.report.timing import render_timing_text, render_what_if_text, timing_dict, what_if_dict
@@ -137,8 +137,10 @@ def run(args: argparse.Namespace) -> int:
         for kernel in kernels:
             prof = kernel_profile(kernel, trip_counts=trips, device=device)
             t = kernel_timing(kernel, waves=waves, device=device, profile=prof)
-            doc = timing_dict(t, lines=args.lines)
-            text = render_timing_text(t, name=f"{file}: {kernel.name}")
+            spans = loop_spans(kernel)
+            doc = timing_dict(t, lines=args.lines, spans=spans)
+            text = render_timing_text(t, name=f"{file}: {kernel.name}",
+                                      sources={line: span.short() for line, span in spans.items()})
             if alt_waves or alt_devices:
                 variants = what_if(prof, kernel, waves=alt_waves or ([waves] if waves else []),
                                    devices=alt_devices or ([device.name] if device else []),

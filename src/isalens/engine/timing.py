@@ -12,18 +12,32 @@ from collections.abc import Mapping, Sequence
 
 from isalens.analysis.occupancy import kernel_occupancy
 from isalens.analysis.resources import resources
+from isalens.analysis.source_lines import SourceSpan, loop_span
 from isalens.analysis.timing import KernelProfile, KernelTiming, TimingInputError, evaluate, kernel_profile_on
 from isalens.arch.devices import DeviceSpec
 from isalens.engine.load import LoadedKernel
 from isalens.engine.vliw import resolve_device
 from isalens.errors import ArchError, InputError
 
-__all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "parse_trip_counts", "what_if"]
+__all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "loop_spans", "parse_trip_counts", "what_if"]
 
 
 def instruction_classes(kernel: LoadedKernel) -> list[str]:
     """The class key of every instruction, as the reader stored it (``Instruction.facts``)."""
     return [ins.facts.klass for ins in kernel.ir.instructions]
+
+
+def loop_spans(kernel: LoadedKernel) -> dict[int, SourceSpan]:
+    """Each natural loop's source lines by its header's input line (the ``loop@line`` of ``timing``); empty
+    when the kernel carries no source lines."""
+    if not kernel.ir.source.locs:
+        return {}
+    out: dict[int, SourceSpan] = {}
+    for loop in kernel.cfg.loops:
+        span = loop_span(kernel.ir, kernel.cfg, loop)
+        if span is not None:
+            out[kernel.ir.instructions[kernel.cfg.blocks[loop.header].start].line] = span
+    return out
 
 
 def parse_trip_counts(specs: Sequence[str]) -> dict[int, int]:

@@ -8,9 +8,10 @@ program (loops weighted by their trip counts); ``blocks``; ``assumptions``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from isalens.analysis.source_lines import SourceSpan
 from isalens.analysis.timing import BlockTiming, KernelTiming, LoopTiming, Roofs
 from isalens.report.serialize import array
 
@@ -29,8 +30,8 @@ def _roofs_dict(r: Roofs | None) -> dict[str, Any] | None:
             "arithmetic_intensity": _r(r.arithmetic_intensity, 3)}
 
 
-def _loop_dict(lp: LoopTiming) -> dict[str, Any]:
-    return {
+def _loop_dict(lp: LoopTiming, span: SourceSpan | None = None) -> dict[str, Any]:
+    out = {
         "header_line": lp.header_line, "depth": lp.depth, "trip_count": lp.trip_count,
         "trip_count_assumed": lp.trip_assumed, "issue_cycles": dict(lp.issue_cycles),
         "latency_cycles": lp.latency_cycles, "waves": lp.waves, "cycles_per_iteration": _r(lp.cycles_per_iteration),
@@ -39,6 +40,9 @@ def _loop_dict(lp: LoopTiming) -> dict[str, Any]:
         "bytes": {"global": lp.work.bytes_global, "lds": lp.work.bytes_lds},
         "fma_per_clock_per_cu": _r(lp.fma_per_clock_per_cu, 3), "roofs": _roofs_dict(lp.roofs),
     }
+    if span is not None:
+        out["source"] = span.to_dict()
+    return out
 
 
 def _block_dict(b: BlockTiming) -> dict[str, Any]:
@@ -47,9 +51,11 @@ def _block_dict(b: BlockTiming) -> dict[str, Any]:
             "critical_path": list(b.critical_path)}
 
 
-def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False) -> dict[str, Any]:
+def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False,
+                spans: Mapping[int, SourceSpan] | None = None) -> dict[str, Any]:
     """The ``timing`` JSON section of one kernel (``lines``: per-instruction issue/stall too; ``stream``: the
-    per-block array is made while it is written, see :class:`isalens.report.serialize.Streamed`)."""
+    per-block array is made while it is written, see :class:`isalens.report.serialize.Streamed`; ``spans``: each
+    loop's source lines by its header line, given as ``loops[].source`` {file, first_line, last_line})."""
     kernel = _loop_dict(t.kernel)
     for key in ("header_line", "depth", "trip_count", "trip_count_assumed"):
         del kernel[key]
@@ -57,7 +63,7 @@ def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False) -
         "model": "isalens", "family": t.profile.family, "wave_size": t.profile.wave_size,
         "waves": t.waves, "waves_from": t.waves_from, "device": t.device.name if t.device else None,
         "blocks": array(t.profile.blocks, _block_dict, stream=stream),
-        "loops": [_loop_dict(lp) for lp in t.loops],
+        "loops": [_loop_dict(lp, (spans or {}).get(lp.header_line)) for lp in t.loops],
         "kernel": kernel,
         "assumptions": list(t.assumptions),
     }
@@ -119,11 +125,29 @@ def _work_lines(lp: LoopTiming, indent: str) -> list[str]:
     out = [indent + "; ".join(parts)] if parts else []
     r = lp.roofs
     if r is not None:
-        figs = [f"{label} {v:.0f}" for label, v in (("compute", r.compute), ("dram", r.dram), ("lds", r.lds),
-                                                        ("model", r.issue_model)) if v is not None]
-        ai = f", intensity {r.arithmetic_intensity:.2f} flop/B" if r.arithmetic_intensity is not None else ""
-        out.append(f"{indent}Gflop/s: {' '.join(figs) or '-'} -> {r.bound}{ai}")
+        out.append(indent + _bound_text(r))
     return out
+
+
+_ROOF_LABELS = {"compute": "compute", "dram bandwidth": "dram", "LDS bandwidth": "lds", "issue model": "issue model"}
+
+
+def _bound_text(r: Roofs) -> str:
+    """The bound first, with its figure; the other roofs after it; where memory bounds the loop, the issue
+    model's figure as what it would reach "if memory were free" (issue 31: the headline is the bound)."""
+    values = {"compute": r.compute, "dram bandwidth": r.dram, "LDS bandwidth": r.lds, "issue model": r.issue_model}
+    bound = values.get(r.bound)
+    head = f"bound: {r.bound}" + (f" {bound:.0f} Gflop/s" if bound is not None else "")
+    others = [f"{_ROOF_LABELS[k]} {v:.0f}" for k, v in values.items()
+              if v is not None and k != r.bound and k != "issue model"]
+    ai = f"intensity {r.arithmetic_intensity:.2f} flop/B" if r.arithmetic_intensity is not None else ""
+    detail = "; ".join(x for x in (ai, "roofs: " + ", ".join(others) if others else "") if x)
+    text = head + (f" ({detail})" if detail else "")
+    if r.bound in ("dram bandwidth", "LDS bandwidth") and r.issue_model is not None:
+        text += f"; if memory were free: {r.issue_model:.0f} Gflop/s (issue model)"
+    elif r.bound != "issue model" and r.issue_model is not None:
+        text += f"; issue model {r.issue_model:.0f} Gflop/s"
+    return text
 
 
 def what_if_dict(variants: Sequence[KernelTiming]) -> list[dict[str, Any]]:
@@ -141,7 +165,7 @@ def render_what_if_text(variants: Sequence[KernelTiming]) -> str:
         parts = [f"loop@{lp.header_line} {lp.cycles_per_iteration:.0f} cyc ({lp.bottleneck})" for lp in v.loops]
         parts.append(f"kernel {v.kernel.cycles_per_iteration:.0f} cyc ({v.kernel.bottleneck})")
         r = v.kernel.roofs
-        if r is not None and r.issue_model is not None:
-            parts.append(f"{r.issue_model:.0f} Gflop/s model, bound {r.bound}")
+        if r is not None:
+            parts.append(_bound_text(r))
         out.append(f"    {label:<28} " + "; ".join(parts))
     return "\n".join(out) + "\n"
