@@ -32,6 +32,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--budget", type=Path, default=Path("isalens.toml"),
                    help="budget file (default isalens.toml); its 'paths' must lie in its own directory tree")
     p.add_argument("--arch", help="target of ISA text that does not name one")
+    p.add_argument("--allow-unanalysed", action="store_true",
+                   help="a kernel that could not be analysed is listed, not a failure (default: exit code 1)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -47,15 +49,19 @@ def run(args: argparse.Namespace) -> int:
     if not paths:
         raise IsalensError("nothing to check: give PATHs or 'paths' in the budget file", file=str(args.budget))
     rows = rows_of(paths, ScanOptions(arch=args.arch), columns=budget.columns())
-    doc = check_rows(rows, budget)
+    doc = check_rows(rows, budget, allow_unanalysed=args.allow_unanalysed)
     if args.json:
         sys.stdout.write(dumps(doc, indent=1, sort_keys=False, default=str))
     else:
+        for e in doc["unanalysed"] if args.allow_unanalysed else ():
+            sys.stdout.write(f"not analysed (allowed)  {e['where']}: {e['error']}\n")
         for v in doc["violations"]:
             if v["metric"] == "error":
-                sys.stdout.write(f"FAIL  {v['file']}  {v['kernel'] or ''}: {v['value']}\n")
+                sys.stdout.write(f"FAIL  {v['where']}: could not be analysed (--allow-unanalysed to accept): "
+                                 f"{v['value']}\n")
             else:
                 sys.stdout.write(f"FAIL  {v['target']}  {v['kernel']}: {v['metric']} {v['value']:g} "
                                  f"({v['kind']} {v['limit']:g})\n")
-        sys.stdout.write(f"{doc['kernels']} kernel(s) checked, {len(doc['violations'])} budget(s) broken\n")
+        sys.stdout.write(f"{doc['kernels']} kernel(s) checked, {len(doc['unanalysed'])} not analysed, "
+                         f"{len(doc['violations'])} budget(s) broken\n")
     return EXIT_FAILED if doc["violations"] else EXIT_OK

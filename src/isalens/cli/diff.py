@@ -32,6 +32,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--target", help="only code objects for this processor")
     p.add_argument("--kernel", help="only kernels matching this name or glob")
     p.add_argument("--arch", help="target of ISA text that does not name one")
+    p.add_argument("--allow-unanalysed", action="store_true",
+                   help="a kernel that could not be analysed is listed, not a failure (default: exit code 1)")
     p.add_argument("--json", action="store_true", help="print the diff as JSON")
 
 
@@ -40,15 +42,20 @@ def _fmt(value: float | None) -> str:
 
 
 def render_diff_text(doc: dict[str, Any]) -> str:
+    from isalens.scan.diff import UNANALYSED
+
     lines = []
     for k in doc["changed"]:
         parts = [f"{m} {_fmt(v['base'])} -> {_fmt(v['new'])}" for m, v in k["metrics"].items()]
         lines.append(f"changed  {k['target']}  {k['kernel']}: " + ", ".join(parts))
     lines += [f"added    {k['target']}  {k['kernel']}" for k in doc["added"]]
     lines += [f"removed  {k['target']}  {k['kernel']}" for k in doc["removed"]]
-    lines += [f"error    {e['file']} {e['source']} {e['kernel'] or ''}: {e['error']}" for e in doc["errors"]]
-    lines += [f"FAIL     {f['rule']}: {f['target']}  {f['kernel']} ({_fmt(f['base'])} -> {_fmt(f['new'])})"
-              for f in doc["failures"]]
+    lines += [f"error    {e['side']}: {e['where']}: {e['error']}" for e in doc["errors"]]
+    for f in doc["failures"]:
+        if f["rule"] == UNANALYSED:
+            lines.append(f"FAIL     {f['side']}: {f['where']}: could not be analysed (--allow-unanalysed to accept)")
+        else:
+            lines.append(f"FAIL     {f['rule']}: {f['target']}  {f['kernel']} ({_fmt(f['base'])} -> {_fmt(f['new'])})")
     lines.append(f"{len(doc['changed'])} changed, {len(doc['added'])} added, {len(doc['removed'])} removed, "
                  f"{doc['unchanged']} unchanged; {len(doc['failures'])} threshold(s) crossed")
     return "\n".join(lines) + "\n"
@@ -64,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     rules = parse_fail_on(args.fail_on)
     options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch)
     base, new = rows_of([args.base], options, COLUMNS), rows_of([args.new], options, COLUMNS)
-    doc = diff_rows(base, new, rules)
+    doc = diff_rows(base, new, rules, allow_unanalysed=args.allow_unanalysed)
     doc["base"], doc["new"] = str(args.base), str(args.new)
     sys.stdout.write(dumps(doc, indent=1, sort_keys=False, default=str) if args.json else render_diff_text(doc))
     return EXIT_FAILED if doc["failures"] else EXIT_OK

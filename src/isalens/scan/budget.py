@@ -29,8 +29,10 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from isalens.errors import IsalensError
+from isalens.names import name_matches
 from isalens.reading import read_file
 from isalens.scan.diff import ALIASES
+from isalens.scan.rows import row_place
 
 __all__ = ["Budget", "check_rows", "read_budget"]
 
@@ -54,7 +56,7 @@ class Budget:
 
     def columns(self) -> set[str]:
         """The scan-result columns checking needs: who the row is, and every metric a limit names."""
-        names = {"file", "target", "kernel", "error", "error_code"} | set(self.defaults)
+        names = {"file", "source", "target", "kernel", "error", "error_code"} | set(self.defaults)
         for entry in self.entries:
             names |= set(entry["limits"])
         return names
@@ -62,7 +64,7 @@ class Budget:
     def limits(self, kernel: str, target: str) -> dict[str, float]:
         out = dict(self.defaults)
         for entry in self.entries:
-            if fnmatch.fnmatchcase(kernel, entry["kernel"]) and fnmatch.fnmatchcase(target, entry["target"]):
+            if name_matches(entry["kernel"], kernel) and fnmatch.fnmatchcase(target, entry["target"]):
                 out.update(entry["limits"])
         return out
 
@@ -225,14 +227,22 @@ def read_budget(path: Path, *, paths_needed: bool = True) -> Budget:
     return Budget(paths, limits, entries)
 
 
-def check_rows(rows: list[dict[str, Any]], budget: Budget) -> dict[str, Any]:
-    """The check document: every limit a kernel breaks, and the kernels checked."""
+def check_rows(rows: list[dict[str, Any]], budget: Budget, *, allow_unanalysed: bool = False) -> dict[str, Any]:
+    """The check document: every limit a kernel breaks, the kernels checked and those that could not be analysed
+    (each a violation, metric ``error``, unless ``allow_unanalysed``: a budget nothing was measured against is
+    not kept)."""
     violations = []
+    unanalysed = []
     checked = 0
     for row in rows:
         if row.get("error"):
-            violations.append({"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
-                               "metric": "error", "limit": None, "value": row["error"]})
+            where = row_place(row)
+            unanalysed.append({"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
+                               "where": where, "error": row["error"]})
+            if not allow_unanalysed:
+                violations.append({"file": row.get("file"), "target": row.get("target"),
+                                   "kernel": row.get("kernel"), "where": where, "metric": "error", "limit": None,
+                                   "value": row["error"]})
             continue
         checked += 1
         for metric, limit in budget.limits(str(row.get("kernel")), str(row.get("target"))).items():
@@ -244,4 +254,4 @@ def check_rows(rows: list[dict[str, Any]], budget: Budget) -> dict[str, Any]:
                 violations.append({"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
                                    "metric": metric, "limit": limit, "value": value,
                                    "kind": "at least" if metric in _AT_LEAST else "at most"})
-    return {"schema": 1, "kernels": checked, "violations": violations}
+    return {"schema": 1, "kernels": checked, "unanalysed": unanalysed, "violations": violations}

@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import Any
 
 from isalens.errors import IsalensError
-from isalens.scan.rows import METRICS
+from isalens.scan.rows import METRICS, row_place
 
 __all__ = ["ALIASES", "Rule", "diff_rows", "parse_fail_on"]
 
@@ -80,6 +80,8 @@ def parse_fail_on(text: str) -> list[Rule]:
 
 #: the columns a diff reads (a library's 88k rows of ~100 columns took 640 MB as dicts of every column)
 COLUMNS = ("file", "source", "target", "kernel", "error", *METRICS)
+#: the rule a kernel that could not be analysed breaks (unless --allow-unanalysed)
+UNANALYSED = "unanalysed"
 
 
 def _keys(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str, int], dict[str, Any]]:
@@ -107,8 +109,16 @@ def _ident(key: tuple[str, str, str, int], row: dict[str, Any]) -> dict[str, Any
     return {"file": row.get("file"), "target": key[1], "kernel": key[2], "occurrence": key[3]}
 
 
-def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequence[Rule] = ()) -> dict[str, Any]:
-    """The diff document: changed, added and removed kernels, errors, and the rules crossed."""
+def _unanalysed(side: str, row: dict[str, Any]) -> dict[str, Any]:
+    return {"side": side, "file": row.get("file"), "source": row.get("source"), "target": row.get("target"),
+            "kernel": row.get("kernel"), "error": row["error"], "where": row_place(row)}
+
+
+def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequence[Rule] = (), *,
+              allow_unanalysed: bool = False) -> dict[str, Any]:
+    """The diff document: changed, added and removed kernels, errors, and the rules crossed. A kernel that could
+    not be analysed, on either side, is a failure (rule ``unanalysed``) unless ``allow_unanalysed``: a gate
+    that compared nothing must not pass (issue 28: 460 of 580 kernels unanalysed and exit code 0)."""
     good_base = _keys([r for r in base if not r.get("error")])
     good_new = _keys([r for r in new if not r.get("error")])
     changed, failures = [], []
@@ -133,13 +143,18 @@ def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequ
                 failures.append({**_ident(key, good_new[key]), "rule": rule.text, "base": None,
                                  "new": value[rule.metric]})
     removed = sorted(good_base.keys() - good_new.keys())
+    errors = [_unanalysed("base", r) for r in base if r.get("error")] + [
+        _unanalysed("new", r) for r in new if r.get("error")]
+    if not allow_unanalysed:
+        failures += [{"file": e["file"], "target": e["target"], "kernel": e["kernel"], "rule": UNANALYSED,
+                      "side": e["side"], "where": e["where"], "error": e["error"], "base": None, "new": None}
+                     for e in errors]
     return {
         "schema": 1,
         "changed": changed,
         "added": [_ident(k, good_new[k]) for k in added],
         "removed": [_ident(k, good_base[k]) for k in removed],
         "unchanged": len(good_base.keys() & good_new.keys()) - len(changed),
-        "errors": [{"file": r.get("file"), "source": r.get("source"), "kernel": r.get("kernel"), "error": r["error"]}
-                   for r in new if r.get("error")],
+        "errors": errors,
         "failures": failures,
     }

@@ -12,7 +12,7 @@ from typing import Any
 
 from isalens.names import demangled
 
-__all__ = ["KEY_COLUMNS", "METRICS", "error_row", "rows_from_document"]
+__all__ = ["KEY_COLUMNS", "METRICS", "error_row", "row_place", "rows_from_document"]
 
 #: what identifies a unit's rows: the same file, place in it and content means the same rows
 KEY_COLUMNS = ("file", "source", "content_hash")
@@ -91,6 +91,16 @@ def rows_from_document(doc: dict[str, Any], **identity: Any) -> list[dict[str, A
             continue
         rows.append({**identity, "error": None, "error_code": None, **kernel_row(kernel)})
     return rows
+
+
+def row_place(row: dict[str, Any]) -> str:
+    """Where a row's kernel is, for a message: file (and place inside it), target and kernel, each said even when
+    unknown (a code object that could not be read has no kernel names)."""
+    file, source = row.get("file") or "?", row.get("source")
+    where = f"{file} ({source})" if source and source != file else str(file)
+    kernel = row.get("kernel")
+    return (f"{where}, target {row.get('target') or 'unknown'}, "
+            + (f"kernel {kernel}" if kernel else "every kernel (none could be read)"))
 
 
 def error_row(message: str, code: str, kernel: str | None = None, **identity: Any) -> dict[str, Any]:

@@ -47,6 +47,9 @@ def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] 
 
 
 def _identity(unit: Unit, target: str | None) -> dict[str, Any]:
+    if target is None and unit.triple and "--" in unit.triple:
+        # a code object that could not be read still has its bundle entry's target: hipv4-amdgcn-amd-amdhsa--gfx90a
+        target = unit.triple.rsplit("--", 1)[-1] or None
     return {"file": unit.file, "source": unit.source, "target": target, "content_hash": unit.content_hash,
             "isalens_version": __version__}
 
