@@ -29,6 +29,8 @@ command -v ld.lld-19 >/dev/null 2>&1 || need_apt+=(lld-19)
 if [ "$dev" -eq 1 ]; then
   command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 fi
+# isalens serve's code editor: Debian's CodeMirror 5, served from /usr/share/javascript at run time
+[ -f /usr/share/javascript/codemirror/lib/codemirror.js ] || need_apt+=(libjs-codemirror)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${need_apt[*]} (apt-get)" >&2
@@ -47,7 +49,7 @@ fi
 if [ "$dev" -eq 1 ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 else
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[plot,binary,scan]'
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[plot,binary,scan,serve]'
 fi
 # An editable install leaves isalens's own modules without bytecode; where PYTHONDONTWRITEBYTECODE is set
 # (many containers and CI images) every command would then compile ~75 modules again, ~0.1 s a run.

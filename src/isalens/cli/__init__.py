@@ -28,6 +28,7 @@ from isalens.cli import (
     occupancy,
     query,
     scan,
+    serve,
     sweep,
     timing,
     toolchain,
@@ -60,11 +61,12 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "diff": diff.run,
     "check": check.run,
     "arch": arch.run,
+    "serve": serve.run,
 }
 _REGISTER = (livereg.register, analyze.register, compare.register, occupancy.register, vliw.register,
              toolchain.register, decode.register, timing.register, advise.register, sweep.register,
              list_cmd.register, scan.register, query.register, diff.register,
-             check.register, arch.register)
+             check.register, arch.register, serve.register)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,100 @@
+"""One compile, in a process of its own: ``python -m isalens.serve.child`` reads a JSON request on stdin,
+compiles and analyses through the engine (exactly as ``isalens analyze`` does) and writes one JSON answer.
+
+The server starts the process before it is needed (imports done, waiting on stdin), with an address-space limit
+and a wall-clock limit around it (``worker``). SIGTERM (a newer edit, or the time limit) becomes SystemExit, so
+the compiler that ``frontends.run_tool`` runs in its own process group is killed with it.
+
+Request: ``{"name", "source", "include_dir", "arch", "defines": [...], "opt", "cl_std", "debug_variables",
+"mode": "view" | "html"}``. Answer: ``{"ok": true, "view": ...}`` (or ``"html"``), or ``{"ok": false, "error":
+{"message", "line", "messages": [{"file", "line", "column", "severity", "message"}]}}``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import signal
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, NoReturn
+
+import orjson
+
+# Imported before the request arrives: the spare process pays for them while the user is still typing.
+from isalens.engine import LoadOptions, analyze
+from isalens.errors import IsalensError
+from isalens.serve.view import page_view
+
+__all__ = ["compile_request", "main"]
+
+#: "file:line:col: severity: message" as clang, llc and glslang print it
+_MESSAGE = re.compile(r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?"
+                      r"(?P<sev>error|warning|note): (?P<msg>.*)$", re.MULTILINE)
+
+
+def _terminate(_signum: int, _frame: object) -> NoReturn:
+    raise SystemExit(143)
+
+
+def compile_request(request: dict[str, Any]) -> dict[str, Any]:
+    """Compile ``request["source"]`` as a file named ``request["name"]`` in a fresh directory and analyse it."""
+    name = Path(str(request["name"])).name  # a bare name: the copy never lands outside its directory
+    with tempfile.TemporaryDirectory(prefix="isalens-serve-") as tmp:
+        path = Path(tmp) / name
+        path.write_text(str(request["source"]), encoding="utf-8")
+        include = (str(request["include_dir"]),) if request.get("include_dir") else ()
+        options = LoadOptions(
+            arch=request.get("arch") or None, defines=tuple(str(d) for d in request.get("defines", [])),
+            include_dirs=include, opt=request.get("opt") or None, cl_std=request.get("cl_std") or None,
+            debug_info="full" if request.get("debug_variables") else "lines")
+        result = analyze(path, options, jobs=1).files[0]
+        if result.error is not None:
+            return {"ok": False, "error": _error(result.error, str(path), name)}
+        if result.report is None:
+            return {"ok": False, "error": {"message": "VLIW (R600) code has no serve view: use `isalens vliw`",
+                                           "line": None, "messages": []}}
+        if request.get("mode") == "html":
+            import dataclasses
+
+            from isalens.report.html import write_html
+            out = io.StringIO()
+            write_html(dataclasses.replace(result.report, file=name), out)
+            return {"ok": True, "html": out.getvalue()}
+        return {"ok": True, "view": page_view(result.to_dict(), str(path))}
+
+
+def _error(error: IsalensError, path: str, name: str) -> dict[str, Any]:
+    """The one-line message and every compiler message with its place (the edited file's lines as numbers)."""
+    details = str(getattr(error, "details", "") or "")
+    messages = []
+    for m in _MESSAGE.finditer(details):
+        file = m.group("file")
+        messages.append({"file": name if file == path else file.rsplit("/", 1)[-1],
+                         "edited": file == path, "line": int(m.group("line")),
+                         "column": int(m.group("col")) if m.group("col") else None,
+                         "severity": m.group("sev"), "message": m.group("msg").strip()})
+    d = error.diagnostic()
+    message = d.message.replace(path, name)
+    return {"message": message, "line": d.line if d.file in (path, None) else None, "code": d.code,
+            "messages": messages[:200]}
+
+
+def main() -> int:
+    signal.signal(signal.SIGTERM, _terminate)
+    request = orjson.loads(sys.stdin.buffer.read())
+    try:
+        answer = compile_request(request)
+    except IsalensError as exc:  # an error outside the file's own analysis (a bad option, a missing tool)
+        answer = {"ok": False, "error": {"message": str(exc), "line": None, "messages": []}}
+    except MemoryError:
+        answer = {"ok": False, "error": {"message": "the analysis ran out of its memory limit", "line": None,
+                                         "messages": []}}
+    sys.stdout.buffer.write(orjson.dumps(answer))
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
