@@ -4,7 +4,7 @@ compiles, results and saves. Starlette routes behind :class:`~isalens.serve.guar
 Messages on ``/ws`` (JSON text frames). From the page: ``{"type": "compile", "id", "file", "source", "targets":
 [...], "defines": [...], "opt", "cl_std", "debug_variables"}`` (a newer compile cancels the running one),
 ``{"type": "save", "file", "source"}``, ``{"type": "snapshot", ...compile fields, one target}``. From the server:
-``status`` (a target started compiling), ``result`` (one target's answer, see ``child``), ``saved``,
+``status`` (a target started compiling), ``cancelled`` (a newer compile stopped this one), ``result`` (one target's answer, see ``child``), ``saved``,
 ``snapshot`` (a URL to download) and ``error`` (a request refused, with why).
 """
 
@@ -129,6 +129,7 @@ class _Server:
                 await ws.send_text(orjson.dumps(message).decode())
 
         running: asyncio.Task[None] | None = None
+        running_id: Any = None
         try:
             while True:
                 raw = await ws.receive_text()
@@ -139,9 +140,10 @@ class _Server:
                     continue
                 kind = message["type"]
                 if kind == "compile":
-                    if running is not None:
-                        running.cancel()
-                    running = asyncio.create_task(self._compile(message, send))
+                    if running is not None and not running.done():
+                        running.cancel()  # its child is stopped (worker.Compiler.run)
+                        await send({"type": "cancelled", "id": running_id})
+                    running, running_id = asyncio.create_task(self._compile(message, send)), message.get("id")
                 elif kind == "snapshot":
                     asyncio.create_task(self._snapshot(message, send))  # noqa: RUF006 (ends by itself)
                 elif kind == "save":

@@ -34,6 +34,11 @@ _MESSAGE = re.compile(r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?:(?P<col>\d+):)
                       r"(?P<sev>error|warning|note): (?P<msg>.*)$", re.MULTILINE)
 
 
+_LIMIT_NAMES = re.compile(r"\((?:the limit is set by|limit [^,)]*, set by) (ISALENS_TOOL_TIMEOUT|ISALENS_TOOL_MEMORY)\)")
+_SERVE_OPTIONS = {"ISALENS_TOOL_TIMEOUT": "(isalens serve --compile-timeout)",
+                  "ISALENS_TOOL_MEMORY": "(isalens serve --compile-memory)"}
+
+
 def _terminate(_signum: int, _frame: object) -> NoReturn:
     raise SystemExit(143)
 
@@ -76,7 +81,8 @@ def _error(error: IsalensError, path: str, name: str) -> dict[str, Any]:
                          "column": int(m.group("col")) if m.group("col") else None,
                          "severity": m.group("sev"), "message": m.group("msg").strip()})
     d = error.diagnostic()
-    message = d.message.replace(path, name)
+    # the limits are the server's options here, not the environment variables run_tool names
+    message = _LIMIT_NAMES.sub(lambda m: _SERVE_OPTIONS[m.group(1)], d.message.replace(path, name))
     return {"message": message, "line": d.line if d.file in (path, None) else None, "code": d.code,
             "messages": messages[:200]}
 

@@ -47,7 +47,8 @@ class Compiler:
         env = dict(os.environ)
         # the compiler inside the child gets the same bounds (run_tool reads these; it never raises its own
         # address-space limit above the one the child inherits)
-        env["ISALENS_TOOL_TIMEOUT"] = f"{self.limits.seconds:g}"
+        # (the compiler gets most of the time: the child's own message names what was stopped)
+        env["ISALENS_TOOL_TIMEOUT"] = f"{self.limits.seconds * 0.8:g}"
         env["ISALENS_TOOL_MEMORY"] = str(self.limits.memory)
         cap = self.limits.memory
         return await asyncio.create_subprocess_exec(
