@@ -4,8 +4,9 @@ compiles, results and saves. Starlette routes behind :class:`~isalens.serve.guar
 Messages on ``/ws`` (JSON text frames). From the page: ``{"type": "compile", "id", "file", "source", "targets":
 [...], "defines": [...], "opt", "cl_std", "debug_variables"}`` (a newer compile cancels the running one),
 ``{"type": "save", "file", "source"}``, ``{"type": "snapshot", ...compile fields, one target}``. From the server:
-``status`` (a target started compiling), ``cancelled`` (a newer compile stopped this one), ``result`` (one target's answer, see ``child``), ``saved``,
-``snapshot`` (a URL to download) and ``error`` (a request refused, with why).
+``status`` (a target started compiling), ``cancelled`` (a newer compile stopped this one), ``result`` (one
+target's answer, see ``child``), ``saved``, ``snapshot`` (a URL to download) and ``error`` (a request refused,
+with why).
 """
 
 from __future__ import annotations

@@ -34,7 +34,8 @@ _MESSAGE = re.compile(r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?:(?P<col>\d+):)
                       r"(?P<sev>error|warning|note): (?P<msg>.*)$", re.MULTILINE)
 
 
-_LIMIT_NAMES = re.compile(r"\((?:the limit is set by|limit [^,)]*, set by) (ISALENS_TOOL_TIMEOUT|ISALENS_TOOL_MEMORY)\)")
+_LIMIT_NAMES = re.compile(r"\((?:the limit is set by|limit [^,)]*, set by) "
+                          r"(ISALENS_TOOL_TIMEOUT|ISALENS_TOOL_MEMORY)\)")
 _SERVE_OPTIONS = {"ISALENS_TOOL_TIMEOUT": "(isalens serve --compile-timeout)",
                   "ISALENS_TOOL_MEMORY": "(isalens serve --compile-memory)"}
 
