@@ -78,7 +78,7 @@ def _asset(name: str) -> bytes:
 class _Server:
     def __init__(self, settings: ServeSettings) -> None:
         self.settings = settings
-        self.compiler = Compiler(settings.limits)
+        self.compiler = Compiler(settings.limits, warm=settings.targets[0] if settings.targets else None)
         self.snapshots: dict[str, tuple[str, str]] = {}
         self.known_targets = {t["name"] for t in targets()}
         cm = settings.codemirror

@@ -39,8 +39,10 @@ class CompileLimits:
 class Compiler:
     """Runs compiles one at a time per caller; cancelling the awaiting task stops its child."""
 
-    def __init__(self, limits: CompileLimits = CompileLimits()) -> None:
+    def __init__(self, limits: CompileLimits = CompileLimits(), warm: str | None = None) -> None:
         self.limits = limits
+        #: the target the spare child compiles a small kernel for while it waits (see ``child``)
+        self.warm = warm
         self._spare: asyncio.subprocess.Process | None = None
 
     async def _start(self) -> asyncio.subprocess.Process:
@@ -51,8 +53,9 @@ class Compiler:
         env["ISALENS_TOOL_TIMEOUT"] = f"{self.limits.seconds * 0.8:g}"
         env["ISALENS_TOOL_MEMORY"] = str(self.limits.memory)
         cap = self.limits.memory
+        warm = ("--warm", self.warm) if self.warm else ()
         return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "isalens.serve.child", stdin=asyncio.subprocess.PIPE,
+            sys.executable, "-m", "isalens.serve.child", *warm, stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True,
             preexec_fn=functools.partial(resource.setrlimit, resource.RLIMIT_AS, (cap, cap)))
 
