@@ -25,6 +25,10 @@ ldconfig -p | grep -q 'libvulkan\.so\.1 ' || need_apt+=(libvulkan1)
 command -v ld.lld-19 >/dev/null 2>&1 || need_apt+=(lld-19)
 # HIP device code: the HIP headers and ROCm device libraries, compiled by clang-19 itself
 [ -d /usr/lib/x86_64-linux-gnu/amdgcn/bitcode ] || need_apt+=(libamdhip64-dev rocm-device-libs)
+# the compiled core (src/isalens/_core, Cython, built by pip install below): a C compiler and the Python headers;
+# without them pip still installs isalens and the pure-Python core runs
+command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
+[ -f "$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ] || need_apt+=(python3-dev)
 # the browser tests drive Debian's Chromium (Playwright's own browser download is not used)
 if [ "$dev" -eq 1 ]; then
   command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)

@@ -1,8 +1,10 @@
 """Backward register liveness over the CFG, per instruction, on unit bitsets.
 
 Units are 16-bit halves for VGPRs/AGPRs and 32-bit registers for SGPRs and specials (see
-:mod:`isalens.ir.registers`). A block's transfer function is folded into one ``(kill, gen)`` pair so the
-fixpoint iterates over blocks only; per-instruction sets are filled in one final backward sweep.
+:mod:`isalens.ir.registers`). The dataflow itself is generic and runs in
+:mod:`isalens._core` (compiled, or its pure-Python reference); this module decides what flows: the units each
+instruction reads and writes (``Instruction.defs``/``uses``, the implicit-def markers), the half lanes, the
+edges.
 
 A source half is needed only if the result it feeds is: where an instruction computes the two 16-bit halves
 of its VGPR result from different sources (packed 16-bit math, ``v_alignbit_b32 ..., 16``, ``v_pack_b32_f16``,
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from isalens import _core
 from isalens.analysis.cfg import CFG
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import RegOperand
@@ -58,68 +61,16 @@ class Liveness:
         return self.block_in[0] if self.block_in else 0
 
 
-def _transfer(kernel: Kernel, start: int, end: int) -> tuple[int, int]:
-    """(kill, gen) of instructions ``start..end-1`` composed: ``in = (out & ~kill) | gen``."""
-    kill = gen = 0
-    for ins in reversed(kernel.instructions[start:end]):
-        k = ins.undef_after | ins.defs | ins.undef_before
-        g = ins.uses & ~ins.undef_before
-        gen = (gen & ~k) | g
-        kill |= k
-    return kill, gen
-
-
 def _uses(ins: Instruction, lanes: HalfLanes | None, out: int) -> int:
     """Units ``ins`` reads that must hold a value, given what is live after it: a source half read only to
     compute a result half that is dead is not needed (:mod:`isalens.isa.amdgcn.lanes`)."""
-    if lanes is None or out & ins.defs & ~(lanes.lo_def | lanes.hi_def):
-        return ins.uses
-    uses = ins.uses & ~lanes.sources
-    if out & lanes.lo_def:
-        uses |= lanes.lo_uses & ins.uses
-    if out & lanes.hi_def:
-        uses |= lanes.hi_uses & ins.uses
-    return uses
-
-
-#: a stepped block's transfer, bottom to top: folded runs of plain instructions ``(kill, gen)`` and, for an
-#: instruction with lanes, its index
-_Segment = tuple[int, int] | int
-
-
-def _segments(kernel: Kernel, lanes: list[HalfLanes | None], start: int, end: int) -> list[_Segment]:
-    out: list[_Segment] = []
-    run_end = end
-    for i in range(end - 1, start - 1, -1):
-        if lanes[i] is not None:
-            if run_end > i + 1:
-                out.append(_transfer(kernel, i + 1, run_end))
-            out.append(i)
-            run_end = i
-    if run_end > start:
-        out.append(_transfer(kernel, start, run_end))
-    return out
-
-
-def _step_block(kernel: Kernel, lanes: list[HalfLanes | None], segments: list[_Segment], live: int) -> int:
-    """Live units at the top of a block made of ``segments`` given ``live`` at the bottom."""
-    instructions = kernel.instructions
-    for seg in segments:
-        if isinstance(seg, int):
-            ins = instructions[seg]
-            out = live & ~ins.undef_after
-            live = ((out & ~ins.defs) | _uses(ins, lanes[seg], out)) & ~ins.undef_before
-        else:
-            kill, gen = seg
-            live = (live & ~kill) | gen
-    return live
+    return _core.needed_uses(ins, lanes, out)
 
 
 def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     """Solve liveness for ``kernel`` on ``graph``."""
     lanes = [half_lanes(ins) for ins in kernel.instructions]
-    block_in, block_out, iterations = _solve_blocks(kernel, graph, lanes)
-    live_in, live_out = _per_instruction(kernel, graph, lanes, block_out)
+    live_in, live_out, block_in, block_out, iterations = _solve(kernel, graph, lanes)
     undefined_reads = 0
     undefined_at: dict[int, int] = {}
     if kernel.entry_live_in is not None:
@@ -132,68 +83,17 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                     undefined_reads, {u: i for u, i in undefined_at.items() if undefined_reads >> u & 1})
 
 
-def _solve_blocks(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None]) -> tuple[list[int], list[int], int]:
-    """The fixpoint over blocks: live units at each block's top and bottom, and the passes it took."""
-    nblocks = len(graph.blocks)
-    # a block holding instructions with lanes has a transfer that depends on what is live below it
-    stepped: list[list[_Segment] | None] = [
-        _segments(kernel, lanes, b.start, b.end) if any(lanes[i] is not None for i in range(b.start, b.end))
-        else None for b in graph.blocks]
-    transfer = [_transfer(kernel, b.start, b.end) if stepped[b.index] is None else (0, 0) for b in graph.blocks]
-    block_in = [0] * nblocks
-    block_out = [0] * nblocks
-    for block in graph.blocks:
-        if not block.succs:
-            block_out[block.index] = kernel.live_at_exit
-    # postorder (reverse of RPO) first, then the unreachable blocks, so most blocks settle in one pass
-    order = list(reversed(graph.reverse_postorder)) + list(graph.unreachable)
-    skips: list[list[int]] = [[] for _ in range(nblocks)]
+def _solve(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None]) -> _core.Solution:
+    """The dataflow itself, in the core (compiled or reference): per-instruction and per-block live sets and
+    the fixpoint's passes. Blocks are visited in postorder (reverse of RPO) first, then the unreachable ones,
+    so most blocks settle in one pass; only vector units flow along EXEC skip edges."""
+    blocks = graph.blocks
+    skips: list[list[int]] = [[] for _ in blocks]
     for a, b in graph.exec_skip_edges:
         skips[a].append(b)
-    iterations = 0
-    changed = True
-    while changed:
-        changed = False
-        iterations += 1
-        for b in order:
-            block = graph.blocks[b]
-            out = 0 if block.succs else kernel.live_at_exit
-            for s in block.succs:
-                out |= block_in[s]
-            for s in skips[b]:
-                out |= block_in[s] & _VECTOR
-            segments = stepped[b]
-            if segments is not None:
-                new_in = _step_block(kernel, lanes, segments, out)
-            else:
-                kill, gen = transfer[b]
-                new_in = (out & ~kill) | gen
-            block_out[b] = out
-            if new_in != block_in[b]:
-                block_in[b] = new_in
-                changed = True
-    return block_in, block_out, iterations
-
-
-def _per_instruction(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None],
-                     block_out: list[int]) -> tuple[list[int], list[int]]:
-    """Live units before and after each instruction, walking each block up from its live-out set."""
-    n = len(kernel.instructions)
-    live_in = [0] * n
-    live_out = [0] * n
-    instructions = kernel.instructions
-    for block in graph.blocks:
-        live = block_out[block.index]
-        for i in range(block.end - 1, block.start - 1, -1):
-            ins = instructions[i]
-            # one int per line where nothing is undefined between two lines: live_out[i] *is* live_in[i + 1]
-            # (a 1M-instruction kernel keeps two million of these sets)
-            out = live & ~ins.undef_after if ins.undef_after else live
-            live_out[i] = out
-            live = live_in[i] = (out & ~ins.defs) | _uses(ins, lanes[i], out)
-            if ins.undef_before:
-                live &= ~ins.undef_before
-    return live_in, live_out
+    order = list(reversed(graph.reverse_postorder)) + list(graph.unreachable)
+    return _core.solve_liveness(kernel.instructions, lanes, [b.start for b in blocks], [b.end for b in blocks],
+                                [b.succs for b in blocks], skips, _VECTOR, kernel.live_at_exit, order)
 
 
 def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[HalfLanes | None],
@@ -223,7 +123,7 @@ def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[Ha
                 undefined_at[unit] = i
             undefined_reads |= bad
         x = live_in[i]
-        if x & ~d:  # only a changed set is a new object (see _per_instruction)
+        if x & ~d:  # only a changed set is a new object (the core shares equal neighbours)
             live_in[i] = x & d
         d |= ins.defs | ins.undef_after
         x = live_out[i]

@@ -76,13 +76,23 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_INPUT)
 
 
+class _Version(argparse.Action):
+    """``--version``: also names the running core (compiled or pure Python), imported only when asked."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from isalens._core import CORE
+        sys.stdout.write(f"isalens {__version__} (core: {CORE})\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="isalens",
         description="Static analysis of AMD GPU ISA: register liveness and pressure, occupancy, instruction "
                     "statistics, checked against real compilers.",
     )
-    parser.add_argument("--version", action="version", version=f"isalens {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and the core that runs, exit")
     _add_max_input_size(parser, argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for register in _REGISTER:

@@ -42,7 +42,14 @@ def _text(components: list[Component], install: str | None) -> str:
     lines.append("")
     lines.append(f"to install everything missing: {install}" if install else "everything is installed")
     lines.append("plain ISA-text analysis needs none of these.")
+    lines.append(f"analysis core: {_core_name()}")
     return "\n".join(lines) + "\n"
+
+
+def _core_name() -> str:
+    """The dataflow core that runs: ``compiled``, or ``pure-python (why)`` (``isalens._core``)."""
+    from isalens._core import CORE
+    return CORE
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     components = survey(probe_radv=not args.no_probe)
     install = install_command(components)
     if args.json:
-        doc = {"components": [c.to_dict() for c in components], "install": install}
+        doc = {"components": [c.to_dict() for c in components], "install": install, "core": _core_name()}
         from isalens.report.serialize import dumps
         sys.stdout.write(dumps(doc, pretty=True))
     else:
