@@ -39,6 +39,20 @@ class OccupancyInput:
     wgp_mode: bool | None = None
     #: True when the workgroup size is the compiler's assumption, not a declared one
     workgroup_assumed: bool = False
+    #: where the workgroup size comes from (one of WORKGROUP_SOURCES)
+    workgroup_from: str = "given"
+
+
+#: where a kernel's workgroup size for occupancy comes from, in the order they are taken
+WORKGROUP_SOURCES = {
+    "reqd_workgroup_size": "required by the code (reqd_work_group_size / .reqd_workgroup_size)",
+    "launch": "the launch size given with --wg",
+    "max_flat_workgroup_size": "the compiler's upper bound (.max_flat_workgroup_size), assumed",
+    "default": "LLVM's upper bound when the code declares none, assumed",
+    "given": "given",
+}
+#: the launch size the occupancy section also shows when only an upper bound was known
+TYPICAL_LAUNCH = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,22 +327,27 @@ def curves(arch: ArchSpec, inp: OccupancyInput) -> tuple[Curve, ...]:
 def kernel_occupancy(kernel: Kernel, arch: ArchSpec, res: Resources) -> tuple[Occupancy, OccupancyInput] | None:
     """Occupancy of an analysed kernel from its requested registers and declared LDS and workgroup size.
 
-    Without a declared workgroup size LLVM assumes 1024 threads (or the declared maximum flat size).
+    The workgroup size is the one the code requires, else the launch size given (``--wg``), else the compiler's
+    upper bound: the declared maximum flat size, or 1024 threads as LLVM assumes (both marked assumed).
     """
     d = kernel.declared
     if d.workgroup_size is not None:
-        wg, assumed = d.workgroup_size[0] * d.workgroup_size[1] * d.workgroup_size[2], False
+        wg, assumed, source = d.workgroup_size[0] * d.workgroup_size[1] * d.workgroup_size[2], False, \
+            "reqd_workgroup_size"
+    elif d.launch_workgroup_size is not None:
+        x, y, z = d.launch_workgroup_size
+        wg, assumed, source = x * y * z, False, "launch"
     elif d.max_flat_workgroup_size is not None:
-        wg, assumed = d.max_flat_workgroup_size, False
+        wg, assumed, source = d.max_flat_workgroup_size, True, "max_flat_workgroup_size"
     else:
-        wg, assumed = arch.max_workgroup_size, True
+        wg, assumed, source = arch.max_workgroup_size, True, "default"
     wave = kernel.wave_size if kernel.wave_size in arch.wave_sizes else arch.default_wave_size
     if d.shader_stage is not None and d.shader_stage != "comp":
-        wg, assumed = wave, False  # a graphics wave belongs to no workgroup: nothing to fit whole
+        wg, assumed, source = wave, False, "given"  # a graphics wave belongs to no workgroup: nothing to fit whole
     inp = OccupancyInput(
         vgprs=res.vgpr.requested, sgprs=res.sgpr.requested, agprs=res.agpr.requested,
         lds_bytes=d.lds_bytes or 0, workgroup_size=min(wg, arch.max_workgroup_size),
-        wave_size=wave, workgroup_assumed=assumed,
+        wave_size=wave, workgroup_assumed=assumed, workgroup_from=source,
     )
     try:
         occ = occupancy(arch, inp)
@@ -337,6 +356,20 @@ def kernel_occupancy(kernel: Kernel, arch: ArchSpec, res: Resources) -> tuple[Oc
     if d.shader_stage is not None:
         occ = with_radv_convention(occ, arch, kernel, res)
     return occ, inp
+
+
+def occupancy_at_typical_launch(arch: ArchSpec, found: tuple[Occupancy, OccupancyInput] | None) -> Occupancy | None:
+    """When the workgroup size was only an assumed upper bound: the occupancy a launch of
+    :data:`TYPICAL_LAUNCH` threads would give (None when the size is known, or is that size already)."""
+    if found is None:
+        return None
+    _occ, inp = found
+    if not inp.workgroup_assumed or inp.workgroup_size == TYPICAL_LAUNCH or arch.max_workgroup_size < TYPICAL_LAUNCH:
+        return None
+    try:
+        return occupancy(arch, with_resource(inp, "workgroup_size", TYPICAL_LAUNCH))
+    except OccupancyInputError:
+        return None
 
 
 def vgpr_thresholds(arch: ArchSpec, wave_size: int) -> list[tuple[int, int]]:

@@ -17,7 +17,13 @@ from isalens.analysis.blocks import BlockLiveIn, block_live_ins
 from isalens.analysis.cfg import CFG, cfg
 from isalens.analysis.lifetimes import LiveRange, live_ranges
 from isalens.analysis.liveness import Liveness, liveness
-from isalens.analysis.occupancy import Occupancy, OccupancyInput, kernel_occupancy, vgpr_thresholds
+from isalens.analysis.occupancy import (
+    Occupancy,
+    OccupancyInput,
+    kernel_occupancy,
+    occupancy_at_typical_launch,
+    vgpr_thresholds,
+)
 from isalens.analysis.peak import EntryLiveIns, LiveValue, entry_live_ins, peak_live_set
 from isalens.analysis.pressure import Pressure, pressure
 from isalens.analysis.resources import Resources, resources
@@ -62,6 +68,8 @@ class KernelAnalysis:
     occupancy: tuple[Occupancy, OccupancyInput] | None
     #: (most VGPRs, waves per SIMD) where occupancy steps down; empty for a wave size the target lacks
     vgpr_thresholds: tuple[tuple[int, int], ...]
+    #: the occupancy a 256-thread launch would give, when the workgroup size was only an assumed upper bound
+    occupancy_at_256: Occupancy | None = None
     stats: KernelStats | None = None
     #: cycles per loop iteration and the bottleneck; None when not asked for or the target has no timing facts
     timing: KernelTiming | None = None
@@ -119,6 +127,10 @@ def _occupancy(kernel: Kernel, arch: ArchSpec, done: Results,
     return kernel_occupancy(kernel, arch, done["resources"])
 
 
+def _occupancy_at_256(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> Occupancy | None:
+    return occupancy_at_typical_launch(arch, done["occupancy"])
+
+
 def _stats(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelStats:
     from isalens.analysis.stats import stats  # optional pass: loaded when it runs
     return stats(kernel, done["cfg"], loop_weight=opts.loop_weight, packed_workitem_ids=arch.packed_workitem_ids)
@@ -168,6 +180,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("resources", _resources),
     ("occupancy", _occupancy),
     ("vgpr_thresholds", _vgpr_thresholds),
+    ("occupancy_at_256", _occupancy_at_256),
     ("stats", _stats),
     ("timing", _timing),
     ("source_lines", _source_lines),

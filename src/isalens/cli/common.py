@@ -54,6 +54,7 @@ def add_load_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dialect", choices=DIALECTS, help="input format (default: detected)")
     p.add_argument("--kernel", help="analyse only this kernel or function (binaries: a name or shell glob)")
     p.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: declared, else inferred)")
+    add_workgroup_option(p)
     p.add_argument("--ignore-unknown", action="store_true",
                    help="treat unknown instructions as warnings (first operand written, rest read) "
                         "instead of errors; the report says how many were guessed")
@@ -93,6 +94,30 @@ def add_json_options(p: argparse.ArgumentParser, help_text: str = "print JSON in
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")
 
 
+def workgroup_size(text: str | None) -> tuple[int, int, int] | None:
+    """``--wg``: ``N`` or ``X,Y,Z`` (``X,Y`` too) threads, each at least 1; a one-line usage error otherwise."""
+    from isalens.errors import IsalensError
+
+    if text is None:
+        return None
+    parts = text.split(",")
+    try:
+        dims = [int(p) for p in parts]
+    except ValueError:
+        dims = []
+    if not 1 <= len(dims) <= 3 or min(dims) < 1 or max(dims) > 1 << 16:
+        raise IsalensError(f"--wg: '{text}' is not a workgroup size: N or X,Y,Z threads, each at least 1 (e.g. 256 "
+                           "or 16,16,1)", code="usage")
+    x, y, z = (*dims, 1, 1)[:3]
+    return (x, y, z)
+
+
+def add_workgroup_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--wg", metavar="N|X,Y,Z",
+                   help="the launch's workgroup size, for occupancy where the code requires none (default: the "
+                        "compiler's upper bound, max_flat_workgroup_size or 1024, said to be assumed)")
+
+
 def load_options(args: argparse.Namespace) -> LoadOptions:
     """The engine's load options from parsed flags."""
     from isalens.engine import LoadOptions
@@ -101,7 +126,8 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
                        include_dirs=tuple(args.include_dirs), cl_std=args.cl_std, opt=args.opt, stage=args.stage,
                        entry=args.entry, lang=args.lang, keep_asm=args.keep_asm,
                        debug_info=getattr(args, "debug_info", "lines"),
-                       source_dirs=tuple(getattr(args, "source_dirs", None) or ()))
+                       source_dirs=tuple(getattr(args, "source_dirs", None) or ()),
+                       workgroup=workgroup_size(getattr(args, "wg", None)))
 
 
 def use_color(choice: str) -> bool:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_OK, add_json_options
+from isalens.cli.common import EXIT_OK, add_json_options, workgroup_size
 
 
 def register(sub: Any) -> None:
@@ -22,7 +22,8 @@ def register(sub: Any) -> None:
     occ.add_argument("--agprs", type=int, default=0, help="AGPRs per thread (CDNA)")
     occ.add_argument("--sgprs", type=int, default=0, help="SGPRs per wave incl. VCC etc. (limits only before gfx10)")
     occ.add_argument("--lds", type=int, default=0, help="LDS bytes per workgroup")
-    occ.add_argument("--wg", type=int, help="threads per workgroup (default: 1024, what LLVM assumes)")
+    occ.add_argument("--wg", metavar="N|X,Y,Z",
+                     help="threads per workgroup (default: 1024, what LLVM assumes)")
     occ.add_argument("--wave", type=int, choices=(32, 64), help="wave size (default: the target's)")
     occ.add_argument("--mode", choices=("cu", "wgp"), help="gfx10+: CU or WGP mode (default: WGP, as LLVM)")
     add_json_options(occ)
@@ -45,9 +46,11 @@ def run_occupancy(args: argparse.Namespace) -> int:
     from isalens.errors import IsalensError
     from isalens.report.occupancy import curves_dict, occupancy_dict, render_occupancy_text
 
+    wg = workgroup_size(args.wg)
     result = compute_occupancy(
         args.arch, vgprs=args.vgprs, sgprs=args.sgprs, agprs=args.agprs, lds_bytes=args.lds,
-        workgroup_size=args.wg, wave_size=args.wave, wgp_mode=None if args.mode is None else args.mode == "wgp",
+        workgroup_size=None if wg is None else wg[0] * wg[1] * wg[2],
+        wave_size=args.wave, wgp_mode=None if args.mode is None else args.mode == "wgp",
         with_curves=args.curves or args.plot is not None,
     )
     if args.plot is not None:

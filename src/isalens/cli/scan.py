@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_INPUT, EXIT_OK
+from isalens.cli.common import EXIT_INPUT, EXIT_OK, add_workgroup_option, workgroup_size
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
@@ -38,6 +38,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--engine", choices=("local", "dask"), default="local", help="where to run (default local)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://head:8786")
     p.add_argument("--target", help="only code objects for this processor, e.g. gfx1030")
+    add_workgroup_option(p)
     p.add_argument("--kernel", help="only kernels whose name matches (a name or shell glob)")
     p.add_argument("--arch", help="target of ISA text and sources that do not name one")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]",
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("isalens: error: --workers must be at least 1\n")
         return EXIT_INPUT
     options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch,
-                          ignore_unknown=args.ignore_unknown, defines=tuple(args.defines))
+                          ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
+                          workgroup=workgroup_size(args.wg))
     engine = None
     if args.engine == "dask":
         from isalens.scan.dask_engine import dask_engine

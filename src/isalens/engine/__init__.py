@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isalens.engine.load import LoadedKernel, LoadedModule, source_arg
+from isalens.engine.load import LoadedKernel, LoadedModule, source_arg, with_launch_size
 from isalens.engine.load import load as load_text
 from isalens.engine.pool import each_in_order
 from isalens.errors import InputError, IsalensError
@@ -57,6 +57,8 @@ class LoadOptions:
     debug_info: str = "lines"
     #: more directories to find source files in (``--source-dir``), after the input's own directory
     source_dirs: tuple[str, ...] = ()
+    #: the launch's workgroup size (``--wg``), for occupancy where the code requires none
+    workgroup: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +137,19 @@ def _is_source(source: str | Path) -> bool:
 
 def load_input(source: str | Path, options: LoadOptions = LoadOptions(),
                ) -> tuple[LoadedModule, tuple[LoadedKernel, ...], dict[str, str | int]]:
-    """Load one input: the module, the kernels chosen (``options.kernel``) and the compiler's own figures."""
+    """Load one input: the module, the kernels chosen (``options.kernel``) and the compiler's own figures; with
+    ``options.workgroup``, every kernel carries that launch size."""
+    module, kernels, stats = _load_input(source, options)
+    if options.workgroup is None:
+        return module, kernels, stats
+    launched = with_launch_size(module, options.workgroup)
+    chosen = {id(k.ir) for k in kernels}
+    return launched, tuple(new for old, new in zip(module.kernels, launched.kernels, strict=True)
+                           if id(old.ir) in chosen), stats
+
+
+def _load_input(source: str | Path, options: LoadOptions,
+                ) -> tuple[LoadedModule, tuple[LoadedKernel, ...], dict[str, str | int]]:
     stats: dict[str, str | int] = {}
     if isinstance(source, Path) and _is_binary(source):
         # code objects, offload bundles, .hip_fatbin sections: --arch picks the code objects, --kernel is a glob

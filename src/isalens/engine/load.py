@@ -25,7 +25,7 @@ from isalens.arch.loader import all_archs
 from isalens.arch.model import ArchSpec
 from isalens.engine.disassembly import listing_gaps
 from isalens.engine.target import check_wave_size, resolve_arch, same_target, target_info
-from isalens.errors import ArchError, InputError
+from isalens.errors import ArchError, InputError, IsalensError
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel, Module
@@ -35,7 +35,7 @@ from isalens.reading import max_input_size, read_file
 
 __all__ = [
     "LoadedKernel", "LoadedModule", "analyze_kernel", "finish_module", "load", "read_file_bytes", "read_input",
-    "source_arg",
+    "source_arg", "with_launch_size",
 ]
 
 _DEFAULT_PASS_OPTIONS = PassOptions()
@@ -99,6 +99,18 @@ class LoadedModule:
             if kernel.name == name:
                 return kernel
         raise KeyError(name)
+
+
+def with_launch_size(module: LoadedModule, workgroup: tuple[int, int, int]) -> LoadedModule:
+    """``module`` with every kernel launched with ``workgroup`` threads (``--wg``); refused when no launch can be
+    that large on the target."""
+    threads = workgroup[0] * workgroup[1] * workgroup[2]
+    if threads > module.arch.max_workgroup_size:
+        raise IsalensError(f"--wg {','.join(map(str, workgroup))}: {threads} threads exceed {module.arch.name}'s "
+                           f"maximum workgroup of {module.arch.max_workgroup_size}", code="usage")
+    kernels = tuple(dataclasses.replace(k, declared=dataclasses.replace(k.declared, launch_workgroup_size=workgroup))
+                    for k in module.ir.kernels)
+    return LoadedModule(dataclasses.replace(module.ir, kernels=kernels), module.arch)
 
 
 def read_file_bytes(path: Path) -> bytes:

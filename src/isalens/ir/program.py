@@ -28,6 +28,8 @@ class DeclaredResources:
     wave_size: int | None = None
     workgroup_size: tuple[int, int, int] | None = None
     max_flat_workgroup_size: int | None = None
+    #: the launch's workgroup size as the user gave it (``--wg``), not the code: used where nothing is required
+    launch_workgroup_size: tuple[int, int, int] | None = None
     #: a graphics/compute shader compiled by RADV/ACO (``comp``, ``frag``, ``vert``...): ACO's conventions apply
     shader_stage: str | None = None
     #: a fragment shader's interpolated inputs (ACO reserves LDS for each)

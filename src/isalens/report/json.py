@@ -96,6 +96,12 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
         "occupancy": None if k.occupancy.occupancy is None else {
             **occupancy_dict(k.occupancy.occupancy, workgroup_limit=k.occupancy.workgroup_limit),
             "workgroup_size_assumed": k.occupancy.workgroup_assumed,
+            "workgroup_size": k.occupancy.workgroup_size,
+            "workgroup_size_from": k.occupancy.workgroup_from,
+            "at_256_threads": None if k.occupancy.at_256 is None else {
+                "waves_per_simd": k.occupancy.at_256.waves_per_simd,
+                "llvm_occupancy": k.occupancy.at_256.llvm_occupancy,
+                "workgroups_per_cu": k.occupancy.at_256.workgroups_per_cu},
         },
         "vgpr_hint": {"used": k.registers.vgprs_with_agprs, "allocated": k.vgpr.allocated,
                       "file": k.registers.vgpr_file_size,

@@ -225,6 +225,12 @@ class OccupancyFigures:
     workgroup_assumed: bool
     #: waves per SIMD the workgroup shape alone allows (for the JSON "limits")
     workgroup_limit: int
+    #: threads per workgroup the figures are for, and where that size comes from (analysis.occupancy
+    #: WORKGROUP_SOURCES)
+    workgroup_size: int = 0
+    workgroup_from: str = "given"
+    #: what a 256-thread launch would give, when the size was only an assumed upper bound
+    at_256: Occupancy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +345,10 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, timing_req
                                                            max(graph.loop_depth, default=0), len(graph.unreachable)),
         occupancy=OccupancyFigures(result.occupancy[0] if result.occupancy else None,
                                    bool(result.occupancy and result.occupancy[1].workgroup_assumed),
-                                   result.occupancy[0].limit_lds_workgroup if result.occupancy else 0),
+                                   result.occupancy[0].limit_lds_workgroup if result.occupancy else 0,
+                                   result.occupancy[1].workgroup_size if result.occupancy else 0,
+                                   result.occupancy[1].workgroup_from if result.occupancy else "given",
+                                   result.occupancy_at_256),
         lines=rows, longest_lived=ranges, peak_live_set=result.peak_live_set, entry=result.entry_live_in,
         guessed=kernel.guessed, declared_raw=kernel.declared.raw,
         masks=LineMasks(live.live_in, live.live_out, [ins.defs for ins in kernel.instructions],

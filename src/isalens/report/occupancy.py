@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from isalens.analysis.occupancy import Curve, Occupancy
+from isalens.analysis.occupancy import TYPICAL_LAUNCH, WORKGROUP_SOURCES, Curve, Occupancy
 from isalens.analysis.tiles import TilePlan
+
+if TYPE_CHECKING:
+    from isalens.report.model import OccupancyFigures
 
 _REASONS = {
     "vgpr": "VGPRs", "sgpr": "SGPRs", "lds": "LDS", "barriers": "barriers (workgroups per CU)",
@@ -40,6 +43,24 @@ def occupancy_dict(occ: Occupancy, *, workgroup_limit: int) -> dict[str, Any]:
             "threads_to_remove": step.threads_to_remove,
         },
     }
+
+
+def workgroup_note(figures: OccupancyFigures) -> str:
+    """The occupancy title's note: which workgroup size the figures are for and where it comes from."""
+    size, source = figures.workgroup_size, figures.workgroup_from
+    if source == "given":
+        return ""
+    text = f" (workgroup of {size} threads: {WORKGROUP_SOURCES[source]}"
+    if figures.workgroup_assumed:
+        text += "; give the real launch size with --wg N or --wg X,Y,Z"
+    return text + ")"
+
+
+def at_typical_launch_line(occ: Occupancy) -> str:
+    """What a launch of :data:`TYPICAL_LAUNCH` threads would give (shown when the size was only assumed)."""
+    return (f"  with a {TYPICAL_LAUNCH}-thread launch (--wg {TYPICAL_LAUNCH}): {occ.waves_per_simd:g} waves per SIMD, "
+            f"{occ.workgroups_per_cu} workgroup(s) of {occ.waves_per_workgroup} waves per "
+            f"{'WGP' if occ.wgp_mode else 'CU'}, LLVM's per-wave figure {occ.llvm_occupancy}")
 
 
 def curves_dict(curves: tuple[Curve, ...]) -> dict[str, Any]:

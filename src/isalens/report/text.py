@@ -8,7 +8,7 @@ from isalens.ir.registers import RegFile
 from isalens.ir.source import SourceLoc
 from isalens.names import demangled
 from isalens.report.model import COUNT_COLUMN, FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
-from isalens.report.occupancy import render_occupancy_text
+from isalens.report.occupancy import at_typical_launch_line, render_occupancy_text, workgroup_note
 from isalens.report.regmap import register_map
 
 _BOLD = "\033[1m"
@@ -185,10 +185,11 @@ def _register_lines(k: KernelReport, style: _Style) -> Iterator[str]:
     yield (f"        {regs.vgprs_with_agprs} VGPRs used, {k.vgpr.allocated} allocated out of {regs.vgpr_file_size}"
            f"{saving}")
     if k.occupancy.occupancy is not None:
-        assumed = " (no workgroup size declared: 1024 threads assumed, as LLVM does)" \
-            if k.occupancy.workgroup_assumed else ""
         yield ""
-        yield render_occupancy_text(k.occupancy.occupancy, title=style("occupancy", _BOLD) + assumed).rstrip("\n")
+        yield render_occupancy_text(k.occupancy.occupancy, title=style("occupancy", _BOLD)
+                                    + workgroup_note(k.occupancy)).rstrip("\n")
+        if k.occupancy.at_256 is not None:
+            yield at_typical_launch_line(k.occupancy.at_256)
 
 
 def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True) -> str:

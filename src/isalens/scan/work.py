@@ -12,7 +12,7 @@ import orjson
 from isalens import __version__
 from isalens.engine import report_of
 from isalens.engine.binary import disassemble_all, load_code_object, select_kernels
-from isalens.engine.load import LoadedModule, load
+from isalens.engine.load import LoadedModule, load, with_launch_size
 from isalens.engine.sources import load_source
 from isalens.errors import IsalensError
 from isalens.names import name_matches
@@ -35,11 +35,16 @@ class ScanOptions:
     include_dirs: tuple[str, ...] = ()
     opt: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    #: the launch's workgroup size (``--wg``), for occupancy where the code requires none
+    workgroup: tuple[int, int, int] | None = None
 
 
-def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] | None = None) -> dict[str, Any]:
+def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] | None = None, *,
+                     workgroup: tuple[int, int, int] | None = None) -> dict[str, Any]:
     """The ``analyze --json`` document of ``module`` (the same passes as ``analyze``; per-line listings left out;
-    advice, which is prose, too: a scan row holds figures)."""
+    advice, which is prose, too: a scan row holds figures); ``workgroup``: the launch size (``--wg``)."""
+    if workgroup is not None:
+        module = with_launch_size(module, workgroup)
     report = report_of(module, module.kernels, compiler_stats or {}, extra=("stats", "timing"))
     # through JSON text, so a row holds exactly the values ``analyze --json`` prints (keys as strings)
     doc: dict[str, Any] = orjson.loads(render_json(report, lines=False))
@@ -88,7 +93,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         chosen = None if options.kernel is None else symbols
         module = load_code_object(co, file=unit.file, symbols=chosen, ignore_unknown=options.ignore_unknown,
                                   disassembly=whole)
-        return rows_from_document(analyze_document(module), **identity)
+        return rows_from_document(analyze_document(module, workgroup=options.workgroup), **identity)
     except IsalensError:
         pass
     try:
@@ -102,7 +107,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         try:
             module = load_code_object(co, file=unit.file, symbols=[symbol], ignore_unknown=options.ignore_unknown,
                                       disassembly=whole)
-            rows += rows_from_document(analyze_document(module), **identity)
+            rows += rows_from_document(analyze_document(module, workgroup=options.workgroup), **identity)
         except IsalensError as exc:
             rows.append(error_row(exc.message, exc.code, kernel=symbol, **identity))
     return rows
@@ -118,7 +123,7 @@ def _rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         module, stats = load_source(Path(unit.file), options.arch, defines=options.defines,
                                     include_dirs=options.include_dirs, opt=options.opt,
                                     ignore_unknown=options.ignore_unknown)
-        doc = analyze_document(module, stats)
+        doc = analyze_document(module, stats, workgroup=options.workgroup)
     else:
         assert unit.data is not None
         try:
@@ -126,7 +131,7 @@ def _rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         except UnicodeDecodeError:
             raise IsalensError("not UTF-8 text: expected ISA text", file=unit.file, code="binary") from None
         module = load(text, options.arch, ignore_unknown=options.ignore_unknown)
-        doc = analyze_document(module)
+        doc = analyze_document(module, workgroup=options.workgroup)
     if options.kernel:
         doc["kernels"] = [k for k in doc["kernels"] if name_matches(options.kernel, str(k["name"]))]
     return rows_from_document(doc, **_identity(unit, module.arch.name))
