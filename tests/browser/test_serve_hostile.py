@@ -1,7 +1,8 @@
 """Hostile sources in ``isalens serve`` (issue 33, item 6): an endless ``#include`` chain, a macro expansion of
-10^9 tokens and a 50 MB paste each give a message, and the server answers the next request; a newer edit cancels
-the compile still running. Seen failing once with the time limit and the size check taken out (the server then
-waited on clang for minutes, and answered the paste only by closing the connection)."""
+10^9 tokens, includes of files outside the opened file's directory and a 50 MB paste each give a message, and
+the server answers the next request; a newer edit cancels the compile still running and its compiler is gone.
+Seen failing once each with the size check taken out, with the cancellation taken out, and with the include
+directory widened to /."""
 
 from __future__ import annotations
 
@@ -28,7 +29,11 @@ HOSTILE = {
     # the file includes itself: clang stops at its include depth limit
     "include chain": '#include "k.cl"\n' + KERNEL,
     "macro expansion": MACROS + "__kernel void k(__global int *p) { p[0] = A8; }\n",
+    # headers outside the file's directory are not the compiler's to read either (frontends/confine.py)
+    "include outside": '#include "../secret.h"\n' + KERNEL,
+    "include absolute": '#include "/etc/passwd"\n' + KERNEL,
 }
+SECRET = "#define SECRET_TOKEN 0x5ec7e7\n"
 #: seconds a compile may take here: enough for the small kernel on a loaded 2-core machine
 LIMIT = "30"
 
@@ -36,7 +41,10 @@ LIMIT = "30"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     require_tool("clang-19")
-    path = tmp_path_factory.mktemp("hostile") / "k.cl"
+    base = tmp_path_factory.mktemp("hostile")
+    (base / "secret.h").write_text(SECRET)
+    (base / "proj").mkdir()
+    path = base / "proj" / "k.cl"
     path.write_text(KERNEL)
     with running_server(path, "--compile-timeout", LIMIT, "--compile-memory", "1G", "--max-source", "4M") as s:
         yield s
@@ -83,6 +91,7 @@ def test_hostile_source_gives_a_message(server: Server, name: str) -> None:
             assert "--compile-timeout" in message or "--compile-memory" in message, message
         else:
             assert answer["error"]["line"] == 1, answer
+        assert "SECRET_TOKEN" not in json.dumps(answer) and "root:" not in json.dumps(answer)
         _still_answers(server, ws, 2)
 
 
