@@ -3,7 +3,17 @@ Mesa 22.3's rules (aco_statistics.cpp), independently of the shader compiler."""
 
 from __future__ import annotations
 
-from isalens.analysis.aco_model import AcoBlock, AcoInstruction, BlockShape, aco_estimate, block_weights, control_depths
+import pytest
+
+from isalens.analysis.aco_model import (
+    AcoBlock,
+    AcoInstruction,
+    BlockShape,
+    aco_estimate,
+    aco_num_waves,
+    block_weights,
+    control_depths,
+)
 from isalens.arch.timing import aco_costs
 
 VALU = AcoInstruction("valu32", vector=True)
@@ -70,3 +80,36 @@ def test_divergent_if_weights() -> None:
     assert [d[2] for d in depths] == [0, 1, 0, 0, 1, 0, 0]
     blocks = [AcoBlock(s.index, s.kind, s.logical_preds, s.linear_preds) for s in shapes]
     assert block_weights(blocks, depths) == [1.0, 0.75, 0.25, 1.0, 0.75, 0.25, 1.0]
+
+
+def test_a_uniform_if_ending_in_p_cbranch_nz_is_an_if() -> None:
+    # the loop above with ACO's optimiser having inverted the if's condition (p_cbranch_nz): the same if, so the
+    # same depths and weights (issue 29: weight 1 instead of 0.5 made Latency 51-61% high on such shaders)
+    shapes = [_shape(0, "uniform,top-level,loop-preheader", (), (), "p_branch", False, (1,)),
+              _shape(1, "uniform,loop-header", (0, 4), (0, 4), "p_cbranch_nz", True, (3, 2)),
+              _shape(2, "uniform,break", (1,), (1,), "p_branch", False, (5,)),
+              _shape(3, "uniform", (1,), (1,), "p_branch", False, (4,)),
+              _shape(4, "uniform,continue", (3,), (3,), "p_branch", False, (1,)),
+              _shape(5, "uniform,top-level,loop-exit", (2,), (2,))]
+    depths = control_depths(shapes)
+    assert depths == [(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 0), (1, 0, 0), (0, 0, 0)]
+
+
+@pytest.mark.parametrize(("large", "wave", "waves"), [(False, 64, 5), (True, 64, 8), (False, 32, 10), (True, 32, 16)])
+def test_gfx1100_has_the_larger_vgpr_file(large: bool, wave: int, waves: int) -> None:
+    # 96 VGPRs: 512 // 96 = 5 wave64 waves on GFX10's file, 768 // 96 = 8 on gfx1100/1101 (Mesa 22.3); wave32:
+    # 1024 // 96 = 10, 1536 // 96 = 16 (the GFX10.3+ cap of 16 wave64 = 32 wave32 does not bind)
+    assert aco_num_waves(aco_costs(), gfx_level=11, gfx10_3=True, polaris=False, wave_size=wave, vgprs=96, sgprs=0,
+                         lds_bytes=0, workgroup_size=None, wgp_mode=True, large_vgpr_file=large) == waves
+
+
+def test_an_image_sample_with_tfe_reads_its_destination() -> None:
+    from isalens.engine.aco import aco_instructions
+    from isalens.engine.load import load
+    text = ("image_sample v[4:8], v[0:1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D tfe\n"
+            "image_sample v[4:7], v[0:1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D\ns_endpgm\n")
+    kernel = load(text, "gfx1030").kernels[0]
+    tfe, plain, _end = aco_instructions(kernel.ir.instructions, aco_costs(), gfx_level=10, target="gfx1030")
+    # ACO register numbers: VGPR n = 256 + n. With TFE the destination v4..v8 is also an operand.
+    assert set(range(260, 265)) <= set(tfe.operands) and set(tfe.definitions) == set(range(260, 265))
+    assert not set(range(260, 264)) & set(plain.operands)

@@ -308,7 +308,8 @@ def control_depths(shapes: Sequence[BlockShape]) -> list[tuple[int, int, int]]:
         return None if else_linear is None else (then_linear, invert, else_linear)
 
     def is_uniform_if(s: BlockShape) -> bool:
-        return "uniform" in s.kind and s.branch == "p_cbranch_z" and len(s.targets) == 2
+        # ACO's optimiser may invert the condition of a uniform if's p_cbranch_z: p_cbranch_nz ends the same if
+        return "uniform" in s.kind and s.branch in ("p_cbranch_z", "p_cbranch_nz") and len(s.targets) == 2
 
     def after(i: int, guard: int) -> int | None:
         """The block that becomes current once the construct ending block ``i`` is done (None: none)."""
@@ -355,12 +356,15 @@ def control_depths(shapes: Sequence[BlockShape]) -> list[tuple[int, int, int]]:
 
 
 def aco_num_waves(costs: AcoCosts, *, gfx_level: int, gfx10_3: bool, polaris: bool, wave_size: int, vgprs: int,
-                  sgprs: int, lds_bytes: int, workgroup_size: int | None, wgp_mode: bool) -> int:
-    """ACO's waves per SIMD for the final register counts (``VGPRs``/``SGPRs`` statistics, already allocated)."""
+                  sgprs: int, lds_bytes: int, workgroup_size: int | None, wgp_mode: bool,
+                  large_vgpr_file: bool = False) -> int:
+    """ACO's waves per SIMD for the final register counts (``VGPRs``/``SGPRs`` statistics, already allocated);
+    ``large_vgpr_file``: gfx1100/gfx1101, whose VGPR file Mesa 22.3 takes as 1.5x the GFX10 one."""
     w = costs.waves
     if gfx_level >= 10:
         wave64 = w["max_wave64_gfx10_3"] if gfx10_3 else w["max_wave64_gfx10"]
-        physical_vgprs = w["physical_vgprs_gfx10_wave32"] if wave_size == 32 else w["physical_vgprs_gfx10_wave64"]
+        file = "gfx1100" if large_vgpr_file else "gfx10"
+        physical_vgprs = w[f"physical_vgprs_{file}_wave32"] if wave_size == 32 else w[f"physical_vgprs_{file}_wave64"]
         simd_per_cu = w["simd_per_cu_gfx10"]
     else:
         wave64 = w["max_wave64_polaris"] if polaris else w["max_wave64_gfx9"]

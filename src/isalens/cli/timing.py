@@ -84,21 +84,53 @@ def _kernels(file: str, args: argparse.Namespace) -> tuple[list[LoadedKernel], d
 
 def _aco_docs(file: str, args: argparse.Namespace) -> list[tuple[str, dict[str, Any]]]:
     """ACO mode: a shader is compiled by RADV (ACO's figures beside ours); an ACO listing is re-computed alone."""
-    from isalens.engine.aco import aco_statistics, aco_timing_shader  # only this mode needs them
+    from isalens.engine.aco import aco_statistics, aco_timing_shader, dump_aco_ir  # only this mode needs them
     from isalens.engine.sources import SHADER_SUFFIXES, is_source
     path = Path(file)
-    if path.suffix.lower() in SHADER_SUFFIXES:
+    if path.suffix.lower() in SHADER_SUFFIXES or args.lang is not None:
         if not args.arch:
             raise InputError("compiling a shader needs a GPU: pass --arch (e.g. --arch navi21)", file=file,
                              code="arch-required")
         doc = aco_timing_shader(path, args.arch, stage=args.stage, entry=args.entry, defines=args.defines,
-                                wave=args.wave)
+                                wave=args.wave, lang=args.lang, include_dirs=args.include_dirs)
         return [(path.stem, doc)]
     if is_source(path):
         raise InputError("--model aco needs a GLSL/HLSL shader (compiled by RADV/ACO) or an ACO listing",
                          file=file, code="usage")
     kernels, stats = _kernels(file, args)
-    return [(k.name, aco_statistics(k, stats)) for k in kernels]
+    # a RADV_DEBUG=shaders dump holds each stage's ACO IR before its disassembly: ACO's block structure
+    irs = dump_aco_ir(_read_text(file))
+    if len(irs) != len(kernels):
+        irs = [""] * len(kernels)
+    return [(k.name, aco_statistics(k, _kernel_stats(k, stats), aco_ir=ir, workgroup_size=_workgroup(k),
+                                     stage=k.ir.declared.shader_stage))
+            for k, ir in zip(kernels, irs, strict=True)]
+
+
+def _read_text(file: str) -> str:
+    try:
+        return Path(file).read_text(encoding="utf-8", errors="replace") if file != "-" else ""
+    except OSError:
+        return ""
+
+
+def _kernel_stats(kernel: LoadedKernel, stats: dict[str, str | int]) -> dict[str, str | int]:
+    """The compiler statistics ACO mode reads: a dump's per-stage figures (its "SHADER STATS"), else the file's."""
+    own: dict[str, str | int] = {}
+    for key, value in dict(kernel.ir.declared.raw).items():
+        try:
+            own[key] = int(value)
+        except (TypeError, ValueError):
+            continue
+    return {**stats, **own} if own else stats
+
+
+def _workgroup(kernel: LoadedKernel) -> int | None:
+    d = kernel.ir.declared
+    if d.shader_stage == "comp" and d.workgroup_size:
+        x, y, z = d.workgroup_size
+        return x * y * z
+    return None
 
 
 def _aco_text(file: str, name: str, doc: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
@@ -34,7 +35,7 @@ from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, SPECIAL_NAM
 from isalens.isa.amdgcn.aco_ir import parse_aco_ir_blocks
 from isalens.isa.amdgcn.semantics import base_mnemonic
 
-__all__ = ["aco_instructions", "aco_statistics", "aco_timing_shader"]
+__all__ = ["aco_instructions", "aco_statistics", "aco_timing_shader", "dump_aco_ir"]
 
 #: ACO's physical register numbers of the special registers isalens tracks
 _SPECIAL_ACO = {"vcc_lo": 106, "vcc_hi": 107, "exec_lo": 126, "exec_hi": 127, "scc": 253, "m0": 124,
@@ -46,6 +47,9 @@ _VECTOR = {"valu32", "valu_convert32", "valu_fma", "valu_fma_slow", "valu_double
            "valu_quarter_rate32", "valu_transcendental32"}
 # Mesa 22.3 issues every wave64 vector op twice on GFX10+ (later releases exempt VOPD-capable ops on GFX11:
 # measured, a wave64 v_mov_b32 costs 2 cycles in 22.3's perfinfo on gfx1100)
+# Mesa 22.3 gives gfx1100 and gfx1101 a VGPR file 1.5x the size of other GFX10+ chips (768 per wave64 lane
+# slice instead of 512, 1536 for wave32), which its wave count uses (issue 29: gfx1100 shaders of a public corpus)
+_LARGE_VGPR_FILE = {"gfx1100", "gfx1101"}
 # GFX6-8 chips with full-rate fp32 FMA (ACO: Tahiti, Hawaii, Carrizo)
 _FAST_FMA = {"gfx600", "gfx701", "gfx801"}
 
@@ -116,6 +120,9 @@ def aco_instructions(instructions: Sequence[Instruction], costs: AcoCosts, *, gf
         if base in ("lds_param_load", "lds_direct_load"):  # ACO lists M0 among their operands
             uses = tuple(sorted(set(uses) | {124}))
         if base.startswith("v_interp_p2"):  # ACO: the P1 result is an operand, tied to the definition
+            uses = tuple(sorted(set(uses) | set(defs)))
+        if base.startswith("image_") and ins.modifier("tfe") is not None:
+            # with TFE ACO initialises the destination and passes it as an operand (it is read)
             uses = tuple(sorted(set(uses) | set(defs)))
         if cls == "branch":  # ACO's branches carry no operands
             uses = ()
@@ -217,7 +224,8 @@ def aco_statistics(kernel: LoadedKernel, compiler_stats: dict[str, str | int], *
             group = 128
             assumptions.append("NGG vertex subgroup of 128 invocations assumed for ACO's wave count")
         num_waves = aco_num_waves(costs, gfx_level=gfx, gfx10_3=arch.name.startswith("gfx103") or gfx >= 11,
-                                  polaris=arch.name == "gfx803", wave_size=kernel.ir.wave_size, vgprs=vgprs,
+                                  polaris=arch.name == "gfx803", large_vgpr_file=arch.name in _LARGE_VGPR_FILE,
+                                  wave_size=kernel.ir.wave_size, vgprs=vgprs,
                                   sgprs=sgprs, lds_bytes=lds, workgroup_size=group, wgp_mode=gfx >= 10)
     else:
         from isalens.engine.timing import _occupancy_waves  # the occupancy model, when ACO's figure is absent
@@ -243,9 +251,12 @@ def _doc(r: AcoResult, kernel: LoadedKernel, stats: dict[str, str | int], assump
 
 
 def aco_timing_shader(source: Path, arch: str, *, stage: str | None = None, entry: str = "main",
-                      defines: Sequence[str] = (), wave: int | None = None) -> dict[str, Any]:
-    """Compile ``source`` with RADV for ``arch``, re-compute ACO's figures and put ACO's own beside them."""
-    result = radv.compile_shader(source, arch, stage=stage, entry=entry, defines=defines, wave=wave)
+                      defines: Sequence[str] = (), wave: int | None = None, lang: str | None = None,
+                      include_dirs: Sequence[str | Path] = ()) -> dict[str, Any]:
+    """Compile ``source`` with RADV for ``arch`` (``lang``, ``include_dirs`` as the other commands take them),
+    re-compute ACO's figures and put ACO's own beside them."""
+    result = radv.compile_shader(source, arch, stage=stage, entry=entry, defines=defines, wave=wave, lang=lang,
+                                 include_dirs=include_dirs)
     text = result.assembly_lines
     if not text.strip():
         raise CompilerError("RADV returned no \"Assembly\" representation", file=str(source), code="driver")
@@ -262,3 +273,30 @@ def aco_timing_shader(source: Path, arch: str, *, stage: str | None = None, entr
         wg = x * y * z
     ir = result.executable.representations.get("ACO IR", "")
     return aco_statistics(module.kernels[0], stats, aco_ir=ir, workgroup_size=wg, stage=result.stage)
+
+
+_IR_START = re.compile(r"^(?:After [A-Za-z][\w ]*:|ACO shader stage:.*)\s*$")
+_SECTION = re.compile(r"^(?:disasm:|\*\*\* SHADER STATS \*\*\*|shader: MESA_SHADER_\w+)\s*$")
+
+
+def dump_aco_ir(text: str) -> list[str]:
+    """The ACO IR of each ``disasm:`` section of a RADV_DEBUG=shaders dump, in order ("" where the stage has
+    none): RADV prints a stage's IR ("After RA:", "ACO shader stage: ...", its blocks) before its disassembly,
+    which is what the dump reader makes one kernel of."""
+    out: list[str] = []
+    pending: list[str] = []
+    capturing = False
+    for line in text.splitlines():
+        if _IR_START.match(line):
+            if not capturing:
+                pending = []
+            capturing = True
+            pending.append(line)
+        elif _SECTION.match(line):
+            capturing = False
+            if line.strip() == "disasm:":
+                out.append("\n".join(pending))
+                pending = []
+        elif capturing:
+            pending.append(line)
+    return out
