@@ -76,3 +76,74 @@ def test_no_pane_without_source_lines(browser: Any, tmp_path: Path) -> None:
     page.wait_for_selector(".row")
     assert page.locator("#source-pane").is_hidden()
     page.close()
+
+
+def _report(tmp_path: Path, capsys: pytest.CaptureFixture[str], source: Path, *flags: str) -> tuple[Path, Any]:
+    require_tool("clang-19")
+    html = tmp_path / f"{source.stem}.html"
+    assert main(["analyze", str(source), "--arch", "gfx902", "--html", str(html), "--json", *flags]) == 0
+    (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+    return html, kernel
+
+
+def test_chart_hover_names_the_source_line_and_its_variables(browser: Any, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # oracle: the --json of the same run: lines[i].source and the variables whose ranges cover lines[i].line
+    html, kernel = _report(tmp_path, capsys, SOURCE, "--debug-variables")
+    lines = kernel["lines"]
+
+    def held(line: int) -> list[str]:
+        return [v["name"] for v in kernel["variables"]
+                if any(r["first_line"] <= line <= r["last_line"] for r in v["ranges"])]
+    # a line where some variable is held and another's range has already ended (so the hover must look at
+    # both ends of each range)
+    def ended(line: int) -> bool:
+        return any(all(r["last_line"] < line for r in v["ranges"]) for v in kernel["variables"])
+    index = next(i for i, row in enumerate(lines)
+                 if row["source"] is not None and held(row["line"]) and ended(row["line"]))
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(html.as_uri())
+    page.wait_for_selector(".src-row")
+    box = page.locator("#chart").bounding_box()
+    # the chart puts row i at x = 30 + i / (n - 1) * (width - 40) (report.js renderChart)
+    page.mouse.move(box["x"] + 30 + index / (len(lines) - 1) * (box["width"] - 40), box["y"] + box["height"] / 2)
+    tip = page.locator("#chart-tip").inner_text()
+    source = lines[index]["source"]
+    assert tip.startswith(f"line {lines[index]['line']}: ")
+    assert f"source {source['file'].rsplit('/', 1)[-1]}:{source['line']}" in tip
+    assert tip.splitlines()[-1] == "variables: " + ", ".join(held(lines[index]["line"]))
+    page.close()
+
+
+def test_advice_and_loop_tables_link_to_source_lines(browser: Any, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    source = EXAMPLES / "kernels" / "advice" / "spill_budget.cl"
+    html, kernel = _report(tmp_path, capsys, source)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(html.as_uri())
+    page.wait_for_selector(".src-row")
+
+    def selected_after(link: Any) -> tuple[int, list[int]]:
+        link.click()
+        line = int(page.locator(".src-row.sel .sln").inner_text())
+        return line, _marked(page)
+
+    def mapped(line: int) -> list[int]:
+        return [i for i, row in enumerate(kernel["lines"]) if row["source"] is not None
+                and row["source"]["line"] == line and row["source"]["file"].endswith("/spill_budget.cl")]
+    # the one loop left after unrolling is `for (int it ...)`, source lines 17-20 (read off the file): its link
+    # selects line 17 and marks exactly that line's instructions
+    assert len(kernel["timing"]["loops"]) == 1
+    loop_link = page.locator("#sections table a.src-link")
+    assert loop_link.inner_text() == "spill_budget.cl:17-20"
+    assert selected_after(loop_link) == (17, mapped(17))
+    # each advice item's first source link selects the first of the item's JSON sources
+    items = [a for a in kernel["advice"] if a.get("sources")]
+    assert items
+    for n, item in enumerate(kernel["advice"]):
+        if not item.get("sources"):
+            continue
+        link = page.locator("#sections ol > li").nth(n).locator("a.src-link").first
+        first = item["sources"][0]["line"]
+        assert selected_after(link) == (first, mapped(first))
+    page.close()

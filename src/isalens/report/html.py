@@ -79,23 +79,47 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
     }
 
 
+def _source_keys(k: KernelReport) -> dict[tuple[str, int], int]:
+    """Each (file, line) of the source pane and its row index there (by file and line)."""
+    found = sorted({(r.source.file, r.source.line) for r in k.lines if r.source is not None}
+                   | {(r.file, r.line) for r in k.source_lines})
+    return {key: n for n, key in enumerate(found)}
+
+
 def _source_data(k: KernelReport) -> dict[str, Any]:
     """The source pane: one row per source line ([file name, line, text, instructions, issue, stall, most live
-    VGPRs], by file and line) and, per listing row, the index of its source row (-1: none)."""
+    VGPRs], by file and line) and, per listing row, the index of its source row (-1: none); the source
+    variables' input line ranges (the chart's hover names those live at a line); advice items' and loops'
+    source lines as pane rows."""
     if k.debug_info == "none":
         return {}
-    keys: dict[tuple[str, int], int] = {}
+    keys = _source_keys(k)
     rows: list[list[Any]] = []
     costs = {(r.file, r.line): r for r in k.source_lines}
-    found = sorted({(r.source.file, r.source.line) for r in k.lines if r.source is not None} | set(costs))
-    for file, line in found:
-        keys[(file, line)] = len(rows)
+    for file, line in keys:
         c = costs.get((file, line))
         rows.append([file.rsplit("/", 1)[-1], line, k.source_text.get((file, line), ""),
                      c.instructions if c else 0, c.issue_cycles if c else None, c.stall_cycles if c else None,
                      c.max_live_vgpr if c else 0])
-    return {"source": rows, "src_of": Streamed(k.lines, lambda r: -1 if r.source is None
-                                                 else keys.get((r.source.file, r.source.line), -1))}
+    data: dict[str, Any] = {
+        "source": rows, "src_of": Streamed(k.lines, lambda r: -1 if r.source is None
+                                           else keys.get((r.source.file, r.source.line), -1))}
+    if k.variables:
+        data["variables"] = [[name, [[first, last] for first, last, _regs in ranges]] for name, ranges in k.variables]
+    if k.advice is not None:
+        data["advice_src"] = [[[s.short(), keys.get((s.file, s.line), -1)] for s in a.sources]
+                              for a in k.advice.items]
+    if k.loop_sources:
+        by_name = {(f.rsplit("/", 1)[-1], n): i for (f, n), i in keys.items()}
+        data["loop_src"] = {str(line): [span, by_name.get(_span_start(span), -1)]
+                            for line, span in k.loop_sources.items()}
+    return data
+
+
+def _span_start(span: str) -> tuple[str, int]:
+    """``loops.cl:22-26`` -> (``loops.cl``, 22)."""
+    name, _, lines = span.rpartition(":")
+    return name, int(lines.split("-", 1)[0])
 
 
 def _timing_data(k: KernelReport) -> dict[str, Any]:

@@ -76,25 +76,37 @@
     a.addEventListener("click", () => { const i = K.lines.findIndex((r) => r[0] === line); if (i >= 0) goTo(i); });
     return a;
   }
+  // a source line named by an advice item or a loop: selects it in the source pane, as a click there does
+  function srcLink(label, idx) {
+    const a = document.createElement("a"); a.className = "src-link"; a.textContent = label;
+    if (idx >= 0) { a.dataset.src = String(idx); a.addEventListener("click", () => selectSource(idx, true)); }
+    return a;
+  }
   function renderSections() {
     const box = $("sections"); box.innerHTML = "";
     const add = (title) => { const s = document.createElement("section"); const h = document.createElement("h2"); h.textContent = title; s.appendChild(h); box.appendChild(s); return s; };
     if (K.loops) {
       const s = add("timing: cycles per loop iteration (static estimate, docs/timing.md)"), t = document.createElement("table");
       const head = t.insertRow(); for (const h of ["loop at line", "depth", "cycles/iteration", "bottleneck"]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
-      for (const [line, depth, cyc, why] of K.loops) { const r = t.insertRow(); r.insertCell().appendChild(lineLink(line)); r.insertCell().textContent = depth; r.insertCell().textContent = cyc; r.insertCell().textContent = why; }
+      if (K.loop_src) { const th = document.createElement("th"); th.textContent = "source lines"; head.appendChild(th); }
+      for (const [line, depth, cyc, why] of K.loops) {
+        const r = t.insertRow(); r.insertCell().appendChild(lineLink(line)); r.insertCell().textContent = depth; r.insertCell().textContent = cyc; r.insertCell().textContent = why;
+        if (K.loop_src) { const c = r.insertCell(), ls = K.loop_src[String(line)]; if (ls) c.appendChild(srcLink(ls[0], ls[1])); }
+      }
       s.appendChild(t);
       if (K.timing_kernel) { const p = document.createElement("p"); p.textContent = `kernel: ${K.timing_kernel[0]} cycles; bound: ${K.timing_kernel[1]}`; s.appendChild(p); }
     } else if (K.timing_note) { add("timing").appendChild(document.createTextNode(K.timing_note)); }
     if (K.advice) {
       const s = add("advice (docs/advice.md)"), ul = document.createElement("ol");
       if (!K.advice.length) { const li = document.createElement("li"); li.textContent = K.advice_refused || "no detector found anything to change"; ul.appendChild(li); }
-      for (const [kind, message, lines] of K.advice) {
+      K.advice.forEach(([kind, message, lines], n) => {
         const li = document.createElement("li"); const b = document.createElement("b"); b.textContent = `[${kind}] `; li.appendChild(b);
         li.appendChild(document.createTextNode(message + " "));
         if (lines.length) { li.appendChild(document.createTextNode("lines ")); lines.slice(0, 12).forEach((ln, j) => { if (j) li.appendChild(document.createTextNode(", ")); li.appendChild(lineLink(ln)); }); }
+        const srcs = K.advice_src ? K.advice_src[n] : [];
+        if (srcs.length) { li.appendChild(document.createTextNode("; source ")); srcs.slice(0, 12).forEach(([label, idx], j) => { if (j) li.appendChild(document.createTextNode(", ")); li.appendChild(srcLink(label, idx)); }); }
         ul.appendChild(li);
-      }
+      });
       s.appendChild(ul);
     }
   }
@@ -123,7 +135,24 @@
       m.title = `VGPR peak ${K.peak.vgpr} at line ${K.lines[pk][0]}`; m.addEventListener("click", (ev) => { ev.stopPropagation(); goTo(pk); });
       $("chart-wrap").appendChild(m);
     }
-    svg.onclick = (ev) => { const r = svg.getBoundingClientRect(); const i = Math.round(((ev.clientX - r.left - 30) / (W - 40)) * (n - 1)); goTo(Math.max(0, Math.min(n - 1, i))); };
+    const at = (ev) => { const r = svg.getBoundingClientRect(); return Math.max(0, Math.min(n - 1, Math.round(((ev.clientX - r.left - 30) / (W - 40)) * (n - 1)))); };
+    svg.onclick = (ev) => goTo(at(ev));
+    // hover: the line, its live counts and, where the input maps them, its source line and the variables there
+    let tip = $("chart-tip");
+    if (!tip) { tip = document.createElement("div"); tip.id = "chart-tip"; tip.hidden = true; $("chart-wrap").appendChild(tip); }
+    svg.onmouseleave = () => { tip.hidden = true; };
+    svg.onmousemove = (ev) => {
+      const i = at(ev), row = K.lines[i], r = svg.getBoundingClientRect();
+      let text = `line ${row[0]}: ${row[2]} VGPRs, ${row[3]} SGPRs live`;
+      const s = K.src_of ? K.src_of[i] : -1;
+      if (s >= 0) { const [name, line, src] = K.source[s]; text += `\nsource ${name}:${line}` + (src ? `: ${src.trim()}` : ""); }
+      if (K.variables) {
+        const held = K.variables.filter(([, ranges]) => ranges.some(([a, b]) => a <= row[0] && row[0] <= b)).map(([v]) => v);
+        text += held.length ? `\nvariables: ${held.join(", ")}` : "\nvariables: none named here";
+      }
+      tip.textContent = text; tip.hidden = false;
+      tip.style.left = Math.min(ev.clientX - r.left + 12, Math.max(0, r.width - 360)) + "px"; tip.style.top = "16px";
+    };
   }
 
   function goTo(i) { state.current = i; const l = $("listing"); l.scrollTop = Math.max(0, i * ROW - l.clientHeight / 3); renderRows(); }
