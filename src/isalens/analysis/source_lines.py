@@ -14,12 +14,14 @@ The assembly and the code object built from it so give the same table; the paddi
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from isalens.analysis.cfg import CFG, Loop
 from isalens.analysis.pressure import Pressure
 from isalens.ir.program import Kernel
+from isalens.ir.source import SourceLoc
 
 if TYPE_CHECKING:
     from isalens.analysis.timing import KernelTiming
@@ -47,6 +49,12 @@ class SourceLine:
     spill_ops: int
     lds_ops: int
     global_ops: int
+    #: the function the line's code belongs to and the call sites that inlined its first instruction
+    #: (innermost first); None / empty where the input does not say (assembly: final locations only)
+    function: str | None = None
+    inlined_at: tuple[SourceLoc, ...] = ()
+    #: every distinct call chain among the line's instructions (a helper inlined at two call sites has two)
+    call_chains: tuple[tuple[SourceLoc, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,21 +128,52 @@ def source_lines(kernel: Kernel, graph: CFG, pressure: Pressure,
         row[7] += klass.startswith("scratch.") or ins.mnemonic in _SPILL_MNEMONICS
         row[8] += klass.startswith("ds.")
         row[9] += klass.startswith(_GLOBAL_PREFIXES)
-    return tuple(SourceLine(f, n, r[0], r[1], r[2], r[3] if timed is not None else None,
-                            r[4] if timed is not None else None, r[5], r[6], r[7], r[8], r[9])
-                 for (f, n) in order for r in (rows[(f, n)],))
+    table = tuple(SourceLine(f, n, r[0], r[1], r[2], r[3] if timed is not None else None,
+                             r[4] if timed is not None else None, r[5], r[6], r[7], r[8], r[9])
+                  for (f, n) in order for r in (rows[(f, n)],))
+    if not kernel.source.frames:
+        return table
+    return _with_frames(kernel, table, {i for i, b in enumerate(block_of) if b in dead} | padding)
+
+
+def _with_frames(kernel: Kernel, table: tuple[SourceLine, ...], skipped: set[int]) -> tuple[SourceLine, ...]:
+    """The rows with their function (of the first instruction) and every call chain among their instructions
+    (``skipped``: the instructions the rows leave out)."""
+    chains: dict[tuple[str, int], dict[tuple[SourceLoc, ...], None]] = {}
+    for i, (frame, loc) in enumerate(zip(kernel.source.frames, kernel.source.locs, strict=False)):
+        if frame is not None and loc is not None and i not in skipped:
+            chains.setdefault((loc.file, loc.line), {})[frame.inlined_at] = None
+    out = []
+    for r in table:
+        frame = kernel.source.frame_at(r.first_index)
+        out.append(r if frame is None else dataclasses.replace(
+            r, function=frame.function, inlined_at=frame.inlined_at, call_chains=tuple(chains[(r.file, r.line)])))
+    return tuple(out)
 
 
 def loop_span(kernel: Kernel, graph: CFG, loop: Loop) -> SourceSpan | None:
     """The source lines of one natural loop: the lines of its header's file that the loop's instructions come
-    from (None: the header names no source line)."""
+    from (None: the header names no source line). Where a binary's DWARF says which code is an inlined helper,
+    the helper's lines count as the line that called it (``tap``'s body as ``acc += w * tap(...)``): the
+    loop's own level is the least inlined of its instructions. Assembly cannot tell helpers apart, so there a
+    helper defined in the same file widens the span."""
+    source = kernel.source
+    body = [i for b in loop.blocks for i in range(graph.blocks[b].start, graph.blocks[b].end)]
     header = graph.blocks[loop.header]
-    first_loc = next((loc for i in range(header.start, header.end) if (loc := kernel.source.at(i)) is not None),
-                     None)
+    first = next((i for i in range(header.start, header.end) if source.at(i) is not None), None)
+    if first is None:
+        return None
+    depth = min((len(f.inlined_at) for i in body if (f := source.frame_at(i)) is not None), default=0)
+
+    def at_loop_level(i: int) -> SourceLoc | None:
+        frame = source.frame_at(i)
+        if frame is not None and len(frame.inlined_at) > depth:
+            return frame.inlined_at[len(frame.inlined_at) - depth - 1]  # the call made at the loop's level
+        return source.at(i)
+    first_loc = at_loop_level(first)
     if first_loc is None:
         return None
-    lines = {loc.line for b in loop.blocks for i in range(graph.blocks[b].start, graph.blocks[b].end)
-             if (loc := kernel.source.at(i)) is not None and loc.file == first_loc.file}
+    lines = {loc.line for i in body if (loc := at_loop_level(i)) is not None and loc.file == first_loc.file}
     return SourceSpan(first_loc.file, min(lines), max(lines))
 
 

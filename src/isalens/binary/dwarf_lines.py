@@ -20,7 +20,7 @@ from isalens.errors import guarded
 from isalens.ir.program import Kernel
 from isalens.ir.source import SourceLoc, SourceMap, carry_forward
 
-__all__ = ["LineTable", "attach_line_table", "read_line_table"]
+__all__ = ["LineTable", "attach_line_table", "file_names", "read_line_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ def _text(value: object) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def _file_names(header: object, version: int) -> list[str]:
+def file_names(header: object, version: int) -> list[str]:
     """Full paths of the line program's file entries, by index (DWARF 5 counts from 0, earlier from 1)."""
     entries = list(header["file_entry"])  # type: ignore[index]
     dirs = [_text(d) for d in header["include_directory"]]  # type: ignore[index]
@@ -80,7 +80,7 @@ def read_line_table(data: bytes, *, file: str, where: str) -> LineTable:
             program = dwarf.line_program_for_CU(cu)
             if program is None:
                 continue
-            names = _file_names(program.header, int(program.header["version"]))
+            names = file_names(program.header, int(program.header["version"]))
             pending: tuple[int, SourceLoc] | None = None
             for entry in program.get_entries():
                 state = entry.state

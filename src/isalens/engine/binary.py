@@ -181,6 +181,14 @@ def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
         return module
     problems = list(table.problems)
     kernels = tuple(attach_line_table(k, table) for k in module.kernels)
+    from isalens.binary.dwarf_inlines import attach_frames, read_frames
+
+    try:  # which function each instruction is, and the call sites that inlined it
+        frames, frame_problems = read_frames(co.data, file=file, where=co.source)
+        problems += frame_problems
+        kernels = tuple(attach_frames(k, frames) for k in kernels)
+    except IsalensError as exc:
+        problems.append(f"{exc.message}: no inlining call chains")
     if co.debug_info == "lines+variables":  # location lists (-g): which registers hold which variables
         from isalens.binary.dwarf_variables import attach_variables, read_variable_ranges
 

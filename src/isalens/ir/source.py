@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["DEBUG_KINDS", "SourceLoc", "SourceMap", "VariableLoc", "carry_forward"]
+__all__ = ["DEBUG_KINDS", "Frame", "SourceLoc", "SourceMap", "VariableLoc", "carry_forward"]
 
 #: what a kernel's input says about its source: lines and variables, lines only, or nothing
 DEBUG_KINDS = ("lines+variables", "lines", "none")
@@ -32,6 +32,15 @@ class SourceLoc:
     def short(self) -> str:
         """``name.cl:42`` for text reports."""
         return f"{self.file.rsplit('/', 1)[-1]}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The function whose code an instruction is, and the call sites that inlined it there (innermost first,
+    outward to the kernel): only a binary's DWARF says this; assembly has the final location only."""
+
+    function: str
+    inlined_at: tuple[SourceLoc, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +68,8 @@ class SourceMap:
     files: tuple[str, ...] = field(default=())
     #: where source variables live (``;DEBUG_VALUE:`` comments), in order of their first instruction
     variables: tuple[VariableLoc, ...] = field(default=())
+    #: per instruction index, its function and inlining call chain (empty: the input does not say)
+    frames: tuple[Frame | None, ...] = field(default=())
 
     def variables_at(self, index: int) -> list[VariableLoc]:
         """The variables held in registers at instruction ``index`` (one pass over the ranges: ask once per
@@ -67,6 +78,9 @@ class SourceMap:
 
     def at(self, index: int) -> SourceLoc | None:
         return self.locs[index] if 0 <= index < len(self.locs) else None
+
+    def frame_at(self, index: int) -> Frame | None:
+        return self.frames[index] if 0 <= index < len(self.frames) else None
 
 
 def carry_forward(locs: list[SourceLoc | None]) -> list[SourceLoc | None]:

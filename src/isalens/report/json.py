@@ -110,18 +110,22 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
         "debug_info": k.debug_info,
         "variables": [{"name": name, "ranges": [{"first_line": a, "last_line": b, "registers": list(regs)}
                                                 for a, b, regs in ranges]} for name, ranges in k.variables],
-        "source_lines": [_source_line(r, k.source_text.get((r.file, r.line))) for r in k.source_lines],
+        "source_lines": [_source_line(r, k.source_text.get((r.file, r.line)), framed)
+                         for framed in (any(r.function for r in k.source_lines),) for r in k.source_lines],
         **({} if k.stats is None else {"stats": stats_dict(k.stats, stream=stream)}),
         **_timing(k, stream),
         **_advice(k),
     }
 
 
-def _source_line(r: SourceLine, text: str | None) -> dict[str, Any]:
-    return {"file": r.file, "line": r.line, "text": text, "instructions": r.instructions, "code_bytes": r.code_bytes,
-            "issue_cycles": r.issue_cycles, "stall_cycles": r.stall_cycles,
-            "max_live": {"vgpr": r.max_live_vgpr, "sgpr": r.max_live_sgpr}, "spill_ops": r.spill_ops,
-            "lds_ops": r.lds_ops, "global_ops": r.global_ops}
+def _source_line(r: SourceLine, text: str | None, framed: bool) -> dict[str, Any]:
+    row = {"file": r.file, "line": r.line, "text": text, "instructions": r.instructions,
+           "code_bytes": r.code_bytes, "issue_cycles": r.issue_cycles, "stall_cycles": r.stall_cycles,
+           "max_live": {"vgpr": r.max_live_vgpr, "sgpr": r.max_live_sgpr}, "spill_ops": r.spill_ops,
+           "lds_ops": r.lds_ops, "global_ops": r.global_ops, "function": r.function}
+    if framed:  # the input says which function each line's code is (a binary's DWARF): the call chain too
+        row["inlined_at"] = [{"file": c.file, "line": c.line} for c in r.inlined_at]
+    return row
 
 
 def _timing(k: KernelReport, stream: bool) -> dict[str, Any]:

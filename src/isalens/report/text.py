@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from isalens.analysis.source_lines import SourceLine
 from isalens.ir.registers import RegFile
 from isalens.ir.source import SourceLoc
 from isalens.names import demangled
@@ -81,6 +82,30 @@ def source_table(k: KernelReport, limit: int | None) -> Iterator[str]:
                f"{r.lds_ops:4d} {r.global_ops:4d} {r.spill_ops:5d}  {text}")
 
 
+def _chain_text(chain: tuple[SourceLoc, ...]) -> str:
+    return " <- ".join(c.short() for c in chain)
+
+
+def function_table(k: KernelReport) -> Iterator[str]:
+    """The source lines grouped by the function their code belongs to (a binary's DWARF says which, and where
+    each inlined helper was called from), each group's lines in source order."""
+    groups: dict[str, list[SourceLine]] = {}
+    for r in k.source_lines:
+        groups.setdefault(r.function or "?", []).append(r)
+    yield "source lines by function  (inlined helpers: where they were called from, innermost call first)"
+    for function, rows in sorted(groups.items(), key=lambda g: -sum(r.issue_cycles or r.instructions
+                                                                     for r in g[1])):
+        chains = list(dict.fromkeys(c for r in rows for c in r.call_chains if c))
+        issue = sum(r.issue_cycles or 0 for r in rows)
+        called = f"  inlined at {'; '.join(_chain_text(c) for c in chains)}" if chains else ""
+        yield (f"  {function}: {len(rows)} lines, {sum(r.instructions for r in rows)} instructions, "
+               f"{sum(r.code_bytes for r in rows)} bytes, {issue} issue cycles{called}")
+        for r in sorted(rows, key=lambda r: (r.file, r.line)):
+            text = (k.source_text.get((r.file, r.line)) or "").strip()
+            where = f"{r.file.rsplit('/', 1)[-1]}:{r.line}"
+            yield f"    {where:>18} {r.instructions:5d} {r.code_bytes:6d}  {text}"
+
+
 def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True, source: bool = False,
                  by_source: bool = False) -> Iterator[str]:
     """The lines of one kernel's view, made one at a time (a listing may have a million); ``source``
@@ -142,6 +167,9 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
     if k.source_lines:
         yield ""
         yield from source_table(k, None if by_source else 10)
+        if by_source and any(r.function for r in k.source_lines):
+            yield ""
+            yield from function_table(k)
     elif by_source:
         yield ""
         yield "source lines: the input carries none (compile with -gline-tables-only or -g; see docs/source.md)"
