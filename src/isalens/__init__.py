@@ -13,7 +13,7 @@ existing file is refused rather than read.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from isalens.version import __version__
 
 # not typing.TYPE_CHECKING: importing typing would slow every command's start-up; mypy reads this name the same way
 TYPE_CHECKING = False

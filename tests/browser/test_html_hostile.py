@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from isalens.engine.load import load
-from isalens.report.compare import Variant, render_compare_html
+from isalens.report.compare import Pair, Pairing, Variant, render_compare_html
 from isalens.report.html import render_html
 from isalens.report.model import livereg_report
 from tests.conftest import ROOT
@@ -66,11 +66,12 @@ def test_compare_page_data_is_inert() -> None:
     report = livereg_report([k.analyze(extra=("stats",)) for k in module.kernels], file="k.s",
                             dialect=module.ir.dialect,
                             diagnostics=())
-    page = render_compare_html([Variant(HOSTILE, report.kernels[0]), Variant("plain", report.kernels[0])])
+    page = render_compare_html(Pairing((Pair("k", (Variant(HOSTILE, report.kernels[0]),
+                                                    Variant("plain", report.kernels[0]))),)))
     data = page.split('id="isalens-data">', 1)[1].split("</script>", 1)[0]
     for bad in ("</", "<!--", "<script", "]]>", "\u2028", "\u2029"):
         assert bad not in data, bad
-    assert json.loads(data)["variants"][0]["label"] == HOSTILE
+    assert json.loads(data)["pairs"][0]["variants"][0]["label"] == HOSTILE
 
 
 pytest.importorskip("playwright.sync_api")  # the module is skipped without Playwright, as before

@@ -29,7 +29,7 @@ def _report(tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]) ->
     html = tmp_path / "report.html"
     assert main(["analyze", str(source), "--html", str(html), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    return html, doc["kernels"][0]
+    return html, doc["files"][0]["kernels"][0]
 
 
 def _open(browser: Any, html: Path) -> Any:

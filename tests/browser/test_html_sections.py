@@ -18,7 +18,7 @@ EXAMPLE = ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s"
 
 
 def test_timing_and_advice_sections_follow_the_json(browser: Any, tmp_path: Path) -> None:
-    (kernel,) = isalens.analyze(EXAMPLE).to_dict()["kernels"]
+    (kernel,) = isalens.analyze(EXAMPLE).to_dict()["files"][0]["kernels"]
     out = tmp_path / "r.html"
     assert main(["analyze", str(EXAMPLE), "--html", str(out)]) == 0
     page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -34,7 +34,7 @@ def test_source_pane_links_both_ways(browser: Any, tmp_path: Path, capsys: pytes
     require_tool("clang-19")
     html = tmp_path / "report.html"
     assert main(["analyze", str(SOURCE), "--arch", "gfx902", "--html", str(html), "--json"]) == 0
-    (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+    (kernel,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"]
     costliest = max(kernel["source_lines"], key=lambda r: r["instructions"])
     expected = [i for i, row in enumerate(kernel["lines"]) if row["source"] is not None
                 and (row["source"]["file"], row["source"]["line"]) == (costliest["file"], costliest["line"])]
@@ -82,7 +82,7 @@ def _report(tmp_path: Path, capsys: pytest.CaptureFixture[str], source: Path, *f
     require_tool("clang-19")
     html = tmp_path / f"{source.stem}.html"
     assert main(["analyze", str(source), "--arch", "gfx902", "--html", str(html), "--json", *flags]) == 0
-    (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+    (kernel,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"]
     return html, kernel
 
 

@@ -43,7 +43,7 @@ def _oracle(text: str, tmp: Path, capsys: pytest.CaptureFixture[str]) -> dict[st
     (d / SOURCE.name).write_text(text)
     capsys.readouterr()
     assert main(["analyze", str(d / SOURCE.name), "--arch", ARCH, "--json"]) == 0
-    (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+    (kernel,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"]
     return dict(kernel)
 
 

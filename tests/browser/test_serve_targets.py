@@ -28,7 +28,7 @@ def test_every_target_tab_gets_its_own_figures(tmp_path: Path, capsys: pytest.Ca
     for arch in TARGETS:
         capsys.readouterr()
         assert main(["analyze", str(SOURCE), "--arch", arch, "--json"]) == 0
-        (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+        (kernel,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"]
         oracle[arch] = (kernel["vgpr"]["peak_live"], kernel["vgpr"]["requested"],
                         kernel["occupancy"]["waves_per_simd"], kernel["instructions"])
     assert oracle[TARGETS[0]] != oracle[TARGETS[1]]  # else a mix-up would pass unnoticed

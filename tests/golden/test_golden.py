@@ -18,14 +18,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from isalens.cli import main
 from tests.conftest import ROOT, require_tool
+from tests.schema_check import validate
 
 CASES = Path(__file__).parent / "cases"
-SCHEMA = json.loads((ROOT / "docs" / "schema" / "livereg.schema.json").read_text())
 
 
 def _check(path: Path, text: str, update: bool) -> None:
@@ -52,7 +51,7 @@ def test_golden(args: list[str], suffix: str, update_golden: bool, capsys: pytes
 def test_json_matches_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
     for source, arch in ((CASES / "loop.s", "gfx900"), (ROOT / "examples" / "isa" / "fp16_half3.gfx902.s", None)):
         assert main(["livereg", str(source), "--json", *(["--arch", arch] if arch else [])]) == 0
-        jsonschema.validate(json.loads(capsys.readouterr().out), SCHEMA)
+        validate(json.loads(capsys.readouterr().out))
 
 
 LOOP, STRAIGHT = CASES / "loop.s", CASES / "straight.s"
@@ -86,7 +85,7 @@ def test_command_golden(name: str, argv: list[str], update_golden: bool, capsys:
 
 def test_golden_key_figures_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
     """The figures the golden files hold, from hand counts (the module docstring derives loop.s's VGPRs)."""
-    analyze = json.loads(_output(COMMANDS[1][1], capsys))["kernels"][0]
+    analyze = json.loads(_output(COMMANDS[1][1], capsys))["files"][0]["kernels"][0]
     vgpr = analyze["vgpr"]
     assert (vgpr["peak_live"], vgpr["peak_lines"], vgpr["requested"], vgpr["allocated"]) == (5, [6, 7, 8, 9, 10], 6, 8)
     assert analyze["instructions"] == 10
@@ -97,7 +96,7 @@ def test_golden_key_figures_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
         10, 16, 2, 8)
     # code bytes by the encoding rules: nine 4-byte instructions + global_store_dword (8) = 44
     assert analyze["stats"]["code_bytes"] == 44
-    timing = json.loads(_output(COMMANDS[3][1], capsys))["timing"]
+    timing = json.loads(_output(COMMANDS[3][1], capsys))["files"][0]["kernels"][0]["timing"]
     # trip count 10 assumed; per iteration v_add_f32 + v_mul_f32 = 2 f32 ops x 64 lanes = 128 flops; kernel:
     # 10 x 128 + the v_add_f32 after the loop (64) = 1344; one global_store_dword: 64 lanes x 4 bytes = 256;
     # VALU issue on gfx9 wave64 is 4 cycles per instruction: (10 x 2 + 2) x 4 = 88
@@ -105,9 +104,10 @@ def test_golden_key_figures_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
     assert (kernel["flops"]["f32"], kernel["bytes"]["global"], kernel["issue_cycles"]["valu"]) == (1344, 256, 88)
     assert [loop["flops"]["f32"] for loop in timing["loops"]] == [128]
     # advise: 8 of 10 waves, limited by whole 16-wave workgroups, not by registers or LDS: nothing to change
-    assert json.loads(_output(COMMANDS[5][1], capsys))["kernels"][0]["advice"] == []
+    assert json.loads(_output(COMMANDS[5][1], capsys))["files"][0]["kernels"][0]["advice"] == []
     # compare: straight.s is loop.s's body once (hand count: live v1, v2 read, v3 written, v4, v5 = 5 at its
     # line 5), 6 instructions of 4 bytes but the store (8): 28 bytes
-    variants = json.loads(_output(COMMANDS[7][1], capsys))["variants"]
-    assert [(v["vgpr"]["peak_live"], v["vgpr"]["requested"], v["instructions"], v["code_bytes"]) for v in variants] == [
-        (5, 6, 10, 44), (5, 6, 6, 28)]
+    doc = json.loads(_output(COMMANDS[7][1], capsys))
+    variants = [k for f in doc["files"] for k in f["kernels"]]
+    assert [(v["vgpr"]["peak_live"], v["vgpr"]["requested"], v["instructions"], v["stats"]["code_bytes"])
+            for v in variants] == [(5, 6, 10, 44), (5, 6, 6, 28)]

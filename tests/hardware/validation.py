@@ -81,7 +81,8 @@ def run_timing(args: tuple[str, ...]) -> dict[str, Any]:
                           timeout=300, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"isalens {' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()}")
-    timing: dict[str, Any] = json.loads(proc.stdout)["timing"]
+    (kernel,) = json.loads(proc.stdout)["files"][0]["kernels"]  # every kernel file here holds one kernel
+    timing: dict[str, Any] = kernel["timing"]
     return timing
 
 

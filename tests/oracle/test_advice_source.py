@@ -43,7 +43,7 @@ def _short(loc: dict[str, Any] | None) -> tuple[str, int] | None:
 def _advise(path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
     import json
     assert main(["advise", str(path), "--json"]) == 0
-    return list(json.loads(capsys.readouterr().out)["kernels"][0]["advice"])
+    return list(json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]["advice"])
 
 
 def test_pressure_values_are_born_and_last_used_where_loc_says(tmp_path: Path,

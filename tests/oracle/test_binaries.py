@@ -33,7 +33,9 @@ def listing(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
 
 
 def kernels_by_target(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    return {co["target"]: sorted(co["kernels"], key=lambda k: k["name"]) for co in doc["code_objects"]}
+    # list's kernels: name, arch, wave_size and the code object's metadata figures, flattened here
+    return {co["target"]: sorted(({**k, **k["metadata"]} for k in co["kernels"]), key=lambda k: k["name"])
+            for co in doc["files"]}
 
 
 def test_every_form_gives_the_same_kernels(built: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,11 +69,11 @@ def test_concatenated_bundles(built: dict[str, Path], tmp_path: Path, capsys: py
         out = subprocess.run([tool, "--list", "--type=o", f"--input={part}"], capture_output=True, text=True,
                              check=True).stdout.split()
         expected += sorted(t.rsplit("--", 1)[-1] for t in out if "amdgcn" in t)
-    assert [co["target"] for co in doc["code_objects"]] == expected
-    assert [co["source"].split()[1] for co in doc["code_objects"]] == ["0", "0", "1", "1", "2", "2"]
-    heavy = {k["name"]: k for k in doc["code_objects"][4]["kernels"]}["heavy"]
-    light = {k["name"]: k for k in doc["code_objects"][0]["kernels"]}["heavy"]
-    assert heavy["vgpr_count"] > light["vgpr_count"]
+    assert [co["target"] for co in doc["files"]] == expected
+    assert [co["code_object"].split()[1] for co in doc["files"]] == ["0", "0", "1", "1", "2", "2"]
+    heavy = {k["name"]: k for k in doc["files"][4]["kernels"]}["heavy"]
+    light = {k["name"]: k for k in doc["files"][0]["kernels"]}["heavy"]
+    assert heavy["metadata"]["vgpr_count"] > light["metadata"]["vgpr_count"]
 
 
 def _readelf_metadata(code_object: Path) -> dict[str, dict[str, int]]:
@@ -116,7 +118,7 @@ def test_metadata_equals_llvm_readelf(built: dict[str, Path], tmp_path: Path, ca
 def test_descriptor_equals_disassembly(built: dict[str, Path], capsys: pytest.CaptureFixture[str],
                                        target: str) -> None:
     assert main(["analyze", str(built["shared"]), "--target", target, "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)["files"][0]
     assert len(doc["kernels"]) == 3
     for k in doc["kernels"]:
         assert k["is_kernel"]
@@ -128,7 +130,7 @@ def test_descriptor_equals_disassembly(built: dict[str, Path], capsys: pytest.Ca
 
 def test_kernel_glob_and_target_choice(built: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(built["plain"]), "--target", "gfx1100", "--kernel", "a*", "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)["files"][0]
     assert [k["name"] for k in doc["kernels"]] == ["axpy"]
     assert main(["analyze", str(built["plain"])]) == 2
     assert "choose one with --target" in capsys.readouterr().err

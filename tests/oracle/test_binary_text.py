@@ -82,8 +82,9 @@ def _without(doc: Any, keys: frozenset[str]) -> Any:
 
 
 def _by_name(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    assert "error" not in doc, doc.get("error")
-    return {k["name"]: k for k in doc["kernels"]}
+    (entry,) = doc["files"]
+    assert "error" not in entry, entry.get("error")
+    return {k["name"]: k for k in entry["kernels"]}
 
 
 def test_binary_and_its_disassembly_give_the_same_document(corpus: list[CorpusEntry], tmp_path: Path) -> None:

@@ -19,8 +19,10 @@ def test_compare_five_layouts(corpus: list[CorpusEntry], capsys: pytest.CaptureF
     labels = ["fp32", "half3_two_uint", "half4", "uint2", "half3"]
     assert main(["compare", *map(str, files), "--labels", ",".join(labels), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert [v["label"] for v in doc["variants"]] == labels
-    for variant, asm in zip(doc["variants"], files, strict=True):
+    assert [f["label"] for f in doc["files"]] == labels
+    (pair,) = doc["pairs"]  # one kernel per file: one pair whatever the names
+    assert [v["label"] for v in pair["variants"]] == labels
+    for (variant,), asm in zip((f["kernels"] for f in doc["files"]), files, strict=True):
         declared = int(re.search(r"\.vgpr_count:\s+(\d+)", asm.read_text()).group(1))  # type: ignore[union-attr]
         assert variant["vgpr"]["requested"] == declared
         assert variant["vgpr"]["peak_live"] <= declared

@@ -38,7 +38,7 @@ def cxxfilt(names: list[str]) -> list[str]:
 def listed(path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
     assert main(["list", str(path), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    return [k for co in doc["code_objects"] for k in co["kernels"]]
+    return [k for co in doc["files"] for k in co["kernels"]]
 
 
 def test_list_spells_names_as_llvm_cxxfilt(templates: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,7 +60,7 @@ def test_kernel_option_takes_either_form(templates: Path, capsys: pytest.Capture
                     "*reduce<float,*"):
         assert main(["livereg", str(templates), "--kernel", pattern, "--json"]) == 0
         doc = json.loads(capsys.readouterr().out)
-        assert [(k["name"], k["kernel_demangled"]) for k in doc["kernels"]] == [
+        assert [(k["name"], k["kernel_demangled"]) for k in doc["files"][0]["kernels"]] == [
             (wanted, "void spline::reduce<float, 4>(spline::pair<float> const*, float*, unsigned int)")]
 
 

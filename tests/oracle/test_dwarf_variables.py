@@ -60,7 +60,7 @@ def test_variables_at_the_vgpr_peak_equal_llvm_dwarfdump(source: Path, tmp_path:
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     co = _build(source, "gfx902", tmp_path / f"{source.stem}.co", "-g")
     assert main(["analyze", "--json", str(co)]) == 0
-    kernel = json.loads(capsys.readouterr().out)["kernels"][0]
+    kernel = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]
     assert kernel["debug_info"] == "lines+variables"
     peak = kernel["vgpr"]["peak_indices"][0]
     address = load_binary(co).ir.kernels[0].instructions[peak].address

@@ -48,8 +48,9 @@ def _analyze(directory: Path, name: str, arch: str) -> dict[str, object]:
 
 
 def _kernel_names(doc: dict[str, object]) -> list[str]:
-    kernels = doc["kernels"]  # one file: the document is that file's report
-    assert isinstance(kernels, list)
+    files = doc["files"]
+    assert isinstance(files, list)
+    kernels = files[0]["kernels"]
     return [k["name"] for k in kernels]
 
 

@@ -47,7 +47,7 @@ def hip_remarks(*defines: str) -> dict[str, int]:
 
 def occupancies(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, Any]]:
     assert main([*argv, "--json"]) == 0
-    return {k["name"]: k["occupancy"] for k in json.loads(capsys.readouterr().out)["kernels"]}
+    return {k["name"]: k["occupancy"] for k in json.loads(capsys.readouterr().out)["files"][0]["kernels"]}
 
 
 @pytest.fixture(scope="module")

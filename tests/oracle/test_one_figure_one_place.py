@@ -23,9 +23,10 @@ def test_compare_and_analyze_agree_on_every_corpus_kernel(corpus: list[CorpusEnt
         seen.add(entry.source.name)
         assert main(["analyze", str(entry.clang_asm), "--json"]) == 0
         analyzed = json.loads(capsys.readouterr().out)
-        for kernel in analyzed["kernels"]:
+        for kernel in analyzed["files"][0]["kernels"]:
             assert main(["compare", str(entry.clang_asm), "--kernel", kernel["name"], "--json"]) == 0
-            (row,) = json.loads(capsys.readouterr().out)["variants"]
+            (found,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"]
+            row = {**found, **found["mix"], "code_bytes": found["stats"]["code_bytes"]}
             stats, classes = kernel["stats"], kernel["instruction_classes"]
             where = f"{entry.clang_asm.name}:{kernel['name']}"
             assert row["literals"] == stats["constants"].get("literal", 0), where

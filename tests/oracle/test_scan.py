@@ -51,7 +51,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def metadata(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[tuple[str, str], dict[str, Any]]:
     assert main(["list", str(path), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    return {(co["target"], k["name"]): k for co in doc["code_objects"] for k in co["kernels"]}
+    return {(co["target"], k["name"]): {**k, **k["metadata"]} for co in doc["files"] for k in co["kernels"]}
 
 
 def table(path: Path) -> list[dict[str, Any]]:

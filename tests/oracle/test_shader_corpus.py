@@ -185,7 +185,7 @@ def test_cli_prints_acos_occupancy_with_its_convention(radv_ok: None, monkeypatc
     build = corpus.compiled("lighting.frag", "navi21")
     monkeypatch.setattr(radv, "compile_shader", lambda *a, **k: build)
     assert cli.main(["analyze", str(corpus.SHADERS / "lighting.frag"), "--arch", "navi21", "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)["files"][0]
     assert doc["kernels"][0]["occupancy"]["waves_per_simd"] == doc["compiler_stats"]["Subgroups per SIMD"]
     assert any("wave32 units" in d["message"] for d in doc["diagnostics"])
 

@@ -117,7 +117,7 @@ def _table(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     # function and inlined_at exist only in a binary's DWARF (assembly has the final location only)
     return {k["name"]: [{key: v for key, v in row.items() if key not in ("max_live", "function", "inlined_at")}
                         for row in k["source_lines"]]
-            for k in doc["kernels"] if k["is_kernel"]}
+            for k in doc["files"][0]["kernels"] if k["is_kernel"]}
 
 
 def test_assembly_and_code_object_give_the_same_source_tables(builds: list[tuple[Path, str, Path, Path]]) -> None:
@@ -142,7 +142,7 @@ def test_line_tables_change_no_code_and_no_figure(tmp_path: Path) -> None:
             plain = _build(source, target, tmp_path / f"{source.stem}.{target}.co")
             lines = _build(source, target, tmp_path / f"{source.stem}.{target}.g.co", "-gline-tables-only")
             assert _code_bytes(plain) == _code_bytes(lines), (source.name, target)
-            docs = [isalens.analyze(p, LoadOptions()).to_dict() for p in (plain, lines)]
+            docs = [isalens.analyze(p, LoadOptions()).to_dict()["files"][0] for p in (plain, lines)]
             for doc, path in zip(docs, (plain, lines), strict=True):
                 doc.pop("file")
                 for d in doc["diagnostics"]:
@@ -182,7 +182,7 @@ def test_list_and_scan_say_what_debug_information_a_binary_carries(tmp_path: Pat
              "none": _build(source, "gfx902", tmp_path / "none.co")}
     for expected, path in built.items():
         assert main(["list", str(path), "--json"]) == 0
-        (co,) = json.loads(capsys.readouterr().out)["code_objects"]
+        (co,) = json.loads(capsys.readouterr().out)["files"]
         assert co["debug_info"] == expected and {k["debug_info"] for k in co["kernels"]} == {expected}
     out = tmp_path / "scan.parquet"
     assert main(["scan", str(built["lines"]), str(built["none"]), "--out", str(out)]) == 0
@@ -199,7 +199,7 @@ def test_front_end_adds_line_tables_by_default_and_they_change_no_figure(target:
     source = EXAMPLES / "kernels" / "source" / "inlined.cl"
     with_lines = isalens.analyze(source, LoadOptions(arch=target)).to_dict()
     without = isalens.analyze(source, LoadOptions(arch=target, debug_info="none")).to_dict()
-    (k1,), (k0,) = with_lines["kernels"], without["kernels"]
+    (k1,), (k0,) = with_lines["files"][0]["kernels"], without["files"][0]["kernels"]
     assert k1["debug_info"] == "lines" and k0["debug_info"] == "none" and k1["source_lines"]
     assert {r["line"] for r in k1["source_lines"]} >= {6, 7, 12, 13, 22, 23}  # the helpers' own lines too
     assert [r["text"] for r in k1["lines"]] == [r["text"] for r in k0["lines"]]

@@ -29,30 +29,30 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 def test_sweep_rows_equal_separate_analyze_runs(capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(_run(capsys, "sweep", str(TILE_BLUR), "-D", "TILE=8,16,32", "--arch", "gfx902,gfx1030",
                           "--json"))
-    rows = doc["variants"]
-    assert [(r["arch"], r["defines"]) for r in rows] == [
+    compiles = doc["files"]
+    assert [(c["arch"], c["defines"]) for c in compiles] == [
         (a, {"TILE": t}) for a in ("gfx902", "gfx1030") for t in ("8", "16", "32")]
-    for row in rows:
-        assert row["error"] is None
-        one = json.loads(_run(capsys, "analyze", str(TILE_BLUR), "--arch", row["arch"], "-D",
-                              f"TILE={row['defines']['TILE']}", "--json"))
-        (k,) = one["kernels"]
-        assert row["kernel"] == k["name"]
-        assert row["vgpr_peak"] == k["vgpr"]["peak_live"]
-        assert row["vgprs"] == k["vgpr"]["requested"]
-        assert row["vgprs_allocated"] == k["vgpr"]["allocated"]
-        assert row["sgprs"] == k["sgpr"]["requested"]
-        assert row["waves_per_simd"] == k["occupancy"]["waves_per_simd"]
-        assert row["llvm_occupancy"] == k["occupancy"]["llvm_occupancy"]
+    for compiled in compiles:
+        assert compiled["error"] is None
+        (row,) = compiled["kernels"]
+        one = json.loads(_run(capsys, "analyze", str(TILE_BLUR), "--arch", compiled["arch"], "-D",
+                              f"TILE={compiled['defines']['TILE']}", "--json"))
+        (k,) = one["files"][0]["kernels"]
+        assert row["name"] == k["name"]
+        # sweep's kernel object uses analyze's names: every figure it has equals analyze's
+        assert row["vgpr"] == {key: k["vgpr"][key] for key in ("peak_live", "requested", "allocated")}
+        assert row["sgpr"]["requested"] == k["sgpr"]["requested"]
+        assert row["occupancy"]["waves_per_simd"] == k["occupancy"]["waves_per_simd"]
+        assert row["stats"]["code_bytes"] == k["stats"]["code_bytes"]
+        assert row["occupancy"]["llvm_occupancy"] == k["occupancy"]["llvm_occupancy"]
         assert row["instructions"] == k["instructions"]
-        assert row["code_bytes"] == k["stats"]["code_bytes"]
         # LDS by hand: (TILE + 2)^2 floats
-        assert row["lds_bytes"] == (int(row["defines"]["TILE"]) + 2) ** 2 * 4
+        assert row["lds_bytes"] == (int(compiled["defines"]["TILE"]) + 2) ** 2 * 4
     # one best variant per target, and it has the most waves there
     for arch in ("gfx902", "gfx1030"):
-        mine = [r for r in rows if r["arch"] == arch]
-        (best,) = [r for r in mine if r["best"]]
-        assert best["waves_per_simd"] == max(r["waves_per_simd"] for r in mine)
+        mine = [k for c in compiles if c["arch"] == arch for k in c["kernels"]]
+        (best,) = [k for k in mine if k["best"]]
+        assert best["occupancy"]["waves_per_simd"] == max(k["occupancy"]["waves_per_simd"] for k in mine)
 
 
 def test_sweep_text_has_six_rows_and_failed_compiles_are_rows(capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,5 +61,5 @@ def test_sweep_text_has_six_rows_and_failed_compiles_are_rows(capsys: pytest.Cap
     assert len(body) == 6
     assert sum(1 for line in body if line.startswith("*")) == 2
     doc = json.loads(_run(capsys, "sweep", str(TILE_BLUR), "-D", "TILE=8,oops", "--arch", "gfx902", "--json"))
-    bad = [r for r in doc["variants"] if r["error"]]
-    assert len(bad) == 1 and bad[0]["defines"] == {"TILE": "oops"} and "oops" in bad[0]["error"]
+    bad = [c for c in doc["files"] if c["error"]]
+    assert len(bad) == 1 and bad[0]["defines"] == {"TILE": "oops"} and "oops" in bad[0]["error"]["message"]

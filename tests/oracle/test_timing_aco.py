@@ -71,7 +71,8 @@ def test_a_radv_dump_is_read_with_its_aco_ir(radv_ok: None, family: str, tmp_pat
     dump = tmp_path / "uniform_if.dump"
     dump.write_text(result.log)
     assert main(["timing", "--model", "aco", "--arch", family, "--json", str(dump)]) == 0
-    doc = json.loads(capsys.readouterr().out)["timing"]
+    (kernel,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"]
+    doc = kernel["aco_timing"]
     assert doc["reported"] == {"Latency": result.statistics["Latency"],
                                "Inverse Throughput": result.statistics["Inverse Throughput"]}
     assert (doc["kernel"]["latency"], doc["kernel"]["inverse_throughput"]) == (
@@ -93,6 +94,7 @@ def test_hlsl_with_includes_and_lang(radv_ok: None, tmp_path: Path, capsys: pyte
                    "    ldr[id.xy] = float4(aces(hdr.Load(int3(id.xy, 0)).rgb), 1.0);\n}\n")
     assert main(["timing", "--model", "aco", "--arch", "navi21", "--lang", "hlsl", "--stage", "comp",
                  "-I", str(tmp_path / "inc"), "--json", str(src)]) == 0
-    doc = json.loads(capsys.readouterr().out)["timing"]
+    (kernel,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"]
+    doc = kernel["aco_timing"]
     assert doc["reported"] and (doc["kernel"]["latency"], doc["kernel"]["inverse_throughput"]) == (
         doc["reported"]["Latency"], doc["reported"]["Inverse Throughput"])

@@ -38,7 +38,7 @@ def _text(debug: list[list[str]], blank: bool) -> str:
 
 
 def _figures(doc: dict[str, Any]) -> Any:
-    (k,) = doc["kernels"]
+    (k,) = doc["files"][0]["kernels"]
     return ([(r["line"], r["live_vgpr"], r["live_sgpr"]) for r in k["lines"]], k["vgpr"], k["sgpr"], k["occupancy"])
 
 
@@ -47,6 +47,6 @@ def _figures(doc: dict[str, Any]) -> Any:
 def test_debug_lines_never_change_a_figure(debug: list[list[str]]) -> None:
     with_debug = isalens.analyze(_text(debug, blank=False)).to_dict()
     plain = isalens.analyze(_text(debug, blank=True)).to_dict()
-    assert "error" not in with_debug, with_debug.get("error")
+    assert "error" not in with_debug["files"][0], with_debug["files"][0].get("error")
     assert _figures(with_debug) == _figures(plain)
-    assert all(d["severity"] != "error" for d in with_debug["diagnostics"])
+    assert all(d["severity"] != "error" for d in with_debug["files"][0]["diagnostics"])

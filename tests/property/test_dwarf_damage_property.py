@@ -52,7 +52,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, dict[str, An
 
 def _figures(data: bytes, path: Path) -> dict[str, Any]:
     path.write_bytes(data)
-    kernel = isalens.analyze(path).to_dict()["kernels"][0]
+    kernel = isalens.analyze(path).to_dict()["files"][0]["kernels"][0]
     return {"vgpr": kernel["vgpr"], "sgpr": kernel["sgpr"], "occupancy": kernel["occupancy"],
             "instructions": kernel["instructions"], "classes": kernel["instruction_classes"],
             "debug_info": kernel["debug_info"],

@@ -94,8 +94,8 @@ def test_sweep_define_lists_and_variant_order() -> None:
 def test_advise_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["advise", str(EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    (kernel,) = doc["kernels"]
-    assert kernel["refused"] is None
+    (kernel,) = doc["files"][0]["kernels"]
+    assert kernel["advice_refused"] is None
     kinds = [item["kind"] for item in kernel["advice"]]
     assert kinds[:2] == ["occupancy", "pressure"]
     for item in kernel["advice"]:

@@ -31,7 +31,7 @@ def test_blocks_key_lists_each_block_with_its_live_in_registers(tmp_path: Path,
     src = tmp_path / "loop.s"
     src.write_text(LOOP)
     assert main(["livereg", str(src), "--arch", "gfx900", "--json"]) == 0
-    blocks = json.loads(capsys.readouterr().out)["kernels"][0]["blocks"]
+    blocks = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]["blocks"]
     assert blocks == [
         {"index": 0, "labels": [], "first_line": 1, "loop_depth": 0, "live_in": ["v0", "v[3:5]"]},
         {"index": 1, "labels": ["loop"], "first_line": 4, "loop_depth": 1,

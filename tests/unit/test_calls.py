@@ -128,7 +128,7 @@ def test_unknown_call_warns_and_marks_a_lower_bound() -> None:
 
 def test_reports_name_the_callee_that_sets_the_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The same module through the API and the CLI: k's 41 VGPRs come from helper (v40), and both say so."""
-    (kernel,) = isalens.analyze(MODULE, kernel="k").to_dict()["kernels"]
+    (kernel,) = isalens.analyze(MODULE, kernel="k").to_dict()["files"][0]["kernels"]
     assert kernel["vgpr"]["requested"] == 41 and kernel["vgpr"]["set_by"] == "helper"
     assert kernel["sgpr"]["set_by"] is None and kernel["requested_is_lower_bound"] is False
     source = tmp_path / "calls.s"
@@ -151,7 +151,7 @@ k:
 
 def test_an_unknown_call_target_makes_the_figures_a_lower_bound() -> None:
     """The call goes through a pointer loaded from memory: nothing says where, so the figures may be too low."""
-    (kernel,) = isalens.analyze(UNKNOWN_CALL).to_dict()["kernels"]
+    (kernel,) = isalens.analyze(UNKNOWN_CALL).to_dict()["files"][0]["kernels"]
     assert kernel["requested_is_lower_bound"] is True
 
 

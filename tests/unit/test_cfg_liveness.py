@@ -87,7 +87,7 @@ def _undefined_reads(text: str, tmp_path: Path) -> list[tuple[str, int]]:
     """(register, line of its first read) the report names as read before written."""
     path = tmp_path / "k.s"
     path.write_text(text)
-    kernels = isalens.analyze(path).to_dict()["kernels"]
+    kernels = isalens.analyze(path).to_dict()["files"][0]["kernels"]
     return [pair for k in kernels
             for pair in zip(k["unexpected_live_in"], k["unexpected_live_in_lines"], strict=True)]
 

@@ -24,8 +24,8 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 def test_json_has_the_documented_keys_and_matches_the_analysis(capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(run_cli(capsys, str(EXAMPLE), "--json"))
-    assert doc["schema"] == 2 and doc["diagnostics"] == []
-    kernel = doc["kernels"][0]
+    assert doc["schema"] == 3 and doc["command"] == "livereg" and doc["files"][0]["diagnostics"] == []
+    kernel = doc["files"][0]["kernels"][0]
     for key in ("name", "arch", "wave_size", "instructions", "vgpr", "sgpr", "agpr", "lines", "longest_lived"):
         assert key in kernel
     for file in ("vgpr", "sgpr", "agpr"):
@@ -74,7 +74,7 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     import io
     monkeypatch.setattr("sys.stdin", io.StringIO("v_mov_b32_e32 v0, v1\ns_endpgm\n"))
     out = run_cli(capsys, "-", "--arch", "gfx1100", "--json")
-    assert json.loads(out)["kernels"][0]["instructions"] == 2
+    assert json.loads(out)["files"][0]["kernels"][0]["instructions"] == 2
 
 
 def test_own_objdump_needs_arch_and_resolves_numeric_branches(own_llvm: LlvmOutputs,
@@ -85,7 +85,7 @@ def test_own_objdump_needs_arch_and_resolves_numeric_branches(own_llvm: LlvmOutp
     # LLVM marks each loop of the same kernel's assembly with a "Loop Header: Depth=N" comment
     headers = re.findall(r"Loop Header: Depth=\d+", own_llvm.asm["gfx902"].read_text())
     assert len(headers) >= 2
-    assert doc["kernels"][0]["cfg"]["loops"] == len(headers)
+    assert doc["files"][0]["kernels"][0]["cfg"]["loops"] == len(headers)
 
 
 def test_own_compare_mixed_architectures_is_allowed_and_labelled(own_llvm: LlvmOutputs,
@@ -98,7 +98,7 @@ def test_objdump_needs_arch_and_resolves_numeric_branches(samples: Path, capsys:
     assert main(["livereg", str(dump)]) == 2
     assert "--arch" in capsys.readouterr().err
     doc = json.loads(run_cli(capsys, str(dump), "--arch", "gfx902", "--json"))
-    assert doc["kernels"][0]["cfg"]["loops"] == 3
+    assert doc["files"][0]["kernels"][0]["cfg"]["loops"] == 3
 
 
 def test_livereg_shows_occupancy_and_the_granule_hint(capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,9 +108,9 @@ def test_livereg_shows_occupancy_and_the_granule_hint(capsys: pytest.CaptureFixt
     # LLVM's own comment in this file says "; Occupancy: 1"; 256 / 152 -> 1 wave per SIMD
     assert "LLVM's per-wave figure ('; Occupancy:'): 1" in out
     doc = json.loads(run_cli(capsys, str(EXAMPLE), "--json"))
-    occ = doc["kernels"][0]["occupancy"]
+    occ = doc["files"][0]["kernels"][0]["occupancy"]
     assert occ["llvm_occupancy"] == 1 and occ["limited_by"] == ["vgpr"]
-    assert doc["kernels"][0]["vgpr_hint"]["reduce_by_to_save_a_granule"] == 2
+    assert doc["files"][0]["kernels"][0]["vgpr_hint"]["reduce_by_to_save_a_granule"] == 2
 
 
 def test_arch_commands(capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,7 +129,7 @@ def test_analyze_json_csv_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture
         args += ["--plot", str(png)]
     assert main(args) == 0
     doc = json.loads(capsys.readouterr().out)
-    kernel = doc["kernels"][0]
+    kernel = doc["files"][0]["kernels"][0]
     # every instruction has a class from the semantics table, none unknown, and the counts add up
     assert sum(kernel["instruction_classes"].values()) == kernel["instructions"]
     assert "unknown" not in kernel["instruction_classes"]
@@ -168,7 +168,8 @@ def test_compare_mixed_architectures_is_allowed_and_labelled(samples: Path,
 def _check_compare_mixed(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", str(a), str(b), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert [v["arch"] for v in doc["variants"]] == ["gfx902", "gfx1100"]
+    assert [k["arch"] for f in doc["files"] for k in f["kernels"]] == ["gfx902", "gfx1100"]
+    assert [[v["label"] for v in p["variants"]] for p in doc["pairs"]] == [[a.name, b.name]]
     assert main(["compare", str(a), str(b)]) == 0
     table = capsys.readouterr().out
     assert "gfx902" in table and "gfx1100" in table
@@ -176,7 +177,7 @@ def _check_compare_mixed(a: Path, b: Path, capsys: pytest.CaptureFixture[str]) -
 
 def test_analyze_json_carries_instruction_stats(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(EXAMPLE), "--json"]) == 0
-    kernel = json.loads(capsys.readouterr().out)["kernels"][0]
+    kernel = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]
     stats = kernel["stats"]
     for key in ("code_bytes", "lds", "modifiers", "constants"):
         assert key in stats

@@ -77,14 +77,14 @@ def test_files_without_listing_render_the_same_text(capsys: pytest.CaptureFixtur
 
 def test_compare_variants_in_parallel_equal_one_by_one(tmp_path: Path) -> None:
     from isalens.engine import compare_variants
-    from isalens.report.compare import Variant, compare_dict
+    from isalens.report.compare import Build, compare_dict
 
     files = EXAMPLES[:3]
     serial = compare_variants(files, jobs=1)
     parallel = compare_variants(files, jobs=2)  # two worker processes: each variant is pickled back
-    assert compare_dict([Variant(f.name, k) for f, k in zip(files, parallel, strict=True)]) == \
-        compare_dict([Variant(f.name, k) for f, k in zip(files, serial, strict=True)])
-    assert [k.vgpr_counts for k in parallel] == [k.vgpr_counts for k in serial]
+    assert compare_dict([Build(f.name, str(f), ks) for f, ks in zip(files, parallel, strict=True)]) == \
+        compare_dict([Build(f.name, str(f), ks) for f, ks in zip(files, serial, strict=True)])
+    assert [k.vgpr_counts for ks in parallel for k in ks] == [k.vgpr_counts for ks in serial for k in ks]
     # the first failing file, in the order given, is the one reported
     bad = tmp_path / "bad.s"
     bad.write_text("v_add_f32 v0, v1\n")
@@ -96,7 +96,7 @@ def test_load_options_come_as_keywords_or_as_an_object() -> None:
     with pytest.raises(TypeError):
         isalens.analyze(EXAMPLES[0], isalens.LoadOptions(), arch="gfx902")
     doc = isalens.analyze(EXAMPLES[0], arch="gfx902").to_dict()
-    assert doc["kernels"][0]["arch"] == "gfx902"
+    assert doc["files"][0]["kernels"][0]["arch"] == "gfx902"
 
 
 def test_cli_dialect_lists_equal_the_readers() -> None:
@@ -129,14 +129,14 @@ def test_the_command_flushes_runs_exit_handlers_and_exits_with_mains_code(name: 
     assert proc.stdout.endswith("handler ran\n")
     if code == 0:
         doc = json.loads(proc.stdout.removesuffix("handler ran\n"))
-        assert doc["kernels"][0]["instructions"] > 100
+        assert doc["files"][0]["kernels"][0]["instructions"] > 100
     else:
         assert proc.stderr.count("\n") == 1 and "missing.s" in proc.stderr
 
 
 def test_analyze_carries_timing_and_advice(capsys: pytest.CaptureFixture[str]) -> None:
     doc = isalens.analyze(ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s").to_dict()
-    (kernel,) = doc["kernels"]
+    (kernel,) = doc["files"][0]["kernels"]
     assert {"loops", "kernel"} <= set(kernel["timing"]) and kernel["timing"]["loops"]
     assert all({"kind", "lines", "message", "effect"} <= set(a) for a in kernel["advice"])
     assert "occupancy" in {a["kind"] for a in kernel["advice"]}
@@ -147,20 +147,8 @@ def test_analyze_carries_timing_and_advice(capsys: pytest.CaptureFixture[str]) -
 
 def test_analyze_says_when_a_target_has_no_timing_facts() -> None:
     doc = isalens.analyze("v_add_f32 v0, v1, v2\ns_endpgm\n", arch="gfx700").to_dict()
-    (kernel,) = doc["kernels"]
+    (kernel,) = doc["files"][0]["kernels"]
     assert "no timing facts for gfx700" in kernel["timing"]["unavailable"]
-
-
-def test_compare_refuses_to_pick_one_of_several_kernels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A variant is one kernel: a file with two is refused with their names, never silently reduced to the first."""
-    two = tmp_path / "two.s"
-    two.write_text('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"\n\t.text\n'
-                   "\t.type\tfirst,@function\nfirst:\n\tv_mov_b32 v0, 1.0\n\ts_endpgm\n.Lfunc_end0:\n"
-                   "\t.type\tsecond,@function\nsecond:\n\tv_mov_b32 v1, 2.0\n\ts_endpgm\n.Lfunc_end1:\n")
-    assert main(["compare", str(two), str(EXAMPLES[0])]) == 2
-    err = capsys.readouterr().err
-    assert "first, second" in err and "--kernel" in err
-    assert main(["compare", str(two), str(two), "--kernel", "second", "--json"]) == 0
 
 
 def test_a_report_sent_to_another_process_renders_the_same() -> None:

@@ -323,7 +323,7 @@ def test_legal_symbol_names_read_like_plain_ones(name: str, tmp_path: Path) -> N
         subprocess.run([mc, "-triple", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-filetype=obj",
                         str(tmp_path / f"{label}.s"), "-o", str(obj)], check=True)
         subprocess.run([lld, "-shared", str(obj), "-o", str(co)], check=True)
-        (kernel,) = isalens.analyze(co).to_dict()["kernels"]
+        (kernel,) = isalens.analyze(co).to_dict()["files"][0]["kernels"]
         results[label] = (kernel["name"], kernel["is_kernel"], kernel["instructions"])
     assert results["named"] == (name, True, results["plain"][2])
 

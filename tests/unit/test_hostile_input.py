@@ -70,7 +70,7 @@ def test_pasted_snippet_without_s_endpgm(tmp_path: Path, capsys: pytest.CaptureF
     path.write_text("v_add_f32 v0, v1, v2\n")
     code, out, err = cli(capsys, "livereg", str(path), "--arch", "gfx902", "--json")
     assert code == 0, err
-    kernel = json.loads(out)["kernels"][0]
+    kernel = json.loads(out)["files"][0]["kernels"][0]
     # |In u Out u Defs| at the only line: v1, v2 read and v0 written -> 3, and that line is the peak
     assert kernel["vgpr"]["peak_live"] == 3
     assert kernel["vgpr"]["peak_lines"] == [1]
@@ -86,7 +86,7 @@ def test_lds_stride_shift_uses_five_bits(tmp_path: Path, shift: str) -> None:
     (tmp_path / "k.s").write_text(f"v_lshlrev_b32 v1, {shift}, v0\nds_read_b32 v2, v1\ns_endpgm\n")
     result = run_limited("analyze", "k.s", "--arch", "gfx902", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    access = json.loads(result.stdout)["kernels"][0]["stats"]["lds_accesses"][0]
+    access = json.loads(result.stdout)["files"][0]["kernels"][0]["stats"]["lds_accesses"][0]
     # the hardware shifts by the amount's low 5 bits: 0x7fffffff & 31 = -1 & 31 = 31, so lane L reads
     # (L << 31) mod 2**32: even lanes dword 0, odd lanes dword 0x20000000, both in bank 0 -> 2 distinct
     # dwords in one bank, one pass -> 2-way

@@ -45,7 +45,7 @@ def test_loc_directives_map_each_instruction() -> None:
 
 
 def test_json_lines_and_table() -> None:
-    doc: dict[str, Any] = isalens.analyze(ASM).to_dict()
+    doc: dict[str, Any] = isalens.analyze(ASM).to_dict()["files"][0]
     (kernel,) = doc["kernels"]
     assert kernel["debug_info"] == "lines"
     assert kernel["lines"][1]["source"] == {"file": "/home/u/proj/inc/helper.h", "line": 7, "column": 12}
@@ -64,8 +64,8 @@ def test_unknown_file_number_is_a_warning_and_no_figure_changes() -> None:
     k = "/home/u/proj/src/k.cl"
     assert _locs(broken) == [(k, 3), (k, 3), (k, 3), (k, 3), (k, 9)]
     # the same text with every .loc made a comment (input line numbers unchanged): only source keys may differ
-    plain = isalens.analyze("\n".join(";" + x if ".loc" in x else x for x in ASM.splitlines())).to_dict()
-    doc = isalens.analyze(broken).to_dict()
+    plain = isalens.analyze("\n".join(";" + x if ".loc" in x else x for x in ASM.splitlines())).to_dict()["files"][0]
+    doc = isalens.analyze(broken).to_dict()["files"][0]
     for d in (plain, doc):
         d.pop("diagnostics")
         for kernel in d["kernels"]:
@@ -100,7 +100,7 @@ def test_carry_forward() -> None:
 
 
 def test_no_debug_info_says_none() -> None:
-    doc = isalens.analyze("v_mov_b32 v0, 0\ns_endpgm\n", arch="gfx900").to_dict()
+    doc = isalens.analyze("v_mov_b32 v0, 0\ns_endpgm\n", arch="gfx900").to_dict()["files"][0]
     (kernel,) = doc["kernels"]
     assert kernel["debug_info"] == "none" and kernel["source_lines"] == []
     assert all(row["source"] is None for row in kernel["lines"])
@@ -132,7 +132,7 @@ def test_debug_values_give_variable_ranges() -> None:
     assert kernel.source.debug_info == "lines+variables"
     ranges = {(v.name, v.start, v.end) for v in kernel.source.variables}
     assert ranges == {("acc", 0, 1), ("pair[32:64]", 0, 2)}
-    doc = isalens.analyze(VARS).to_dict()["kernels"][0]
+    doc = isalens.analyze(VARS).to_dict()["files"][0]["kernels"][0]
     assert doc["variables"] == [
         {"name": "acc", "ranges": [{"first_line": 8, "last_line": 9, "registers": ["v1"]}]},
         {"name": "pair[32:64]", "ranges": [{"first_line": 8, "last_line": 11, "registers": ["v2"]}]},
@@ -172,7 +172,7 @@ def test_source_text_is_read_only_inside_the_inputs_directory(tmp_path: Path) ->
         path = work / "k.s"
         path.write_text(asm)
         doc = isalens.analyze(path).to_dict()
-        texts = {r["file"].rsplit("/", 1)[-1]: r["text"] for r in doc["kernels"][0]["source_lines"]}
+        texts = {r["file"].rsplit("/", 1)[-1]: r["text"] for r in doc["files"][0]["kernels"][0]["source_lines"]}
         assert "CANARY" not in str(doc), named
         assert texts["k.cl"] == "int shown_here;"  # .loc 1 7 names line 7 of k.cl, beside the input
 
@@ -195,7 +195,7 @@ def test_source_dir_is_a_confined_search_path(tmp_path: Path, capsys: Any) -> No
         from isalens.cli import main
         assert main(["analyze", str(path), "--json", *args]) == 0
         doc = json.loads(capsys.readouterr().out)
-        return {f"{r['file']}:{r['line']}": r["text"] for r in doc["kernels"][0]["source_lines"]}
+        return {f"{r['file']}:{r['line']}": r["text"] for r in doc["files"][0]["kernels"][0]["source_lines"]}
 
     assert texts()["/nonexistent/build/src/k.cl:3"] is None  # not beside the input: no text without a search dir
     found = texts("--source-dir", str(tmp_path), "--source-dir", str(tree))

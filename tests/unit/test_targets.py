@@ -57,7 +57,7 @@ def test_gfx7_snippet_liveness_by_hand(capsys: pytest.CaptureFixture[str], tmp_p
     path = tmp_path / "g7.s"
     path.write_text(GFX7)
     assert main(["livereg", "--arch", "gfx700", "--json", str(path)]) == 0
-    kernel = json.loads(capsys.readouterr().out)["kernels"][0]
+    kernel = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]
     # live in | out | written: line 3 holds v0, v1 (the address, kept for the store), v2 (read) and the
     # v[4:5] result; line 4 v0, v1, v4, v5 and the new v3 -> 5 at lines 3 and 4; highest VGPR v5 -> 6 requested
     assert kernel["vgpr"]["peak_live"] == 5

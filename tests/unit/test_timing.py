@@ -79,7 +79,7 @@ def _json(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *args: 
     code = main(["timing", str(path), "--json", *args])
     out = capsys.readouterr()
     assert code == 0, out.err
-    return json.loads(out.out)["timing"]  # type: ignore[no-any-return]
+    return json.loads(out.out)["files"][0]["kernels"][0]["timing"]  # type: ignore[no-any-return]
 
 
 # domain.md section 1.2 on gfx9. Every instruction below is a full-rate VALU op: a wave64 occupies the SIMD16
@@ -220,7 +220,7 @@ def test_aco_model_on_a_listing_states_its_assumptions(tmp_path: Path, capsys: p
     code = main(["timing", str(path), "--arch", "gfx902", "--dialect", "aco", "--model", "aco", "--json"])
     out = capsys.readouterr()
     assert code == 0, out.err
-    doc = json.loads(out.out)["timing"]
+    doc = json.loads(out.out)["files"][0]["kernels"][0]["aco_timing"]
     assert doc["kernel"] == {"latency": 8, "inverse_throughput": 4}
     assert any("no ACO IR" in a for a in doc["assumptions"])
     assert any("occupancy model" in a for a in doc["assumptions"])
@@ -279,8 +279,8 @@ def test_every_kernel_with_an_untimed_instruction_says_so(tmp_path: Path, capsys
     code = main(["timing", str(path), "--arch", "gfx900", "--ignore-unknown", "--json"])
     out = capsys.readouterr()
     assert code == 0, out.err
-    docs = json.loads(out.out)["kernels"]
-    assert [d["kernel"] for d in docs] == ["k1", "k2"]
+    docs = json.loads(out.out)["files"][0]["kernels"]
+    assert [d["name"] for d in docs] == ["k1", "k2"]
     for doc in docs:
         assert any(a.startswith("no timing entry") and "zz_foo" in a for a in doc["timing"]["assumptions"]), doc
 
@@ -343,7 +343,7 @@ def test_loops_are_named_by_their_source_lines(capsys: pytest.CaptureFixture[str
     require_tool("clang-19")
     src = Path(__file__).resolve().parents[2] / "examples" / "kernels" / "timing" / "sgemm_4x4.cl"
     assert main(["timing", str(src), "--arch", "gfx902", "--json"]) == 0
-    (loop,) = json.loads(capsys.readouterr().out)["timing"]["loops"]
+    (loop,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]["timing"]["loops"]
     assert loop["source"] == {"file": str(src), "first_line": 9, "last_line": 15}
     assert main(["timing", str(src), "--arch", "gfx902", "--device", "ryzen-5-2400g", "--waves", "8"]) == 0
     text = capsys.readouterr().out

@@ -308,7 +308,7 @@ def test_unknown_opcode_is_a_warning_and_counted_as_guessed(capsys: pytest.Captu
     path.write_text(text)
     assert run_cli(str(path), "--json") == 0
     out = capsys.readouterr()
-    assert json.loads(out.out)["guessed_ops"] == 1
+    assert json.loads(out.out)["files"][0]["totals"]["guessed_ops"] == 1
     assert f"{path}:3: warning:" in out.err
 
 
@@ -443,17 +443,20 @@ def test_literal_slots(channels: list[int], values: int, slots: int) -> None:
 
 def test_json_report_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli(str(VLIW / "sgemm_8x8.rv770.isa"), "--device", "hd4870", "--json") == 0
-    doc = json.loads(capsys.readouterr().out)
+    full = json.loads(capsys.readouterr().out)
+    (entry,) = full["files"]
+    doc, (kernel,) = entry["totals"], entry["kernels"]
     for key in ("groups", "slot_ops", "utilization_pct", "per_slot", "literal_slots", "gprs", "fetches",
-                "alu_fetch_ratio", "clauses", "loops", "diagnostics"):
-        assert key in doc
+                "alu_fetch_ratio"):
+        assert key in doc and kernel[key] == doc[key]  # one program: its figures are the file's
+    assert "diagnostics" in entry
     assert set(doc["per_slot"]) == {"x", "y", "z", "w", "t"}
-    (loop,) = doc["loops"]
+    (loop,) = kernel["loops"]
     assert {"groups", "mads", "mads_per_clock", "gflops", "fetch_bound_gflops"} <= set(loop)
     assert (loop["groups"], loop["mads"], loop["mads_per_clock"], loop["gflops"], loop["fetch_bound_gflops"]) == \
         (32, 128, 4.0, 960.0, 888.0)
-    assert doc["utilization_pct"] == 85.0 and doc["schema"] == 1
-    assert len(doc["clauses"]) == 7  # CF 00..05 and END_OF_PROGRAM
+    assert doc["utilization_pct"] == 85.0 and full["schema"] == 3
+    assert len(kernel["clauses"]) == 7  # CF 00..05 and END_OF_PROGRAM
 
 
 def test_text_report_names_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -467,7 +470,7 @@ def test_stdin_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     import io
     monkeypatch.setattr("sys.stdin", io.StringIO((VLIW / "branches_loop.rv770.isa").read_text()))
     assert run_cli("-", "--json") == 0
-    assert json.loads(capsys.readouterr().out)["groups"] == 12
+    assert json.loads(capsys.readouterr().out)["files"][0]["totals"]["groups"] == 12
 
 
 def test_totals_over_several_programs() -> None:
@@ -482,6 +485,6 @@ def test_totals_over_several_programs() -> None:
 def test_analyze_routes_vliw_files_to_the_vliw_report(samples: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
     assert isalens_main(["analyze", str(samples / "r700" / "pixel_shader.isa"), "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)["files"][0]["totals"]
     # 146 groups and 570 slot operations (the hand count in this file's sample test)
     assert doc["groups"] == 146 and doc["slot_ops"] == 570

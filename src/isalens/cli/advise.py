@@ -26,27 +26,31 @@ def register(subparsers: Any) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="ISA text or source files (see `isalens livereg --help`)")
     add_load_options(p)
     p.add_argument("--json", action="store_true",
-                   help="print JSON: per kernel `advice` [{kind, lines, message, effect}]")
+                   help="print JSON: files[].kernels[].advice [{kind, lines, message, effect}]")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens advise`` for parsed ``args``; returns the exit code."""
     from isalens.engine import load_input, source_of
     from isalens.engine.advice import kernel_advice
-    from isalens.report.advice import advice_dict, render_advice_text
+    from isalens.report.advice import advice_kernel_dict, render_advice_text
+    from isalens.report.document import document, file_entry
     from isalens.report.serialize import dumps
 
-    docs: list[dict[str, Any]] = []
+    files: list[dict[str, Any]] = []
     texts: list[str] = []
     options = load_options(args)
     for file in args.files:
-        _module, kernels, _stats = load_input(source_of(file), options)
+        module, kernels, stats = load_input(source_of(file), options)
+        docs = []
         for kernel in kernels:
             advice = kernel_advice(kernel)
-            docs.append({"file": file, **advice_dict(advice)})
+            docs.append(advice_kernel_dict(advice))
             texts.append(render_advice_text(advice))
+        files.append(file_entry(file, docs, dialect=module.ir.dialect, diagnostics=module.diagnostics,
+                                compiler_stats=stats))
     if args.json:
-        sys.stdout.write(dumps({"schema": 1, "kernels": docs}, indent=1))
+        sys.stdout.write(dumps(document("advise", files=files), indent=1))
     else:
         sys.stdout.write("\n".join(texts))
     return EXIT_OK

@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="ISA text or source files (see `isalens livereg --help`)")
     add_load_options(p)
-    p.add_argument("--json", action="store_true", help="print JSON (one file: its document; several: 'files')")
+    p.add_argument("--json", action="store_true", help="print JSON: {schema, files: [{file, kernels}]}")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")
     add_jobs_option(p)
     p.add_argument("--csv", type=Path, metavar="OUT.csv", help="write per-line live counts as CSV")

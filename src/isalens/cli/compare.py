@@ -1,4 +1,4 @@
-"""``isalens compare``: variants side by side (one kernel per file, or --kernel)."""
+"""``isalens compare``: builds side by side, kernels paired by name (one-kernel files pair whatever the names)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from isalens.cli.common import EXIT_OK, add_jobs_option, add_load_options, jobs_
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "compare", help="variants side by side: registers, occupancy, size, LDS forms, overlaid pressure",
-        description="Compare kernels (one per file, or --kernel) side by side: VGPR/SGPR peak, requested and "
+        description="Compare builds side by side, kernels paired by name across the files (files of one kernel "
+                    "each pair whatever the names; --kernel picks some; kernels in only some files are listed as "
+                    "added/removed): VGPR/SGPR peak, requested and "
                     "allocated, occupancy, instruction count, code bytes, LDS reads/writes by form, packed fp16 "
                     "ops, conversions, literals; and overlaid pressure curves. The figures are those "
                     "`isalens analyze` prints.",
@@ -32,26 +34,29 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from isalens.engine import compare_variants, read_stdin, source_of
     from isalens.errors import IsalensError
-    from isalens.report.compare import Variant, compare_dict, render_compare_html, render_compare_text
+    from isalens.report.compare import Build, compare_dict, pair_kernels, render_compare_html, render_pairing_text
 
     labels = [x.strip() for x in args.labels.split(",")] if args.labels else [Path(f).name for f in args.files]
     if len(labels) != len(args.files):
         raise IsalensError(f"--labels names {len(labels)} variants for {len(args.files)} files")
     jobs = jobs_of(args)
     stdin_text = read_stdin() if "-" in args.files else None
-    # each variant keeps its figures, not its listing; several files are analysed at once on every core
+    # each build keeps its kernels' figures, not their listings; several files are analysed at once on every core
     kernels = compare_variants([source_of(f, stdin_text) for f in args.files], load_options(args), jobs=jobs)
-    variants = [Variant(label, kernel) for label, kernel in zip(labels, kernels, strict=True)]
+    builds = [Build(label, file, ks) for label, file, ks in zip(labels, args.files, kernels, strict=True)]
+    pairing = pair_kernels(builds)
     if args.json:
         from isalens.report.serialize import dumps
-        sys.stdout.write(dumps(compare_dict(variants), pretty=args.pretty))
+        sys.stdout.write(dumps(compare_dict(builds), pretty=args.pretty))
     else:
-        sys.stdout.write(render_compare_text(variants))
+        sys.stdout.write(render_pairing_text(pairing))
     if args.html is not None:
-        write_output(args.html, render_compare_html(variants))
+        write_output(args.html, render_compare_html(pairing))
     if args.plot is not None:
         from isalens.report.plot import PlotUnavailable, plot_pressure
-        series = [(v.label, v.kernel.vgpr_counts) for v in variants]
+        several = len(pairing.pairs) > 1
+        series = [(f"{v.label}:{v.kernel.name}" if several else v.label, v.kernel.vgpr_counts)
+                  for p in pairing.pairs for v in p.variants]
         normalised = args.plot.with_name(f"{args.plot.stem}-normalised{args.plot.suffix}")
         try:
             plot_pressure(series, args.plot, title="live VGPRs per instruction")

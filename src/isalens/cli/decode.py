@@ -51,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         raise IsalensError("nothing to decode: give hex words (e.g. D8700400 3B00002A) or --file")
     if args.json:
+        from isalens.report.document import document
         from isalens.report.serialize import dumps
-        sys.stdout.write(dumps({"arch": args.arch, "instructions": decoded_dict(items)}, pretty=True))
+        sys.stdout.write(dumps(document("decode", arch=args.arch, instructions=decoded_dict(items)), pretty=True))
     else:
         sys.stdout.write(render_decoded_text(items, explain=args.explain))
     return EXIT_OK

@@ -34,33 +34,48 @@ def register(subparsers: Any) -> None:
 
 
 def list_document(file: str, listed: list[Listed]) -> dict[str, Any]:
-    """The ``list --json`` document."""
-    objects = []
+    """The ``list --json`` document: a ``files`` entry per code object (``file`` the binary, ``code_object``
+    where in it), each kernel with analyze's ``name``, ``arch`` and ``wave_size`` and the code object's
+    ``metadata`` figures."""
+    from isalens.report.document import document
+
+    entries = []
     for item in listed:
         co = item.code_object
-        objects.append({
-            "source": item.source,
+        kernels = []
+        if co is not None:
+            for k in co.kernels:
+                meta = k.summary()
+                kernels.append({"name": meta.pop("name"), "kernel_demangled": meta.pop("kernel_demangled"),
+                                "arch": co.target, "wave_size": meta.pop("wave_size"), "metadata": meta,
+                                "debug_info": co.debug_info})
+        entries.append({
+            "file": file,
+            "code_object": item.source,
             "target": co.target if co else None,
             "code_object_version": co.version if co else None,
             "debug_info": co.debug_info if co else None,
-            "kernels": [{**k.summary(), "debug_info": co.debug_info} for k in co.kernels] if co else [],
-            "error": item.error.message if item.error else None,
+            "kernels": kernels,
+            "error": None if item.error is None else {"code": item.error.code, "file": file, "line": None,
+                                                      "message": item.error.message},
         })
-    return {"schema": 1, "file": file, "code_objects": objects}
+    return document("list", files=entries)
 
 
-def _text(doc: dict[str, Any]) -> str:
-    lines = [f"{doc['file']}: {len(doc['code_objects'])} code object(s)"]
-    for co in doc["code_objects"]:
+def _text(file: str, doc: dict[str, Any]) -> str:
+    lines = [f"{file}: {len(doc['files'])} code object(s)"]
+    for co in doc["files"]:
         if co["error"]:
-            lines.append(f"  {co['source']}: cannot read: {co['error']}")
+            lines.append(f"  {co['code_object']}: cannot read: {co['error']['message']}")
             continue
-        lines.append(f"  {co['target']} (v{co['code_object_version']}) {co['source']}: {len(co['kernels'])} kernel(s)")
+        lines.append(f"  {co['target']} (v{co['code_object_version']}) {co['code_object']}: "
+                     f"{len(co['kernels'])} kernel(s)")
         for k in co["kernels"]:
+            m = k["metadata"]
             readable = k["kernel_demangled"]
             name = k["name"] if readable == k["name"] else f"{readable}  [{k['name']}]"
-            lines.append(f"    {name}  vgpr={k['vgpr_count']} sgpr={k['sgpr_count']} agpr={k['agpr_count']} "
-                         f"lds={k['lds_bytes']} wave{k['wave_size']}")
+            lines.append(f"    {name}  vgpr={m['vgpr_count']} sgpr={m['sgpr_count']} agpr={m['agpr_count']} "
+                         f"lds={m['lds_bytes']} wave{k['wave_size']}")
     return "\n".join(lines) + "\n"
 
 
@@ -70,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from isalens.report.serialize import dumps
     listed = list_code_objects(Path(args.file))
     doc = list_document(args.file, listed)
-    sys.stdout.write(dumps(doc, indent=1, sort_keys=False) if args.json else _text(doc))
+    sys.stdout.write(dumps(doc, indent=1, sort_keys=False) if args.json else _text(args.file, doc))
     for item in listed:
         if item.error is not None:
             sys.stderr.write(f"isalens: {item.error}\n")

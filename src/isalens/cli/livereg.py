@@ -31,7 +31,7 @@ def register(sub: Any) -> None:
     add_load_options(p)
     p.add_argument("--reg", choices=REG_FILES, default="vgpr", help="register file to map (default vgpr)")
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print JSON instead of text (schema: docs/reports.md)")
+    out.add_argument("--json", action="store_true", help="print JSON instead of text (schema 3: docs/schema/README.md)")
     out.add_argument("--rga", action="store_true", help="print Radeon GPU Analyzer's livereg text format")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people (default: compact)")
     p.add_argument("--summary", action="store_true", help="text: omit the per-line listing")
@@ -51,9 +51,9 @@ def run(args: argparse.Namespace) -> int:
         raise IsalensError("--rga prints one kernel; choose it with --kernel (found: "
                            + ", ".join(k.name for k in report.kernels) + ")", file=args.file)
     if args.json:
-        from isalens.report.json import report_dict
+        from isalens.report.json import livereg_document
         from isalens.report.serialize import write
-        write(report_dict(report, stream=True), sys.stdout, pretty=args.pretty)
+        write(livereg_document(report, stream=True), sys.stdout, pretty=args.pretty)
     elif args.rga:
         if file is RegFile.AGPR:
             raise IsalensError("RGA's format has VGPR and SGPR modes only")

@@ -63,8 +63,9 @@ def run_occupancy(args: argparse.Namespace) -> int:
             raise IsalensError(str(exc), file=str(args.plot), code="plot") from None
         sys.stderr.write(f"isalens: wrote {args.plot}\n")
     if args.json:
+        from isalens.report.document import document
         from isalens.report.serialize import dumps
-        doc = occupancy_dict(result.occupancy, workgroup_limit=result.workgroup_limit)
+        doc = document("occupancy", occupancy=occupancy_dict(result.occupancy, workgroup_limit=result.workgroup_limit))
         if args.curves:
             doc["curves"] = curves_dict(result.curves)
         sys.stdout.write(dumps(doc, pretty=args.pretty))
@@ -88,8 +89,10 @@ def run_tile(args: argparse.Namespace) -> int:
 
     plan, table = plan_tiles(_parse_dims(args.dims), args.radius, args.bytes_per_item, args.arch)
     if args.json:
+        from isalens.report.document import document
         from isalens.report.serialize import dumps
-        sys.stdout.write(dumps({**tile_dict(plan), "table": [tile_dict(t) for t in table]}, pretty=args.pretty))
+        doc = document("tile", tile=tile_dict(plan), table=[tile_dict(t) for t in table])
+        sys.stdout.write(dumps(doc, pretty=args.pretty))
     else:
         sys.stdout.write(render_tiles_text(plan, table))
     return EXIT_OK

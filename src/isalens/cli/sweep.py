@@ -32,7 +32,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--arch", required=True, help="comma-separated targets, e.g. gfx902,gfx1030")
     p.add_argument("--jobs", type=int, help="parallel compiles (default: the number of cores)")
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print JSON: `variants` [{defines, arch, ...}]")
+    out.add_argument("--json", action="store_true", help="print JSON: `files` [{defines, arch, kernels}]")
     out.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--plot", type=Path, metavar="OUT.png|OUT.svg",
                    help="overlay the variants' pressure curves (as `isalens compare --plot`; needs matplotlib)")
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
             raise IsalensError(str(exc), file=str(args.plot), code="plot") from None
         sys.stderr.write(f"isalens: wrote {args.plot}\n")
     if args.json:
-        sys.stdout.write(dumps(sweep_dict(rows), indent=1))
+        sys.stdout.write(dumps(sweep_dict(rows, args.source), indent=1))
     elif args.csv:
         sys.stdout.write(render_sweep_csv(rows))
     else:

@@ -15,7 +15,7 @@ from isalens.cli.common import EXIT_OK, add_load_options, load_options
 from isalens.errors import InputError
 
 if TYPE_CHECKING:
-    from isalens.engine.load import LoadedKernel
+    from isalens.engine.load import LoadedKernel, LoadedModule
 
 __all__ = ["register", "run"]
 
@@ -71,15 +71,15 @@ def _what_if(specs: list[str]) -> tuple[list[int], list[str]]:
     return waves, devices
 
 
-def _kernels(file: str, args: argparse.Namespace) -> tuple[list[LoadedKernel], dict[str, str | int]]:
+def _kernels(file: str, args: argparse.Namespace) -> tuple[LoadedModule, list[LoadedKernel], dict[str, str | int]]:
     from isalens.engine import SOURCE_SUFFIXES, load_input, source_of
     from isalens.engine.vliw import vliw_dialect
 
     if file != "-" and Path(file).suffix.lower() not in SOURCE_SUFFIXES and vliw_dialect(Path(file)):
         raise InputError("VLIW (R600-Cayman) code: its loop figures come from `isalens vliw` (same names)",
                          file=file, code="usage")
-    _module, kernels, stats = load_input(source_of(file), load_options(args))
-    return list(kernels), stats
+    module, kernels, stats = load_input(source_of(file), load_options(args))
+    return module, list(kernels), stats
 
 
 def _aco_docs(file: str, args: argparse.Namespace) -> list[tuple[str, dict[str, Any]]]:
@@ -97,7 +97,7 @@ def _aco_docs(file: str, args: argparse.Namespace) -> list[tuple[str, dict[str, 
     if is_source(path):
         raise InputError("--model aco needs a GLSL/HLSL shader (compiled by RADV/ACO) or an ACO listing",
                          file=file, code="usage")
-    kernels, stats = _kernels(file, args)
+    _module, kernels, stats = _kernels(file, args)
     # a RADV_DEBUG=shaders dump holds each stage's ACO IR before its disassembly: ACO's block structure
     irs = dump_aco_ir(_read_text(file))
     if len(irs) != len(kernels):
@@ -148,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``isalens timing`` for parsed ``args``; returns the exit code."""
     from isalens.engine.timing import kernel_profile, kernel_timing, loop_spans, parse_trip_counts, what_if
     from isalens.engine.vliw import resolve_device
+    from isalens.names import demangled
+    from isalens.report.document import document, file_entry
     from isalens.report.serialize import dumps
     from isalens.report.timing import render_timing_text, render_what_if_text, timing_dict, what_if_dict
 
@@ -157,15 +159,18 @@ def run(args: argparse.Namespace) -> int:
     alt_waves, alt_devices = _what_if(args.what_if)
     for d in alt_devices:
         resolve_device(d)
-    docs: list[dict[str, Any]] = []
+    files: list[dict[str, Any]] = []
     texts: list[str] = []
     for file in args.files:
+        docs: list[dict[str, Any]] = []
         if args.model == "aco":
             for name, doc in _aco_docs(file, args):
-                docs.append({"file": file, "kernel": name, "timing": doc})
+                # ACO's figures are their own section: "timing" is always isalens' model
+                docs.append({"name": name, "arch": doc.get("target"), "aco_timing": doc})
                 texts.append(_aco_text(file, name, doc))
+            files.append(file_entry(file, docs))
             continue
-        kernels, _stats = _kernels(file, args)
+        module, kernels, stats = _kernels(file, args)
         for kernel in kernels:
             prof = kernel_profile(kernel, trip_counts=trips, device=device)
             t = kernel_timing(kernel, waves=waves, device=device, profile=prof)
@@ -179,13 +184,13 @@ def run(args: argparse.Namespace) -> int:
                                    trip_counts=trips)
                 doc["what_if"] = what_if_dict(variants)
                 text += render_what_if_text(variants)
-            docs.append({"file": file, "kernel": kernel.name, "timing": doc})
+            docs.append({"name": kernel.name, "kernel_demangled": demangled(kernel.name), "arch": module.arch.name,
+                         "timing": doc})
             texts.append(text)
+        files.append(file_entry(file, docs, dialect=module.ir.dialect, diagnostics=module.diagnostics,
+                                compiler_stats=stats))
     if args.json:
-        out: Any = docs[0] if len(docs) == 1 else {"schema": 1, "kernels": docs}
-        if len(docs) == 1:
-            out = {"schema": 1, **out}
-        sys.stdout.write(dumps(out, indent=1))
+        sys.stdout.write(dumps(document("timing", files=files), indent=1))
     else:
         sys.stdout.write("\n".join(texts))
     return EXIT_OK

@@ -19,7 +19,7 @@ from isalens.engine.pool import each_in_order
 from isalens.errors import InputError, IsalensError
 from isalens.names import name_matches
 from isalens.progress import step
-from isalens.report.model import SCHEMA_VERSION, KernelReport, LiveRegReport, livereg_report
+from isalens.report.model import KernelReport, LiveRegReport, livereg_report
 
 if TYPE_CHECKING:
     from isalens.analysis.vliw import VliwAnalysis
@@ -71,7 +71,8 @@ class FileResult:
     error: IsalensError | None = None
 
     def to_dict(self, *, lines: bool = True, stream: bool = False) -> dict[str, Any]:
-        """The JSON document (``stream``: per-line arrays made while ``report.serialize.write`` writes)."""
+        """This file's entry of the document (``stream``: per-line arrays made while ``report.serialize.write``
+        writes); a failed file has ``error`` and no kernels."""
         if self.report is not None:
             from isalens.report.json import report_dict
             return report_dict(self.report, lines=lines, stream=stream)
@@ -79,9 +80,9 @@ class FileResult:
             from isalens.report.vliw import vliw_dict
             return vliw_dict(self.vliw)
         assert self.error is not None
+        from isalens.report.document import error_entry
         d = self.error.diagnostic()
-        return {"schema": SCHEMA_VERSION, "file": self.source, "error": {
-            "code": d.code, "file": d.file, "line": d.line, "message": d.message}}
+        return error_entry(self.source, d.code, d.line, d.message, where=d.file)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +96,10 @@ class Analysis:
         return tuple(f for f in self.files if f.error is not None)
 
     def to_dict(self, *, lines: bool = True, stream: bool = False) -> dict[str, Any]:
-        """One file: that file's document; several: ``{"schema", "files": [...]}`` (failed files carry ``error``)."""
-        docs = [f.to_dict(lines=lines, stream=stream) for f in self.files]
-        return docs[0] if len(docs) == 1 else {"schema": SCHEMA_VERSION, "files": docs}
+        """The schema-3 document: ``{"schema", "isalens_version", "command", "files": [...]}``, one entry per
+        input in order (failed files carry ``error``)."""
+        from isalens.report.document import document
+        return document("analyze", files=[f.to_dict(lines=lines, stream=stream) for f in self.files])
 
 
 def source_of(file: str, stdin_text: str | None = None) -> str | Path:
@@ -223,23 +225,20 @@ def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_st
         dataclasses.replace(k, source_text=source_texts(k.source_lines, source_dirs)) for k in report.kernels))
 
 
-def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) -> KernelReport:
-    """One variant of ``compare``: the single kernel of ``source`` (or ``options.kernel``), with statistics and
-    without its listing (the figures, summaries and ``vgpr_counts`` stay)."""
+def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) -> tuple[KernelReport, ...]:
+    """One build of ``compare``: every kernel of ``source`` (or those ``options.kernel`` names), with statistics
+    and without their listings (the figures, summaries and ``vgpr_counts`` stay); kernels pair by name in
+    ``report.compare.pair_kernels``."""
     report = livereg(source, options, longest=0, extra=("stats",))
-    if len(report.kernels) > 1:
-        # a variant is one kernel: never pick one silently
-        raise IsalensError("the file has several kernels (" + ", ".join(k.name for k in report.kernels)
-                           + "); choose one with --kernel", file=report.file)
-    return report.kernels[0].without_listing()
+    return tuple(k.without_listing() for k in report.kernels)
 
 
-def _compare_task(args: tuple[str | Path, LoadOptions]) -> KernelReport:
+def _compare_task(args: tuple[str | Path, LoadOptions]) -> tuple[KernelReport, ...]:
     return compare_variant(*args)
 
 
 def compare_variants(sources: Sequence[str | Path], options: LoadOptions = LoadOptions(), *,
-                     jobs: int | None = None) -> tuple[KernelReport, ...]:
+                     jobs: int | None = None) -> tuple[tuple[KernelReport, ...], ...]:
     """:func:`compare_variant` of every source, several at once on every core (``jobs``); the first failing
     source (in the order given) raises its error."""
     return tuple(each_in_order(_compare_task, [(s, options) for s in sources], jobs, "variants analysed"))

@@ -6,6 +6,7 @@ from typing import Any
 
 from isalens.analysis.advice import Advice, KernelAdvice, Value
 from isalens.ir.source import SourceLoc
+from isalens.names import demangled
 
 
 def _number(x: float) -> int | float:
@@ -70,6 +71,13 @@ def _source_text(item: Advice) -> list[str]:
         more = f"; and {len(item.values) - 8} more" if len(item.values) > 8 else ""
         out.append(f"     values in source terms: {few}{more}")
     return out
+
+
+def advice_kernel_dict(advice: KernelAdvice) -> dict[str, Any]:
+    """The kernel object ``advise --json`` prints: the names ``analyze --json`` gives the same sections."""
+    doc = advice_dict(advice)
+    return {"name": advice.kernel, "kernel_demangled": demangled(advice.kernel), "arch": advice.arch,
+            "advice": doc["advice"], "advice_refused": doc["refused"]}
 
 
 def render_advice_text(advice: KernelAdvice) -> str:

@@ -1,4 +1,4 @@
-"""Side-by-side comparison of variants: one row per kernel, rendered as text and as a JSON-ready dict."""
+"""Side-by-side comparison of builds: kernels paired by name, one row per variant, as text, JSON and HTML."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from isalens.analysis.stats import KernelStats
 from isalens.report.html import script_json
-from isalens.report.model import SCHEMA_VERSION, KernelReport
+from isalens.report.model import KernelReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,25 +45,121 @@ class Variant:
         return Mix.of(self.kernel.stats)
 
 
-def compare_dict(variants: list[Variant]) -> dict[str, Any]:
-    rows = []
-    for v in variants:
-        k, m = v.kernel, v.mix
-        occ = k.occupancy.occupancy
-        rows.append({
-            "label": v.label, "kernel": k.name, "arch": k.arch, "instructions": k.instructions,
-            "vgpr": {"peak_live": k.vgpr.peak_live, "requested": k.vgpr.requested, "allocated": k.vgpr.allocated,
+@dataclass(frozen=True, slots=True)
+class Build:
+    """One input file of ``compare``: its label and every kernel it holds."""
+
+    label: str
+    file: str
+    kernels: tuple[KernelReport, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """One kernel across the builds that hold it (``name``: its name, or ``a vs b`` for one-kernel builds)."""
+
+    name: str
+    variants: tuple[Variant, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Kernels paired by name; ``added``/``removed``: (name, labels) of kernels the first build lacks / that
+    some later build lacks."""
+
+    pairs: tuple[Pair, ...]
+    added: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    removed: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+def pair_kernels(builds: list[Build]) -> Pairing:
+    """Pair kernels by name across ``builds``. When every build has one kernel they form one pair whatever
+    their names (two builds of one kernel under different names, the layout comparison's case)."""
+    if all(len(b.kernels) == 1 for b in builds):
+        names = list(dict.fromkeys(b.kernels[0].name for b in builds))
+        return Pairing((Pair(" vs ".join(names), tuple(Variant(b.label, b.kernels[0]) for b in builds)),))
+    if len(builds) == 1:  # one build: each kernel is shown alone
+        return Pairing(tuple(Pair(k.name, (Variant(builds[0].label, k),)) for k in builds[0].kernels))
+    order = list(dict.fromkeys(k.name for b in builds for k in b.kernels))
+    by_build = [{k.name: k for k in b.kernels} for b in builds]
+    pairs = []
+    for name in order:
+        have = [Variant(b.label, kernels[name]) for b, kernels in zip(builds, by_build, strict=True)
+                if name in kernels]
+        if len(have) > 1:
+            pairs.append(Pair(name, tuple(have)))
+    first = by_build[0]
+    added = tuple((n, tuple(b.label for b, ks in zip(builds, by_build, strict=True) if n in ks))
+                  for n in order if n not in first)
+    removed = tuple((n, tuple(b.label for b, ks in zip(builds, by_build, strict=True) if n not in ks))
+                    for n in order if n in first and any(n not in ks for ks in by_build[1:]))
+    return Pairing(tuple(pairs), added, removed)
+
+
+def _figures(k: KernelReport) -> dict[str, Any]:
+    occ = k.occupancy.occupancy
+    return {"vgpr": {"peak_live": k.vgpr.peak_live, "requested": k.vgpr.requested, "allocated": k.vgpr.allocated,
                      "declared": k.vgpr.declared},
             "sgpr": {"peak_live": k.sgpr.peak_live, "requested": k.sgpr.requested, "allocated": k.sgpr.allocated,
                      "declared": k.sgpr.declared},
             "occupancy": None if occ is None else {"waves_per_simd": occ.waves_per_simd,
-                                                   "llvm_occupancy": occ.llvm_occupancy},
+                                                   "llvm_occupancy": occ.llvm_occupancy}}
+
+
+def compare_kernel_dict(k: KernelReport) -> dict[str, Any]:
+    """A kernel object of ``compare --json``: analyze's names for the figures it shares (``vgpr``, ``sgpr``,
+    ``occupancy``, ``instructions``, ``stats.code_bytes``), ``mix`` for the layout figures, ``pressure`` the
+    live VGPRs per instruction (analyze's ``lines[].live_vgpr``)."""
+    if k.stats is None:
+        raise ValueError("a compared kernel needs its statistics (run the stats pass)")
+    m = Mix.of(k.stats)
+    return {"name": k.name, "arch": k.arch, "instructions": k.instructions, **_figures(k),
+            "stats": {"code_bytes": m.code_bytes, "code_bytes_exact": m.code_bytes_exact},
+            "mix": {"lds_reads": m.lds_reads, "lds_writes": m.lds_writes, "packed_f16": m.packed_f16,
+                    "conversions": m.conversions, "literals": m.literals},
+            "pressure": list(k.vgpr_counts)}
+
+
+def compare_dict(builds: list[Build]) -> dict[str, Any]:
+    """``compare --json``: each build a ``files`` entry with its kernel objects, then ``pairs`` (per kernel
+    name, the builds' labels and kernel names) and the kernels ``added``/``removed``."""
+    from isalens.report.document import document, file_entry
+
+    pairing = pair_kernels(builds)
+    files = [file_entry(b.file, [compare_kernel_dict(k) for k in b.kernels], label=b.label) for b in builds]
+    return document(
+        "compare", files=files,
+        pairs=[{"name": p.name, "variants": [{"label": v.label, "kernel": v.kernel.name} for v in p.variants]}
+               for p in pairing.pairs],
+        added=[{"name": n, "labels": list(labels)} for n, labels in pairing.added],
+        removed=[{"name": n, "missing_from": list(labels)} for n, labels in pairing.removed])
+
+
+def _row(v: Variant) -> dict[str, Any]:
+    """One variant's row of the HTML page's table and chart."""
+    k, m = v.kernel, v.mix
+    return {"label": v.label, "kernel": k.name, "arch": k.arch, "instructions": k.instructions, **_figures(k),
             "code_bytes": m.code_bytes, "code_bytes_exact": m.code_bytes_exact, "lds_reads": m.lds_reads,
-            "lds_writes": m.lds_writes,
-            "packed_f16": m.packed_f16, "conversions": m.conversions, "literals": m.literals,
-            "pressure": list(k.vgpr_counts),
-        })
-    return {"schema": SCHEMA_VERSION, "variants": rows}
+            "lds_writes": m.lds_writes, "packed_f16": m.packed_f16, "conversions": m.conversions,
+            "literals": m.literals, "pressure": list(k.vgpr_counts)}
+
+
+def render_pairing_text(pairing: Pairing) -> str:
+    """Each pair's table (headed by the kernel's name when there are several), then the unpaired kernels."""
+    out = []
+    for p in pairing.pairs:
+        if len(pairing.pairs) > 1:
+            out.append(f"== {p.name}\n")
+        out.append(render_compare_text(list(p.variants)))
+    if pairing.added:
+        out.append("added (not in the first file): "
+                   + ", ".join(f"{n} (in {', '.join(labels)})" for n, labels in pairing.added) + "\n")
+    if pairing.removed:
+        out.append("removed (in the first file only): "
+                   + ", ".join(f"{n} (missing from {', '.join(labels)})" for n, labels in pairing.removed) + "\n")
+    if not pairing.pairs:
+        out.append("no kernel name is in two files: nothing to pair\n")
+    return "\n".join(out)
 
 
 def render_compare_text(variants: list[Variant]) -> str:
@@ -94,8 +190,9 @@ def render_compare_text(variants: list[Variant]) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_compare_html(variants: list[Variant]) -> str:
-    """A self-contained page: the table and the overlaid pressure curves (absolute or normalised)."""
-    payload = script_json(compare_dict(variants))  # inert inside the page's script element
+def render_compare_html(pairing: Pairing) -> str:
+    """A self-contained page: per pair its table and overlaid pressure curves (absolute or normalised)."""
+    data = {"pairs": [{"name": p.name, "variants": [_row(v) for v in p.variants]} for p in pairing.pairs]}
+    payload = script_json(data)  # inert inside the page's script element
     page = (resources.files("isalens.report") / "assets" / "compare.html").read_text("utf-8")
     return page.replace("{{DATA}}", payload)

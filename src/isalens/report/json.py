@@ -1,4 +1,5 @@
-"""JSON rendering of the livereg report: stable keys (sorted), a schema version, no timestamps."""
+"""JSON rendering of the livereg report: one file's entry of the schema-3 document (stable keys, sorted; no
+timestamps); :func:`livereg_document` wraps it in the envelope every command prints (report/document.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from isalens.analysis.blocks import BlockLiveIn
 from isalens.analysis.source_lines import SourceLine
 from isalens.names import demangled
+from isalens.report.document import diagnostic_dict, document
 from isalens.report.model import FileSummary, KernelReport, LineRow, LineRows, LiveRegReport
 from isalens.report.occupancy import occupancy_dict
 from isalens.report.serialize import Streamed, array, dumps
@@ -144,21 +146,23 @@ def _advice(k: KernelReport) -> dict[str, Any]:
 
 
 def report_dict(report: LiveRegReport, *, lines: bool = True, stream: bool = False) -> dict[str, Any]:
-    """The JSON document of one file's report (what ``livereg --json`` and ``analyze --json`` print);
+    """One file's entry of the document (``files[i]`` of ``livereg --json`` and ``analyze --json``);
     ``stream``: line arrays made while :func:`isalens.report.serialize.write` writes them."""
     kernels = [kernel_dict(k, lines=lines, stream=stream) for k in report.kernels]
     return {
-        "schema": report.schema,
         "file": report.file,
         "dialect": report.dialect,
         "kernels": kernels,
         "compiler_stats": report.compiler_stats or None,
-        "diagnostics": [
-            {"severity": d.severity.value, "code": d.code, "file": d.file, "line": d.line, "message": d.message}
-            for d in report.diagnostics
-        ],
+        "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
     }
 
 
+def livereg_document(report: LiveRegReport, command: str = "livereg", *, stream: bool = False) -> dict[str, Any]:
+    """The whole ``livereg --json`` document: the envelope around the one file's entry."""
+    return document(command, files=[report_dict(report, stream=stream)])
+
+
 def render_json(report: LiveRegReport, *, lines: bool = True, pretty: bool = False) -> str:
+    """One file's entry as JSON text (a scan row is made from it)."""
     return dumps(report_dict(report, lines=lines), pretty=pretty)

@@ -28,8 +28,8 @@ from isalens.ir.source import SourceLoc
 from isalens.ondemand import OnDemand
 
 #: 2: one class table (``instruction_classes``, class keys of classes.toml; ``stats.classes`` removed), compact
-#: JSON by default; see docs/reports.md
-SCHEMA_VERSION = 2
+#: JSON by default; 3: one document for every command (report/document.py); see docs/schema/README.md
+SCHEMA_VERSION = 3
 __all__ = ["COUNT_COLUMN", "FILES", "FILE_KEYS", "SCHEMA_VERSION", "CfgFigures", "EntryLiveIns", "FileSummary",
            "KernelReport", "LineMasks", "LineRow", "LineRows", "LiveRegReport", "LiveValue", "OccupancyFigures",
            "RangeRow", "RegisterFigures", "kernel_report", "livereg_report", "map_width", "variable_table"]

@@ -1,4 +1,4 @@
-"""Sweep results as one comparison table (text), JSON (``variants`` like ``compare --json``) and CSV."""
+"""Sweep results as one comparison table (text), JSON (the schema-3 document, a ``files`` entry per compile) and CSV."""
 
 from __future__ import annotations
 
@@ -40,17 +40,33 @@ def _label(row: SweepRow) -> str:
     return " ".join(f"{k}={v}" if v else k for k, v in row.defines.items()) or "(no defines)"
 
 
-def sweep_dict(rows: Sequence[SweepRow]) -> dict[str, Any]:
-    """``{"schema": 1, "variants": [{defines, arch, kernel, error, best, figures..., pressure}]}``."""
-    out = []
+def _kernel_dict(r: SweepRow) -> dict[str, Any]:
+    """A kernel object of ``sweep --json``, in the names ``analyze --json`` gives the same figures."""
+    occ = None if r.waves_per_simd is None else {"waves_per_simd": r.waves_per_simd,
+                                                 "llvm_occupancy": r.llvm_occupancy}
+    return {"name": r.kernel, "arch": r.arch, "best": r.best, "instructions": r.instructions,
+            "vgpr": {"peak_live": r.vgpr_peak, "requested": r.vgprs, "allocated": r.vgprs_allocated},
+            "sgpr": {"requested": r.sgprs}, "occupancy": occ, "stats": {"code_bytes": r.code_bytes},
+            "lds_bytes": r.lds_bytes, "scratch_bytes": r.scratch_bytes, "pressure": list(r.pressure)}
+
+
+def sweep_dict(rows: Sequence[SweepRow], source: str | None = None) -> dict[str, Any]:
+    """The schema-3 document: one ``files`` entry per compile (``file`` the source, its ``defines`` and
+    ``arch``, the compile's ``error`` or its kernels)."""
+    from isalens.report.document import document, file_entry
+
+    files: list[dict[str, Any]] = []
+    last: tuple[Any, ...] | None = None
     for r in rows:
-        doc: dict[str, Any] = {"defines": dict(r.defines), "arch": r.arch, "kernel": r.kernel, "error": r.error,
-                               "best": r.best}
-        doc.update({f: getattr(r, f) for f in _FIELDS})
-        doc["timing"] = None  # filled once the timing model exists
-        doc["pressure"] = list(r.pressure)
-        out.append(doc)
-    return {"schema": 1, "variants": out}
+        key = (tuple(r.defines.items()), r.arch)
+        if key != last:  # a compile's rows are adjacent: one per kernel, or its one error row
+            files.append(file_entry(source, [], defines=dict(r.defines), arch=r.arch, error=None))
+            last = key
+        if r.error:
+            files[-1]["error"] = {"code": "compile", "file": source, "line": None, "message": r.error}
+        else:
+            files[-1]["kernels"].append(_kernel_dict(r))
+    return document("sweep", files=files)
 
 
 def render_sweep_text(rows: Sequence[SweepRow]) -> str:

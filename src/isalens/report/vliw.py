@@ -1,5 +1,5 @@
 """Text and JSON views of a VLIW analysis (:class:`~isalens.analysis.vliw.VliwAnalysis`); both read the same
-object, so they cannot disagree. JSON: schema 1, sorted keys, no timestamps."""
+object, so they cannot disagree. JSON: the schema-3 document, sorted keys, no timestamps."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 from isalens.analysis.vliw import ClauseStats, LoopStats, ProgramStats, SlotCounts, VliwAnalysis
 from isalens.analysis.vliw_timing import LatencyHiding, Occupancy, Timing
 from isalens.ir.diagnostics import Diagnostic
+from isalens.report.document import document
 from isalens.report.serialize import dumps
 
 __all__ = ["render_vliw_json", "render_vliw_text", "vliw_dict"]
 
-SCHEMA = 1
 _GENERATION_NAMES = {"r600": "R600", "r700": "R700", "evergreen": "Evergreen", "cayman": "Cayman"}
 _DIALECT_NAMES = {"cal": "CAL dump", "llvm": "LLVM r600 assembly"}
 
@@ -39,7 +39,7 @@ def _program_dict(p: ProgramStats) -> dict[str, Any]:
         "mads": p.mads,
         "guessed_ops": p.guessed_ops,
         "occupancy": _occupancy_dict(p.occupancy),
-        "timing": _timing_dict(p.timing),     # the whole program; its loops are in the top-level timing
+        "timing": _timing_dict(p.timing),  # vliw_dict makes it {kernel, loops}
     }
 
 
@@ -106,12 +106,22 @@ def _diag_dict(d: Diagnostic) -> dict[str, Any]:
 
 
 def vliw_dict(result: VliwAnalysis) -> dict[str, Any]:
-    """The JSON-ready report: file totals at the top level, then clauses, loops, kernels, diagnostics."""
+    """The file's entry of the schema-3 document: target and device, the file's ``totals``, then per kernel its
+    figures, ``clauses``, ``loops``, ``occupancy`` and ``timing`` {``kernel``, ``loops``} (the GCN names)."""
     device = result.device
-    doc = _program_dict(result.total)
-    del doc["name"]
-    doc.update({
-        "schema": SCHEMA,
+    totals = _program_dict(result.total)
+    for key in ("name", "occupancy", "timing"):
+        del totals[key]
+    kernels = []
+    for p in result.programs:
+        doc = _program_dict(p)
+        loops = [lp for lp in result.total.loops if lp.kernel == p.name]
+        doc["clauses"] = [_clause_dict(c) for c in result.total.clauses if c.kernel == p.name]
+        doc["loops"] = [_loop_dict(lp) for lp in loops]
+        doc["timing"] = {"kernel": _timing_dict(p.timing),
+                         "loops": [_timing_dict(lp.timing, lp.kernel) for lp in loops]}
+        kernels.append(doc)
+    return {
         "file": result.file,
         "dialect": result.dialect,
         "generation": result.generation,
@@ -122,20 +132,15 @@ def vliw_dict(result: VliwAnalysis) -> dict[str, Any]:
             "alus_per_thread_processor": device.alus_per_sp, "peak_gflops": _r(device.peak_gflops, 1),
             "fetch_gbs": device.fetch_gbs, "fetch_gbs_source": device.fetch_gbs_source,
         },
-        "clauses": [_clause_dict(c) for c in result.total.clauses],
-        "loops": [_loop_dict(lp) for lp in result.total.loops],
-        "kernels": [_program_dict(p) for p in result.programs],
-        # one program: its figures; several: per kernel only (the loops are listed across all of them)
-        "occupancy": _occupancy_dict(result.programs[0].occupancy) if len(result.programs) == 1 else None,
-        "timing": {"loops": [_timing_dict(lp.timing, lp.kernel) for lp in result.total.loops],
-                   "kernel": _timing_dict(result.programs[0].timing) if len(result.programs) == 1 else None},
+        "totals": totals,
+        "kernels": kernels,
         "diagnostics": [_diag_dict(d) for d in result.diagnostics],
-    })
-    return doc
+    }
 
 
 def render_vliw_json(result: VliwAnalysis) -> str:
-    return dumps(vliw_dict(result), indent=1)
+    """``isalens vliw --json``: the schema-3 document with this file's entry."""
+    return dumps(document("vliw", files=[vliw_dict(result)]), indent=1)
 
 
 def _slots(s: SlotCounts, width: int) -> str:
