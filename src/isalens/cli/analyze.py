@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         write(result.to_dict(stream=True), sys.stdout, pretty=args.pretty)
         for f in result.files:
             if f.report is not None:
-                print_diagnostics(f.report.diagnostics)
+                print_diagnostics(f.report.diagnostics, verbose=args.verbose)
     else:
         from isalens.ir.registers import RegFile
         from isalens.report.advice import render_advice_text
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(f"== {f.source}\n")
             if f.report is not None:
                 sys.stdout.write(render_text(f.report, RegFile.VGPR, color=color, listing=args.source,
-                                             source=args.source, by_source=args.by_source))
+                                             source=args.source, by_source=args.by_source, verbose=args.verbose))
                 for k in f.report.kernels:
                     if k.stats is not None:
                         sys.stdout.write("\n" + render_stats_text(k.stats))

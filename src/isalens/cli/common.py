@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from isalens.engine import LoadOptions
+    from isalens.errors import Diagnostic
 
 EXIT_OK = 0
 EXIT_INPUT = 2
@@ -68,6 +69,8 @@ def add_source_view_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--by-source", action="store_true",
                    help="text: every source line's cost (instructions, bytes, cycles, live registers, memory "
                         "operations), costliest first; the summary shows the top 10")
+    p.add_argument("--verbose", action="store_true",
+                   help="list every diagnostic (default: one line per distinct message, its count and first lines)")
     add_source_dir_option(p)
 
 
@@ -121,6 +124,7 @@ def add_workgroup_option(p: argparse.ArgumentParser) -> None:
 def load_options(args: argparse.Namespace) -> LoadOptions:
     """The engine's load options from parsed flags."""
     from isalens.engine import LoadOptions
+    from isalens.errors import Diagnostic
     return LoadOptions(arch=args.arch, dialect=args.dialect, kernel=args.kernel, wave=args.wave,
                        ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
                        include_dirs=tuple(args.include_dirs), cl_std=args.cl_std, opt=args.opt, stage=args.stage,
@@ -161,7 +165,9 @@ def write_output(path: Path, text: str | Callable[[IO[str]], None]) -> None:
     sys.stderr.write(f"isalens: wrote {path}\n")
 
 
-def print_diagnostics(diagnostics: object) -> None:
-    """Diagnostics on stderr (for machine-readable output on stdout)."""
-    for diag in diagnostics:  # type: ignore[attr-defined]
-        sys.stderr.write(diag.format() + "\n")
+def print_diagnostics(diagnostics: Iterable[Diagnostic], *, verbose: bool = False) -> None:
+    """Diagnostics on stderr (for machine-readable output on stdout): one line per distinct message unless
+    ``verbose``."""
+    from isalens.report.diagnostics import diagnostic_lines
+    for line in diagnostic_lines(diagnostics, verbose=verbose):
+        sys.stderr.write(line + "\n")

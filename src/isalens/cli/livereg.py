@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from isalens.report.text import text_chunks
         write_chunks(text_chunks(report, file, color=use_color(args.color), listing=not args.summary,
-                                 source=args.source, by_source=args.by_source), sys.stdout)
+                                 source=args.source, by_source=args.by_source, verbose=args.verbose), sys.stdout)
     if args.json or args.rga:
-        print_diagnostics(report.diagnostics)
+        print_diagnostics(report.diagnostics, verbose=args.verbose)
     return EXIT_OK

@@ -10,6 +10,7 @@ from isalens.ir.source import SourceLoc
 from isalens.names import demangled
 from isalens.report.model import COUNT_COLUMN, FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
 from isalens.report.occupancy import at_typical_launch_line, render_occupancy_text, workgroup_note
+from isalens.report.diagnostics import diagnostic_lines
 from isalens.report.regmap import register_map
 
 _BOLD = "\033[1m"
@@ -225,14 +226,16 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
 
 
 def text_chunks(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
-                listing: bool = True, source: bool = False, by_source: bool = False) -> Iterator[str]:
-    """:func:`render_text` in pieces, for writing as they are made."""
+                listing: bool = True, source: bool = False, by_source: bool = False,
+                verbose: bool = False) -> Iterator[str]:
+    """:func:`render_text` in pieces, for writing as they are made (``verbose``: every diagnostic, not one line
+    per distinct message)."""
     parts: list[Iterable[str]] = [kernel_lines(k, file, color=color, listing=listing, source=source,
                                                by_source=by_source) for k in report.kernels]
     if report.compiler_stats:
         parts.append(["compiler's own figures: " + ", ".join(f"{k} {v}" for k, v in report.compiler_stats.items())])
     if report.diagnostics:
-        parts.append([d.format() for d in report.diagnostics])
+        parts.append(diagnostic_lines(report.diagnostics, verbose=verbose))
     for n, lines in enumerate(parts):
         if n:
             yield "\n\n"
@@ -244,5 +247,6 @@ def text_chunks(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: b
 
 
 def render_text(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
-                listing: bool = True, source: bool = False, by_source: bool = False) -> str:
-    return "".join(text_chunks(report, file, color=color, listing=listing, source=source, by_source=by_source))
+                listing: bool = True, source: bool = False, by_source: bool = False, verbose: bool = False) -> str:
+    return "".join(text_chunks(report, file, color=color, listing=listing, source=source, by_source=by_source,
+                               verbose=verbose))
