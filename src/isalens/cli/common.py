@@ -124,7 +124,6 @@ def add_workgroup_option(p: argparse.ArgumentParser) -> None:
 def load_options(args: argparse.Namespace) -> LoadOptions:
     """The engine's load options from parsed flags."""
     from isalens.engine import LoadOptions
-    from isalens.errors import Diagnostic
     return LoadOptions(arch=args.arch, dialect=args.dialect, kernel=args.kernel, wave=args.wave,
                        ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
                        include_dirs=tuple(args.include_dirs), cl_std=args.cl_std, opt=args.opt, stage=args.stage,

@@ -22,7 +22,7 @@ def diagnostic_lines(diagnostics: Iterable[Diagnostic], *, verbose: bool = False
     groups: dict[tuple[str, str, str | None, str], list[Diagnostic]] = {}
     for d in diagnostics:
         groups.setdefault((d.severity.value, d.code, d.file, d.message), []).append(d)
-    out = []
+    out: list[str] = []
     for same in groups.values():
         first = same[0]
         lines = sorted({d.line for d in same if d.line is not None})

@@ -8,9 +8,9 @@ from isalens.analysis.source_lines import SourceLine
 from isalens.ir.registers import RegFile
 from isalens.ir.source import SourceLoc
 from isalens.names import demangled
+from isalens.report.diagnostics import diagnostic_lines
 from isalens.report.model import COUNT_COLUMN, FILE_KEYS, FileSummary, KernelReport, LiveRegReport, map_width
 from isalens.report.occupancy import at_typical_launch_line, render_occupancy_text, workgroup_note
-from isalens.report.diagnostics import diagnostic_lines
 from isalens.report.regmap import register_map
 
 _BOLD = "\033[1m"
