@@ -5,8 +5,8 @@ Messages on ``/ws`` (JSON text frames). From the page: ``{"type": "compile", "id
 [...], "defines": [...], "opt", "cl_std", "debug_variables"}`` (a newer compile cancels the running one),
 ``{"type": "save", "file", "source"}``, ``{"type": "snapshot", ...compile fields, one target}``. From the server:
 ``status`` (a target started compiling), ``cancelled`` (a newer compile stopped this one), ``result`` (one
-target's answer, see ``child``), ``saved``, ``snapshot`` (a URL to download) and ``error`` (a request refused,
-with why).
+target's answer, see ``child``; for a source a ``partial`` one without advice comes first), ``saved``,
+``snapshot`` (a URL to download) and ``error`` (a request refused, with why).
 """
 
 from __future__ import annotations
@@ -211,9 +211,11 @@ class _Server:
                 continue
             await send({"type": "status", "id": key, "arch": arch, "state": "compiling"})
             start = time.monotonic()
-            answer = await self.compiler.run(request)
-            await send({"type": "result", "id": key, "arch": arch, "seconds": round(time.monotonic() - start, 3),
-                        **answer})
+
+            async def forward(answer: dict[str, Any], arch: str = arch, start: float = start) -> None:
+                await send({"type": "result", "id": key, "arch": arch,
+                            "seconds": round(time.monotonic() - start, 3), **answer})
+            await forward(await self.compiler.run(request, forward))
 
     async def _snapshot(self, message: dict[str, Any], send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         arch = str((message.get("targets") or [""])[0])

@@ -15,6 +15,7 @@ import os
 import resource
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,10 @@ __all__ = ["CompileLimits", "Compiler"]
 
 #: after SIGTERM, how long the child has to kill its compiler and exit before SIGKILL
 _GRACE_SECONDS = 2.0
+#: longest answer line read from a child (a view of a 100,000-instruction kernel is tens of MB)
+_LINE_LIMIT = 1 << 30
+
+Partial = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ class Compiler:
         #: the target the spare child compiles a small kernel for while it waits (see ``child``)
         self.warm = warm
         self._spare: asyncio.subprocess.Process | None = None
+        self._lock = asyncio.Lock()
 
     async def _start(self) -> asyncio.subprocess.Process:
         env = dict(os.environ)
@@ -57,19 +63,30 @@ class Compiler:
         return await asyncio.create_subprocess_exec(
             sys.executable, "-m", "isalens.serve.child", *warm, stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True,
+            limit=_LINE_LIMIT,
             preexec_fn=functools.partial(resource.setrlimit, resource.RLIMIT_AS, (cap, cap)))
 
     async def prepare(self) -> None:
-        """Start the spare child now (called when the server starts and after each compile)."""
-        if self._spare is None or self._spare.returncode is not None:
-            self._spare = await self._start()
+        """Start the spare child now, unless one is ready (at start-up, and after each compile)."""
+        async with self._lock:
+            if self._spare is None or self._spare.returncode is not None:
+                self._spare = await self._start()
 
-    async def run(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The child's answer to ``request``, or ``{"ok": false, "error": ...}`` when it was stopped or died."""
-        proc = self._spare if self._spare is not None and self._spare.returncode is None else await self._start()
-        self._spare = None
+    async def _take(self) -> asyncio.subprocess.Process:
+        """The spare child for a compile; the next spare starts at once, so that it imports and warms up while
+        this compile runs and an edit that cancels it finds a ready process (started only after the cancel, the
+        new child was still importing when the next request came)."""
+        async with self._lock:
+            proc = self._spare if self._spare is not None and self._spare.returncode is None else await self._start()
+            self._spare = await self._start()
+            return proc
+
+    async def run(self, request: dict[str, Any], partial: Partial | None = None) -> dict[str, Any]:
+        """The child's final answer to ``request``, or ``{"ok": false, "error": ...}`` when it was stopped or
+        died; ``partial`` gets each earlier answer as it comes (the figures before the advice)."""
+        proc = await self._take()
         try:
-            out, err = await asyncio.wait_for(proc.communicate(orjson.dumps(request)), self.limits.seconds)
+            answers, err = await asyncio.wait_for(self._talk(proc, request, partial), self.limits.seconds)
         except TimeoutError:
             await _stop(proc)
             return _failure(f"the compile did not finish within {self.limits.seconds:g} s and was stopped "
@@ -80,13 +97,33 @@ class Compiler:
         finally:
             with contextlib.suppress(Exception):
                 await self.prepare()
-        if proc.returncode == 0 and out:
-            try:
-                answer: dict[str, Any] = orjson.loads(out)
-                return answer
-            except orjson.JSONDecodeError:
-                pass
+        if proc.returncode == 0 and answers:
+            return answers[-1]
         return _died(proc.returncode, err.decode("utf-8", "replace"), self.limits.memory)
+
+    @staticmethod
+    async def _talk(proc: asyncio.subprocess.Process, request: dict[str, Any],
+                    partial: Partial | None) -> tuple[list[dict[str, Any]], bytes]:
+        """Send the request, pass on partial answers, collect the rest; ends when the child has exited."""
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        errors = asyncio.create_task(proc.stderr.read())
+        try:
+            proc.stdin.write(orjson.dumps(request))
+            await proc.stdin.drain()
+            proc.stdin.close()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the child died before reading: its exit status tells
+        answers: list[dict[str, Any]] = []
+        while line := await proc.stdout.readline():
+            try:
+                answer = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue  # a line cut short when the child was killed
+            if answer.get("partial") and partial is not None:
+                await partial(answer)
+            answers.append(answer)
+        await proc.wait()
+        return [a for a in answers if not a.get("partial")], await errors
 
     async def close(self) -> None:
         if self._spare is not None:

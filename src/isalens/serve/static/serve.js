@@ -149,8 +149,10 @@
     const r = st.results[m.arch] || (st.results[m.arch] = {});
     r.id = m.id; r.seconds = m.seconds;
     if (m.ok) {
-      r.view = m.view; r.error = null; r.sourceText = st.sent && st.sent.id === m.id ? st.sent.source : st.editor.get();
-      r.latency = st.lastEdit ? (performance.now() - st.lastEdit) / 1000 : null;
+      // a partial answer has every figure but the advice; the final one follows for the same id
+      r.view = m.view; r.error = null; r.partial = !!m.partial;
+      r.sourceText = st.sent && st.sent.id === m.id ? st.sent.source : st.editor.get();
+      if (r.latencyId !== m.id) { r.latencyId = m.id; r.latency = st.lastEdit ? (performance.now() - st.lastEdit) / 1000 : null; }
     } else {
       r.error = m.error; // the last good view stays on screen
     }
@@ -198,7 +200,7 @@
     } else if (r && r.view) {
       st.editor.marks([]);
       const lat = r.latency == null ? "" : `, ${r.latency.toFixed(2)} s after the last edit`;
-      status(`${st.active}: compiled and analysed in ${r.seconds} s${lat}`);
+      status(`${st.active}: compiled and analysed in ${r.seconds} s${lat}${r.partial ? "; advice follows" : ""}`);
       $("status").dataset.latency = r.latency == null ? "" : String(r.latency);
     }
     const k = currentKernel();
@@ -331,6 +333,8 @@
   }
   function renderAdvice(k) {
     const box = $("advice"); box.textContent = "";
+    const r = st.results[st.active];
+    if (r && r.partial) { box.appendChild(el("p", "note", "advice follows…")); return; }
     if (!k.advice.length) box.appendChild(el("p", "note", k.advice_refused || "no advice"));
     for (const a of k.advice) {
       const d = el("div", "advice-item", `[${a.kind}] ${a.message}`);
