@@ -70,11 +70,13 @@ def mesa_families() -> dict[str, str]:
     return {family: spec.name for spec in specs for family in spec.mesa_families}
 
 
-_TARGET_RE = re.compile(r"(gfx[0-9a-f]+)", re.IGNORECASE)
+#: a processor name, the generic targets of code object v6 first (``gfx10-3-generic``, ``gfx11-generic``)
+_TARGET_RE = re.compile(r"(gfx[0-9a-f]+(?:-[0-9a-f]+)?-generic|gfx[0-9a-f]+)", re.IGNORECASE)
 
 
 def normalize_arch_name(text: str) -> str:
-    """``amdgcn-amd-amdhsa--gfx90a:xnack+`` or ``GFX902`` -> ``gfx90a`` / ``gfx902``."""
+    """``amdgcn-amd-amdhsa--gfx90a:xnack+``, ``GFX902`` or ``gfx11-generic`` -> ``gfx90a`` / ``gfx902`` /
+    ``gfx11-generic``."""
     t = text.strip().lower()
     m = _TARGET_RE.search(t)
     return m.group(1) if m else t

@@ -18,7 +18,8 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 from elftools.elf.sections import NoteSection, SymbolTableSection
 
-from isalens.binary.descriptor import KD_SIZE, decode_descriptor
+from isalens.binary.descriptor import KD_SIZE, decode_descriptor, not_understood
+from isalens.binary.elf_flags import ElfFlags, decode_e_flags
 from isalens.binary.metadata import NT_AMDGPU_METADATA, kernel_fields, unpack_metadata
 from isalens.errors import InputError, guarded
 from isalens.names import demangled
@@ -69,7 +70,9 @@ class KernelInfo:
         """The figures ``isalens list --json`` shows."""
         return {"name": self.name, "kernel_demangled": demangled(self.name), "vgpr_count": self.vgpr_count,
                 "sgpr_count": self.sgpr_count, "agpr_count": self.agpr_count, "lds_bytes": self.lds_bytes,
-                "wave_size": self.wave_size}
+                "wave_size": self.wave_size,
+                "kernarg_preload_length": int(self.descriptor.get("kernarg_preload_length", "0")),
+                "kernarg_preload_offset": int(self.descriptor.get("kernarg_preload_offset", "0"))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,10 @@ class CodeObject:
     #: the debug information it carries: ``lines+variables`` (a line table and variable location lists,
     #: ``-g``), ``lines`` (``-gline-tables-only``) or ``none``
     debug_info: str = "none"
+    #: what ``e_flags`` says (processor, XNACK, SRAMECC, generic version)
+    flags: ElfFlags | None = None
+    #: each field read but not understood, one line each, naming the kernel where it is a kernel's
+    warnings: tuple[str, ...] = ()
 
     @property
     def processor(self) -> str:
@@ -164,6 +171,10 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
                     functions[sym.name] = symbols[sym.name]
         sections = [(int(x["sh_addr"]), int(x["sh_size"]), int(x["sh_offset"])) for x in elf.iter_sections()
                      if x["sh_type"] != "SHT_NOBITS" and x["sh_addr"]]
+        flags = decode_e_flags(int(elf.header["e_flags"]), version)
+        warnings = list(flags.problems)
+        if flags.processor is not None and flags.processor != processor:
+            warnings.append(f"e_flags name {flags.processor}, the metadata {processor}: the metadata's is used")
         kernels = []
         for entry in meta["amdhsa.kernels"]:
             fields = kernel_fields(entry)
@@ -176,6 +187,7 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
                 raise InputError(f"{where}: kernel {name}: no kernel descriptor {kd_name}", file=file,
                                  code="descriptor")
             kernels.append(KernelInfo(name, kd_name.removesuffix(".kd"), fields, decode_descriptor(raw, processor)))
+            warnings += [f"kernel {name}: {problem}" for problem in not_understood(raw, processor)]
     except ELFError as exc:
         raise InputError(f"{where}: unreadable ELF: {exc}", file=file, code="code-object") from None
     except (ValueError, KeyError, IndexError, AttributeError) as exc:  # pyelftools on damaged headers
@@ -184,7 +196,8 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
     debug = ("none" if ".debug_line" not in names
              else "lines+variables" if names & {".debug_loclists", ".debug_loc"} else "lines")
     return CodeObject(target, version, source, data, tuple(kernels), functions,
-                      _compiler_major(elf, data, file=file, where=where), debug)
+                      _compiler_major(elf, data, file=file, where=where), debug, flags,
+                      tuple(dict.fromkeys(warnings)))
 
 
 _CLANG_RE = re.compile(rb"clang version (\d+)\.")

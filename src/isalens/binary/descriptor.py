@@ -1,20 +1,44 @@
 """The 64-byte AMDHSA kernel descriptor (``<kernel>.kd``) decoded into the ``.amdhsa_*`` names LLVM's
 assembler uses, so the ISA parser treats it like the directives of ``clang -S`` output.
 
-Layout from LLVM's AMDGPUUsage, "Kernel Descriptor" (code object v3 and later): u32 group segment size at 0,
-u32 private segment size at 4, u32 kernarg size at 8, i64 entry byte offset at 16, COMPUTE_PGM_RSRC3 at 44,
-RSRC1 at 48, RSRC2 at 52, u16 kernel code properties at 56.
+Layout from LLVM's AMDGPUUsage, "Kernel Descriptor" (code object v3 and later; llvm/Support/
+AMDHSAKernelDescriptor.h): u32 group segment size at 0, u32 private segment size at 4, u32 kernarg size at 8,
+i64 entry byte offset at 16, COMPUTE_PGM_RSRC3 at 44, RSRC1 at 48, RSRC2 at 52, u16 kernel code properties at 56,
+u16 kernarg preload at 58 (v5: bits 0-6 the preloaded length, bits 7-15 its offset, both in dwords); bytes 12-15,
+24-43 and 60-63 are reserved.
 """
 
 from __future__ import annotations
 
 import struct
 
-__all__ = ["KD_SIZE", "decode_descriptor"]
+__all__ = ["KD_SIZE", "decode_descriptor", "not_understood"]
 
 KD_SIZE = 64
 #: targets with a unified VGPR/AGPR file whose RSRC3 holds ACCUM_OFFSET
 _ACCUM_TARGETS = ("gfx90a", "gfx940", "gfx941", "gfx942", "gfx950")
+
+
+def _gfx12(processor: str) -> bool:
+    return processor.startswith("gfx12")
+
+
+def not_understood(raw: bytes, processor: str) -> list[str]:
+    """The fields of ``raw`` isalens does not model, each named: reserved bytes or bits that are set (a field
+    newer than AMDGPUUsage as read here) and dynamic VGPRs (allocated at run time by ``s_alloc_vgpr``)."""
+    found = []
+    for start, end, name in ((12, 16, "reserved0"), (24, 44, "reserved1"), (60, 64, "reserved3")):
+        if any(raw[start:end]):
+            found.append(f"kernel descriptor bytes {start}-{end - 1} ({name}) are not zero: a field isalens does not "
+                         "know")
+    props = struct.unpack_from("<H", raw, 56)[0]
+    if props & 0xf380:  # bits 7-9 and 12-15 of kernel_code_properties are reserved
+        found.append(f"kernel_code_properties bits {props & 0xf380:#06x} are reserved: a field isalens does not know")
+    rsrc2 = struct.unpack_from("<I", raw, 52)[0]
+    if _gfx12(processor) and _bits(rsrc2, 6, 1):
+        found.append("COMPUTE_PGM_RSRC2.ENABLE_DYNAMIC_VGPR is set: VGPRs are allocated at run time (s_alloc_vgpr), "
+                     "which isalens does not model; occupancy is for the VGPRs the kernel declares")
+    return found
 
 
 def _bits(word: int, low: int, width: int) -> int:
@@ -45,8 +69,14 @@ def decode_descriptor(raw: bytes, processor: str) -> dict[str, str]:
         "granulated_lds_size": _bits(rsrc2, 15, 9),
         "uses_dynamic_stack": _bits(props, 11, 1),
     }
+    preload = struct.unpack_from("<H", raw, 58)[0]
+    fields["kernarg_preload_length"] = _bits(preload, 0, 7)
+    fields["kernarg_preload_offset"] = _bits(preload, 7, 9)
     if processor.startswith("gfx1"):
         fields["wavefront_size32"] = _bits(props, 10, 1)
+    if _gfx12(processor):
+        # RSRC2 bit 6: ENABLE_DYNAMIC_VGPR on gfx12 (the trap handler bit before)
+        fields["dynamic_vgpr"] = _bits(rsrc2, 6, 1)
     if processor in _ACCUM_TARGETS:
         # ACCUM_OFFSET: first AGPR-backed VGPR / 4 - 1
         fields["accum_offset"] = (_bits(rsrc3, 0, 6) + 1) * 4

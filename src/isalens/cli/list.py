@@ -46,15 +46,21 @@ def list_document(file: str, listed: list[Listed]) -> dict[str, Any]:
         if co is not None:
             for k in co.kernels:
                 meta = k.summary()
+                preload = {"length": meta.pop("kernarg_preload_length"),
+                           "offset": meta.pop("kernarg_preload_offset")}  # the descriptor's, not the metadata's
                 kernels.append({"name": meta.pop("name"), "kernel_demangled": meta.pop("kernel_demangled"),
                                 "arch": co.target, "wave_size": meta.pop("wave_size"), "metadata": meta,
-                                "debug_info": co.debug_info})
+                                "kernarg_preload": preload, "debug_info": co.debug_info})
         entries.append({
             "file": file,
             "code_object": item.source,
             "target": co.target if co else None,
             "code_object_version": co.version if co else None,
             "debug_info": co.debug_info if co else None,
+            "e_flags": None if co is None or co.flags is None else {
+                "value": co.flags.value, "processor": co.flags.processor, "xnack": co.flags.xnack,
+                "sramecc": co.flags.sramecc, "generic_version": co.flags.generic_version},
+            "warnings": list(co.warnings) if co else [],
             "kernels": kernels,
             "error": None if item.error is None else {"code": item.error.code, "file": file, "line": None,
                                                       "message": item.error.message},
@@ -89,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     for item in listed:
         if item.error is not None:
             sys.stderr.write(f"isalens: {item.error}\n")
+        for warning in item.code_object.warnings if item.code_object else ():
+            sys.stderr.write(f"isalens: {args.file}: warning: {item.source}: {warning}\n")
     # code objects too old (v2/v3) are noted; a damaged one, or none readable, is bad input
     damaged = any(item.error and item.error.code != "code-object-version" for item in listed)
     return EXIT_INPUT if damaged or not any(item.code_object for item in listed) else EXIT_OK

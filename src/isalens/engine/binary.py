@@ -106,6 +106,10 @@ def _xnack_reserved(co: CodeObject) -> bool:
     return co.compiler_major is None or co.compiler_major >= 16
 
 
+#: a code object's fields not understood, shown one line each up to this many
+_WARNINGS_SHOWN = 5
+
+
 def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
                      wave_size: int | None = None, symbols: list[str] | None = None,
                      disassembly: str | None = None, spec: ArchSpec | None = None) -> LoadedModule:
@@ -142,6 +146,13 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
     module = registry.parse(text, file=label, target=target_info(spec, wave_size), dialect="objdump",
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids, facts=facts)
     module = _with_line_table(module, co, file)
+    if co.warnings:  # fields read but not understood: one line each, naming the code object and the kernel
+        notes = [Diagnostic(Severity.WARNING, "descriptor", f"{co.source}: {w}", file, None)
+                 for w in co.warnings[:_WARNINGS_SHOWN]]
+        if len(co.warnings) > _WARNINGS_SHOWN:
+            notes.append(Diagnostic(Severity.WARNING, "descriptor", f"{co.source}: and "
+                                    f"{len(co.warnings) - _WARNINGS_SHOWN} more fields not understood", file, None))
+        module = dataclasses.replace(module, diagnostics=(*module.diagnostics, *notes))
     loaded = finish_module(module, spec)  # the same finishing step as ISA text: calls linked per code object
     if keep is None:
         return loaded

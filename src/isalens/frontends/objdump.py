@@ -38,7 +38,8 @@ def find_objdump() -> str | None:
     return None
 
 
-_CPU_RE = re.compile(r"^\s+(gfx[0-9a-f]+)\s")
+#: a processor line of ``-mcpu=help``, the generic targets of code object v6 too (``gfx11-generic``)
+_CPU_RE = re.compile(r"^\s+(gfx[0-9a-f]+(?:-[0-9a-f]+)?-generic|gfx[0-9a-f]+)\s")
 
 
 @functools.lru_cache(maxsize=1)
