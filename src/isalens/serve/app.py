@@ -80,6 +80,7 @@ class _Server:
         self.settings = settings
         self.compiler = Compiler(settings.limits, warm=settings.targets[0] if settings.targets else None)
         self.snapshots: dict[str, tuple[str, str]] = {}
+        self.background: set[asyncio.Task[None]] = set()
         self.known_targets = {t["name"] for t in targets()}
         cm = settings.codemirror
         self.editor = "codemirror" if cm is not None and (cm / "lib" / "codemirror.js").is_file() else "textarea"
@@ -146,7 +147,9 @@ class _Server:
                         await send({"type": "cancelled", "id": running_id})
                     running, running_id = asyncio.create_task(self._compile(message, send)), message.get("id")
                 elif kind == "snapshot":
-                    asyncio.create_task(self._snapshot(message, send))  # noqa: RUF006 (ends by itself)
+                    task = asyncio.create_task(self._snapshot(message, send))
+                    self.background.add(task)  # held until done: the loop keeps only a weak reference
+                    task.add_done_callback(self.background.discard)
                 elif kind == "save":
                     await send(self._save(message))
                 else:

@@ -429,7 +429,7 @@
     for (const t of state.targets) { const o = el("option", null, `${t.name} (${t.family})`); o.value = t.name; $("add-target").appendChild(o); }
     st.editor = await makeEditor(state.editor);
     st.editor.onChange(edited);
-    st.editor.onLine((n) => { if (n !== st.linked) linkSource(n); });
+    st.editor.onLine((n) => { if (n !== st.linked && currentKernel()) linkSource(n); });
     $("file").onchange = () => openFile($("file").value);
     $("add-target").onchange = () => {
       const t = $("add-target").value; $("add-target").value = "";
