@@ -103,7 +103,10 @@ def test_opencl_required_size_wins(capsys: pytest.CaptureFixture[str]) -> None:
     clang = require_tool("clang-19")
     llvm = llvm_occupancy([clang, "-x", "cl", "-cl-std=CL1.2", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a",
                            "-O3", "-nogpulib", str(OPENCL)])
-    for extra in ([], ["--wg", "256"]):
+    for extra, source in (([], "reqd_workgroup_size"), (["--wg", "256"], "reqd_over_launch"),
+                          (["--wg", "64,1,1"], "reqd_workgroup_size")):
         ours = occupancies(["analyze", str(OPENCL), "--arch", "gfx90a", *extra], capsys)
         assert {name: occ["llvm_occupancy"] for name, occ in ours.items()} == llvm == {"reqd": 1}
-        assert (ours["reqd"]["workgroup_size"], ours["reqd"]["workgroup_size_from"]) == (64, "reqd_workgroup_size")
+        assert (ours["reqd"]["workgroup_size"], ours["reqd"]["workgroup_size_from"]) == (64, source)
+    assert main(["livereg", str(OPENCL), "--arch", "gfx90a", "--wg", "256"]) == 0
+    assert "--wg differs and is not used" in capsys.readouterr().out

@@ -46,6 +46,8 @@ class OccupancyInput:
 #: where a kernel's workgroup size for occupancy comes from, in the order they are taken
 WORKGROUP_SOURCES = {
     "reqd_workgroup_size": "required by the code (reqd_work_group_size / .reqd_workgroup_size)",
+    "reqd_over_launch": "required by the code (reqd_work_group_size); --wg differs and is not used: a launch of "
+                        "another size fails",
     "launch": "the launch size given with --wg",
     "max_flat_workgroup_size": "the compiler's upper bound (.max_flat_workgroup_size), assumed",
     "default": "LLVM's upper bound when the code declares none, assumed",
@@ -334,6 +336,8 @@ def kernel_occupancy(kernel: Kernel, arch: ArchSpec, res: Resources) -> tuple[Oc
     if d.workgroup_size is not None:
         wg, assumed, source = d.workgroup_size[0] * d.workgroup_size[1] * d.workgroup_size[2], False, \
             "reqd_workgroup_size"
+        if d.launch_workgroup_size is not None and d.launch_workgroup_size != d.workgroup_size:
+            source = "reqd_over_launch"
     elif d.launch_workgroup_size is not None:
         x, y, z = d.launch_workgroup_size
         wg, assumed, source = x * y * z, False, "launch"
