@@ -34,6 +34,11 @@ _WHERE = {"Analysis": ("isalens.engine", "Analysis"), "LoadOptions": ("isalens.e
           "IsalensError": ("isalens.errors", "IsalensError")}
 
 
+def __dir__() -> list[str]:
+    """The public API (what ``__all__`` names), for completion in notebooks and shells."""
+    return sorted(__all__)
+
+
 def __getattr__(name: str) -> object:
     if name in _WHERE:
         import importlib

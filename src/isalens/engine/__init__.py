@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isalens.engine.load import LoadedKernel, LoadedModule, source_arg, with_launch_size
+from isalens.engine.load import LoadedKernel, LoadedModule, check_not_a_missing_path, source_arg, with_launch_size
 from isalens.engine.load import load as load_text
 from isalens.engine.pool import each_in_order
 from isalens.errors import InputError, IsalensError
@@ -22,6 +22,8 @@ from isalens.progress import step
 from isalens.report.model import KernelReport, LiveRegReport, livereg_report
 
 if TYPE_CHECKING:
+    import pandas
+
     from isalens.analysis.vliw import VliwAnalysis
 
 __all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "compare_variant", "compare_variants",
@@ -100,6 +102,18 @@ class Analysis:
         input in order (failed files carry ``error``)."""
         from isalens.report.document import document
         return document("analyze", files=[f.to_dict(lines=lines, stream=stream) for f in self.files])
+
+    def frame(self, what: str) -> pandas.DataFrame:
+        """``"lines"``, ``"source_lines"`` or ``"loops"`` of every file and kernel as a pandas DataFrame (the
+        values of :meth:`to_dict`, led by ``file`` and ``kernel``; nested objects as dotted columns). pandas is
+        the ``notebook`` extra."""
+        from isalens.report.frames import frame
+        return frame(self.to_dict(), what)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: each file's kernels with their key figures and live-VGPR chart."""
+        from isalens.report.notebook import analysis_html
+        return analysis_html(self.to_dict())
 
 
 def source_of(file: str, stdin_text: str | None = None) -> str | Path:
@@ -304,5 +318,7 @@ def analyze(sources: str | Path | Sequence[str | Path] | None = None, options: L
     items: list[str | Path] = ([sources] if isinstance(sources, (str, Path)) else list(sources))
     if not items:
         raise InputError("no input files")
+    for item in items:
+        check_not_a_missing_path(item)
     return Analysis(tuple(each_in_order(_analyze_task, [(s, options, longest, listing) for s in items], jobs,
                                         "files analysed")))

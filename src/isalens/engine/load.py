@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import re
 from collections.abc import Callable, Collection
@@ -186,7 +187,28 @@ def source_arg(path_or_text: str | Path | None, path: str | Path | None) -> str 
         return Path(path)
     if path_or_text is None:
         raise TypeError("no input: give ISA text (str), a file (pathlib.Path) or path=")
+    check_not_a_missing_path(path_or_text)
     return path_or_text
+
+
+#: what an input file's name ends in (ISA text, listings, code objects and binaries, sources)
+_INPUT_SUFFIXES = (".s", ".asm", ".isa", ".txt", ".dump", ".co", ".hsaco", ".o", ".so", ".hipfb", ".out", ".elf",
+                   ".cl", ".hip", ".ll", ".bc", ".comp", ".frag", ".vert", ".geom", ".tesc", ".tese", ".glsl",
+                   ".hlsl", ".hlsli", ".fx")
+
+
+def check_not_a_missing_path(source: str | Path) -> None:
+    """A ``str`` that can only be a file name (one line, no blanks, a path separator or an input file's suffix)
+    but names no file raises :class:`FileNotFoundError` (no ISA text looks like that: parsing it would give a
+    misleading "unknown instruction")."""
+    if not isinstance(source, str) or "\n" in source:
+        return
+    name = source.strip()
+    if not name or any(c.isspace() for c in name):
+        return
+    if ("/" in name or "\\" in name or name.lower().endswith(_INPUT_SUFFIXES)) and not os.path.lexists(name):
+        raise FileNotFoundError(errno.ENOENT, "no such file (a one-word str that looks like a path is taken as "
+                                "one; ISA text has instructions)", name)
 
 
 def load(path_or_text: str | Path | None = None, arch: str | None = None, *, path: str | Path | None = None,
