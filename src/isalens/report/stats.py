@@ -4,10 +4,12 @@ decoded instructions for ``isalens decode``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from isalens.analysis.stats import BlockStats, KernelStats, LdsAccess
 from isalens.report.serialize import array
+
+if TYPE_CHECKING:  # types only: livereg's JSON path imports this module without running the stats pass
+    from isalens.analysis.stats import BlockStats, KernelStats, LdsAccess
 
 
 def _access_dict(a: LdsAccess) -> dict[str, Any]:
