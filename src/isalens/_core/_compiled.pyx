@@ -4,13 +4,15 @@
 Every distinct unit bitset of the input (Python ints) is copied once into an array of 64-bit words, wide
 enough for the highest unit any input uses; the dataflow then runs on those arrays without a Python object
 per step, and each answer becomes a Python int again once, where it differs from the set made just before
-(consecutive lines share one int, as in the reference). Same answers as the reference, by contract
+(consecutive lines share one int, as in the reference, and so do equal sets elsewhere in the kernel). Same answers as the reference, by contract
 (tests/property/test_core_differential.py).
 """
 
 from libc.stdint cimport uint64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memcmp
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
 
 cdef extern from "Python.h":
     object _PyLong_FromByteArray(const unsigned char* data, size_t n, int little_endian, int is_signed)
@@ -76,6 +78,23 @@ cdef class _Table:
 
 cdef inline object _as_int(const uint64_t* w, Py_ssize_t width):
     return _PyLong_FromByteArray(<const unsigned char*>w, width * 8, 1, 0)
+
+
+#: distinct sets remembered per call: equal sets on distant lines share one int (replicated or unrolled code
+#: repeats whole live sets); bounded, as a kernel of a million distinct sets would otherwise hold them twice
+_SHARE_LIMIT = 1 << 16
+
+
+cdef object _shared_int(dict memo, const uint64_t* w, Py_ssize_t width):
+    """The int for the set ``w``: one made before for an equal set, else a new one (remembered)."""
+    key = PyBytes_FromStringAndSize(<const char*>w, width * 8)
+    obj = memo.get(key)
+    if obj is None:
+        if len(memo) >= _SHARE_LIMIT:
+            memo.clear()
+        obj = _as_int(w, width)
+        memo[key] = obj
+    return obj
 
 
 cdef inline bint _any_and(const uint64_t* a, const uint64_t* b, Py_ssize_t W):
@@ -167,6 +186,7 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
     cdef list lanes_l = list(lanes)
     cdef list lane_rows = []
     cdef list block_in, block_out, live_in, live_out
+    cdef dict memo
     cdef object cur_obj
     try:
         if (defs == NULL or lane_of == NULL or bstart == NULL or bend == NULL or stepped == NULL
@@ -293,6 +313,7 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
         block_out = [_as_int(&bout[b * W], W) for b in range(nb)]
         live_in = [0] * n
         live_out = [0] * n
+        memo = {}
         for b in range(nb):
             memcpy(live, &bout[b * W], W * sizeof(uint64_t))
             memcpy(cur, live, W * sizeof(uint64_t))
@@ -303,13 +324,13 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
                     live[k] &= ~ua[k]
                 if memcmp(live, cur, W * sizeof(uint64_t)) != 0:
                     memcpy(cur, live, W * sizeof(uint64_t))
-                    cur_obj = _as_int(cur, W)
+                    cur_obj = _shared_int(memo, cur, W)
                 live_out[i] = cur_obj
                 _step(live, W, t.row(defs[4 * i]), t.row(defs[4 * i + 1]), t.row(defs[4 * i + 2]), ua,
                       lane_of[i], lanes_idx, t, tmp, False)
                 if memcmp(live, cur, W * sizeof(uint64_t)) != 0:
                     memcpy(cur, live, W * sizeof(uint64_t))
-                    cur_obj = _as_int(cur, W)
+                    cur_obj = _shared_int(memo, cur, W)
                 live_in[i] = cur_obj
                 ub = t.row(defs[4 * i + 2])
                 for k in range(W):
