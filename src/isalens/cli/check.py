@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_OK
+from isalens.cli.common import EXIT_OK, add_disassembler_option
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
@@ -35,6 +35,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--allow-unanalysed", action="store_true",
                    help="a kernel that could not be analysed is listed, not a failure (default: exit code 1)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_disassembler_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     paths = list(args.paths) or [Path(p) for p in budget.paths]
     if not paths:
         raise IsalensError("nothing to check: give PATHs or 'paths' in the budget file", file=str(args.budget))
-    rows = rows_of(paths, ScanOptions(arch=args.arch), columns=budget.columns())
+    rows = rows_of(paths, ScanOptions(arch=args.arch, disassembler=args.disassembler), columns=budget.columns())
     doc = check_rows(rows, budget, allow_unanalysed=args.allow_unanalysed)
     if args.json:
         sys.stdout.write(dumps(doc, indent=1, sort_keys=False, default=str))

@@ -59,7 +59,14 @@ def add_load_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ignore-unknown", action="store_true",
                    help="treat unknown instructions as warnings (first operand written, rest read) "
                         "instead of errors; the report says how many were guessed")
+    add_disassembler_option(p)
     add_source_options(p)
+
+
+def add_disassembler_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--disassembler", choices=("ours", "llvm"), default="ours",
+                   help="binaries: disassemble code objects with isalens' own decoder (default; llvm-objdump for "
+                        "a code object it does not read) or with llvm-objdump")
 
 
 def add_source_view_options(p: argparse.ArgumentParser) -> None:
@@ -130,7 +137,8 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
                        entry=args.entry, lang=args.lang, keep_asm=args.keep_asm,
                        debug_info=getattr(args, "debug_info", "lines"),
                        source_dirs=tuple(getattr(args, "source_dirs", None) or ()),
-                       workgroup=workgroup_size(getattr(args, "wg", None)))
+                       workgroup=workgroup_size(getattr(args, "wg", None)),
+                       disassembler=getattr(args, "disassembler", "ours"))
 
 
 def use_color(choice: str) -> bool:

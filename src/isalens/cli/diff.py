@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_OK
+from isalens.cli.common import EXIT_OK, add_disassembler_option
 
 __all__ = ["register", "render_diff_text", "run"]
 
@@ -35,6 +35,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--allow-unanalysed", action="store_true",
                    help="a kernel that could not be analysed is listed, not a failure (default: exit code 1)")
     p.add_argument("--json", action="store_true", help="print the diff as JSON")
+    add_disassembler_option(p)
 
 
 def _fmt(value: float | None) -> str:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from isalens.scan.work import ScanOptions
 
     rules = parse_fail_on(args.fail_on)
-    options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch)
+    options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch, disassembler=args.disassembler)
     base, new = rows_of([args.base], options, COLUMNS), rows_of([args.new], options, COLUMNS)
     doc = diff_rows(base, new, rules, allow_unanalysed=args.allow_unanalysed)
     doc["base"], doc["new"] = str(args.base), str(args.new)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_INPUT, EXIT_OK, add_workgroup_option, workgroup_size
+from isalens.cli.common import EXIT_INPUT, EXIT_OK, add_disassembler_option, add_workgroup_option, workgroup_size
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
@@ -44,6 +44,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]",
                    help="preprocessor define for sources")
     p.add_argument("--ignore-unknown", action="store_true", help="guess unknown instructions instead of failing")
+    add_disassembler_option(p)
     p.add_argument("--rescan", action="store_true", help="analyse everything again, ignoring earlier rows")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show progress")
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     options = ScanOptions(target=args.target, kernel=args.kernel, arch=args.arch,
                           ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
-                          workgroup=workgroup_size(args.wg))
+                          workgroup=workgroup_size(args.wg), disassembler=args.disassembler)
     engine = None
     if args.engine == "dask":
         from isalens.scan.dask_engine import dask_engine

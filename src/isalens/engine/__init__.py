@@ -61,6 +61,8 @@ class LoadOptions:
     source_dirs: tuple[str, ...] = ()
     #: the launch's workgroup size (``--wg``), for occupancy where the code requires none
     workgroup: tuple[int, int, int] | None = None
+    #: binaries: ``ours`` (isalens' decoder, llvm-objdump as its fallback) or ``llvm`` (llvm-objdump)
+    disassembler: str = "ours"
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +173,8 @@ def _load_input(source: str | Path, options: LoadOptions,
         # code objects, offload bundles, .hip_fatbin sections: --arch picks the code objects, --kernel is a glob
         from isalens.engine.binary import load_binary
         module = load_binary(source, target=options.arch, kernel=options.kernel,
-                             ignore_unknown=options.ignore_unknown, wave_size=options.wave)
+                             ignore_unknown=options.ignore_unknown, wave_size=options.wave,
+                             disassembler=options.disassembler)
         return module, module.kernels, stats
     if _is_source(source):
         from isalens.engine.sources import load_source

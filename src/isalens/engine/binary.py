@@ -1,5 +1,5 @@
-"""Binaries as input: find the code objects of a file, list their kernels, and load them (disassembled by
-llvm-objdump into the ``objdump`` dialect, with each kernel's descriptor and metadata) as a
+"""Binaries as input: find the code objects of a file, list their kernels, and load them (disassembled by our
+decoder or llvm-objdump into the ``objdump`` dialect, with each kernel's descriptor and metadata) as a
 :class:`~isalens.engine.load.LoadedModule`, the same object ISA text gives.
 """
 
@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 from isalens.arch.loader import normalize_arch_name
 from isalens.arch.model import ArchSpec
 from isalens.binary.bundle import is_binary_file
+from isalens.engine.code_listing import code_listing, wave64_code
 from isalens.engine.load import LoadedModule, finish_module
 from isalens.engine.target import resolve_arch, target_info
 from isalens.errors import InputError, IsalensError
-from isalens.frontends.objdump import disassemble, only_functions
+from isalens.frontends.objdump import only_functions
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel, KernelFacts, Module
 from isalens.isa import registry
@@ -112,10 +113,12 @@ _WARNINGS_SHOWN = 5
 
 def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
                      wave_size: int | None = None, symbols: list[str] | None = None,
-                     disassembly: str | None = None, spec: ArchSpec | None = None) -> LoadedModule:
+                     disassembly: str | None = None, spec: ArchSpec | None = None,
+                     disassembler: str = "ours") -> LoadedModule:
     """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it;
-    ``disassembly``, the whole object's from :func:`disassemble_all`, saves the llvm-objdump run; ``spec``, the
-    target of ``co.processor`` when the request has resolved it already."""
+    ``disassembly``, the whole object's from :func:`disassemble_all`, saves the disassembler run; ``spec``, the
+    target of ``co.processor`` when the request has resolved it already; ``disassembler``: ``ours`` or
+    ``llvm`` (:mod:`isalens.engine.code_listing`)."""
     if spec is None:
         spec = resolve_arch(co.processor, file=file)
     if symbols is None and kernel is not None:
@@ -123,9 +126,9 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
     label = f"{file} [{co.source}]"
     if symbols == []:
         return LoadedModule(Module(kernels=(), dialect="objdump", arch=spec.name, file=label), spec)
+    notes: tuple[Diagnostic, ...] = ()
     if disassembly is None:
-        text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols,
-                           extents=co.functions, wave64=wave64_code(co))
+        text, notes = code_listing(co, file=file, symbols=symbols, disassembler=disassembler)
     else:
         text = disassembly if symbols is None else only_functions(disassembly, symbols)
     keep = None
@@ -133,7 +136,7 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
         # a chosen kernel calls functions: they must be read too, or its registers would be a lower bound
         keep = set(symbols)
         if disassembly is None:
-            text = disassemble_all(co, file)
+            text, notes = code_listing(co, file=file, disassembler=disassembler)
         else:  # the chosen kernels and every function that is not a kernel (what a kernel can call)
             entry_points = {k.symbol for k in co.kernels}
             text = only_functions(disassembly, [*symbols, *(f for f in co.functions if f not in entry_points)])
@@ -146,13 +149,15 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
     module = registry.parse(text, file=label, target=target_info(spec, wave_size), dialect="objdump",
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids, facts=facts)
     module = _with_line_table(module, co, file)
+    if notes:
+        module = dataclasses.replace(module, diagnostics=(*notes, *module.diagnostics))
     if co.warnings:  # fields read but not understood: one line each, naming the code object and the kernel
-        notes = [Diagnostic(Severity.WARNING, "descriptor", f"{co.source}: {w}", file, None)
-                 for w in co.warnings[:_WARNINGS_SHOWN]]
+        warned = [Diagnostic(Severity.WARNING, "descriptor", f"{co.source}: {w}", file, None)
+                  for w in co.warnings[:_WARNINGS_SHOWN]]
         if len(co.warnings) > _WARNINGS_SHOWN:
-            notes.append(Diagnostic(Severity.WARNING, "descriptor", f"{co.source}: and "
-                                    f"{len(co.warnings) - _WARNINGS_SHOWN} more fields not understood", file, None))
-        module = dataclasses.replace(module, diagnostics=(*module.diagnostics, *notes))
+            warned.append(Diagnostic(Severity.WARNING, "descriptor", f"{co.source}: and "
+                                     f"{len(co.warnings) - _WARNINGS_SHOWN} more fields not understood", file, None))
+        module = dataclasses.replace(module, diagnostics=(*module.diagnostics, *warned))
     loaded = finish_module(module, spec)  # the same finishing step as ISA text: calls linked per code object
     if keep is None:
         return loaded
@@ -160,20 +165,9 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
     return LoadedModule(dataclasses.replace(loaded.ir, kernels=kept), spec)
 
 
-def disassemble_all(co: CodeObject, file: str) -> str:
-    """``llvm-objdump -d`` of every function of ``co``, once (cut per kernel by :func:`only_functions`)."""
-    return disassemble(co.data, co.processor, file=file, source=co.source, symbols=None, extents=co.functions,
-                       wave64=wave64_code(co))
-
-
-def wave64_code(co: CodeObject) -> bool:
-    """Whether ``co`` holds wave64 code that llvm-objdump must be told about: on gfx10+ (where it decodes wave32
-    unless told) every kernel declares wave64 (metadata ``.wavefront_size``, else the descriptor's
-    ``wavefront_size32`` bit). A code object mixing the two is decoded as wave32 (one llvm-objdump run)."""
-    if not co.processor.startswith("gfx1") or not co.kernels:  # gfx10, gfx11, gfx12 and their generic targets
-        return False
-    sizes = {k.wave_size or (32 if k.descriptor.get("wavefront_size32") == "1" else 64) for k in co.kernels}
-    return sizes == {64}
+def disassemble_all(co: CodeObject, file: str, disassembler: str = "ours") -> str:
+    """The listing of every function of ``co``, once (cut per kernel by :func:`only_functions`)."""
+    return code_listing(co, file=file, disassembler=disassembler)[0]
 
 
 def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
@@ -217,7 +211,7 @@ def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
 
 
 def load_binary(path: Path, *, target: str | None = None, kernel: str | None = None,
-                ignore_unknown: bool = False, wave_size: int | None = None) -> LoadedModule:
+                ignore_unknown: bool = False, wave_size: int | None = None, disassembler: str = "ours") -> LoadedModule:
     """The kernels of one target in the binary ``path`` (every code object of that target, e.g. one per bundle of
     a library), optionally only those matching ``kernel`` (name or glob)."""
     file = str(path)
@@ -243,7 +237,7 @@ def load_binary(path: Path, *, target: str | None = None, kernel: str | None = N
     spec = resolve_arch(chosen[0].processor, file=file)  # one processor: chosen by --target, or the only one
     for co in chosen:
         loaded = load_code_object(co, file=file, kernel=kernel, ignore_unknown=ignore_unknown, wave_size=wave_size,
-                                  spec=spec)
+                                  spec=spec, disassembler=disassembler)
         kernels += loaded.ir.kernels
         diagnostics += loaded.ir.diagnostics
     if not kernels:

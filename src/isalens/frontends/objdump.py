@@ -19,7 +19,7 @@ from isalens.frontends.clang import ToolchainMissingError, find_llc
 from isalens.frontends.run_tool import ToolError, run_tool
 from isalens.lines import lines_of
 
-__all__ = ["DisassemblyUnsupported", "check_disassemblable", "disassemble", "find_objdump"]
+__all__ = ["DisassemblyUnsupported", "check_disassemblable", "disassemble", "find_objdump", "only_functions", "tidy"]
 
 OBJDUMP_INSTALL = "apt-get install -y llvm-19"
 _PRE_GFX8 = re.compile(r"^gfx[67]\d\d$")
@@ -91,7 +91,7 @@ def disassemble(data: bytes, processor: str, *, file: str, source: str, symbols:
     if proc.returncode != 0:
         first = next((line for line in lines_of(proc.stderr) if line.strip()), f"exit code {proc.returncode}")
         raise IsalensError(f"{source}: llvm-objdump failed: {first.strip()}", file=file, code="disassembler")
-    return _tidy(proc.stdout, extents or {})
+    return tidy(proc.stdout, extents or {})
 
 
 _HEADER_RE = re.compile(r"^[0-9a-fA-F]+ <(.*)>:\s*$")  # a name may hold "<" and ">" (C++ templates)
@@ -115,7 +115,7 @@ def only_functions(text: str, symbols: Sequence[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _tidy(text: str, extents: Mapping[str, tuple[int, int]]) -> str:
+def tidy(text: str, extents: Mapping[str, tuple[int, int]]) -> str:
     """Drop what is not code of a function: ``...`` (objdump eliding a run of zero words between functions),
     blocks headed by a section name (``<.text>:``, the ``s_code_end`` padding before the first symbol) and the
     ``s_nop``/``s_code_end`` padding past a function's symbol size."""

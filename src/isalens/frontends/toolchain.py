@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 
 from isalens.frontends import clang as cc
 from isalens.frontends import radv
+from isalens.frontends.objdump import find_objdump
 from isalens.frontends.run_tool import ToolError, run_tool
+from isalens.isa.amdgcn.decoder.tables import DECODED_TARGETS
 from isalens.lines import lines_of
 
 __all__ = ["DEBIAN_PACKAGES", "Component", "install_command", "llvm_targets", "survey", "vulkan_loader_available"]
@@ -82,6 +84,12 @@ def survey(probe_radv: bool = True) -> list[Component]:
                          ("clang-19",), clang, _version(clang) if clang else None, targets))
     out.append(Component("llc", "LLVM IR (.ll/.bc) to AMDGPU assembly; lists the targets", llc is not None,
                          ("llvm-19",), llc, _version(llc) if llc else None, targets))
+    objdump = find_objdump()
+    out.append(Component(
+        "llvm-objdump", "disassembles code objects with --disassembler llvm, and those our decoder does not read",
+        objdump is not None, ("llvm-19",), objdump, _version(objdump) if objdump else None,
+        note=f"binaries are disassembled by isalens' own decoder by default ({DECODED_TARGETS}); "
+             "llvm-objdump is the fallback and --disassembler llvm"))
     libclc = cc.LIBCLC_AMDGCN
     out.append(Component("libclc", "OpenCL builtins (get_global_id, math...) linked into .cl kernels",
                          libclc.is_file(), ("libclc-19",), str(libclc) if libclc.is_file() else None))

@@ -31,6 +31,8 @@ class ScanOptions:
     kernel: str | None = None
     arch: str | None = None
     ignore_unknown: bool = False
+    #: ``ours`` or ``llvm`` (isalens.engine.code_listing)
+    disassembler: str = "ours"
     defines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
     opt: str | None = None
@@ -86,18 +88,18 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     whole: str | None = None
     try:
         if options.kernel is None:
-            whole = disassemble_all(co, unit.file)
+            whole = disassemble_all(co, unit.file, options.disassembler)
     except IsalensError as exc:
         return each_failed(exc)
     try:
         chosen = None if options.kernel is None else symbols
         module = load_code_object(co, file=unit.file, symbols=chosen, ignore_unknown=options.ignore_unknown,
-                                  disassembly=whole)
+                                  disassembly=whole, disassembler=options.disassembler)
         return rows_from_document(analyze_document(module, workgroup=options.workgroup), **identity)
     except IsalensError:
         pass
     try:
-        whole = whole or disassemble_all(co, unit.file)
+        whole = whole or disassemble_all(co, unit.file, options.disassembler)
     except IsalensError as exc:
         return each_failed(exc)
     # one kernel spoils the code object: analyse them one by one, so only that one becomes an error row (cut

@@ -7,7 +7,7 @@ import re
 from functools import cache
 from importlib import resources
 
-__all__ = ["Row", "family_of", "layout_of", "opcode_table"]
+__all__ = ["DECODED_TARGETS", "Row", "family_of", "layout_of", "opcode_table"]
 
 #: (mnemonic, operand template, fields LLVM wants 0 for this opcode)
 Row = tuple[str, str, frozenset[str]]
@@ -20,6 +20,9 @@ _FAMILY = (
     (re.compile(r"gfx80[1-5]$|gfx810$"), "gfx8"), (re.compile(r"gfx101[0-3]$"), "gfx10_1"),
     (re.compile(r"gfx11[05][0-3]$"), "gfx11"), (re.compile(r"gfx120[01]$"), "gfx12"),
 )
+#: the targets the tables below cover, for people (``isalens toolchain``)
+DECODED_TARGETS = ("gfx801-gfx805, gfx810, gfx900, gfx902, gfx909, gfx90c, gfx90a, gfx940-gfx942, gfx1010-gfx1013, "
+                   "gfx1030-gfx1036, gfx1100-gfx1103, gfx1150-gfx1153, gfx1200, gfx1201")
 _LAYOUT = {"gfx8": "gfx9", "gfx9": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9", "gfx10_1": "gfx10",
            "gfx10_3": "gfx10", "gfx11": "gfx11", "gfx12": "gfx12"}
 

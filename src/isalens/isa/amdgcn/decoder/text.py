@@ -3,6 +3,7 @@ generated opcode tables. A word this module does not understand gives a :class:`
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ class Text:
     size: int
     mnemonic: str
     operands: str
+    #: set when the hardware executes an encoding LLVM rejects: which unused field was set (issue 28)
+    note: str = ""
 
     @property
     def text(self) -> str:
@@ -56,6 +59,11 @@ def _sopp(mnemonic: str, template: str, op: int, d: Decoded, family: str) -> str
         return tables["SENDMSG"][imm][1]
     if mnemonic == "s_delay_alu":
         return _delay_alu(imm)
+    if mnemonic == "s_waitcnt_depctr" and imm & 0x60:
+        # LLVM names the counters (depctr_va_vdst(0) ...) only when every set bit belongs to one; bits 6:5 belong
+        # to none on gfx10-gfx12 (fields 4:0 and 15:7), so a code with either set prints as hex (the tables'
+        # 0xffff row); compilers emit such codes (0xffe3, 0xfff)
+        return f"{imm:#x}"
     if template == "5" and imm > 64 and tables.get("SOPPFFFF", {}).get(op, ("", "65535"))[1] != "65535":
         raise _Unsupported(f"{mnemonic} immediate {imm}")
     if template == "":
@@ -189,7 +197,7 @@ def _delay_alu(imm: int) -> str:
     return " | ".join(parts) or "0"
 
 
-def _text(d: Decoded, family: str, words: Sequence[int]) -> Text:
+def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False) -> Text:
     layout = layout_of(family)
     fmt = d.format
     if fmt == "FLAT":
@@ -220,11 +228,17 @@ def _text(d: Decoded, family: str, words: Sequence[int]) -> Text:
             raise _Unsupported(f"gpr_idx mode {mode}")
         names = ",".join(n for i, n in enumerate(("SRC0", "SRC1", "SRC2", "DST")) if mode >> i & 1)
         template, zero_fields = template.removesuffix("gpr_idx()") + f"gpr_idx({names})", zero_fields - {"SSRC1"}
+    ignored = []
     for name in sorted(zero_fields):
         # SDST (VOP3 modifiers), VADDR (offen/idxen) and SADDR are spelled by the format code below
         if name not in ("SADDR", "SIMM16", "SDST", "VADDR", "ADDR") and _zero_field_value(d, name):
-            # LLVM 19 rejects this encoding; the hardware ignores the field (issue 28): not spelled yet
-            raise _Unsupported(f"{mnemonic} with its unused field {name} set")
+            # LLVM 19 rejects this encoding; the hardware ignores the field (issue 28)
+            # (an unused field naming a literal would make the instruction's length a guess: not read)
+            if not hardware or name not in _IGNORED_BY_HARDWARE or _zero_field_value(d, name) == 255:
+                raise _Unsupported(f"{mnemonic} with its unused field {name} set")
+            ignored.append(name)
+    if ignored:
+        d = _cleared(d, ignored)
     literal = _literal(d)
     if "{LITERAL}" in template and literal is None:
         # the opcode itself implies a literal dword (s_fmaak_f32 ...), which the field decoder does not know
@@ -256,11 +270,33 @@ def _text(d: Decoded, family: str, words: Sequence[int]) -> Text:
         mnemonic, operands = operands.split(" ", 1)
     else:
         operands = _fill(template, d, layout, literal)
-    return Text(fmt, d.size, mnemonic, operands)
+    note = f"{mnemonic} with its unused field {', '.join(ignored)} set (LLVM rejects it; the hardware ignores " \
+        "the field)" if ignored else ""
+    return Text(fmt, d.size, mnemonic, operands, note)
 
 
-def decode_text(words: Sequence[int], target: str) -> Text | Diagnostic:
-    """The instruction at ``words[0]`` for ``target`` (``gfx1100``), or why it cannot be spelled."""
+#: unused source fields the hardware ignores: a VOP3 opcode with fewer than three sources never reads SRC2
+#: (nor SRC1 with one source), so only these are read as the hardware does (AMD ISA guides, VOP3 encoding)
+_IGNORED_BY_HARDWARE = frozenset({"SRC1", "SRC2"})
+
+
+def _cleared(d: Decoded, names: Sequence[str]) -> Decoded:
+    """``d`` with the fields ``names`` zeroed (in its words too, so nothing downstream reads them)."""
+    value = sum(w << (32 * i) for i, w in enumerate(d.words))
+    fields = []
+    for f in d.fields:
+        if f.name in names:
+            value &= ~(((1 << (f.hi - f.lo + 1)) - 1) << f.lo)
+            f = dataclasses.replace(f, value=0)
+        fields.append(f)
+    words = tuple(value >> (32 * i) & 0xFFFFFFFF for i in range(len(d.words)))
+    return Decoded(d.format, words, tuple(fields))
+
+
+def decode_text(words: Sequence[int], target: str, *, hardware: bool = False) -> Text | Diagnostic:
+    """The instruction at ``words[0]`` for ``target`` (``gfx1100``), or why it cannot be spelled. ``hardware``:
+    an unused source field that is set (an encoding LLVM rejects) is read as the hardware reads it, ignored,
+    and named in the text's ``note``."""
     family = family_of(target)
     if family is None:
         return Diagnostic("", 4, tuple(words[:1]), f"no opcode table for {target}")
@@ -272,7 +308,7 @@ def decode_text(words: Sequence[int], target: str) -> Text | Diagnostic:
     if d.format in ("VFLAT", "VSCRATCH", "VGLOBAL"):
         d = _gfx12_vflat(d)
     try:
-        return _text(d, family, words)
+        return _text(d, family, words, hardware)
     except _Unsupported as e:
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "FLAT")[d.value("SEG")] if d.format == "FLAT" else d.format
         return Diagnostic(fmt, d.size, d.words, f"{fmt}: {e} not decoded")
