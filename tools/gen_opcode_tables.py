@@ -27,6 +27,10 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "gfx8": ("gfx803", "gfx9"), "gfx9": ("gfx900", "gfx9"), "gfx90a": ("gfx90a", "gfx9"),
     "gfx942": ("gfx942", "gfx9"), "gfx10_1": ("gfx1010", "gfx10"), "gfx10_3": ("gfx1030", "gfx10"),
     "gfx11": ("gfx1100", "gfx11"), "gfx12": ("gfx1200", "gfx12"),
+    # wave64 on gfx10+ (-mattr=+wavefrontsize64: lane masks print as SGPR pairs, vcc for vcc_lo); written as the
+    # rows that differ from the wave32 family's table (docs/decoder.md)
+    "gfx10_1_w64": ("gfx1010+wavefrontsize64", "gfx10"), "gfx10_3_w64": ("gfx1030+wavefrontsize64", "gfx10"),
+    "gfx11_w64": ("gfx1100+wavefrontsize64", "gfx11"), "gfx12_w64": ("gfx1200+wavefrontsize64", "gfx12"),
 }
 
 # Probe register numbers, one per field, multiples of 8 so every register range up to 8 wide is aligned.
@@ -277,7 +281,9 @@ def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]]) -> lis
     one instruction precedes its first marker, and both markers survive (nothing swallowed them).
     """
     text = "\n".join(_hex((*p, _marker(i), _marker(i))) for i, p in enumerate(probes)) + "\n"
-    run = subprocess.run([llvm_mc, "--disassemble", "-arch=amdgcn", f"-mcpu={target}", "-show-encoding"],
+    cpu, _, feature = target.partition("+")
+    run = subprocess.run([llvm_mc, "--disassemble", "-arch=amdgcn", f"-mcpu={cpu}", "-show-encoding",
+                          *([f"-mattr=+{feature}"] if feature else [])],
                          input=text, capture_output=True, text=True, check=False)
     rejected = {int(m.group(1)) - 1 for m in _WARN.finditer(run.stderr) if m.group(2) == "1"}
     marks = {f"s_nop {_mark(i)}" for i in range(50)}
@@ -357,8 +363,9 @@ def table(llvm_mc: str, target: str, layout: str,
                 ym, _, yt = y.partition(" ")
                 out.setdefault("VOPDX", {}).setdefault(op >> 5, (_mn, x, ""))
                 out.setdefault("VOPDY", {}).setdefault(op & 31, (ym, yt, ""))
-            for half in ("VOPDX", "VOPDY"):
-                out[half] = dict(sorted(out[half].items()))
+            for half in ("VOPDX", "VOPDY"):  # none in wave64 (VOPD is wave32 only)
+                if half in out:
+                    out[half] = dict(sorted(out[half].items()))
             continue
         out[name] = dict(sorted(rows.items()))
         if name == "SOPK":  # hwreg(...) names: s_getreg_b32 of every register id with offset 0, size 32
@@ -389,6 +396,35 @@ def write(path: Path, family: str, target: str, llvm_mc: str, version: str,
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def read(path: Path) -> dict[str, dict[int, tuple[str, str, str]]]:
+    """A table file written by :func:`write`."""
+    out: dict[str, dict[int, tuple[str, str, str]]] = {}
+    current: dict[int, tuple[str, str, str]] = {}
+    for line in path.read_text("utf-8").split("\n"):
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            current = out.setdefault(line.strip("[]"), {})
+            continue
+        op, mnemonic, template, zero = line.split("\t")
+        current[int(op)] = (mnemonic, template, zero)
+    return out
+
+
+def wave64_delta(wave64: dict[str, dict[int, tuple[str, str, str]]],
+                 wave32: dict[str, dict[int, tuple[str, str, str]]]) -> dict[str, dict[int, tuple[str, str, str]]]:
+    """The rows of the wave64 table that differ from the wave32 one; a row wave64 lacks is written as mnemonic
+    ``-`` (the decoder drops it)."""
+    out: dict[str, dict[int, tuple[str, str, str]]] = {}
+    for name in sorted(set(wave64) | set(wave32)):
+        new, old = wave64.get(name, {}), wave32.get(name, {})
+        rows = {op: row for op, row in new.items() if old.get(op) != row}
+        rows.update({op: ("-", "", "") for op in old if op not in new})
+        if rows:
+            out[name] = dict(sorted(rows.items()))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
@@ -407,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
     for family in args.family or sorted(FAMILIES):
         target, layout = FAMILIES[family]
         tables = table(args.llvm_mc, target, layout)
+        if family.endswith("_w64"):
+            tables = wave64_delta(tables, read(args.out / f"opcodes_{family.removesuffix('_w64')}.txt"))
         write(args.out / f"opcodes_{family}.txt", family, target, args.llvm_mc, label, tables)
         print(family, {k: len(v) for k, v in tables.items()})
     return 0

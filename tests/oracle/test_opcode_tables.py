@@ -34,3 +34,15 @@ def test_regenerated_sample_equals_table(family: str, formats: tuple[str, ...]) 
         rows = {op: (mn, tmpl, frozenset(zero.split(",")) - {""}) for op, (mn, tmpl, zero) in fresh[fmt].items()}
         assert rows == committed[fmt], fmt
         assert len(rows) > 10
+
+
+def test_regenerated_wave64_sample_equals_merged_table() -> None:
+    """A wave64 table (``opcodes_gfx11_w64.txt``, the rows that differ from wave32's) over the wave32 one gives what
+    llvm-mc-19 -mattr=+wavefrontsize64 prints now, row for row (VOP2: the carry and mask operands are ``vcc``)."""
+    llvm_mc = require_tool("llvm-mc-19")
+    gen = _generator()
+    target, layout = gen.FAMILIES["gfx11_w64"]
+    fresh = gen.table(llvm_mc, target, layout, only=frozenset({"VOP2"}))
+    rows = {op: (mn, tmpl, frozenset(zero.split(",")) - {""}) for op, (mn, tmpl, zero) in fresh["VOP2"].items()}
+    assert rows == opcode_table("gfx11", wave64=True)["VOP2"]
+    assert rows != opcode_table("gfx11")["VOP2"]

@@ -65,8 +65,7 @@ def code_listing(co: CodeObject, *, file: str, symbols: Sequence[str] | None = N
 def _ours(co: CodeObject, file: str, symbols: Sequence[str] | None, wave64: bool) -> tuple[str, list[str]]:
     from isalens.binary.sections import code_sections
 
-    if wave64:
-        raise NotDecoded("wave64 code on gfx10+")
     sections = code_sections(co.data, file=file, where=co.source)
-    listing = objdump_listing(sections, co.processor, symbols=None if symbols is None else set(symbols))
+    listing = objdump_listing(sections, co.processor, symbols=None if symbols is None else set(symbols),
+                              wave64=wave64)
     return tidy(listing.text, co.functions), listing.notes

@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from isalens.isa.amdgcn.decoder.text import Diagnostic, decode_text
+from isalens.isa.amdgcn.decoder.text import Diagnostic, Text, decode_text
 
 __all__ = ["Listing", "NotDecoded", "Section", "objdump_listing"]
 
@@ -61,17 +61,17 @@ class Listing:
 
 
 def objdump_listing(sections: Sequence[Section], target: str, *, symbols: Collection[str] | None = None,
-                    label: str = "code-object.elf") -> Listing:
+                    label: str = "code-object.elf", wave64: bool = False) -> Listing:
     """What ``llvm-objdump -d --mcpu=TARGET [--disassemble-symbols=SYMBOLS]`` prints for ``sections``; raises
     :class:`NotDecoded` naming the first thing it cannot write as objdump would."""
     lines = ["", f"{label}:\tfile format elf64-amdgpu"]
     notes: list[str] = []
     for section in sections:
-        _section(section, target, symbols, lines, notes)
+        _section(section, target, wave64, symbols, lines, notes)
     return Listing("\n".join(lines) + "\n", notes)
 
 
-def _section(section: Section, target: str, chosen: Collection[str] | None, lines: list[str],
+def _section(section: Section, target: str, wave64: bool, chosen: Collection[str] | None, lines: list[str],
              notes: list[str]) -> None:
     start, data = section.address, section.data
     end = start + len(data)
@@ -102,11 +102,11 @@ def _section(section: Section, target: str, chosen: Collection[str] | None, line
         lines.append("")
         lines += [f"{here:016x} <{x}>:" for x in names]
         stop = addresses[n + 1] if n + 1 < len(addresses) else end
-        _block(words, (here - start) // 4, (stop - start) // 4, start, syms, target, lines, notes)
+        _block(words, (here - start) // 4, (stop - start) // 4, start, syms, target, wave64, lines, notes)
 
 
 def _block(words: array[int], index: int, stop: int, base: int, syms: list[tuple[int, str, str]], target: str,
-           lines: list[str], notes: list[str]) -> None:
+           wave64: bool, lines: list[str], notes: list[str]) -> None:
     while index < stop:
         zeros = index
         while zeros < stop and words[zeros] == 0:
@@ -116,7 +116,7 @@ def _block(words: array[int], index: int, stop: int, base: int, syms: list[tuple
             index = zeros
             continue
         address = base + 4 * index
-        result = decode_text(words[index:index + 8], target, hardware=True)
+        result = _decoded(words, index, target, wave64)
         if isinstance(result, Diagnostic):
             raise NotDecoded(f"{result.reason} at {address:#x}")
         size = result.size // 4
@@ -129,6 +129,40 @@ def _block(words: array[int], index: int, stop: int, base: int, syms: list[tuple
         tail = _branch_comment(result.mnemonic, words[index], address, syms) if result.mnemonic in _BRANCHES else ""
         lines.append(f"{text:<60}// {address:012X}: {encoding}{tail}")
         index += size
+
+
+#: (target, wave64) -> (first two dwords -> the instruction they start, or None when it is longer than two
+#: dwords; first three dwords -> such an instruction): code repeats its encodings, and decoding one costs tens
+#: of microseconds
+_Cache = tuple[dict[tuple[int, int], "Text | Diagnostic | None"], dict[tuple[int, int, int], "Text | Diagnostic"]]
+_CACHE: dict[tuple[str, bool], _Cache] = {}
+_CACHE_LIMIT = 1 << 20
+
+
+def _decoded(words: array[int], index: int, target: str, wave64: bool) -> Text | Diagnostic:
+    """``decode_text`` of the instruction at ``words[index]``, remembered by its first two or three dwords: an
+    instruction's length follows from its first two dwords (format, and source fields naming a literal), and its
+    text from its own dwords (a two-dword key for a one-dword instruction is only more specific)."""
+    caches = _CACHE.get((target, wave64))
+    if caches is None or len(caches[0]) + len(caches[1]) > _CACHE_LIMIT:
+        caches = _CACHE[(target, wave64)] = ({}, {})
+    two, three = caches
+    n = len(words)
+    key = (words[index], words[index + 1] if index + 1 < n else -1)
+    key3 = (*key, words[index + 2] if index + 2 < n else -1)
+    if key in two:
+        hit = two[key]
+        if hit is not None:
+            return hit
+        if key3 in three:
+            return three[key3]
+    result = decode_text(words[index:index + 8], target, hardware=True, wave64=wave64)
+    if result.size <= 8:
+        two[key] = result
+    elif result.size == 12:
+        two[key] = None
+        three[key3] = result
+    return result
 
 
 def _branch_comment(mnemonic: str, word: int, address: int, syms: list[tuple[int, str, str]]) -> str:

@@ -7,7 +7,7 @@ import re
 from functools import cache
 from importlib import resources
 
-__all__ = ["DECODED_TARGETS", "Row", "family_of", "layout_of", "opcode_table"]
+__all__ = ["DECODED_TARGETS", "WAVE64_FAMILIES", "Row", "family_of", "layout_of", "opcode_table"]
 
 #: (mnemonic, operand template, fields LLVM wants 0 for this opcode)
 Row = tuple[str, str, frozenset[str]]
@@ -40,10 +40,32 @@ def layout_of(family: str) -> str:
     return _LAYOUT[family]
 
 
+#: families with wave64 tables (``opcodes_<family>_w64.txt``: the rows that differ from wave32's)
+WAVE64_FAMILIES = frozenset(f.name.removeprefix("opcodes_").removesuffix("_w64.txt")
+                            for f in (resources.files("isalens.isa.amdgcn") / "data").iterdir()
+                            if f.name.startswith("opcodes_") and f.name.endswith("_w64.txt"))
+
+
 @cache
-def opcode_table(family: str) -> dict[str, dict[int, Row]]:
-    """Format -> opcode -> (mnemonic, template) for one family."""
-    text = (resources.files("isalens.isa.amdgcn") / "data" / f"opcodes_{family}.txt").read_text("utf-8")
+def opcode_table(family: str, wave64: bool = False) -> dict[str, dict[int, Row]]:
+    """Format -> opcode -> (mnemonic, template) for one family; ``wave64``: as LLVM spells wave64 code on gfx10+
+    (``-mattr=+wavefrontsize64``: lane masks as SGPR pairs), the wave32 table with the wave64 file's rows over it
+    (a row whose mnemonic is ``-`` does not exist in wave64)."""
+    if wave64 and family in WAVE64_FAMILIES:
+        merged = {name: dict(rows) for name, rows in opcode_table(family).items()}
+        for name, rows in _read(f"{family}_w64").items():
+            table = merged.setdefault(name, {})
+            for op, row in rows.items():
+                if row[0] == "-":
+                    table.pop(op, None)
+                else:
+                    table[op] = row
+        return merged
+    return _read(family)
+
+
+def _read(name: str) -> dict[str, dict[int, Row]]:
+    text = (resources.files("isalens.isa.amdgcn") / "data" / f"opcodes_{name}.txt").read_text("utf-8")
     out: dict[str, dict[int, Row]] = {}
     current: dict[int, Row] = {}
     for line in text.split("\n"):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem
 from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _gfx8_scalars, _literal, _Unsupported, _zero_field_value
-from isalens.isa.amdgcn.decoder.tables import family_of, layout_of, opcode_table
+from isalens.isa.amdgcn.decoder.tables import WAVE64_FAMILIES, family_of, layout_of, opcode_table
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
 
 __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
@@ -59,11 +59,8 @@ def _sopp(mnemonic: str, template: str, op: int, d: Decoded, family: str) -> str
         return tables["SENDMSG"][imm][1]
     if mnemonic == "s_delay_alu":
         return _delay_alu(imm)
-    if mnemonic == "s_waitcnt_depctr" and imm & 0x60:
-        # LLVM names the counters (depctr_va_vdst(0) ...) only when every set bit belongs to one; bits 6:5 belong
-        # to none on gfx10-gfx12 (fields 4:0 and 15:7), so a code with either set prints as hex (the tables'
-        # 0xffff row); compilers emit such codes (0xffe3, 0xfff)
-        return f"{imm:#x}"
+    if mnemonic in ("s_waitcnt_depctr", "s_wait_alu"):
+        return _depctr(imm, mnemonic, tables.get("SOPP0", {}).get(op))
     if template == "5" and imm > 64 and tables.get("SOPPFFFF", {}).get(op, ("", "65535"))[1] != "65535":
         raise _Unsupported(f"{mnemonic} immediate {imm}")
     if template == "":
@@ -77,6 +74,33 @@ def _sopp(mnemonic: str, template: str, op: int, d: Decoded, family: str) -> str
     if mnemonic == "s_waitcnt":
         return _waitcnt(imm, layout, family)
     raise _Unsupported(f"{mnemonic}'s operand")
+
+
+# s_waitcnt_depctr / s_wait_alu counters: name -> (low bit, width) (RDNA ISA guides, S_WAITCNT_DEPCTR; the same
+# layout as LLVM's DepCtr encoding); each counter's default is its maximum (no wait)
+_DEPCTR = {"depctr_va_vdst": (12, 4), "depctr_va_sdst": (9, 3), "depctr_va_ssrc": (8, 1), "depctr_hold_cnt": (7, 1),
+           "depctr_vm_vsrc": (2, 3), "depctr_va_vcc": (1, 1), "depctr_sa_sdst": (0, 1)}
+_DEPCTR_NAME = re.compile(r"(depctr_\w+)\(")
+
+
+def _depctr(imm: int, mnemonic: str, zero_row: tuple[str, str, frozenset[str]] | None) -> str:
+    """The counters as LLVM names them: the target's counters (and their order) are those its text for the
+    immediate 0 names (the table's SOPP0 row); a code with a bit outside them prints as hex; else the counters
+    not at their default, or all of them when every one is."""
+    names = _DEPCTR_NAME.findall(zero_row[1]) if zero_row else []
+    if not names or any(n not in _DEPCTR for n in names):
+        raise _Unsupported(f"{mnemonic}'s counters")
+    covered = 0
+    values = []
+    for name in names:
+        lo, width = _DEPCTR[name]
+        top = (1 << width) - 1
+        covered |= top << lo
+        values.append((name, imm >> lo & top, top))
+    if imm & ~covered:
+        return f"{imm:#x}"
+    waits = any(value != top for _name, value, top in values)
+    return " ".join(f"{name}({value})" for name, value, top in values if value != top or not waits)
 
 
 def _waitcnt(imm: int, layout: str, family: str) -> str:
@@ -197,13 +221,13 @@ def _delay_alu(imm: int) -> str:
     return " | ".join(parts) or "0"
 
 
-def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False) -> Text:
+def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False, wave64: bool = False) -> Text:
     layout = layout_of(family)
     fmt = d.format
     if fmt == "FLAT":
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "")[d.value("SEG")]
-    table = opcode_table(family).get("VOPDX" if fmt == "VOPD" else fmt)
-    if table is None or not fmt:
+    table = opcode_table(family, wave64).get("VOPDX" if fmt == "VOPD" else fmt)
+    if table is None or not fmt or (wave64 and fmt == "VOPD"):  # VOPD is wave32 only
         raise _Unsupported(f"{d.format} instructions")
     op = d.value("OPX" if fmt == "VOPD" else "OP")
     row = table.get(op)
@@ -216,7 +240,7 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False)
     if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF") and d.value("GLC"):
         # atomics print their returning form when GLC (gfx940: SC0) is set: the table probed with it set
         glc = {"gfx942": " sc0", "gfx12": " th:TH_ATOMIC_RETURN"}.get(family, " glc")
-        returning = opcode_table(family).get(fmt + "_GLC", {}).get(op)
+        returning = opcode_table(family, wave64).get(fmt + "_GLC", {}).get(op)
         if returning is None:
             raise _Unsupported(f"{fmt} opcode {op} with{glc}")
         glc_printed = (" " + returning[1]).endswith(glc)
@@ -293,13 +317,17 @@ def _cleared(d: Decoded, names: Sequence[str]) -> Decoded:
     return Decoded(d.format, words, tuple(fields))
 
 
-def decode_text(words: Sequence[int], target: str, *, hardware: bool = False) -> Text | Diagnostic:
+def decode_text(words: Sequence[int], target: str, *, hardware: bool = False, wave64: bool = False
+                ) -> Text | Diagnostic:
     """The instruction at ``words[0]`` for ``target`` (``gfx1100``), or why it cannot be spelled. ``hardware``:
     an unused source field that is set (an encoding LLVM rejects) is read as the hardware reads it, ignored,
-    and named in the text's ``note``."""
+    and named in the text's ``note``. ``wave64``: gfx10+ code for wave64 (lane masks are SGPR pairs), as
+    ``llvm-objdump --mattr=+wavefrontsize64`` spells it."""
     family = family_of(target)
     if family is None:
         return Diagnostic("", 4, tuple(words[:1]), f"no opcode table for {target}")
+    if wave64 and family not in WAVE64_FAMILIES:
+        return Diagnostic("", 4, tuple(words[:1]), f"no wave64 opcode table for {target}")
     generation = 8 if family == "gfx8" else 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
     try:
         d = decode(words, generation, layout_of(family))
@@ -308,18 +336,18 @@ def decode_text(words: Sequence[int], target: str, *, hardware: bool = False) ->
     if d.format in ("VFLAT", "VSCRATCH", "VGLOBAL"):
         d = _gfx12_vflat(d)
     try:
-        return _text(d, family, words, hardware)
+        return _text(d, family, words, hardware, wave64)
     except _Unsupported as e:
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "FLAT")[d.value("SEG")] if d.format == "FLAT" else d.format
         return Diagnostic(fmt, d.size, d.words, f"{fmt}: {e} not decoded")
 
 
-def decode_stream(words: Sequence[int], target: str) -> list[tuple[int, Text | Diagnostic]]:
+def decode_stream(words: Sequence[int], target: str, *, wave64: bool = False) -> list[tuple[int, Text | Diagnostic]]:
     """(byte offset, result) for every instruction of a dword stream; a diagnostic skips its own words."""
     out: list[tuple[int, Text | Diagnostic]] = []
     i = 0
     while i < len(words):
-        r = decode_text(words[i:], target)
+        r = decode_text(words[i:i + 8], target, wave64=wave64)  # no instruction is longer than 8 dwords
         out.append((4 * i, r))
         i += r.size // 4
     return out
