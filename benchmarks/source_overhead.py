@@ -2,7 +2,7 @@
 
 The dense kernel of ``dense_kernel.py`` is compiled by clang-19 with ``-gline-tables-only`` (what isalens's own
 front ends add: ``.file``/``.loc`` directives) or ``-g`` (also ``;DEBUG_VALUE:`` comments), replicated to 100k
-instructions, and ``isalens analyze --json`` is timed on it and on the same text with every ``.loc`` and
+instructions, and ``isalens analyze --json --source`` is timed on it and on the same text with every ``.loc`` and
 ``DEBUG_VALUE`` line made a blank line: the same code and the same input line numbers, so the difference is
 only the reading of lines and variables and the source tables.
 
@@ -12,7 +12,9 @@ only the reading of lines and variables and the source tables.
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -58,14 +60,27 @@ def _unique_debug_labels(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def timed(path: Path, repeat: int) -> float:
-    runs = []
+def _run(path: Path) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system of the child): on a loaded machine the CPU time is the
+    steadier figure, since waiting for a core counts only in the wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "isalens", "analyze", str(path), "--json", "--source"], check=True,
+                   stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def timed(without: Path, with_debug: Path, repeat: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Median (wall, CPU) seconds of each, the runs alternating (a loaded machine's drift falls on both alike)."""
+    a: list[tuple[float, float]] = []
+    b: list[tuple[float, float]] = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "isalens", "analyze", str(path), "--json"], check=True,
-                       stdout=subprocess.DEVNULL)
-        runs.append(time.perf_counter() - t0)
-    return statistics.median(runs)
+        a.append(_run(without))
+        b.append(_run(with_debug))
+    return ((statistics.median(x for x, _ in a), statistics.median(y for _, y in a)),
+            (statistics.median(x for x, _ in b), statistics.median(y for _, y in b)))
 
 
 def main() -> int:
@@ -75,10 +90,14 @@ def main() -> int:
     parser.add_argument("--debug", choices=("lines", "full"), default="lines")
     args = parser.parse_args()
     with_debug, without = build({"10k": 10_000, "100k": 100_000}[args.size], args.debug)
-    a, b = timed(without, args.repeat), timed(with_debug, args.repeat)
+    (wall_a, cpu_a), (wall_b, cpu_b) = timed(without, with_debug, args.repeat)
+    load = os.getloadavg()
     mb = with_debug.stat().st_size / 1e6, without.stat().st_size / 1e6
-    print(f"analyze --json, {args.size}, {args.debug}: without debug information {a:.2f} s ({mb[1]:.0f} MB of "
-          f"text), with {b:.2f} s ({mb[0]:.0f} MB), +{100 * (b - a) / a:.1f}% (median of {args.repeat})")
+    print(f"analyze --json --source, {args.size}, {args.debug} ({mb[1]:.0f} MB of text without debug "
+          f"information, {mb[0]:.0f} MB with); median of {args.repeat} alternating runs; load average at the end "
+          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores\n"
+          f"  wall: without {wall_a:.2f} s, with {wall_b:.2f} s, +{100 * (wall_b - wall_a) / wall_a:.1f}%\n"
+          f"  CPU:  without {cpu_a:.2f} s, with {cpu_b:.2f} s, +{100 * (cpu_b - cpu_a) / cpu_a:.1f}%")
     return 0
 
 

@@ -50,3 +50,24 @@ def test_debug_lines_never_change_a_figure(debug: list[list[str]]) -> None:
     assert "error" not in with_debug["files"][0], with_debug["files"][0].get("error")
     assert _figures(with_debug) == _figures(plain)
     assert all(d["severity"] != "error" for d in with_debug["files"][0]["diagnostics"])
+
+
+_PIECE = st.sampled_from([".loc\t0 3 1", ".loc 1 7", ".file\t0 \"/d\" \"k.cl\"", ".file 1 \"h.h\"", ".locx 1 2",
+                          "v_mov_b32 v1, 0", "; .loc 0 9", "", "k:", ".p2align 6"])
+_SPACE = st.text(" \t\f\v\x85\u2028\x1c", max_size=3)
+_END = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+@given(st.lists(st.tuples(_SPACE, _PIECE, _END), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_directive_scan_finds_the_lines_a_line_by_line_reading_finds(parts: list[tuple[str, str, str]]) -> None:
+    # the .loc reader finds its directives with one regular-expression scan (benchmarks/source_overhead.py);
+    # the oracle is the plain reading: every line of lines_of, left-stripped, starting with .file or .loc,
+    # numbered from 1. Mixed line ends and exotic white space must not shift a number or lose a line.
+    from isalens.isa.amdgcn.debuginfo import _candidate_lines
+    from isalens.lines import lines_of
+
+    text = "".join(space + piece + end for space, piece, end in parts)
+    expected = [(n, line.lstrip()) for n, line in enumerate(lines_of(text), start=1)
+                if line.lstrip().startswith((".file", ".loc"))]
+    assert [(n, line.lstrip()) for n, line in _candidate_lines(text, False)] == expected

@@ -101,39 +101,58 @@ def source_lines(kernel: Kernel, graph: CFG, pressure: Pressure,
     locs = kernel.source.locs
     if not locs:
         return ()
-    dead = set(graph.unreachable)
-    block_of = graph.block_of
-    padding = alignment_padding(kernel) if kernel.instructions and kernel.instructions[0].address is not None \
-        else set()
-    timed = list(timing.profile.lines) if timing is not None else None
-    rows: dict[tuple[str, int], list[int]] = {}
-    order: list[tuple[str, int]] = []
-    vgpr, sgpr = pressure.vgpr.counts, pressure.sgpr.counts
-    for i, (ins, loc) in enumerate(zip(kernel.instructions, locs, strict=True)):
-        if loc is None or block_of[i] in dead or i in padding:
+    instructions = kernel.instructions
+    skipped = alignment_padding(kernel) if instructions and instructions[0].address is not None else set()
+    for b in graph.unreachable:
+        skipped.update(range(graph.blocks[b].start, graph.blocks[b].end))
+    # the instructions of each source line, in order; one dict lookup per distinct location object (a reader
+    # shares one object among the instructions of a .loc or line-table row: a 100k kernel has ~50k of them)
+    groups: dict[tuple[str, int], list[int]] = {}
+    by_object: dict[int, list[int]] = {}
+    for i, loc in enumerate(locs):
+        if loc is None:
             continue
-        key = (loc.file, loc.line)
-        row = rows.get(key)
-        if row is None:
-            row = rows[key] = [i, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-            order.append(key)
-        klass = ins.facts.klass
-        row[1] += 1
-        row[2] += ins.facts.size
-        if timed is not None:
-            row[3] += timed[i].issue
-            row[4] += timed[i].stall
-        row[5] = max(row[5], vgpr[i])
-        row[6] = max(row[6], sgpr[i])
-        row[7] += klass.startswith("scratch.") or ins.mnemonic in _SPILL_MNEMONICS
-        row[8] += klass.startswith("ds.")
-        row[9] += klass.startswith(_GLOBAL_PREFIXES)
-    table = tuple(SourceLine(f, n, r[0], r[1], r[2], r[3] if timed is not None else None,
-                             r[4] if timed is not None else None, r[5], r[6], r[7], r[8], r[9])
-                  for (f, n) in order for r in (rows[(f, n)],))
+        group = by_object.get(id(loc))
+        if group is None:
+            group = by_object[id(loc)] = groups.setdefault((loc.file, loc.line), [])
+        group.append(i)
+    if skipped:
+        groups = {key: kept for key, g in groups.items() if (kept := [i for i in g if i not in skipped])}
+        groups = dict(sorted(groups.items(), key=lambda kv: kv[1][0]))
+    if timing is not None:
+        from isalens.analysis.timing.schedule import TimingLines
+
+        timed = timing.profile.lines
+        issue = [0] * len(instructions)
+        stall = [0] * len(instructions)
+        columns = timed.issue_and_stall() if isinstance(timed, TimingLines) else (
+            (row.index, row.issue, row.stall) for row in timed)  # a pickled profile holds the rows themselves
+        for i, issued, waited in columns:
+            issue[i], stall[i] = issued, waited
+    vgpr, sgpr = pressure.vgpr.counts, pressure.sgpr.counts
+    kinds: dict[str, tuple[bool, bool, bool]] = {}  # class -> (scratch, LDS, global memory): few distinct
+    rows = []
+    for (file, line), g in groups.items():
+        code_bytes = spill = lds = glob = 0
+        for i in g:
+            ins = instructions[i]
+            facts = ins.facts
+            code_bytes += facts.size
+            kind = kinds.get(facts.klass)
+            if kind is None:
+                klass = facts.klass
+                kind = kinds[klass] = (klass.startswith("scratch."), klass.startswith("ds."),
+                                       klass.startswith(_GLOBAL_PREFIXES))
+            spill += kind[0] or ins.mnemonic in _SPILL_MNEMONICS
+            lds += kind[1]
+            glob += kind[2]
+        cycles = (sum(issue[i] for i in g), sum(stall[i] for i in g)) if timing is not None else (None, None)
+        rows.append(SourceLine(file, line, g[0], len(g), code_bytes, cycles[0], cycles[1],
+                               max(vgpr[i] for i in g), max(sgpr[i] for i in g), spill, lds, glob))
+    table = tuple(rows)
     if not kernel.source.frames:
         return table
-    return _with_frames(kernel, table, {i for i, b in enumerate(block_of) if b in dead} | padding)
+    return _with_frames(kernel, table, skipped)
 
 
 def _with_frames(kernel: Kernel, table: tuple[SourceLine, ...], skipped: set[int]) -> tuple[SourceLine, ...]:
@@ -163,6 +182,11 @@ def loop_span(kernel: Kernel, graph: CFG, loop: Loop) -> SourceSpan | None:
     first = next((i for i in range(header.start, header.end) if source.at(i) is not None), None)
     if first is None:
         return None
+    if not source.frames:  # assembly, or no DWARF entries: the lines as the locations name them
+        first_loc = source.at(first)
+        assert first_loc is not None
+        lines = {loc.line for i in body if (loc := source.locs[i]) is not None and loc.file == first_loc.file}
+        return SourceSpan(first_loc.file, min(lines), max(lines))
     depth = min((len(f.inlined_at) for i in body if (f := source.frame_at(i)) is not None), default=0)
 
     def at_loop_level(i: int) -> SourceLoc | None:

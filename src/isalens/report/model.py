@@ -162,13 +162,15 @@ class LineRows(OnDemand[LineRow]):
     def dicts(self) -> Iterator[dict[str, Any]]:
         """The rows as the JSON line objects (keys: :class:`LineRow`'s fields), made directly: a million
         lines are written without first making a million rows and then a million ``dict(zip(...))``."""
-        objects: dict[SourceLoc, dict[str, str | int]] = {}  # a source line's object made once, shared
+        # a location's object made once and shared, found by identity (the locations are kept alive by the
+        # kernel's source map; hashing a SourceLoc for each of a million lines costs more than the lookup)
+        objects: dict[int, dict[str, str | int]] = {}
         for line, index, text, labels, v, s, a, h, half, special, block, depth, src in self._fields(range(len(self))):
             where = None
             if src is not None:
-                where = objects.get(src)
+                where = objects.get(id(src))
                 if where is None:
-                    where = objects[src] = src.to_dict()
+                    where = objects[id(src)] = src.to_dict()
             yield {"line": line, "index": index, "text": text, "labels": labels, "live_vgpr": v, "live_sgpr": s,
                    "live_agpr": a, "live_vgpr_halves": h, "vgpr_half_only": half, "live_special": special,
                    "block": block, "loop_depth": depth, "source": where}

@@ -17,7 +17,7 @@ __all__ = ["in_source_terms"]
 def in_source_terms(kernel: Kernel, items: Iterable[Advice]) -> list[Advice]:
     """``items`` with ``sources`` and each value's ``born``/``last_use`` filled (unchanged without a source map)."""
     items = list(items)
-    if not kernel.source.locs:
+    if not items or not kernel.source.locs:
         return items
     # an input line names one instruction (the first at that line, for a line holding several)
     index: dict[int, int] = {}

@@ -38,6 +38,12 @@ class TimingLines(OnDemand[LineTiming]):
     def __iter__(self) -> Iterator[LineTiming]:
         return (self._row(i) for i in self._indices)
 
+    def issue_and_stall(self) -> Iterator[tuple[int, int, int]]:
+        """(index, issue cycles, stall cycles) of each instruction, without making its row (the per-source-line
+        table reads only these two columns)."""
+        statics, stalls = self._statics, self._stalls
+        return ((i, statics[i].issue, stalls[i]) for i in self._indices)
+
     def _row(self, i: int) -> LineTiming:
         st = self._statics[i]
         return LineTiming(i, self._lines[i], st.timing.unit, st.issue, self._starts[i], self._stalls[i],

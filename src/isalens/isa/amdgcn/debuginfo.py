@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from isalens.ir.diagnostics import Diagnostic, Severity
@@ -71,7 +72,10 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
     # a -g kernel repeats the same comments (the dense benchmark: 242k comments, 18 per instruction): each
     # distinct text is read once
     seen: dict[str, tuple[str, int] | None] = {}
-    for number, raw in enumerate(lines_of(text), start=1):
+    # a .loc repeats too (a 100k kernel: 53k directives, a few hundred distinct): one location object each,
+    # which also lets the per-line table group instructions by object
+    made: dict[tuple[str, int, int], SourceLoc] = {}
+    for number, raw in _candidate_lines(text, with_values):
         stripped = raw.lstrip()
         if with_values and stripped.startswith(";") and "DEBUG_VALUE" in stripped:
             if stripped in seen:
@@ -105,11 +109,35 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
             problems.append((number, f".loc names file {index}, which no .file declared: its lines are dropped"))
             continue
         lines.append(number)
-        locs.append(SourceLoc(name, int(match.group(2)), int(match.group(3) or 0)))
+        key = (name, int(match.group(2)), int(match.group(3) or 0))
+        loc = made.get(key)
+        if loc is None:
+            loc = made[key] = SourceLoc(*key)
+        locs.append(loc)
     if not lines and not problems and not values:
         return None
     return LineDirectives(tuple(lines), tuple(locs), tuple(files[k] for k in sorted(files)), ".loc",
                           tuple(problems), tuple(values))
+
+
+#: a line that may be a directive read here: ``.file``/``.loc`` after any white space but a line end
+_DIRECTIVE_LINE_RE = re.compile(r"^[^\S\n]*\.(?:file|loc)[^\n]*", re.M)
+
+
+def _candidate_lines(text: str, every: bool) -> Iterator[tuple[int, str]]:
+    """(input line number, line) of the lines :func:`read_llvm_lines` must look at: every line when the text
+    has ``;DEBUG_VALUE:`` comments, else only those the directive pattern finds (a regular-expression scan of
+    the whole text instead of a Python step per line), numbered as :func:`isalens.lines.lines_of` numbers them."""
+    if every:
+        yield from enumerate(lines_of(text), start=1)
+        return
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")  # the line ends lines_of knows
+    number, at = 1, 0
+    for match in _DIRECTIVE_LINE_RE.finditer(text):
+        number += text.count("\n", at, match.start())
+        at = match.start()
+        yield number, match.group(0)
 
 
 def _debug_value(comment: str, line: int, problems: list[tuple[int, str]]) -> tuple[str, int] | None:

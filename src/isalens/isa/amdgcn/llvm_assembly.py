@@ -72,6 +72,8 @@ class _LlvmReader:
         if self.descriptor is not None:
             self._descriptor_line(self.descriptor, stripped)
             return
+        if stripped.startswith((".loc\t", ".loc ")):
+            return  # source lines, read by isa/amdgcn/debuginfo.py (a -g kernel has one per few instructions)
         target = _TARGET_RE.search(stripped)
         if target:
             self.result.arch = target.group(1)
