@@ -1,0 +1,42 @@
+"""Which core runs (isalens._core): the compiled one when built, the reference when forced or missing, and
+``isalens --version`` / ``isalens toolchain --json`` name it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+BUILT = importlib.util.find_spec("isalens._core._compiled") is not None
+
+
+def _isalens(*argv: str, pure: bool) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "ISALENS_PURE_PYTHON"}
+    env["PYTHONPATH"] = str(SRC)
+    if pure:
+        env["ISALENS_PURE_PYTHON"] = "1"
+    done = subprocess.run([sys.executable, "-m", "isalens", *argv], env=env, capture_output=True, text=True,
+                          check=True)
+    return done.stdout
+
+
+def test_forced_reference_is_named() -> None:
+    assert _isalens("--version", pure=True).strip().endswith("(core: pure-python (ISALENS_PURE_PYTHON=1))")
+    doc = json.loads(_isalens("toolchain", "--no-probe", "--json", pure=True))
+    assert doc["core"] == "pure-python (ISALENS_PURE_PYTHON=1)"
+
+
+@pytest.mark.skipif(not BUILT, reason="compiled core not built")
+def test_compiled_core_runs_when_built() -> None:
+    assert _isalens("--version", pure=False).strip().endswith("(core: compiled)")
+    code = "import isalens._core as c, isalens._core._compiled as x; print(c.solve_liveness is x.solve_liveness)"
+    env = {k: v for k, v in os.environ.items() if k != "ISALENS_PURE_PYTHON"}
+    env["PYTHONPATH"] = str(SRC)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
