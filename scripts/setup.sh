@@ -59,4 +59,6 @@ fi
 # (many containers and CI images) every command would then compile ~75 modules again, ~0.1 s a run.
 # Python checks each cached file against its source, so an edited module is still compiled afresh.
 .venv/bin/python -m compileall -q -j 0 src/isalens >/dev/null
+# the README's examples call bare `isalens`: say how to get it on PATH in this shell
+echo "setup: to call isalens as the README does: export PATH=\"$PWD/.venv/bin:\$PATH\"" >&2
 echo "setup: done (.venv/bin/isalens)" >&2
