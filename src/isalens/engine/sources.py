@@ -8,6 +8,7 @@ compiler's own figures under the compiler's own names.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tempfile
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from isalens.engine.load import LoadedModule, load
 from isalens.engine.target import check_wave_size, resolve_arch
-from isalens.errors import ArchError, InputError
+from isalens.errors import ArchError, Diagnostic, InputError
 from isalens.frontends import clang as cc
 from isalens.frontends import radv
 from isalens.frontends.clang import CompilerError, ToolchainMissingError
@@ -53,6 +54,26 @@ def _keep(text: str, keep_asm: str | Path | None) -> None:
         raise InputError(f"cannot write the assembly: {exc.strerror}", file=str(keep_asm), code="io") from None
 
 
+def _named_after_source(module: LoadedModule, asm: Path, source: Path) -> LoadedModule:
+    """``module`` read from a temporary assembly file, with the user's ``source`` named wherever that file was
+    (the report's file, each kernel's, every diagnostic): a message must never name a file that is already
+    deleted. A diagnostic's line was a line of that assembly: the message says so and the line is dropped,
+    since it is no line of the source."""
+    temp, name = str(asm), str(source)
+
+    def renamed(d: Diagnostic) -> Diagnostic:
+        if d.file != temp:
+            return d
+        where = f" (line {d.line} of the compiled assembly)" if d.line else ""
+        return dataclasses.replace(d, file=name, line=None, message=d.message + where)
+
+    ir = module.ir
+    kernels = tuple(dataclasses.replace(k, file=name) if k.file == temp else k for k in ir.kernels)
+    ir = dataclasses.replace(ir, file=name if ir.file == temp else ir.file, kernels=kernels,
+                             diagnostics=tuple(renamed(d) for d in ir.diagnostics))
+    return dataclasses.replace(module, ir=ir)
+
+
 def _load_clang(path: Path, arch: str | None, defines: Sequence[str], include_dirs: Sequence[str | Path],
                 cl_std: str | None, opt: str | None, keep_asm: str | Path | None, wave: int | None,
                 ignore_unknown: bool, debug_info: str = "lines") -> tuple[LoadedModule, dict[str, str | int]]:
@@ -71,7 +92,8 @@ def _load_clang(path: Path, arch: str | None, defines: Sequence[str], include_di
             _keep(text, keep_asm)
             module = load(Path(keep_asm), spec=spec, ignore_unknown=ignore_unknown, wave_size=wave)
         else:
-            module = load(out, spec=spec, ignore_unknown=ignore_unknown, wave_size=wave)
+            module = _named_after_source(load(out, spec=spec, ignore_unknown=ignore_unknown, wave_size=wave),
+                                         out, path)
     stats = _flat(cc.compiler_comments(text))
     tool = cc.find_llc() if path.suffix.lower() in (".ll", ".bc") else cc.find_clang()
     version = cc.tool_version(tool) if tool else None
@@ -104,6 +126,8 @@ def _load_radv(path: Path, arch: str | None, stage: str | None, entry: str, defi
         module = load(asm, result.target.gfx, dialect="aco", ignore_unknown=ignore_unknown,
                       wave_size=result.wave_size, declare=lambda k: radv.declare_shader(k, result),
                       notes=(radv.radv_convention_note(str(asm)),))
+        if keep_asm is None:
+            module = _named_after_source(module, asm, path)
     stats = radv.statistics_of(result.executable)
     stats["compiler"] = f"{result.driver_info} RADV/ACO, {result.device_name}"
     return module, stats
