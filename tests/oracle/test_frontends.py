@@ -270,7 +270,8 @@ def test_toolchain_command_reports_every_component(capsys: pytest.CaptureFixture
     assert main(["toolchain", "--no-probe", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     names = [c["name"] for c in doc["components"]]
-    assert names == ["clang", "llc", "libclc", "hip", "glslang", "vulkan-loader", "radv"]
+    # llvm-objdump: the fallback disassembler of code objects our decoder cannot read (and --disassembler llvm)
+    assert names == ["clang", "llc", "llvm-objdump", "libclc", "hip", "glslang", "vulkan-loader", "radv"]
     missing = [p for c in doc["components"] if not c["found"] for p in c["packages"]]
     assert doc["install"] == (f"apt-get install -y {' '.join(dict.fromkeys(missing))}" if missing else None)
     assert main(["toolchain", "--no-probe"]) == 0

@@ -82,7 +82,7 @@ def test_tiles_3d() -> None:
 
 def test_occupancy_cli_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["occupancy", "--arch", "gfx902", "--vgprs", "40", "--wg", "1024", "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)["occupancy"]  # schema 3: the result beside the header
     for key in ("arch", "wave_size", "waves_per_simd", "llvm_occupancy", "max_waves_per_simd",
                 "workgroups_per_cu", "occupancy_pct", "limited_by", "limits", "next_step"):
         assert key in doc
@@ -92,7 +92,7 @@ def test_occupancy_cli_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_tile_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tile", "--dims", "16x16", "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)["tile"]  # schema 3: the result beside the header
     assert {"loads", "useful", "overhead_vs_useful_pct", "overhead_vs_total_pct", "lds_bytes"} <= set(doc)
     assert doc["lds_bytes"] == 324 * 4
 
