@@ -31,6 +31,17 @@
   above), and 3 switch.cl interpret bb.30 on gfx10+: ``s_mov_b32 s9, exec_lo`` / ``v_cmpx_eq_u16`` /
   ``s_or_b32 exec_lo, exec_lo, s9`` is a divergent region whose switched-off lanes keep v4, which
   isalens did not see (a gfx10+ region without ``s_and_saveexec``).
+  Issue 30 (code nobody here wrote: indexed registers, LLVM 19's calling convention, call arguments):
+  examples/kernels/liveness/*.cl, our own kernels of each shape on gfx902, gfx90a, gfx1030, gfx1100. Before
+  the changes their blocks agreed for 80.4-84.8% of kernel blocks and 85.2% of function blocks per target
+  (whole corpus on those targets: 98.3-99.0% / 92.2%); now 100% / 100% (whole corpus: 99.48-99.87% of kernel
+  blocks, 100% of function blocks; gfx1100 kernels 771/775, the four blocks named in
+  :data:`_BLOCK_CONVENTIONS`). Fixed: an unknown index reached to the end of the register file (now bounded
+  by the vector the code loads whole, a guarding compare, and the kernel's highest VGPR); an unknown call
+  killed s40-s47 although LLVM 19 saves s30-s105 (the striped set is a later LLVM's); an argument set in an
+  earlier block, and v31 a function passes on, were not read by an unknown call; a waterfall loop's lanes
+  skipped its body to the exit. The per-target figures and the convention of every differing block are
+  printed by :func:`test_block_live_ins_equal_llvm_post_ra_liveness`.
 * per-instruction liveness: see :func:`test_per_instruction_liveness_equals_llvm_mir`.
 """
 
@@ -137,10 +148,22 @@ def compared_instructions(asm: Path, mir_text: str, load: Callable[[Path], Loade
                        _registers(after[j]) - skip)
 
 
-def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -> None:
-    total = 0
-    differ: list[str] = []
-    kinds: Counter[str] = Counter()
+@dataclass(frozen=True)
+class BlockLiveIn:
+    """One machine basic block of llc's output: our live set at its entry and LLVM's MIR live-ins."""
+
+    source: str
+    target: str
+    function: str
+    is_kernel: bool
+    number: int
+    ours: frozenset[tuple[str, int]]
+    theirs: frozenset[tuple[str, int]]
+
+
+def block_live_ins(corpus: list[CorpusEntry]) -> Iterator[BlockLiveIn]:
+    """Every block of every kernel and function of ``corpus`` with both live-in sets; the registers LLVM
+    reserves are left out of both."""
     for entry in corpus:
         text = entry.llc_mir.read_text()
         mir, reserved = mir_block_liveins(text), mir_reserved_registers(text)
@@ -155,23 +178,105 @@ def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -
             for number, start in sorted(kernel.ir.block_starts.items()):
                 if number not in blocks or start >= n:
                     continue
-                total += 1
                 # our set before the first instruction is below every implicit-def marker; the block's
                 # entry is above the ones after its label (an empty block holds only those)
                 ours = _ours(live.live_in[start]) - skip - _registers(defined_above.get(number, frozenset()))
                 theirs = _registers(blocks[number]) - skip
-                if ours != theirs:
-                    extra = sorted(ours - theirs)
-                    missing = sorted(theirs - ours)
-                    kinds["ours has more" if extra and not missing else
-                          "llvm has more" if missing and not extra else "both"] += 1
-                    differ.append(f"{entry.source.name} {entry.target} {kernel.name} bb.{number}: "
-                                  f"+{extra[:6]} -{missing[:6]}")
+                yield BlockLiveIn(entry.source.name, entry.target, kernel.name, kernel.ir.is_kernel, number,
+                                  frozenset(ours), frozenset(theirs))
+
+
+#: Block live-ins that differ from LLVM's for a reason the assembly text cannot show, each a documented
+#: convention (module docstring): (source, function, side that has more) -> name. "llvm" means LLVM lists a
+#: register live that we call dead; each such entry says why no instruction needs it.
+_BLOCK_CONVENTIONS = {
+    ("int64.cl", "divmod64", "llvm"): "PHI result live where no write reaches it (its value there is undefined)",
+    ("spills.cl", "vgpr_spill_poly", "llvm"): "LLVM lists it live, no read below (AGPRs reused as VGPR spill slots)",
+    ("spills.cl", "vgpr_spill_poly", "ours"): "LLVM's live-in lane mask leaves out a dword a later read uses",
+    ("sgemm_8x8.cl", "sgemm_8x8", "ours"): "undef half of a pair: a read LLVM marks undefined on that path",
+    ("matvec.cl", "matvec", "ours"): "undef half of a pair: a read LLVM marks undefined on that path",
+}
+
+#: the targets issue 30 measured code we did not write on: their figures are asserted one by one
+_ISSUE_TARGETS = ("gfx902", "gfx90a", "gfx1030", "gfx1100")
+
+
+def block_convention(block: BlockLiveIn) -> str | None:
+    """The named convention that explains a differing block, or None (a real difference)."""
+    sides = ({"ours"} if block.ours - block.theirs else set()) | ({"llvm"} if block.theirs - block.ours else set())
+    names = {_BLOCK_CONVENTIONS.get((block.source, block.function, side)) for side in sides}
+    if None in names or not names:
+        return None
+    return " + ".join(sorted(n for n in names if n is not None))
+
+
+def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -> None:
+    """Per target and per kind (kernels / non-kernel functions): the share of blocks whose live-ins equal
+    LLVM's, and every differing block named by its convention (:data:`_BLOCK_CONVENTIONS`); a block no
+    convention explains fails the test, so no block where the hardware needs a register we call dead can
+    hide. Printed: ``target kernels|functions: equal/compared (rate); by convention {...}``."""
+    total = 0
+    differ: list[str] = []
+    unexplained: list[str] = []
+    kinds: Counter[str] = Counter()
+    per_target: dict[tuple[str, bool], list[int]] = {}
+    conventions: dict[tuple[str, bool], Counter[str]] = {}
+    for block in block_live_ins(corpus):
+        total += 1
+        key = (block.target, block.is_kernel)
+        tally = per_target.setdefault(key, [0, 0])
+        tally[0] += 1
+        if block.ours == block.theirs:
+            tally[1] += 1
+            continue
+        extra = sorted(block.ours - block.theirs)
+        missing = sorted(block.theirs - block.ours)
+        kinds["ours has more" if extra and not missing else
+              "llvm has more" if missing and not extra else "both"] += 1
+        line = f"{block.source} {block.target} {block.function} bb.{block.number}: +{extra[:6]} -{missing[:6]}"
+        differ.append(line)
+        name = block_convention(block)
+        conventions.setdefault(key, Counter())[name or "unexplained"] += 1
+        if name is None:
+            unexplained.append(line)
     agreement = 1 - len(differ) / max(total, 1)
     print(f"\nblock live-ins compared: {total}, equal: {total - len(differ)} ({agreement:.2%}); {dict(kinds)}")
+    for (target, is_kernel), (n, equal) in sorted(per_target.items()):
+        named = dict(conventions.get((target, is_kernel), {}))
+        print(f"  {target} {'kernels' if is_kernel else 'functions'}: {equal}/{n} ({equal / n:.2%})"
+              + (f"; by convention {named}" if named else ""))
     print("\n".join(differ[:60]))
     assert total > 6000
     assert agreement >= 0.997
+    assert not unexplained, "\n".join(unexplained)
+    for target in _ISSUE_TARGETS:
+        kernels, functions = per_target[(target, True)], per_target[(target, False)]
+        # measured 99.48-99.87% of kernel blocks (gfx1100: 771/775, the four named above), 100% of functions
+        assert kernels[1] / kernels[0] >= 0.994, target
+        assert functions[1] / functions[0] >= 0.99, target
+
+
+def test_peak_live_never_exceeds_requested(corpus: list[CorpusEntry]) -> None:
+    """``peak_live <= requested`` for every kernel and every non-kernel function of the corpus, in clang's
+    and llc's assembly: a register count is an upper bound on what can be live at once, indexed access
+    (``s_set_gpr_idx_on``, ``v_movrel*``) included (liveness/indexed.cl: an unknown index reaches at most
+    the kernel's highest VGPR)."""
+    checked = 0
+    over = []
+    for entry in corpus:
+        for asm in (entry.clang_asm, entry.llc_asm):
+            for kernel in isalens.load(asm).kernels:
+                result = kernel.analyze()
+                res, peak = result.resources, result.pressure
+                checked += 1
+                for file, got, limit in (("vgpr", peak.vgpr.peak, res.vgpr.requested),
+                                         ("agpr", peak.agpr.peak, max(res.agpr.requested, 0)),
+                                         ("sgpr", peak.sgpr.peak, res.sgpr.requested)):
+                    if got > limit:
+                        over.append(f"{entry.source.name} {entry.target} {asm.name} {kernel.name}: {file} "
+                                    f"peak {got} > requested {limit}")
+    assert checked > 1000, checked
+    assert not over, "\n".join(over)
 
 
 def test_llvm_occupancy_equals_the_compilers_comment(corpus: list[CorpusEntry]) -> None:

@@ -220,3 +220,126 @@ def test_a_function_no_code_calls_directly_returns_the_results_it_sets_up() -> N
     v0 (llc-19: ``S_SETPC_B64_return undef $sgpr30_sgpr31, implicit killed $vgpr0``)."""
     scale_up = isalens.load(POINTER_CALL).kernel("scale_up")
     assert registers_in(scale_up.liveness().live_out[0], RegFile.VGPR) == [0]
+
+
+UNKNOWN_CALL_KEEPS = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.globl\tk
+\t.type\tk,@function
+k:
+\ts_load_dwordx2 s[40:41], s[4:5], 0x0
+\ts_load_dwordx2 s[16:17], s[4:5], 0x8
+\tv_cmp_gt_i32_e32 vcc, 8, v0
+\ts_and_saveexec_b64 s[42:43], vcc
+\ts_waitcnt lgkmcnt(0)
+\ts_swappc_b64 s[30:31], s[16:17]
+\ts_or_b64 exec, exec, s[42:43]
+\tv_mov_b32_e32 v1, 0
+\tglobal_store_dword v1, v0, s[40:41]
+\ts_endpgm
+.Lfunc_end0:
+\t.ident\t"Debian clang version {major}.1.7 (3~deb12u1)"
+"""
+
+
+@pytest.mark.parametrize(("major", "kept"), [(19, True), (20, False)])
+def test_an_unknown_call_keeps_the_sgprs_llvm_19_saves(major: int, kept: bool) -> None:
+    """s[40:41] holds a kernel argument read after the call and s[42:43] the EXEC mask the region restores
+    after it. LLVM 19's callee-saved SGPRs are s30-s105 (measured: llc 19.1.7 saves s34-s105 in the
+    prologue of a function clobbering them), so under clang 19 (``.ident``) the unknown call keeps them
+    and they are live before it; under the striped set of later LLVM (s40-s47 not saved) the call
+    clobbers them and they are dead before it (the program would be wrong, which is why the producer
+    decides)."""
+    k = isalens.load(UNKNOWN_CALL_KEEPS.replace("{major}", str(major))).kernel("k")
+    live = k.liveness()
+    before_call = set(registers_in(live.live_in[5], RegFile.SGPR))
+    assert ({40, 41, 42, 43} <= before_call) is kept
+    assert not {40, 41, 42, 43} & before_call or kept
+
+
+def test_without_a_producer_the_installed_compilers_convention_applies() -> None:
+    """No ``.ident``: the default is LLVM 19 (the compiler scripts/setup.sh installs), so s[40:43] survive."""
+    text = UNKNOWN_CALL_KEEPS.replace("\t.ident\t\"Debian clang version {major}.1.7 (3~deb12u1)\"\n", "")
+    live = isalens.load(text).kernel("k").liveness()
+    assert {40, 41, 42, 43} <= set(registers_in(live.live_in[5], RegFile.SGPR))
+
+
+ARG_FROM_BRANCH = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.globl\tk
+\t.type\tk,@function
+k:
+\ts_load_dwordx2 s[16:17], s[4:5], 0x8
+\tv_mov_b32_e32 v1, 1.0
+\tv_cmp_lt_f32_e32 vcc, 0, v0
+\ts_and_saveexec_b64 s[8:9], vcc
+\ts_cbranch_execz .LBB0_2
+\tv_mov_b32_e32 v4, s13
+\tv_add_f32_e32 v2, v4, v0
+\tv_mul_f32_e32 v1, v2, v0
+.LBB0_2:
+\ts_or_b64 exec, exec, s[8:9]
+\ts_waitcnt lgkmcnt(0)
+\ts_swappc_b64 s[30:31], s[16:17]
+\ts_endpgm
+.Lfunc_end0:
+"""
+
+
+def test_an_unknown_call_reads_arguments_set_in_an_earlier_block() -> None:
+    """v1 is set in both earlier blocks (1.0 before the branch, v2 * v0 in it) and nothing reads it before
+    the call through s[16:17]: it is the call's argument (llc-19 puts a value computed in a branch straight
+    into the argument register), so it is live before the call and at the join. v4 and v2 are temporaries
+    of the branch (written, then read there): not arguments, so not live at the join. With no kernel
+    descriptor k is a function, which passes the workitem ids it received in v31 on to its callees."""
+    live = isalens.load(ARG_FROM_BRANCH).kernel("k").liveness()
+    call, join = 10, 8
+    assert 1 in registers_in(live.live_in[call], RegFile.VGPR)
+    assert registers_in(live.live_in[join], RegFile.VGPR) == [1, 31]
+
+
+WATERFALL = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1030"
+\t.text
+\t.type\tf,@function
+f:
+\ts_mov_b32 s46, exec_lo
+.LBB0_1:
+\tv_readfirstlane_b32 s16, v0
+\tv_readfirstlane_b32 s17, v1
+\ts_mov_b32 s47, exec_lo
+\tv_cmpx_eq_u64_e64 s[16:17], v[0:1]
+\tv_mov_b32_e32 v0, v4
+\ts_swappc_b64 s[30:31], s[16:17]
+\tv_mov_b32_e32 v2, v0
+\ts_xor_b32 exec_lo, exec_lo, s47
+\ts_cbranch_execnz .LBB0_1
+\ts_mov_b32 exec_lo, s46
+\tv_add_f32_e32 v0, v2, v2
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+"""
+
+
+def test_a_waterfall_loop_runs_its_body_for_every_lane() -> None:
+    """The loop calls through a divergent pointer once per distinct value: each pass switches on the lanes
+    sharing v[0:1] (``v_cmpx``), and ``s_xor exec, exec, s47`` + ``s_cbranch_execnz`` send the others round
+    again. Every lane runs the body, so v2 (written after the call, read after the loop) is not live into
+    the loop (llc-19 MIR of calls_conv.cl call_through); lanes switched off skip only to the loop header."""
+    live = isalens.load(WATERFALL).kernel("f").liveness()
+    assert 2 not in registers_in(live.live_in[1], RegFile.VGPR)
+    assert 2 not in registers_in(live.entry, RegFile.VGPR)
+
+
+def test_a_call_line_counts_what_is_live_across_it_not_what_the_callee_clobbers() -> None:
+    """The unknown call of ARG_FROM_BRANCH may clobber v0-v31 (every VGPR not callee-saved that the
+    convention or the code names), but the caller holds none of them there: the line counts its live-in
+    (v1, the argument, and v31, the workitem ids passed on) and live-out (nothing: s_endpgm follows), 2
+    VGPRs, not 32. The peak is then in the branch, where real values are held: at ``v_add_f32 v2, v4, v0``
+    v0, v4, v31 are live in, v2 written (4), at ``v_mul_f32 v1, v2, v0`` v0, v2, v31 in, v1 written (4)."""
+    result = isalens.load(ARG_FROM_BRANCH).kernel("k").analyze()
+    assert result.pressure.vgpr.counts[10] == 2
+    assert result.pressure.vgpr.peak == 4
+    assert result.pressure.vgpr.peak_indices == (6, 7)

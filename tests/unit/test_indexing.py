@@ -28,12 +28,66 @@ def test_gpr_idx_read_on_gfx9_reads_every_register_the_index_reaches() -> None:
     assert "v[1:8]" in notes[0].message and "s2 in [0, 7]" in notes[0].message
 
 
-def test_unknown_index_reaches_to_the_end_of_the_file() -> None:
-    """Without bounds on s1 the read may reach any VGPR from v1 to the last addressable one (v255 on
-    gfx900): all are live, none is silently dropped."""
-    kernel = isalens.load(GPR_IDX.replace("s_and_b32 s2, s1, 7", "s_mov_b32 s2, s1"), "gfx900").kernels[0]
+def test_unknown_index_reaches_up_to_the_kernels_highest_vgpr() -> None:
+    """Without bounds on s1 and no vector around v1, the read may reach any VGPR from v1 up to the highest
+    one the kernel uses (v21, of the store's address v[20:21]): the compiler's register count covers every
+    register the code touches, so v22..v255 hold nothing; the note says what bounded the range."""
+    module = isalens.load(GPR_IDX.replace("s_and_b32 s2, s1, 7", "s_mov_b32 s2, s1"), "gfx900")
+    kernel = module.kernels[0]
     live = kernel.liveness()
-    assert registers_in(live.live_in[2], RegFile.VGPR) == list(range(1, 256))
+    assert registers_in(live.live_in[2], RegFile.VGPR) == list(range(1, 22))
+    note = next(d for d in module.diagnostics if d.code == "indexed")
+    assert "v[1:21]" in note.message and "highest VGPR v21" in note.message
+
+
+VECTOR = """\
+    global_load_dwordx4 v[0:3], v[40:41], off
+    global_load_dwordx4 v[4:7], v[40:41], off offset:16
+    global_load_dwordx4 v[8:11], v[40:41], off offset:32
+    s_load_dword s2, s[0:1], 0x0
+    s_waitcnt vmcnt(0) lgkmcnt(0)
+    s_set_gpr_idx_on s2, gpr_idx(SRC0)
+    v_mov_b32_e32 v30, v4
+    s_set_gpr_idx_off
+    global_store_dword v[40:41], v30, off
+    global_store_dwordx4 v[40:41], v[0:3], off
+    s_endpgm
+"""
+
+
+def test_unknown_index_stays_within_the_vector_the_code_loads_whole() -> None:
+    """v0..v11 are loaded as one vector by three ``global_load_dwordx4`` of adjacent tuples; an unknown index
+    on base v4 reaches v4..v11 (the vector's end), not v12..v41: v4..v11 are live before the move, v12..v29
+    are not (v30 is written by it, v[40:41] is the address)."""
+    module = isalens.load(VECTOR, "gfx900")
+    live = module.kernels[0].liveness()
+    assert registers_in(live.live_in[6], RegFile.VGPR) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 40, 41]
+    note = next(d for d in module.diagnostics if d.code == "indexed")
+    assert "v[4:11]" in note.message and "vector" in note.message
+
+
+GUARDED = """\
+    s_load_dword s3, s[0:1], 0x0
+    s_waitcnt lgkmcnt(0)
+    s_cmp_gt_u32 s3, 3
+    s_cbranch_scc1 .LBB0_2
+    s_set_gpr_idx_on s3, gpr_idx(SRC0)
+    v_mov_b32_e32 v30, v0
+    s_set_gpr_idx_off
+    global_store_dword v[40:41], v30, off
+.LBB0_2:
+    s_endpgm
+"""
+
+
+def test_compare_and_branch_bound_the_index_on_the_fall_through_path() -> None:
+    """``s_cmp_gt_u32 s3, 3`` + ``s_cbranch_scc1`` leaves s3 in [0, 3] on the fall-through path (unsigned),
+    so ``v_mov_b32 v30, v0`` under gpr_idx(SRC0) reads one of v0..v3."""
+    module = isalens.load(GUARDED, "gfx900")
+    live = module.kernels[0].liveness()
+    assert registers_in(live.live_in[5], RegFile.VGPR) == [0, 1, 2, 3, 40, 41]
+    note = next(d for d in module.diagnostics if d.code == "indexed")
+    assert "s3 in [0, 3]" in note.message
 
 
 MOVRELD = """\

@@ -1,7 +1,12 @@
-"""The AMDGPU function calling convention as unit bitsets, from ``data/calling_convention.toml``."""
+"""The AMDGPU function calling convention as unit bitsets, from ``data/calling_convention.toml``.
+
+The callee-saved SGPRs depend on the LLVM release that produced the code (:func:`llvm_major_of`); the
+convention is picked by it, else by the release of the compiler the project installs.
+"""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -25,8 +30,32 @@ class CallingConvention:
     caller_reserved: int
     scratch_descriptor: int
     return_address: int
+    #: registers a function receives and passes on unchanged to its callees (the workitem ids in v31)
+    function_passes: int
     #: kernel input name (``dispatch_ptr``...) -> the SGPRs a callee expects it in (unit bitset)
     special_inputs: dict[str, int]
+    #: the LLVM release whose convention this is, and whether the input named it (else the default)
+    llvm_major: int = 19
+    llvm_named: bool = False
+
+    @property
+    def name(self) -> str:
+        """How reports name the convention: ``LLVM 19 (from the input)``."""
+        return f"LLVM {self.llvm_major} ({'from the input' if self.llvm_named else 'default'})"
+
+
+#: ``.ident "Debian clang version 19.1.7 ..."``, ``AMD clang version 17.0.0 ...``, a .comment's text
+_CLANG_VERSION = re.compile(r"\bclang version (\d+)\.")
+
+
+def llvm_major_of(text: str) -> int | None:
+    """The LLVM major release the input names as its producer (the ``.ident`` line clang writes), or None."""
+    for line in text.splitlines():
+        if ".ident" in line:
+            m = _CLANG_VERSION.search(line)
+            if m:
+                return int(m.group(1))
+    return None
 
 
 def _ranges(table: dict[str, object], key: str, file: RegFile) -> int:
@@ -62,14 +91,40 @@ def _document() -> dict[str, object]:
     return tomllib.loads(text)
 
 
+def default_llvm_major() -> int:
+    """The LLVM release of the compiler the project installs: its convention applies when the input does not
+    name its producer."""
+    value = _section(_document(), "callee_saved_sgprs").get("default_llvm_major")
+    if not isinstance(value, int):
+        raise ValueError("calling_convention.toml: callee_saved_sgprs.default_llvm_major must be an integer")
+    return value
+
+
+def _callee_saved_sgprs(llvm_major: int) -> int:
+    """The callee-saved SGPRs of LLVM release ``llvm_major``: the first table whose ``llvm_max_major`` covers it."""
+    tables = _section(_document(), "callee_saved_sgprs").get("by_llvm")
+    if not isinstance(tables, list):
+        raise ValueError("calling_convention.toml: missing [[callee_saved_sgprs.by_llvm]]")
+    for table in tables:
+        limit = table.get("llvm_max_major") if isinstance(table, dict) else None
+        if not isinstance(limit, int):
+            raise ValueError("calling_convention.toml: each by_llvm table needs an integer llvm_max_major")
+        if llvm_major <= limit:
+            return _ranges(table, "sgprs", RegFile.SGPR)
+    raise ValueError(f"calling_convention.toml: no callee-saved SGPR set for LLVM {llvm_major}")
+
+
 @cache
-def calling_convention(unified_vgpr_file: bool, scratch_descriptor: bool = True) -> CallingConvention:
-    """The convention; AGPRs are callee-saved only on targets with a unified VGPR/AGPR file (gfx90a+), and
-    s[0:3] carries a scratch descriptor only where :func:`uses_scratch_descriptor` says so."""
+def calling_convention(unified_vgpr_file: bool, scratch_descriptor: bool = True,
+                       llvm_major: int | None = None) -> CallingConvention:
+    """The convention of LLVM release ``llvm_major`` (None: :func:`default_llvm_major`); AGPRs are
+    callee-saved only on targets with a unified VGPR/AGPR file (gfx90a+), and s[0:3] carries a scratch
+    descriptor only where :func:`uses_scratch_descriptor` says so."""
     doc = _document()
     args, results = _section(doc, "arguments"), _section(doc, "results")
     saved, reserved, call = _section(doc, "callee_saved"), _section(doc, "reserved"), _section(doc, "call")
-    callee_saved = _ranges(saved, "vgprs", RegFile.VGPR) | _ranges(saved, "sgprs", RegFile.SGPR)
+    release = llvm_major if llvm_major is not None else default_llvm_major()
+    callee_saved = _ranges(saved, "vgprs", RegFile.VGPR) | _callee_saved_sgprs(release)
     if unified_vgpr_file:
         callee_saved |= _ranges(saved, "agprs_unified", RegFile.AGPR)
     descriptor = _ranges(call, "scratch_descriptor", RegFile.SGPR) if scratch_descriptor else 0
@@ -81,7 +136,10 @@ def calling_convention(unified_vgpr_file: bool, scratch_descriptor: bool = True)
         caller_reserved=_ranges(reserved, "caller_sgprs", RegFile.SGPR),
         scratch_descriptor=descriptor,
         return_address=_ranges(call, "return_address", RegFile.SGPR),
+        function_passes=_ranges(call, "function_passes_vgprs", RegFile.VGPR),
         special_inputs=_special_inputs(_section(doc, "special_inputs")),
+        llvm_major=release,
+        llvm_named=llvm_major is not None,
     )
 
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from isalens.analysis.abi import CallingConvention, calling_convention
-from isalens.analysis.cfg import cfg
+from isalens.analysis.cfg import CFG, cfg
 from isalens.analysis.liveness import liveness
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction
@@ -141,9 +141,10 @@ def _own(kernel: Kernel) -> _Usage:
 
 
 def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_vgpr_file: bool = False,
-               scratch_descriptor: bool = True) -> Module:
+               scratch_descriptor: bool = True, llvm_major: int | None = None) -> Module:
     """``module`` with each function's :class:`CallSummary` filled in, a warning per unknown call, and
-    calls and returns given their register effects under the calling convention (:func:`link_liveness`)."""
+    calls and returns given their register effects under the calling convention of LLVM release
+    ``llvm_major`` (the input's producer; None: the default release) (:func:`link_liveness`)."""
     functions = {k.name: k for k in module.kernels}
     sites = _call_sites(module)
     if not any(sites.values()):
@@ -155,7 +156,8 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
     kernels = [dataclasses.replace(k, calls=_summary(k, sites[k.name], info[k.name], functions, diagnostics))
                for k in module.kernels]
     order = [name for name in info]  # post-order: callees before callers
-    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor))
+    linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor,
+                                                                       llvm_major))
     return dataclasses.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
 
 
@@ -389,34 +391,87 @@ _COPIES = frozenset({"s_mov_b32", "s_mov_b64", "v_mov_b32", "v_mov_b32_e32", "v_
 
 def _set_up_before(kernel: Kernel, index: int, registers: int) -> int:
     """Of ``registers`` (the convention's arguments or results), those the code sets up for an unknown
-    callee (or caller) at ``index``: whose last write in the block before it is a register copy, or is not
-    read before it. Any other value written there and read before the call is the caller's temporary:
+    callee (or caller) at ``index``: whose last write before it, on some path (in its block or an earlier
+    one, :func:`_set_up_in_earlier_blocks`), is a register copy in its block, or is not read before it. Any other value
+    written there and read before the call is the caller's temporary:
     llc-19 passes neither ``s11`` in ``s_load_dword s11 ... / s_cmp_eq_u32 s11, 0`` nor ``v2`` in
     ``v_addc_co_u32 v2 ... / global_load_dword v1, v[1:2]`` (its SI_CALL reads them ``undef`` or not at
     all), but it does pass ``s12`` in ``s_mov_b32 s12, s4 / s_mul_i32 s4, s4, s12`` (the workgroup id
     copied into place, then read)."""
+    graph = cfg(kernel)
+    block = graph.block_of[index]
     found = written = read_after = 0
-    for i in range(index - 1, -1, -1):
+    for i in range(index - 1, graph.blocks[block].start - 1, -1):
         ins = kernel.instructions[i]
         if ins.branch is not BranchKind.NONE:
-            break
-        last_write = ins.defs & registers & ~written
-        copy = ins.mnemonic.lower() in _COPIES and isinstance(ins.operands[-1], RegOperand)
-        found |= last_write if copy else last_write & ~read_after
+            return found  # an earlier call: what it leaves in the registers is its own business
+        found |= _last_write_sets_up(ins, registers & ~written, read_after)
         written |= ins.defs
         read_after |= ins.uses
+    rest = registers & ~written
+    if rest:
+        found |= _set_up_in_earlier_blocks(kernel, graph, block, rest, read_after)
+    return found
+
+
+def _last_write_sets_up(ins: Instruction, registers: int, read_after: int, copies: bool = True) -> int:
+    """Of ``registers`` whose last write before a call is ``ins``, those it sets up for the call: a copy (in
+    the call's block, ``copies``), or a value nothing read since (``read_after``)."""
+    last_write = ins.defs & registers
+    copy = copies and ins.mnemonic.lower() in _COPIES and bool(ins.operands) \
+        and isinstance(ins.operands[-1], RegOperand)
+    return last_write if copy else last_write & ~read_after
+
+
+def _set_up_in_earlier_blocks(kernel: Kernel, graph: CFG, first: int, registers: int, read_after: int) -> int:
+    """Argument registers not written in the call's block (``first``) but set
+    up in an earlier one: a value that reaches the call along some path from its last write there
+    with no read in between (``read_after``: what the call's block reads before the call). LLVM's register
+    allocator often puts a value computed in a branch straight into the argument register, with no copy
+    left next to the call."""
+    found = 0
+    # (block, registers still looked for, registers read on the way): each block is entered once per state.
+    # Only blocks listed earlier: a value written after the call and carried around a loop back to it is the
+    # previous iteration's (a result kept for later), not an argument set up for it.
+    stack: list[tuple[int, int, int]] = [(p, registers, read_after) for p in graph.blocks[first].preds
+                                         if p < first]
+    seen: set[tuple[int, int, int]] = set()
+    budget = 8 * len(graph.blocks)  # states grow only by reads; a bound keeps huge loop nests linear
+    while stack and budget:
+        budget -= 1
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        block, looking, reads = state
+        block_info = graph.blocks[block]
+        for i in range(block_info.end - 1, block_info.start - 1, -1):
+            ins = kernel.instructions[i]
+            if ins.branch is BranchKind.CALL:
+                looking = 0  # an earlier call, as in the call's own block: the path ends there
+                break
+            # a copy in an earlier block that something read since is a temporary (``v_mov_b32 v4, s13``
+            # feeding an address), not an argument: only unread values count there
+            found |= _last_write_sets_up(ins, looking, reads, copies=False)
+            looking &= ~ins.defs
+            reads |= ins.uses
+            if not looking:
+                break
+        if looking:
+            stack.extend((p, looking, reads) for p in block_info.preds if p < block)
     return found
 
 
 def _inputs_in_place(kernel: Kernel, cc: CallingConvention) -> int:
-    """Hardware-loaded kernel inputs that already sit where a callee expects them and that the kernel never
-    overwrites: a call passes them untouched (llc-19: ``implicit killed $sgpr4_sgpr5``, the dispatch ptr a
-    kernel with a private segment buffer receives in s[4:5])."""
-    if not kernel.is_kernel:
-        return 0
+    """Inputs that already sit where a callee expects them and that the code never overwrites: a call passes
+    them untouched. In a kernel, hardware-loaded inputs (llc-19: ``implicit killed $sgpr4_sgpr5``, the
+    dispatch ptr a kernel with a private segment buffer receives in s[4:5]); in a function, the workitem ids
+    it received in v31 (``implicit $vgpr31``)."""
     written = 0
     for ins in kernel.instructions:
         written |= ins.defs
+    if not kernel.is_kernel:
+        return cc.function_passes & ~written
     mask = 0
     for name, first, count in kernel.user_sgprs:
         units = Reg(RegFile.SGPR, first, count).mask()

@@ -144,8 +144,32 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
             # of the saved mask). Lanes that skipped the "then" arm run the "else" arm, so their edge ends
             # after that switch; ending at it would let them skip the "else" arm too through its own edge,
             # a path no lane takes (a value written in both arms would look live across both).
+            header = _waterfall_header(kernel, w.index, j)
+            if header is not None:
+                pairs.append((w.index, header))
+                continue
             pairs.append((w.index, j + 1 if j + 1 < n and _saved_mask(instructions[j]) else j))
     return pairs
+
+
+def _waterfall_header(kernel: Kernel, w: int, j: int) -> int | None:
+    """The loop header when W..J is the body of a waterfall loop, else None.
+
+    A waterfall loop (``v_readfirstlane`` of a divergent value, ``v_cmpx``/``s_and_saveexec`` for the lanes
+    that share it, the body, ``s_xor exec, exec, saved`` + ``s_cbranch_execnz`` back to the header) runs
+    the body once per distinct value: the lanes J switches back on are the ones not yet handled, and they
+    go round the loop again, so no lane leaves it without running the body. Their values skip the body to
+    the header, not to the loop's exit (llc-19's MIR: a register the body writes and the exit reads is not
+    live into the loop; examples/kernels/liveness/calls_conv.cl call_through)."""
+    instructions = kernel.instructions
+    restore = instructions[j]
+    if not restore.mnemonic.startswith("s_xor_b") or j + 1 >= len(instructions):
+        return None
+    branch = instructions[j + 1]
+    if branch.mnemonic != "s_cbranch_execnz" or branch.target is None:
+        return None
+    header = kernel.labels.get(branch.target)
+    return header if header is not None and header <= w else None
 
 
 def _guarded_by_execz(kernel: Kernel, index: int) -> bool:

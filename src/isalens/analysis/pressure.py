@@ -3,6 +3,11 @@
 The per-line count follows RGA's convention so users can compare line by line: a register counts
 at an instruction when it is live before or after it, or the instruction touches it
 (``|In ∪ Out ∪ Defs|``). The half-aware figure counts 16-bit halves of VGPRs.
+
+A call line (``s_swappc_b64``) is the exception: its Defs are every register the callee may clobber, which
+are written somewhere in the callee, not held by the caller at the call. Counting them made every call
+line a peak of registers nobody holds; the line counts ``|In ∪ Out|`` instead: the arguments it reads, the
+values live across it (callee-saved or kept by the caller), and the results read after it.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from dataclasses import dataclass
 
 from isalens.analysis.cfg import CFG
 from isalens.analysis.liveness import Liveness
+from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.program import Kernel
 from isalens.ir.registers import (
     RegFile,
@@ -47,9 +53,14 @@ class Pressure:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]
 
 
+def counted_defs(ins: Instruction) -> int:
+    """The writes a line's count includes: all of them, except on a call line (see the module docstring)."""
+    return 0 if ins.branch is BranchKind.CALL else ins.defs
+
+
 def touched(kernel: Kernel, live: Liveness, index: int) -> int:
-    """Units counted at instruction ``index``: live in, live out, or written."""
-    return live.live_in[index] | live.live_out[index] | kernel.instructions[index].defs
+    """Units counted at instruction ``index``: live in, live out, or written (:func:`counted_defs`)."""
+    return live.live_in[index] | live.live_out[index] | counted_defs(kernel.instructions[index])
 
 
 def _file_pressure(file: RegFile, column: tuple[int, ...]) -> FilePressure:
@@ -77,7 +88,7 @@ def pressure(kernel: Kernel, graph: CFG, live: Liveness) -> Pressure:
     seen: dict[int, tuple[int, int, int, int, int, int]] = {}
     rows = []
     for i, (a, b) in enumerate(zip(live.live_in, live.live_out, strict=True)):
-        mask = a | b | instructions[i].defs
+        mask = a | b | counted_defs(instructions[i])
         counts = seen.get(mask)
         if counts is None:
             if len(seen) >= _MEMO_LIMIT:

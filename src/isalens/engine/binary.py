@@ -158,7 +158,8 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
             warned.append(Diagnostic(Severity.WARNING, "descriptor", f"{co.source}: and "
                                      f"{len(co.warnings) - _WARNINGS_SHOWN} more fields not understood", file, None))
         module = dataclasses.replace(module, diagnostics=(*module.diagnostics, *warned))
-    loaded = finish_module(module, spec)  # the same finishing step as ISA text: calls linked per code object
+    # the same finishing step as ISA text: calls linked per code object, under its compiler's convention
+    loaded = finish_module(module, spec, llvm_major=co.compiler_major)
     if keep is None:
         return loaded
     kept = tuple(k for k in loaded.ir.kernels if k.name in keep)

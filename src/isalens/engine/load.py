@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from isalens.analysis.abi import uses_scratch_descriptor
+from isalens.analysis.abi import llvm_major_of, uses_scratch_descriptor
 from isalens.analysis.calls import link_calls
 from isalens.analysis.cfg import CFG
 from isalens.analysis.cfg import cfg as build_cfg
@@ -260,15 +260,16 @@ def _parse_text(text: str, file: str, *, arch: str | None, spec: ArchSpec | None
     step(f"reading {file}")
     module = registry.parse(text, file=file, target=target_info(spec, wave_size), dialect=dialect,
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids)
-    return finish_module(module, spec, declare=declare, notes=notes)
+    return finish_module(module, spec, declare=declare, notes=notes, llvm_major=llvm_major_of(text))
 
 
 def finish_module(module: Module, spec: ArchSpec, *, declare: Declare | None = None,
-                  notes: tuple[Diagnostic, ...] = ()) -> LoadedModule:
+                  notes: tuple[Diagnostic, ...] = (), llvm_major: int | None = None) -> LoadedModule:
     """The step every reader ends in (ISA text, a RADV dump, a code object): the declared wave sizes checked
     against the target, what a bare disassembly leaves out filled in (:mod:`isalens.engine.disassembly`), what a
     front end knows about each kernel attached (``declare``: RADV's stage, workgroup and statistics) with its
-    ``notes``, and the call graph linked (analysis/calls.py) so that callers carry their callees' registers."""
+    ``notes``, and the call graph linked (analysis/calls.py) so that callers carry their callees' registers,
+    under the calling convention of ``llvm_major``, the LLVM release the input names as its producer."""
     for kernel in module.kernels:  # a wave size the input declares must exist on the target too
         check_wave_size(spec, kernel.wave_size, file=module.file, what=f"kernel {kernel.name} declares")
     module = listing_gaps(module)
@@ -276,7 +277,8 @@ def finish_module(module: Module, spec: ArchSpec, *, declare: Declare | None = N
         module = dataclasses.replace(module, kernels=tuple(declare(k) for k in module.kernels))
     module = link_calls(module, has_flat_address_space=spec.generation >= 7,
                         unified_vgpr_file=spec.unified_vgpr_file,
-                        scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch))
+                        scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch),
+                        llvm_major=llvm_major)
     if notes:
         module = dataclasses.replace(module, diagnostics=(*module.diagnostics, *notes))
     return LoadedModule(module, spec)

@@ -5,9 +5,20 @@ The register an indexed operand names is only the base: ``s_set_gpr_idx_on s2, g
 by ``v_mov_b32 v19, v1`` reads ``v[1 + s2]``. An indexed read therefore reads every register the index
 may reach and an indexed write may write any of them (the others keep their values, so they stay live
 through it: LLVM's MIR gives the same instructions the whole vector tuple as an implicit, tied operand).
-The reach comes from the index register's bounds when a short chain of scalar instructions in the same
-block proves them (``s_and_b32 s2, s1, 15`` gives 0..15), else it runs to the end of the addressable file.
-Each such line gets a note naming the range: never a silent single-register read.
+The reach is bounded by what the code shows, the tightest of:
+
+* the index register's bounds when a short chain of scalar instructions in the same block proves them
+  (``s_and_b32 s2, s1, 15`` gives 0..15), or a compare and branch guards the block
+  (``s_cmp_gt_u32 s3, 7`` + ``s_cbranch_scc1`` leaves 0..7 on the fall-through path);
+* the vector the index moves within: LLVM's indirect moves work on a vector of at most 32 registers
+  (``SIInstrInfo::getIndirectGPRIDXPseudo``: vectors up to 1024 bits) that the surrounding code writes
+  and reads as a whole, so the reach ends where the run of same-shaped tuples (``global_load_dwordx4
+  v[0:3]``, ``v[4:7]``...) that holds the base register ends (:func:`_vector_end`), and never more than
+  31 registers above the base;
+* the kernel's own highest VGPR: the compiler's register count covers every register the code may
+  touch, so no register above it holds a value (and the peak of live registers stays within it).
+
+Each such line gets a note naming the range and what bounded it: never a silent single-register read.
 
 Facts: AMD "Vega ISA" reference guide, sections "VGPR Indexing" (S_SET_GPR_IDX_ON mode bits: SRC0 = 1,
 SRC1 = 2, SRC2 = 4, DST = 8; the index is added to the operand's VGPR number) and "M0-relative moves"
@@ -22,7 +33,7 @@ import re
 
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
-from isalens.ir.registers import Reg, RegFile
+from isalens.ir.registers import Reg, RegFile, highest_register, special
 from isalens.isa.amdgcn import semantics
 from isalens.isa.amdgcn.mnemonics import without_size_suffix
 
@@ -95,6 +106,15 @@ def _bounds_after(ins: Instruction, known: dict[str, tuple[int, int]]) -> tuple[
     return dst, result
 
 
+#: the largest vector an indirect move works on, in registers (SIInstrInfo::getIndirectGPRIDXPseudo, LLVM 19:
+#: ``V_INDIRECT_REG_READ_GPR_IDX_B32_V32`` for vectors up to 1024 bits)
+MAX_VECTOR = 32
+
+#: SCC-setting compares of a scalar with a constant: mnemonic -> (relation, unsigned)
+_COMPARES = {"s_cmp_lt_u32": "<", "s_cmp_le_u32": "<=", "s_cmp_gt_u32": ">", "s_cmp_ge_u32": ">="}
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Limits:
     """How many registers of each file the target can address."""
@@ -103,21 +123,110 @@ class Limits:
     sgprs: int
 
 
-def _reach(op: RegOperand, bounds: tuple[int, int] | None, limits: Limits) -> Reg | None:
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Reach:
+    """What bounds an indexed operand: the index's bounds, the end of the vector holding the base register
+    (None when the code does not show one), and the highest register of the file the kernel uses."""
+
+    bounds: tuple[int, int] | None
+    vector_end: int | None
+    top: int
+
+
+def _reach(op: RegOperand, reach: _Reach, limits: Limits) -> tuple[Reg, str] | None:
+    """The registers ``op`` may name through the index, and what bounded them."""
     if len(op.regs) != 1 or op.regs[0].file not in (RegFile.VGPR, RegFile.SGPR):
         return None
     reg = op.regs[0]
-    top = (limits.vgprs if reg.file is RegFile.VGPR else limits.sgprs) - 1
-    lo, hi = bounds if bounds is not None and bounds[0] >= 0 else (0, top)
-    first = min(reg.index + lo, top)
-    last = min(reg.index + hi + reg.count - 1, top)
-    return Reg(reg.file, first, last - first + 1)
+    file_top = (limits.vgprs if reg.file is RegFile.VGPR else limits.sgprs) - 1
+    ends: list[tuple[int, str]] = [(file_top, "the end of the register file")]
+    if reg.file is RegFile.VGPR:
+        ends.append((reg.index + MAX_VECTOR - 1, f"at most {MAX_VECTOR} registers from the base"))
+        ends.append((max(reach.top, reg.index + reg.count - 1), f"the kernel's highest VGPR v{reach.top}"))
+        if reach.vector_end is not None and reach.vector_end >= reg.index:
+            ends.append((reach.vector_end, f"the vector it moves within ends at v{reach.vector_end}"))
+    lo = 0
+    if reach.bounds is not None and reach.bounds[0] >= 0:
+        lo = reach.bounds[0]
+        ends.append((reg.index + reach.bounds[1] + reg.count - 1, "the index's bounds"))
+    last, why = min(ends, key=lambda e: e[0])
+    first = min(reg.index + lo, last)
+    return Reg(reg.file, first, last - first + 1), why
 
 
-def _describe(index_name: str, bounds: tuple[int, int] | None) -> str:
+def _describe(index_name: str, bounds: tuple[int, int] | None, why: str) -> str:
     if bounds is None or bounds[0] < 0:
-        return f"index {index_name} unknown: up to the end of the register file"
-    return f"index {index_name} in [{bounds[0]}, {bounds[1]}]"
+        return f"index {index_name} unknown; bounded by {why}"
+    if why == "the index's bounds":
+        return f"index {index_name} in [{bounds[0]}, {bounds[1]}]"
+    return f"index {index_name} in [{bounds[0]}, {bounds[1]}]; bounded by {why}"
+
+
+def _tuples(instructions: list[Instruction]) -> dict[int, list[tuple[str, int, int]]]:
+    """VGPR tuples (2+ registers) the code writes or reads whole: first register -> (shape, first, last)
+    where the shape is the instruction's mnemonic and the tuple's width."""
+    out: dict[int, list[tuple[str, int, int]]] = {}
+    for ins in instructions:
+        for op in ins.operands:
+            if isinstance(op, RegOperand) and len(op.regs) == 1:
+                reg = op.regs[0]
+                if reg.file is RegFile.VGPR and reg.count >= 2:
+                    out.setdefault(reg.index, []).append((f"{ins.mnemonic}/{reg.count}", reg.index,
+                                                          reg.index + reg.count - 1))
+    return out
+
+
+def _vector_end(tuples: dict[int, list[tuple[str, int, int]]], base: int) -> int | None:
+    """The last register of the vector that holds ``base``: the widest tuple covering ``base``, extended by
+    tuples of the same shape (same instruction, same width) that start where the previous one ends, as the
+    loads and stores of a vector do (``global_load_dwordx4 v[0:3]``, ``v[4:7]``...). None when no tuple
+    covers ``base``."""
+    covering = [t for ts in tuples.values() for t in ts if t[1] <= base <= t[2]]
+    if not covering:
+        return None
+    end = max(t[2] for t in covering)
+    shapes = {t[0] for t in covering if t[2] == end}
+    while True:
+        nxt = [t for t in tuples.get(end + 1, []) if t[0] in shapes]
+        if not nxt:
+            return end
+        end = max(t[2] for t in nxt)
+
+
+def _guarded_bounds(instructions: list[Instruction], k: int) -> tuple[str, tuple[int, int], int] | None:
+    """Bounds a compare and a branch on SCC give a scalar on the fall-through path after branch ``k``:
+    ``s_cmp_gt_u32 s3, 7`` + ``s_cbranch_scc1`` leaves s3 in [0, 7]. Returns (scalar, bounds, its units)."""
+    branch = instructions[k]
+    taken_if = {"s_cbranch_scc1": True, "s_cbranch_scc0": False}.get(branch.mnemonic)
+    if taken_if is None:
+        return None
+    for j in range(k - 1, max(k - 8, -1), -1):
+        ins = instructions[j]
+        relation = _COMPARES.get(ins.mnemonic)
+        if relation is None:
+            if ins.defs & _SCC or ins.branch is not BranchKind.NONE:
+                return None
+            continue
+        name, value = (_name(ins.operands[0]), _imm(ins.operands[1])) if len(ins.operands) == 2 else (None, None)
+        if name is None or value is None or value < 0:
+            return None
+        mask = _mask_of(ins.operands[0])
+        if any(later.defs & mask for later in instructions[j + 1:k]):
+            return None
+        holds = _NEGATED[relation] if taken_if else relation  # what the fall-through path knows
+        if holds == "<" and value > 0:
+            return name, (0, value - 1), mask
+        if holds == "<=":
+            return name, (0, value), mask
+        return None
+    return None
+
+
+def _mask_of(op: object) -> int:
+    return op.mask if isinstance(op, RegOperand) else 0
+
+
+_SCC = special("scc").mask()
 
 
 def apply_indexing(instructions: list[Instruction], generation: int, limits: Limits, block_starts: set[int]
@@ -138,9 +247,18 @@ def apply_indexing(instructions: list[Instruction], generation: int, limits: Lim
     mode = 0
     index_name = ""
     index_bounds: tuple[int, int] | None = None
+    referenced = 0
+    for ins in instructions:
+        referenced |= ins.referenced
+    top = highest_register(referenced, RegFile.VGPR)
+    tuples = _tuples(instructions)
     for k, ins in enumerate(instructions):
         if k == 0 or k in block_starts or instructions[k - 1].branch is not BranchKind.NONE:
             known = {}
+            # a block entered only by falling through a compare-and-branch knows the compared bounds
+            guard = _guarded_bounds(instructions, k - 1) if k and k not in block_starts else None
+            if guard is not None:
+                known[guard[0]], masks[guard[0]] = guard[1], guard[2]
         base = ins.mnemonic
         if base == "s_set_gpr_idx_on":
             mode = _mode(ins)
@@ -154,14 +272,14 @@ def apply_indexing(instructions: list[Instruction], generation: int, limits: Lim
         elif base == "s_set_gpr_idx_off":
             mode = 0
         elif mode and base.startswith("v_"):
-            instructions[k], note = _widen_gpr_idx(ins, mode, index_bounds, limits)
+            instructions[k], note, why = _widen_gpr_idx(ins, mode, _Reach(index_bounds, None, top), tuples, limits)
             if note:
-                notes.append((k, f"{note} ({_describe(index_name, index_bounds)})"))
+                notes.append((k, f"{note} ({_describe(index_name, index_bounds, why)})"))
         elif k in indexed_kind:
             m0 = known.get("m0")
-            instructions[k], note = _widen_movrel(ins, indexed_kind[k], m0, limits)
+            instructions[k], note, why = _widen_movrel(ins, indexed_kind[k], _Reach(m0, None, top), tuples, limits)
             if note:
-                notes.append((k, f"{note} ({_describe('m0', m0)})"))
+                notes.append((k, f"{note} ({_describe('m0', m0, why)})"))
         # forget the bounds of every scalar this instruction writes, then learn the one it computes
         if ins.defs:
             known = {n: b for n, b in known.items() if not masks[n] & ins.defs}
@@ -184,11 +302,18 @@ def _widen(ins: Instruction, op: RegOperand, reach: Reg, write: bool) -> tuple[i
     return defs, uses
 
 
-def _widen_gpr_idx(ins: Instruction, mode: int, bounds: tuple[int, int] | None, limits: Limits
-                   ) -> tuple[Instruction, str]:
+def _reach_of(op: RegOperand, reach: _Reach, tuples: dict[int, list[tuple[str, int, int]]], limits: Limits
+              ) -> tuple[Reg, str] | None:
+    base = op.regs[0].index if len(op.regs) == 1 and op.regs[0].file is RegFile.VGPR else None
+    vector_end = _vector_end(tuples, base) if base is not None else None
+    return _reach(op, dataclasses.replace(reach, vector_end=vector_end), limits)
+
+
+def _widen_gpr_idx(ins: Instruction, mode: int, reach: _Reach, tuples: dict[int, list[tuple[str, int, int]]],
+                   limits: Limits) -> tuple[Instruction, str, str]:
     regs = [(i, op) for i, op in enumerate(ins.operands) if isinstance(op, RegOperand)]
     if not regs:
-        return ins, ""
+        return ins, "", ""
     defs, uses = ins.defs, ins.uses
     parts: list[str] = []
     # DST is the first operand; sources are the operands after the destination(s) the instruction writes
@@ -204,27 +329,30 @@ def _widen_gpr_idx(ins: Instruction, mode: int, bounds: tuple[int, int] | None, 
             op = ins.operands[pos]
             if isinstance(op, RegOperand):
                 targets.append((op, False))
+    whys: list[str] = []
     for op, write in targets:
-        reach = _reach(op, bounds, limits)
-        if reach is None or reach.file is not RegFile.VGPR:
+        found = _reach_of(op, reach, tuples, limits)
+        if found is None or found[0].file is not RegFile.VGPR:
             continue
-        d, u = _widen(ins._replace(defs=defs, uses=uses), op, reach, write)
+        regs_reached, why = found
+        d, u = _widen(ins._replace(defs=defs, uses=uses), op, regs_reached, write)
         defs, uses = d, u
-        parts.append(f"{'writes one of' if write else 'reads'} {reach} through gpr_idx, not {op.text}")
+        whys.append(why)
+        parts.append(f"{'writes one of' if write else 'reads'} {regs_reached} through gpr_idx, not {op.text}")
     if not parts:
-        return ins, ""
-    return ins._replace(defs=defs, uses=uses), "; ".join(parts)
+        return ins, "", ""
+    return ins._replace(defs=defs, uses=uses), "; ".join(parts), whys[0]
 
 
 def _is_written(ins: Instruction, op: object) -> bool:
     return isinstance(op, RegOperand) and bool(op.mask & ins.defs) and not op.mask & ins.uses
 
 
-def _widen_movrel(ins: Instruction, kind: str, bounds: tuple[int, int] | None, limits: Limits
-                  ) -> tuple[Instruction, str]:
+def _widen_movrel(ins: Instruction, kind: str, reach: _Reach, tuples: dict[int, list[tuple[str, int, int]]],
+                  limits: Limits) -> tuple[Instruction, str, str]:
     ops = [op for op in ins.operands if isinstance(op, RegOperand)]
     if not ops:
-        return ins, ""
+        return ins, "", ""
     defs, uses = ins.defs, ins.uses
     parts: list[str] = []
     dst = ops[0]
@@ -234,15 +362,18 @@ def _widen_movrel(ins: Instruction, kind: str, bounds: tuple[int, int] | None, l
         plan.append((dst, True))
     if src is not None and kind in ("src", "both", "swap"):
         plan.append((src, kind == "swap"))
+    whys: list[str] = []
     for op, write in plan:
-        reach = _reach(op, bounds, limits)
-        if reach is None:
+        found = _reach_of(op, reach, tuples, limits)
+        if found is None:
             continue
-        defs, uses = _widen(ins._replace(defs=defs, uses=uses), op, reach, write)
+        regs_reached, why = found
+        whys.append(why)
+        defs, uses = _widen(ins._replace(defs=defs, uses=uses), op, regs_reached, write)
         if write and kind == "swap":
-            parts.append(f"swaps one of {reach} through m0")
+            parts.append(f"swaps one of {regs_reached} through m0")
         else:
-            parts.append(f"{'writes one of' if write else 'reads'} {reach} through m0, not {op.text}")
+            parts.append(f"{'writes one of' if write else 'reads'} {regs_reached} through m0, not {op.text}")
     if not parts:
-        return ins, ""
-    return ins._replace(defs=defs, uses=uses), "; ".join(parts)
+        return ins, "", ""
+    return ins._replace(defs=defs, uses=uses), "; ".join(parts), whys[0]
