@@ -422,8 +422,12 @@ def test_per_instruction_liveness_equals_llvm_mir(corpus: list[CorpusEntry], mon
     explained = sum(n for kind, n in kinds.items() if kind != "unexplained")
     print(f"differing instructions by convention: {dict(kinds.most_common())}; equal up to the classified "
           f"conventions: {agree + explained} ({(agree + explained) / total:.2%})")
-    assert (agree + explained) / total >= 0.997  # measured 99.78%
-    assert kinds["unexplained"] <= 300  # measured 279
+    assert (agree + explained) / total >= 0.997  # measured 99.73% (99.78% before issue 30's kernels)
+    # measured 354: 279 on the corpus before issue 30's kernels (unchanged by its fixes), 75 in liveness/*.cl,
+    # mostly calls_conv.cl call_via_function (a kernel calling a function whose prologue copies the special
+    # inputs s12-s15 to pass them on: the callee reads s15, which LLVM's call passes undefined from a kernel
+    # that never set it) and the call prologues' spill-lane saves of the functions there
+    assert kinds["unexplained"] <= 360
 
 
 #: the conventions a variant of our own analysis reproduces: name -> (lane refinement off, EXEC skip edges

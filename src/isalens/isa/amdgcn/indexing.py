@@ -139,16 +139,17 @@ def _reach(op: RegOperand, reach: _Reach, limits: Limits) -> tuple[Reg, str] | N
         return None
     reg = op.regs[0]
     file_top = (limits.vgprs if reg.file is RegFile.VGPR else limits.sgprs) - 1
-    ends: list[tuple[int, str]] = [(file_top, "the end of the register file")]
+    ends: list[tuple[int, str]] = []  # in order of preference where two bounds agree
+    lo = 0
+    if reach.bounds is not None and reach.bounds[0] >= 0:
+        lo = reach.bounds[0]
+        ends.append((reg.index + reach.bounds[1] + reg.count - 1, "the index's bounds"))
+    ends.append((file_top, "the end of the register file"))
     if reg.file is RegFile.VGPR:
         ends.append((reg.index + MAX_VECTOR - 1, f"at most {MAX_VECTOR} registers from the base"))
         ends.append((max(reach.top, reg.index + reg.count - 1), f"the kernel's highest VGPR v{reach.top}"))
         if reach.vector_end is not None and reach.vector_end >= reg.index:
             ends.append((reach.vector_end, f"the vector it moves within ends at v{reach.vector_end}"))
-    lo = 0
-    if reach.bounds is not None and reach.bounds[0] >= 0:
-        lo = reach.bounds[0]
-        ends.append((reg.index + reach.bounds[1] + reg.count - 1, "the index's bounds"))
     last, why = min(ends, key=lambda e: e[0])
     first = min(reg.index + lo, last)
     return Reg(reg.file, first, last - first + 1), why
