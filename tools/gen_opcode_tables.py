@@ -397,18 +397,10 @@ def write(path: Path, family: str, target: str, llvm_mc: str, version: str,
 
 
 def read(path: Path) -> dict[str, dict[int, tuple[str, str, str]]]:
-    """A table file written by :func:`write`."""
-    out: dict[str, dict[int, tuple[str, str, str]]] = {}
-    current: dict[int, tuple[str, str, str]] = {}
-    for line in path.read_text("utf-8").split("\n"):
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("["):
-            current = out.setdefault(line.strip("[]"), {})
-            continue
-        op, mnemonic, template, zero = line.split("\t")
-        current[int(op)] = (mnemonic, template, zero)
-    return out
+    """A table file written by :func:`write` (isalens' own reader, so both read one format)."""
+    from isalens.isa.amdgcn.decoder.tables import parse_table
+
+    return parse_table(path.read_text("utf-8"))
 
 
 def wave64_delta(wave64: dict[str, dict[int, tuple[str, str, str]]],

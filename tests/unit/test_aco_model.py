@@ -49,16 +49,21 @@ def _shape(index: int, kind: str, logical: tuple[int, ...], linear: tuple[int, .
     return BlockShape(index, frozenset(k for k in kind.split(",") if k), logical, linear, branch, scc, targets)
 
 
+def _loop_with_uniform_if(branch: str) -> list[BlockShape]:
+    """loop { if (uniform cond) break; body } as ACO builds it, the if ending in ``branch``."""
+    return [_shape(0, "uniform,top-level,loop-preheader", (), (), "p_branch", False, (1,)),
+            _shape(1, "uniform,loop-header", (0, 4), (0, 4), branch, True, (3, 2)),
+            _shape(2, "uniform,break", (1,), (1,), "p_branch", False, (5,)),
+            _shape(3, "uniform", (1,), (1,), "p_branch", False, (4,)),
+            _shape(4, "uniform,continue", (3,), (3,), "p_branch", False, (1,)),
+            _shape(5, "uniform,top-level,loop-exit", (2,), (2,))]
+
+
 def test_block_weights_follow_isel_structure() -> None:
     # loop { if (uniform cond) break; body } as ACO builds it: 0 preheader, 1 header (uniform if on SCC),
     # 2 then (break), 3 else, 4 endif/continue, 5 exit. Loop depth 1 for 1..4 (x8); the uniform if covers
     # 2..3 (x0.5), not the endif 4: weights 1, 8, 4, 4, 8, 1.
-    shapes = [_shape(0, "uniform,top-level,loop-preheader", (), (), "p_branch", False, (1,)),
-              _shape(1, "uniform,loop-header", (0, 4), (0, 4), "p_cbranch_z", True, (3, 2)),
-              _shape(2, "uniform,break", (1,), (1,), "p_branch", False, (5,)),
-              _shape(3, "uniform", (1,), (1,), "p_branch", False, (4,)),
-              _shape(4, "uniform,continue", (3,), (3,), "p_branch", False, (1,)),
-              _shape(5, "uniform,top-level,loop-exit", (2,), (2,))]
+    shapes = _loop_with_uniform_if("p_cbranch_z")
     depths = control_depths(shapes)
     assert depths == [(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 0), (1, 0, 0), (0, 0, 0)]
     blocks = [AcoBlock(s.index, s.kind, s.logical_preds, s.linear_preds) for s in shapes]
@@ -85,12 +90,7 @@ def test_divergent_if_weights() -> None:
 def test_a_uniform_if_ending_in_p_cbranch_nz_is_an_if() -> None:
     # the loop above with ACO's optimiser having inverted the if's condition (p_cbranch_nz): the same if, so the
     # same depths and weights (issue 29: weight 1 instead of 0.5 made Latency 51-61% high on such shaders)
-    shapes = [_shape(0, "uniform,top-level,loop-preheader", (), (), "p_branch", False, (1,)),
-              _shape(1, "uniform,loop-header", (0, 4), (0, 4), "p_cbranch_nz", True, (3, 2)),
-              _shape(2, "uniform,break", (1,), (1,), "p_branch", False, (5,)),
-              _shape(3, "uniform", (1,), (1,), "p_branch", False, (4,)),
-              _shape(4, "uniform,continue", (3,), (3,), "p_branch", False, (1,)),
-              _shape(5, "uniform,top-level,loop-exit", (2,), (2,))]
+    shapes = _loop_with_uniform_if("p_cbranch_nz")
     depths = control_depths(shapes)
     assert depths == [(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 0), (1, 0, 0), (0, 0, 0)]
 

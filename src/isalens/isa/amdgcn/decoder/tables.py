@@ -7,7 +7,7 @@ import re
 from functools import cache
 from importlib import resources
 
-__all__ = ["DECODED_TARGETS", "WAVE64_FAMILIES", "Row", "family_of", "layout_of", "opcode_table"]
+__all__ = ["DECODED_TARGETS", "WAVE64_FAMILIES", "Row", "family_of", "layout_of", "opcode_table", "parse_table"]
 
 #: (mnemonic, operand template, fields LLVM wants 0 for this opcode)
 Row = tuple[str, str, frozenset[str]]
@@ -66,8 +66,16 @@ def opcode_table(family: str, wave64: bool = False) -> dict[str, dict[int, Row]]
 
 def _read(name: str) -> dict[str, dict[int, Row]]:
     text = (resources.files("isalens.isa.amdgcn") / "data" / f"opcodes_{name}.txt").read_text("utf-8")
-    out: dict[str, dict[int, Row]] = {}
-    current: dict[int, Row] = {}
+    return {section: {op: (mnemonic, template, frozenset(zero.split(",")) - {""})
+                      for op, (mnemonic, template, zero) in rows.items()}
+            for section, rows in parse_table(text).items()}
+
+
+def parse_table(text: str) -> dict[str, dict[int, tuple[str, str, str]]]:
+    """An opcode table file's text: ``[SECTION]`` lines, then ``opcode<TAB>mnemonic<TAB>template<TAB>zero-fields``
+    rows (also read by tools/gen_opcode_tables.py, which writes them)."""
+    out: dict[str, dict[int, tuple[str, str, str]]] = {}
+    current: dict[int, tuple[str, str, str]] = {}
     for line in text.split("\n"):
         if not line or line.startswith("#"):
             continue
@@ -75,5 +83,5 @@ def _read(name: str) -> dict[str, dict[int, Row]]:
             current = out.setdefault(line.strip("[]"), {})
             continue
         op, mnemonic, template, zero = line.split("\t")
-        current[int(op)] = (mnemonic, template, frozenset(zero.split(",")) - {""})
+        current[int(op)] = (mnemonic, template, zero)
     return out
