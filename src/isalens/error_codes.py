@@ -92,4 +92,6 @@ ERROR_CODES: dict[str, str] = {
     "sql": "the SQL of isalens query failed",
     "dask": "the dask scheduler cannot be reached or used",
     "dask-extra": "--engine dask needs dask.distributed, which is not installed",
+    "notebook-extra": "Analysis.frame needs pandas (isalens[notebook]), which is not installed",
+    "serve-forbidden": "isalens serve: a file the server was not opened on",
 }

@@ -43,7 +43,7 @@ def test_text_rows_read_back_with_formulas_quoted(rows: list[list[str]]) -> None
 
 
 def test_many_rows_cross_blocks() -> None:
-    # 3,000 rows: three blocks, one of them holding a carriage return (the row-by-row path) -- the oracle is
+    # 3,000 rows: many blocks, one of them holding a carriage return (the row-by-row path) -- the oracle is
     # the row-by-row writer, which quotes every cell holding \r
     rows: list[list[object]] = [[i, f"k{i}", "=x" if i % 7 == 0 else "y"] for i in range(3000)]
     rows[1500][1] = "a\rb"

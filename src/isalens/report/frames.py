@@ -42,7 +42,7 @@ def frame(doc: dict[str, Any], what: str) -> pandas.DataFrame:
     try:
         import pandas
     except ImportError:
-        raise IsalensError("frames need pandas: pip install 'isalens[notebook]'", code="missing-extra") from None
+        raise IsalensError("frames need pandas: pip install 'isalens[notebook]'", code="notebook-extra") from None
     rows = section_rows(doc, what)
     if not rows:
         return pandas.DataFrame(columns=["file", "kernel"])

@@ -111,7 +111,7 @@ class _Server:
         try:
             text = self.settings.files.read(name, self.settings.max_source)
         except IsalensError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=404 if exc.code == "forbidden" else 400)
+            return JSONResponse({"error": str(exc)}, status_code=404 if exc.code == "serve-forbidden" else 400)
         return JSONResponse({"name": name, "text": text})
 
     async def snapshot(self, request: Request) -> Response:

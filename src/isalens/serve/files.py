@@ -37,12 +37,12 @@ class OpenedFiles:
     def open(cls, target: Path) -> OpenedFiles:
         """One file, or every editable file under a directory (hidden directories and outward links skipped)."""
         if not target.exists():
-            raise InputError("no such file or directory", file=str(target), code="missing")
+            raise InputError("no such file or directory", file=str(target), code="io")
         real = target.resolve()
         if real.is_file():
             return cls(real.parent, {real.name: real})
         if not real.is_dir():
-            raise InputError("not a regular file or directory", file=str(target), code="not-a-file")
+            raise InputError("not a regular file or directory", file=str(target), code="not-regular")
         files: dict[str, Path] = {}
         for dirpath, dirnames, filenames in os.walk(real):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -56,7 +56,7 @@ class OpenedFiles:
                 files[found.relative_to(real).as_posix()] = resolved
                 if len(files) > MAX_FILES:
                     raise InputError(f"more than {MAX_FILES} source files under this directory: open a smaller one",
-                                     file=str(target), code="too-many")
+                                     file=str(target), code="too-large")
         if not files:
             raise InputError(f"no source files ({', '.join(EDITABLE_SUFFIXES)}) under this directory",
                              file=str(target), code="empty")
@@ -66,7 +66,7 @@ class OpenedFiles:
         """The file listed under ``name``; anything else is :class:`UnknownFile`."""
         path = self.files.get(name)
         if path is None:
-            raise UnknownFile(f"not a file this server was opened on: {name!r}", code="forbidden")
+            raise UnknownFile(f"not a file this server was opened on: {name!r}", code="serve-forbidden")
         return path
 
     def read(self, name: str, cap: int) -> str:
@@ -93,8 +93,8 @@ def _open(path: Path, flags: int) -> int:
     try:
         fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as exc:
-        raise InputError(f"cannot open: {exc.strerror or exc}", file=str(path), code="unreadable") from None
+        raise InputError(f"cannot open: {exc.strerror or exc}", file=str(path), code="io") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise InputError("not a regular file any more", file=str(path), code="not-a-file")
+        raise InputError("not a regular file any more", file=str(path), code="not-regular")
     return fd
