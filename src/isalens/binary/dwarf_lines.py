@@ -49,8 +49,8 @@ def _text(value: object) -> str:
 
 def file_names(header: object, version: int) -> list[str]:
     """Full paths of the line program's file entries, by index (DWARF 5 counts from 0, earlier from 1)."""
-    entries = list(header["file_entry"])  # type: ignore[index]
-    dirs = [_text(d) for d in header["include_directory"]]  # type: ignore[index]
+    entries = list(header["file_entry"] or ())  # type: ignore[index]
+    dirs = [_text(d) for d in header["include_directory"] or ()]  # type: ignore[index]
     names: list[str] = [] if version >= 5 else [""]
     # DWARF 5: directory 0 is the compilation directory, and the others may be relative to it
     base = dirs[0] if version >= 5 and dirs else ""
@@ -80,7 +80,11 @@ def read_line_table(data: bytes, *, file: str, where: str) -> LineTable:
             program = dwarf.line_program_for_CU(cu)
             if program is None:
                 continue
-            names = file_names(program.header, int(program.header["version"]))
+            version = int(program.header["version"])
+            if not 2 <= version <= 5:  # a damaged header: pyelftools leaves its file list out (None)
+                problems.append(f"line table version {version} is not DWARF 2-5: its rows are left out")
+                continue
+            names = file_names(program.header, version)
             pending: tuple[int, SourceLoc] | None = None
             for entry in program.get_entries():
                 state = entry.state
