@@ -21,8 +21,7 @@ COLUMNS = ("kernel", "line", "index", "live_vgpr", "live_sgpr", "live_agpr", "li
 #: (https://owasp.org/www-community/attacks/CSV_Injection) lists = + - @ tab (0x09) and carriage return (0x0D)
 #: and recommends prefixing such a cell with a single quote, which the spreadsheet shows as text; quotes and
 #: separators inside cells are escaped by the csv module as RFC 4180 says.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_FORMULA_FIRST = frozenset(_FORMULA_START)
+_FORMULA_FIRST = frozenset(("=", "+", "-", "@", "\t", "\r"))
 
 #: Rows per block in :meth:`SafeWriter.writerows`: few enough that a wide result's block stays small (1,024 rows of
 #: a 133-column result added 40 MB to the peak), enough to save most per-call work.
@@ -32,7 +31,7 @@ _BLOCK = 64
 def safe_cell(value: object) -> object:
     """``value`` with a single quote in front when it is text a spreadsheet would run as a formula; numbers
     (a negative count is not a formula) and everything else unchanged."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if isinstance(value, str) and value[:1] in _FORMULA_FIRST:  # the same test safe_row inlines
         return "'" + value
     return value
 
