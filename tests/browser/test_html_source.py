@@ -105,8 +105,8 @@ def test_chart_hover_names_the_source_line_and_its_variables(browser: Any, tmp_p
     page.goto(html.as_uri())
     page.wait_for_selector(".src-row")
     box = page.locator("#chart").bounding_box()
-    # the chart puts row i at x = 30 + i / (n - 1) * (width - 40) (report.js renderChart)
-    page.mouse.move(box["x"] + 30 + index / (len(lines) - 1) * (box["width"] - 40), box["y"] + box["height"] / 2)
+    # where the chart puts row i (report.js renderChart: the plot area starts after the y axis)
+    page.mouse.move(box["x"] + page.evaluate(f"window.isalens.chartX({index})"), box["y"] + box["height"] / 2)
     tip = page.locator("#chart-tip").inner_text()
     source = lines[index]["source"]
     assert tip.startswith(f"line {lines[index]['line']}: ")

@@ -376,17 +376,44 @@ def occupancy_at_typical_launch(arch: ArchSpec, found: tuple[Occupancy, Occupanc
         return None
 
 
-def vgpr_thresholds(arch: ArchSpec, wave_size: int) -> list[tuple[int, int]]:
-    """(most VGPRs, waves per SIMD) at each step where one more VGPR costs a wave: the lines users draw
-    over a pressure curve ("above 64 VGPRs: 3 waves")."""
-    out: list[tuple[int, int]] = []
-    granule = arch.vgpr_granule(wave_size)
-    file = arch.vgpr_total(wave_size)
-    for waves in range(arch.max_waves_per_simd, 0, -1):
-        most = (file // waves) // granule * granule
-        most = min(most, arch.addressable_vgprs)
-        if most >= granule and (not out or most > out[-1][0]):
-            out.append((most, waves))
+def kernel_vgpr_thresholds(kernel: Kernel, arch: ArchSpec, res: Resources,
+                           found: tuple[Occupancy, OccupancyInput] | None) -> list[tuple[int, float]]:
+    """(most VGPRs, waves per SIMD) per band of VGPR counts over which the kernel's own occupancy stays the same,
+    every other resource as it is: the lines a pressure chart draws ("8 waves <= 64").
+
+    The same model as the kernel's occupancy figure (whole workgroups; RADV's convention for shaders), so the
+    band that holds the requested count is the occupancy the report prints (the register file's limit alone
+    would label a band "2 waves" beside a kernel whose workgroup fits once).
+    """
+    if found is None:
+        return []
+    occ, inp = found
+    wave = inp.wave_size
+    granule = arch.vgpr_granule(wave)
+    shader = kernel.declared.shader_stage is not None
+    seen: dict[int, float] = {}
+
+    def waves(vgprs: int) -> float:
+        if shader:
+            at = dataclasses.replace(res, vgpr=dataclasses.replace(
+                res.vgpr, requested=vgprs, allocated=arch.allocated_vgprs(vgprs, wave)))
+            return with_radv_convention(occ, arch, kernel, at).waves_per_simd
+        # the model reads the VGPRs only through the register file's wave limit: one evaluation per limit
+        limit = waves_with_vgprs(arch, arch.total_vgprs(vgprs, inp.agprs), wave)
+        if limit not in seen:
+            seen[limit] = _waves_only(arch, with_resource(inp, "vgprs", vgprs))
+        return seen[limit]
+
+    out: list[tuple[int, float]] = []
+    for vgprs in range(granule, arch.addressable_vgprs + 1, granule):
+        try:
+            w = waves(vgprs)
+        except OccupancyInputError:
+            break
+        if out and out[-1][1] == w:
+            out[-1] = (vgprs, w)
+        else:
+            out.append((vgprs, w))
     return out
 
 

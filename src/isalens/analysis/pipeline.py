@@ -21,8 +21,8 @@ from isalens.analysis.occupancy import (
     Occupancy,
     OccupancyInput,
     kernel_occupancy,
+    kernel_vgpr_thresholds,
     occupancy_at_typical_launch,
-    vgpr_thresholds,
 )
 from isalens.analysis.peak import EntryLiveIns, LiveValue, entry_live_ins, peak_live_set
 from isalens.analysis.pressure import Pressure, pressure
@@ -66,8 +66,8 @@ class KernelAnalysis:
     resources: Resources
     #: None when the resources cannot run on the target (e.g. more LDS than a workgroup may use)
     occupancy: tuple[Occupancy, OccupancyInput] | None
-    #: (most VGPRs, waves per SIMD) where occupancy steps down; empty for a wave size the target lacks
-    vgpr_thresholds: tuple[tuple[int, int], ...]
+    #: (most VGPRs, waves per SIMD) per band of the kernel's occupancy as its VGPRs vary; empty without occupancy
+    vgpr_thresholds: tuple[tuple[int, float], ...]
     #: the occupancy a 256-thread launch would give, when the workgroup size was only an assumed upper bound
     occupancy_at_256: Occupancy | None = None
     stats: KernelStats | None = None
@@ -114,8 +114,9 @@ def _block_live_ins(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOpt
     return block_live_ins(kernel, done["cfg"], done["liveness"])
 
 
-def _vgpr_thresholds(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> tuple[tuple[int, int], ...]:
-    return tuple(vgpr_thresholds(arch, kernel.wave_size)) if kernel.wave_size in arch.wave_sizes else ()
+def _vgpr_thresholds(kernel: Kernel, arch: ArchSpec, done: Results,
+                     opts: PassOptions) -> tuple[tuple[int, float], ...]:
+    return tuple(kernel_vgpr_thresholds(kernel, arch, done["resources"], done["occupancy"]))
 
 
 def _resources(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> Resources:

@@ -124,8 +124,8 @@ def _plot(reports: list[LiveRegReport], out: Path) -> None:
     thresholds: list[tuple[int, str]] = []
     for v, w in first.registers.vgpr_thresholds:
         # label only steps far enough apart to read, within the plotted range
-        if w > 1 and v <= top + 16 and (not thresholds or v - thresholds[-1][0] >= max(top, 1) / 12):
-            thresholds.append((v, f"above {v} VGPRs: {w - 1} waves"))
+        if v <= top + 16 and (not thresholds or v - thresholds[-1][0] >= max(top, 1) / 12):
+            thresholds.append((v, f"{w:g} waves <= {v} VGPRs"))
     try:
         plot_pressure(series, out, title=f"live VGPRs per instruction ({first.arch})", thresholds=thresholds)
     except (PlotUnavailable, ValueError, OSError) as exc:

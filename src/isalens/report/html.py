@@ -72,7 +72,9 @@ def kernel_data(k: KernelReport) -> dict[str, Any]:
         "map_width": {"vgpr": map_width(k, RegFile.VGPR), "sgpr": map_width(k, RegFile.SGPR)},
         "peak": {"vgpr": k.vgpr.peak_live, "sgpr": k.sgpr.peak_live},
         "peak_indices": {"vgpr": list(k.vgpr.peak_indices), "sgpr": list(k.sgpr.peak_indices)},
-        "thresholds": [list(t) for t in k.registers.vgpr_thresholds if t[1] > 1],
+        # (most VGPRs, waves per SIMD) per occupancy band, from the model of the text report's occupancy
+        "thresholds": [list(t) for t in k.registers.vgpr_thresholds],
+        "registers": {"requested": k.vgpr.requested, "allocated": k.vgpr.allocated},
         **_timing_data(k),
         **_advice_data(k),
         **_source_data(k),

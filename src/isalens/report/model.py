@@ -205,8 +205,8 @@ class RegisterFigures:
     vgpr_granule_saving: int
     #: a call's target is unknown: requested/allocated follow LLVM's assumption and may be too low
     requested_lower_bound: bool
-    #: (most VGPRs, waves per SIMD) where occupancy steps down, for threshold lines
-    vgpr_thresholds: tuple[tuple[int, int], ...]
+    #: (most VGPRs, waves per SIMD) per band of the kernel's occupancy as its VGPRs vary, for threshold lines
+    vgpr_thresholds: tuple[tuple[int, float], ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@
     $("listing").style.setProperty("--txt", (Math.min(90, Math.max(24, longest)) + 2) + "ch");
     $("listing").style.setProperty("--cyc", K.cost ? "11ch" : "0");
     state.src = null;
-    renderCards(); renderSections(); renderChart(); renderSource(); $("spacer").style.height = (K.lines.length * ROW) + "px"; renderRows();
+    renderCards(); renderSections(); renderChart(); renderSource(); renderHead(); $("spacer").style.height = (K.lines.length * ROW) + "px"; renderRows();
   }
 
   // source pane: a row per source line with code (file headers between files); text only through textContent
@@ -63,6 +63,14 @@
     if (r) { r.classList.add("sel"); if (!jump) r.scrollIntoView({ block: "nearest" }); }
     const rows = sourceRows(idx);
     if (jump && rows.length) goTo(rows[0]); else renderRows();
+  }
+
+  // the listing's column headers (sticky: they stay while the rows scroll); same grid and order as the rows
+  function renderHead() {
+    const file = state.file === "vgpr" ? "VGPR" : "SGPR";
+    const cells = [["ln", "line"], ["cyc", K.cost ? "cycles" : ""], ["cnt", "live"], ["map", `${file} map: ${state.file[0]}0, ${state.file[0]}1, ... (click a column)`], ["txt", "ISA instruction"]];
+    const h = $("listing-head"); h.innerHTML = "";
+    for (const [cls, text] of cells) { const c = document.createElement("span"); c.className = cls; c.textContent = text; h.appendChild(c); }
   }
 
   function renderCards() {
@@ -111,21 +119,48 @@
     }
   }
 
+  // chart geometry: plot area inside margins for the axes (left: y ticks and title, bottom: x ticks and title)
+  const M = { left: 48, right: 12, top: 8, bottom: 36 };
+  let chartX = () => 0;
+  // a round step (1, 2 or 5 times a power of ten) giving about `count` intervals over `span`
+  // (whole numbers only: registers and instructions are counted)
+  function niceStep(span, count) { const raw = Math.max(span, 1) / Math.max(count, 1); if (raw <= 1) return 1; const p = Math.pow(10, Math.floor(Math.log10(raw))); return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw); }
+  const fmt = (w) => (Number.isInteger(w) ? String(w) : String(Math.round(w * 100) / 100));
+  const svgText = (x, y, cls, text, attrs) => `<text class="${cls}" x="${x.toFixed(1)}" y="${y.toFixed(1)}"${attrs || ""}>${text}</text>`;
+  const hline = (cls, x1, x2, y, attrs) => `<line class="${cls}" x1="${x1}" x2="${x2}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"${attrs || ""}></line>`;
+
   function renderChart() {
-    const svg = $("chart"), n = K.lines.length, W = svg.clientWidth || 1000, H = svg.clientHeight || 170;
-    const top = Math.max(K.peak.vgpr, K.peak.sgpr, 1) * 1.1;
-    const x = (i) => (n <= 1 ? 0 : (i / (n - 1)) * (W - 40) + 30), y = (v) => H - 14 - (v / top) * (H - 24);
+    const svg = $("chart"), n = K.lines.length, W = svg.clientWidth || 1000, H = svg.clientHeight || 220;
+    const pw = W - M.left - M.right, ph = H - M.top - M.bottom, R = K.registers;
+    const highest = Math.max(K.peak.vgpr, K.peak.sgpr, R ? R.allocated : 0, 1);
+    const yStep = niceStep(highest, 5), top = Math.ceil((highest * 1.06) / yStep) * yStep;
+    const x = (i) => M.left + (n <= 1 ? 0 : (i / (n - 1)) * pw), y = (v) => M.top + ph - (v / top) * ph;
+    chartX = x;
     const step = Math.max(1, Math.floor(n / 4000));
     function poly(col) { const pts = []; for (let i = 0; i < n; i += step) { let m = 0; for (let j = i; j < Math.min(n, i + step); j++) m = Math.max(m, K.lines[j][col]); pts.push(x(i).toFixed(1) + "," + y(m).toFixed(1)); } return pts.join(" "); }
     let html = "";
+    // y axis: register counts with grid lines; x axis: instruction positions labelled with their ISA line numbers
+    for (let v = 0; v <= top; v += yStep) html += hline("grid", M.left, W - M.right, y(v), ` data-value="${v}"`) + svgText(M.left - 4, y(v) + 3, "ytick", String(v));
+    const xStep = niceStep(Math.max(n - 1, 1), Math.max(2, Math.floor(pw / 90)));
+    for (let i = 0; i < n; i += xStep) html += `<line class="tick" x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${M.top + ph}" y2="${M.top + ph + 4}"></line>` + svgText(x(i), M.top + ph + 14, "xtick", String(K.lines[i][0]), ` data-index="${i}"`);
+    html += `<line class="axis" x1="${M.left}" x2="${M.left}" y1="${M.top}" y2="${M.top + ph}"></line><line class="axis" x1="${M.left}" x2="${W - M.right}" y1="${M.top + ph}" y2="${M.top + ph}"></line>`;
+    html += svgText(M.left + pw / 2, H - 4, "axis-title", "ISA line (instruction)");
+    html += svgText(12, M.top + ph / 2, "axis-title", "live registers", ` transform="rotate(-90 12 ${(M.top + ph / 2).toFixed(1)})"`);
+    // occupancy bands: the kernel's waves per SIMD at most this many VGPRs (the occupancy model of the text report)
     let lastY = Infinity;
     for (const [v, w] of K.thresholds) {
-      if (v > top || lastY - y(v) < 12) continue;  // keep labels readable: skip steps closer than 12px
-      lastY = y(v);
-      html += `<line class="threshold" x1="30" x2="${W - 10}" y1="${y(v)}" y2="${y(v)}"></line><text x="32" y="${y(v) - 2}">above ${v} VGPRs: ${w - 1} waves</text>`;
+      if (v > top) break;
+      const crowded = lastY - y(v) < 12;  // keep labels readable: a step closer than 12px keeps its line only
+      html += `<g class="threshold" data-vgprs="${v}" data-waves="${w}">` + hline("threshold", M.left, W - M.right, y(v));
+      if (!crowded) { html += svgText(M.left + 4, y(v) - 2, "threshold-label", `${fmt(w)} wave${w === 1 ? "" : "s"} &lt;= ${v}`); lastY = y(v); }
+      html += "</g>";
+    }
+    if (R) {  // requested: label under its line; allocated (granule-rounded, never lower): label over it
+      html += hline("requested", M.left, W - M.right, y(R.requested), ` data-vgprs="${R.requested}"`) + svgText(W - M.right - 4, y(R.requested) + 11, "requested-label", `requested ${R.requested}`);
+      html += hline("allocated", M.left, W - M.right, y(R.allocated), ` data-vgprs="${R.allocated}"`) + svgText(W - M.right - 4, y(R.allocated) - 3, "allocated-label", `allocated ${R.allocated}`);
     }
     html += `<polyline class="vgpr" points="${poly(2)}"></polyline><polyline class="sgpr" points="${poly(3)}"></polyline>`;
-    html += `<text x="${W - 160}" y="12">VGPR (blue) / SGPR (green) live</text>`;
+    html += svgText(W - M.right, H - 4, "legend", "live VGPRs (blue), SGPRs (green)");
     svg.innerHTML = html;
     document.querySelectorAll(".peak-marker").forEach((e) => e.remove());
     const pk = K.peak_indices.vgpr[0];
@@ -135,7 +170,7 @@
       m.title = `VGPR peak ${K.peak.vgpr} at line ${K.lines[pk][0]}`; m.addEventListener("click", (ev) => { ev.stopPropagation(); goTo(pk); });
       $("chart-wrap").appendChild(m);
     }
-    const at = (ev) => { const r = svg.getBoundingClientRect(); return Math.max(0, Math.min(n - 1, Math.round(((ev.clientX - r.left - 30) / (W - 40)) * (n - 1)))); };
+    const at = (ev) => { const r = svg.getBoundingClientRect(); return Math.max(0, Math.min(n - 1, Math.round(((ev.clientX - r.left - M.left) / pw) * (n - 1)))); };
     svg.onclick = (ev) => goTo(at(ev));
     // hover: the line, its live counts and, where the input maps them, its source line and the variables there
     let tip = $("chart-tip");
@@ -155,7 +190,14 @@
     };
   }
 
-  function goTo(i) { state.current = i; const l = $("listing"); l.scrollTop = Math.max(0, i * ROW - l.clientHeight / 3); renderRows(); }
+  // the listing scrolls the row a third down its height (below the sticky header); the page scrolls as little
+  // as it takes to show the row when the listing itself is partly off-screen
+  function goTo(i) {
+    state.current = i; const l = $("listing"), head = $("listing-head").offsetHeight;
+    l.scrollTop = Math.max(0, head + i * ROW - l.clientHeight / 3); renderRows();
+    const row = document.querySelector(`#spacer .row[data-index="${i}"]`);
+    if (row) { const r = row.getBoundingClientRect(); if (r.top < 0 || r.bottom > window.innerHeight) window.scrollBy(0, r.bottom > window.innerHeight ? r.bottom - window.innerHeight + ROW : r.top - ROW); }
+  }
 
   function renderRows() {
     const l = $("listing"), sp = $("spacer"); const first = Math.max(0, Math.floor(l.scrollTop / ROW) - 20);
@@ -195,11 +237,11 @@
   $("spacer").addEventListener("click", (ev) => { const ln = ev.target.closest(".ln"); if (ln && K.src_of) { const i = Number(ln.parentElement.dataset.index); if (K.src_of[i] >= 0) selectSource(K.src_of[i], false); return; } });
   $("spacer").addEventListener("click", (ev) => { const b = ev.target.closest("b[data-reg]"); if (!b) return; const r = (state.file === "vgpr" ? "v" : "s") + b.dataset.reg; state.reg = state.reg === r ? null : r; renderRows(); });
   $("search").addEventListener("keydown", (ev) => { if (ev.key === "Enter") search(ev.target.value); });
-  $("file").addEventListener("change", (ev) => { state.file = ev.target.value; state.reg = null; width = K.map_width[state.file]; renderRows(); });
+  $("file").addEventListener("change", (ev) => { state.file = ev.target.value; state.reg = null; width = K.map_width[state.file]; renderHead(); renderRows(); });
   const ks = $("kernel"); DATA.kernels.forEach((k, i) => { const o = document.createElement("option"); o.value = i; o.textContent = k.name; ks.appendChild(o); });
   ks.addEventListener("change", (ev) => selectKernel(Number(ev.target.value)));
   window.isalens = {
-    data: DATA, select: selectKernel, goTo: goTo,
+    data: DATA, select: selectKernel, goTo: goTo, chartX: (i) => chartX(i),
     selectRegister: (r) => { state.reg = r; renderRows(); },
     liveRows: (reg) => Array.from(liveRows(reg)).sort((a, b) => a - b),
     state: state, render: renderRows, sourceRows: sourceRows, selectSource: selectSource,
