@@ -134,16 +134,18 @@ def test_advice_and_loop_tables_link_to_source_lines(browser: Any, tmp_path: Pat
     # the one loop left after unrolling is `for (int it ...)`, source lines 17-20 (read off the file): its link
     # selects line 17 and marks exactly that line's instructions
     assert len(kernel["timing"]["loops"]) == 1
-    loop_link = page.locator("#sections table a.src-link")
+    loop_link = page.locator("#timing-table a.src-link")
     assert loop_link.inner_text() == "spill_budget.cl:17-20"
     assert selected_after(loop_link) == (17, mapped(17))
     # each advice item's first source link selects the first of the item's JSON sources
     items = [a for a in kernel["advice"] if a.get("sources")]
     assert items
-    for n, item in enumerate(kernel["advice"]):
+    # the table ranks items by the JSON's gain, largest first (ties in JSON order)
+    ranked = sorted(kernel["advice"], key=lambda a: -(a["gain"]["relative"] if a["gain"] else 0))
+    for n, item in enumerate(ranked):
         if not item.get("sources"):
             continue
-        link = page.locator("#sections ol > li").nth(n).locator("a.src-link").first
+        link = page.locator("#advice-table tbody tr").nth(n).locator("a.src-link").first
         first = item["sources"][0]["line"]
         assert selected_after(link) == (first, mapped(first))
     page.close()

@@ -32,6 +32,8 @@ def item_dict(item: Advice) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "kind": item.kind, "lines": list(item.lines), "message": item.message,
         "effect": {k: [_number(a), _number(b)] for k, (a, b) in item.effect.items()},
+        # the ranking figure (analysis/advice/gain.py); null when no kernel figure improves
+        "gain": {"figure": item.gain_figure, "relative": _number(item.gain)} if item.gain_figure else None,
     }
     source = bool(item.sources)
     if item.values:

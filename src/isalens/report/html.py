@@ -13,10 +13,12 @@ from typing import IO, Any
 
 import orjson
 
+from isalens.analysis.advice import Advice
 from isalens.analysis.stats import KernelStats
 from isalens.analysis.timing import KernelTiming
 from isalens.ir.registers import RegFile, registers_in
 from isalens.names import demangled
+from isalens.report.advice import item_dict
 from isalens.report.model import KernelReport, LineRow, LiveRegReport, map_width
 from isalens.report.serialize import Streamed, write
 
@@ -110,7 +112,7 @@ def _source_data(k: KernelReport) -> dict[str, Any]:
         data["variables"] = [[name, [[first, last] for first, last, _regs in ranges]] for name, ranges in k.variables]
     if k.advice is not None:
         data["advice_src"] = [[[s.short(), keys.get((s.file, s.line), -1)] for s in a.sources]
-                              for a in k.advice.items]
+                              for a in _ranked(k.advice.items)]
     if k.loop_sources:
         by_name = {(f.rsplit("/", 1)[-1], n): i for (f, n), i in keys.items()}
         data["loop_src"] = {str(line): [span, by_name.get(_span_start(span), -1)]
@@ -148,12 +150,21 @@ def _cost_rows(t: KernelTiming, n: int) -> Iterator[tuple[int, int]]:
             yield 0, 0
 
 
+def _ranked(items: Iterable[Advice]) -> list[Advice]:
+    """Advice by gain, largest first (items of equal gain in the detectors' order)."""
+    return sorted(items, key=lambda a: -a.gain)
+
+
 def _advice_data(k: KernelReport) -> dict[str, Any]:
-    """Advice items as (kind, message, evidence lines), or why there is none."""
+    """Advice items ranked by gain as [kind, message, evidence lines, effect [[figure, before, after]...],
+    gain {figure, relative} or null] (the advice JSON's figures), or why there is none."""
     if k.advice is None:
         return {}
-    return {"advice": [[a.kind, a.message, list(a.lines)] for a in k.advice.items],
-            "advice_refused": k.advice.refused}
+    rows = []
+    for a in _ranked(k.advice.items):
+        doc = item_dict(a)
+        rows.append([a.kind, a.message, list(a.lines), [[f, *ba] for f, ba in doc["effect"].items()], doc["gain"]])
+    return {"advice": rows, "advice_refused": k.advice.refused}
 
 
 def _stats_cards(stats: KernelStats) -> list[list[str]]:

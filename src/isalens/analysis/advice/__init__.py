@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from isalens.analysis.advice import constants, halves, lds, occupancy, pressure, spills, subdword
+from isalens.analysis.advice.gain import with_gain
 from isalens.analysis.advice.guard import refusal
 from isalens.analysis.advice.model import Advice, AdviceInput, KernelAdvice, Value
 from isalens.analysis.advice.source_terms import in_source_terms
@@ -34,5 +35,5 @@ def advise(inp: AdviceInput) -> KernelAdvice:
         return KernelAdvice(kernel.name, inp.analysis.arch.name, (), reason)
     items: list[Advice] = []
     for _, detect in DETECTORS:
-        items.extend(detect(inp))
+        items.extend(with_gain(item, inp.stats) for item in detect(inp))
     return KernelAdvice(kernel.name, inp.analysis.arch.name, tuple(in_source_terms(kernel, items)))

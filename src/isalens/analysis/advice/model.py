@@ -71,6 +71,9 @@ class Advice:
     sources: tuple[SourceLoc, ...] = ()
     #: the loop the item is about, in source lines (constants in a loop)
     loop: SourceSpan | None = None
+    #: the largest relative improvement of a kernel figure among the effect's (advice/gain.py), and which figure
+    gain: float = 0.0
+    gain_figure: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,7 +94,7 @@
     const box = $("sections"); box.innerHTML = "";
     const add = (title) => { const s = document.createElement("section"); const h = document.createElement("h2"); h.textContent = title; s.appendChild(h); box.appendChild(s); return s; };
     if (K.loops) {
-      const s = add("timing: cycles per loop iteration (static estimate, docs/timing.md)"), t = document.createElement("table");
+      const s = add("timing: cycles per loop iteration (static estimate, docs/timing.md)"), t = document.createElement("table"); t.id = "timing-table";
       const head = t.insertRow(); for (const h of ["loop at line", "depth", "cycles/iteration", "bottleneck"]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
       if (K.loop_src) { const th = document.createElement("th"); th.textContent = "source lines"; head.appendChild(th); }
       for (const [line, depth, cyc, why] of K.loops) {
@@ -105,17 +105,28 @@
       if (K.timing_kernel) { const p = document.createElement("p"); p.textContent = `kernel: ${K.timing_kernel[0]} cycles; bound: ${K.timing_kernel[1]}`; s.appendChild(p); }
     } else if (K.timing_note) { add("timing").appendChild(document.createTextNode(K.timing_note)); }
     if (K.advice) {
-      const s = add("advice (docs/advice.md)"), ul = document.createElement("ol");
-      if (!K.advice.length) { const li = document.createElement("li"); li.textContent = K.advice_refused || "no detector found anything to change"; ul.appendChild(li); }
-      K.advice.forEach(([kind, message, lines], n) => {
-        const li = document.createElement("li"); const b = document.createElement("b"); b.textContent = `[${kind}] `; li.appendChild(b);
-        li.appendChild(document.createTextNode(message + " "));
-        if (lines.length) { li.appendChild(document.createTextNode("lines ")); lines.slice(0, 12).forEach((ln, j) => { if (j) li.appendChild(document.createTextNode(", ")); li.appendChild(lineLink(ln)); }); }
-        const srcs = K.advice_src ? K.advice_src[n] : [];
-        if (srcs.length) { li.appendChild(document.createTextNode("; source ")); srcs.slice(0, 12).forEach(([label, idx], j) => { if (j) li.appendChild(document.createTextNode(", ")); li.appendChild(srcLink(label, idx)); }); }
-        ul.appendChild(li);
+      // ranked by gain (computed with the advice, ordered by the report); every figure is the advice JSON's
+      const s = add("advice, largest gain first (docs/advice.md)");
+      if (!K.advice.length) { const p = document.createElement("p"); p.textContent = K.advice_refused || "no detector found anything to change"; s.appendChild(p); return; }
+      const t = document.createElement("table"); t.id = "advice-table";
+      const head = t.createTHead().insertRow();
+      for (const h of ["#", "gain", "kind", "effect (before -> after)", "change", "lines", K.advice_src ? "source" : null]) { if (h === null) continue; const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
+      const body = t.createTBody();
+      K.advice.forEach(([kind, message, lines, effect, gain], n) => {
+        const r = body.insertRow(); r.dataset.kind = kind;
+        r.insertCell().textContent = String(n + 1);
+        const g = r.insertCell(); g.className = "gain";
+        g.textContent = gain ? `+${Math.round(gain.relative * 1000) / 10}% ${gain.figure}` : "-";
+        r.insertCell().textContent = kind;
+        const e = r.insertCell(); e.className = "effect";
+        effect.forEach(([figure, before, after]) => { const d = document.createElement("div"); d.textContent = `${figure} ${before} -> ${after}`; e.appendChild(d); });
+        const m = r.insertCell(); m.className = "message"; m.textContent = message;
+        const l = r.insertCell(); l.className = "lines";
+        lines.slice(0, 12).forEach((ln, j) => { if (j) l.appendChild(document.createTextNode(", ")); l.appendChild(lineLink(ln)); });
+        if (lines.length > 12) l.appendChild(document.createTextNode(` ... (${lines.length})`));
+        if (K.advice_src) { const c = r.insertCell(); K.advice_src[n].slice(0, 12).forEach(([label, idx], j) => { if (j) c.appendChild(document.createTextNode(", ")); c.appendChild(srcLink(label, idx)); }); }
       });
-      s.appendChild(ul);
+      s.appendChild(t);
     }
   }
 
