@@ -141,7 +141,10 @@ def _row(v: Variant) -> dict[str, Any]:
     return {"label": v.label, "kernel": k.name, "arch": k.arch, "instructions": k.instructions, **_figures(k),
             "code_bytes": m.code_bytes, "code_bytes_exact": m.code_bytes_exact, "lds_reads": m.lds_reads,
             "lds_writes": m.lds_writes, "packed_f16": m.packed_f16, "conversions": m.conversions,
-            "literals": m.literals, "pressure": list(k.vgpr_counts)}
+            "literals": m.literals, "pressure": list(k.vgpr_counts),
+            # the chart's peak marker: the first instruction at the VGPR peak and its input line
+            "peak": None if not k.vgpr.peak_indices else {"index": k.vgpr.peak_indices[0],
+                                                           "line": k.vgpr.peak_lines[0]}}
 
 
 def render_pairing_text(pairing: Pairing) -> str:
