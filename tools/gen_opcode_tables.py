@@ -272,7 +272,8 @@ def _marker(i: int) -> int:
     return 0xBF800000 | _mark(i)
 
 
-def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]]) -> list[str | None]:
+def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]], attrs: tuple[str, ...] = ()
+                ) -> list[str | None]:
     """Text of each probe when LLVM decodes it as exactly one instruction, else None.
 
     Each probe is followed by two ``s_nop <index>`` markers: llvm-mc's -show-encoding prints the re-encoded
@@ -282,8 +283,9 @@ def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]]) -> lis
     """
     text = "\n".join(_hex((*p, _marker(i), _marker(i))) for i, p in enumerate(probes)) + "\n"
     cpu, _, feature = target.partition("+")
+    features = ",".join(f"+{a}" for a in (*([feature] if feature else []), *attrs))
     run = subprocess.run([llvm_mc, "--disassemble", "-arch=amdgcn", f"-mcpu={cpu}", "-show-encoding",
-                          *([f"-mattr=+{feature}"] if feature else [])],
+                          *([f"-mattr={features}"] if features else [])],
                          input=text, capture_output=True, text=True, check=False)
     rejected = {int(m.group(1)) - 1 for m in _WARN.finditer(run.stderr) if m.group(2) == "1"}
     marks = {f"s_nop {_mark(i)}" for i in range(50)}
@@ -322,6 +324,61 @@ def disassemble(llvm_mc: str, target: str, probes: list[tuple[int, ...]]) -> lis
         if seen.get(j, 0) != 2:
             result[j] = None
     return result
+
+
+# gfx11+ true16: a 16-bit VOP1/VOP2/VOPC operand names a half register, bit 7 of its register number choosing the
+# high half (v132 = v4.h; RDNA3 ISA guide, "16-bit VGPRs"). Field -> (low bit, register offset) of the fields
+# that can be 16-bit (SRC0 holds VGPRs from 256).
+_HALF_FIELDS = {"VOP1": {"VDST": (17, 0), "SRC0": (0, 256)},
+                "VOP2": {"VDST": (17, 0), "VSRC1": (9, 0), "SRC0": (0, 256)},
+                "VOPC": {"VSRC1": (9, 0), "SRC0": (0, 256)}}
+_HIGH = 129  # v1.h
+
+
+def sixteen_bit(llvm_mc: str, target: str, fmt: str, rows: dict[int, tuple[str, str, str]]
+                ) -> dict[int, tuple[str, str, str]]:
+    """``rows`` with each 16-bit VGPR operand's placeholder written ``{FIELD:t:1}`` (the decoder spells a high half
+    ``vN.h``), or ``{FIELD:h:1}`` where LLVM 19 already prints the true16 syntax (``v16.l``: always a half).
+    LLVM 19 spells these operands "fake16": with register 129 in a 16-bit field it prints
+    ``v129/*Invalid register, operand has '..._Lo128' register class*/`` or rejects the word (most 16-bit
+    destinations) where it accepts register 8; either marks the field 16-bit (only the register number differs
+    from the accepted probe, so nothing else can make it reject)."""
+    out = dict(rows)
+    probes: list[tuple[int, str, tuple[int, ...]]] = []
+    for op, (mn, tmpl, zero) in rows.items():
+        if ".l" in tmpl:  # an opcode LLVM 19 decodes as true16 (v_mov_b16: ``v16.l``): always halves
+            out[op] = (mn, re.sub(r"\{(\w+):v:1\}\.l", r"{\1:h:1}", tmpl), zero)
+            continue
+        if "SRC0" in zero.split(","):
+            continue
+        word = _word(fmt, op, tmpl)
+        literal = (0x12345678,) if "{LITERAL}" in tmpl else ()
+        for name, (lo, base) in _HALF_FIELDS[fmt].items():
+            if f"{{{name}:v:1}}" in tmpl:
+                mask = (0x1FF if lo == 0 else 0xFF) << lo
+                probes.append((op, name, (word & ~mask | (base + _HIGH) << lo, *literal)))
+    texts = disassemble(llvm_mc, target, [p[2] for p in probes])
+    half: dict[int, set[str]] = {}
+    for (op, name, _w), text in zip(probes, texts, strict=True):
+        if text is None or re.search(r"v129/\*[^*]*_Lo128'", text):
+            half.setdefault(op, set()).add(name)
+    for op, names in half.items():
+        mn, tmpl, zero = rows[op]
+        for name in names:
+            tmpl = tmpl.replace(f"{{{name}:v:1}}", f"{{{name}:t:1}}")
+        out[op] = (mn, tmpl, zero)
+    return out
+
+
+def _word(fmt: str, op: int, tmpl: str) -> int:
+    """The probe dword of a VOP1/VOP2/VOPC row (registers as in :func:`formats`; SRC0 a VGPR when the template
+    names one)."""
+    src0 = 256 + SRC0 if "{SRC0:v:" in tmpl else SRC0
+    if fmt == "VOP1":
+        return (0x3F << 25) | VDST << 17 | op << 9 | src0
+    if fmt == "VOP2":
+        return op << 25 | VDST << 17 | SRC1 << 9 | src0
+    return (0x3E << 25) | op << 17 | SRC1 << 9 | src0
 
 
 def table(llvm_mc: str, target: str, layout: str,
@@ -367,6 +424,8 @@ def table(llvm_mc: str, target: str, layout: str,
                 if half in out:
                     out[half] = dict(sorted(out[half].items()))
             continue
+        if layout in ("gfx11", "gfx12") and name in _HALF_FIELDS:
+            rows = sixteen_bit(llvm_mc, target, name, rows)
         out[name] = dict(sorted(rows.items()))
         if name == "SOPK":  # hwreg(...) names: s_getreg_b32 of every register id with offset 0, size 32
             op = next(op for op, row in rows.items() if row[0] == "s_getreg_b32")

@@ -87,7 +87,9 @@ def _source(code: int, file: str, count: int, layout: str, literal: int | None) 
     return scalar(code, count, layout, literal)
 
 
-_PLACEHOLDER = re.compile(r"\{(\w+)(?::([vsa]):(\d+))?\}")
+#: ``{FIELD}`` or ``{FIELD:file:count}``; files ``t`` and ``h`` are gfx11+ 16-bit VGPR operands (half registers,
+#: :func:`_true16`; ``h``: of an opcode LLVM 19 always spells as halves, such as v_mov_b16)
+_PLACEHOLDER = re.compile(r"\{(\w+)(?::([vsath]):(\d+))?\}")
 
 
 _NINE_BIT = frozenset({"SRC0", "SRC1", "SRC2", "SRCX0", "SRCY0"})
@@ -103,6 +105,7 @@ def _bits(words: Sequence[int], hi: int, lo: int) -> int:
 def _fill(template: str, d: Decoded, layout: str, literal: int | None,
           wrap: dict[str, tuple[int, int]] | None = None) -> str:
     """The template with every field placeholder spelled from the instruction's field values."""
+    halves = _true16(template, d)
 
     def sub(m: re.Match[str]) -> str:
         name, file, count = m.group(1), m.group(2), int(m.group(3) or 1)
@@ -111,7 +114,11 @@ def _fill(template: str, d: Decoded, layout: str, literal: int | None,
                 raise _Unsupported("literal operand without a literal dword")
             return _literal_text(literal, count)
         value = _value(d, name)
-        if name in _NINE_BIT or (name == "SRC0" and d.format in ("VOP1", "VOP2", "VOPC")):
+        nine = name in _NINE_BIT or (name == "SRC0" and d.format in ("VOP1", "VOP2", "VOPC"))
+        if file in "th" and (value >= 256 or not nine):
+            register = value - 256 if nine else value
+            text = f"v{register & 127}.{'h' if register & 128 else 'l'}" if halves else f"v{register}"
+        elif nine:
             text = _source(value, file, count, layout, literal)
         elif file in "va":
             text = _range(file, value, count)
@@ -128,6 +135,24 @@ def _fill(template: str, d: Decoded, layout: str, literal: int | None,
         return text
 
     return _PLACEHOLDER.sub(sub, template)
+
+
+def _true16(template: str, d: Decoded) -> bool:
+    """Whether a 16-bit VGPR operand (``{FIELD:t:1}``) of the instruction names a high half: bit 7 of its register
+    number (RDNA3/RDNA4 ISA guides, VOP1/VOP2/VOPC 16-bit operands: v132 is v4.h). LLVM 19 spells these
+    operands "fake16" (``v132/*Invalid register*/``, or rejects the word); such an instruction is spelled as
+    LLVM's true16 assembler syntax has it, every 16-bit VGPR operand ``vN.l`` or ``vN.h`` (docs/decoder.md)."""
+    if ":h:" in template:
+        return True
+    if ":t:" not in template:
+        return False
+    for m in _PLACEHOLDER.finditer(template):
+        if m.group(2) == "t":
+            value = _value(d, m.group(1))
+            nine = m.group(1) == "SRC0"
+            if (value >= 256 + 128) if nine else value >= 128:
+                return True
+    return False
 
 
 def _value(d: Decoded, name: str) -> int:
