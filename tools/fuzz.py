@@ -20,7 +20,8 @@ code, no output may show the *canary*, a file outside the input's directory that
 
 Each input runs in a worker process (spawned: it shares no DuckDB or Arrow threads with its parent) with an
 address-space ceiling and a peak-RSS limit on it and its children (measured by the worker, watched by the
-parent, which kills a worker over the limit or over the hang limit). A failure (uncaught exception, broken
+parent, which kills a worker over the limit or over the hang limit: CPU seconds, or wall seconds scaled by the
+load average, so a loaded machine does not turn slow inputs into hangs). A failure (uncaught exception, broken
 rule, hang, memory blow-up) is minimised (recipe steps, then lines and characters) and saved under ``--out``.
 Run by hand, under nice, for long campaigns:
 
@@ -615,6 +616,11 @@ def _hang(case: Case) -> None:
     time.sleep(600)
 
 
+def _spin(case: Case) -> None:
+    while True:
+        pass
+
+
 def _memory(case: Case) -> None:
     hold = bytearray(int(case.text or 400 << 20))
     hold[::4096] = b"\1" * len(hold[::4096])
@@ -636,7 +642,8 @@ _TARGETS: dict[str, Callable[[Case], None]] = {
     "gcn": _gcn, "vliw": _vliw, "words": _words, "cli": _cli, "decode_file": _decode_file,
     **dict.fromkeys(FILE_TARGETS, _files_target),
     # the harness's own checks (tests/property/test_fuzz.py), never chosen by a campaign
-    "_error": _error, "_hang": _hang, "_memory": _memory, "_child_memory": _child_memory, "_boom_if": _boom_if,
+    "_error": _error, "_hang": _hang, "_spin": _spin, "_memory": _memory, "_child_memory": _child_memory,
+    "_boom_if": _boom_if,
 }
 TARGETS = tuple(t for t in _TARGETS if not t.startswith("_"))
 
@@ -653,6 +660,34 @@ def _status_bytes(field: str, pid: int | str = "self") -> int:
     except (OSError, ValueError, IndexError):
         pass
     return 0
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int | str, reaped: bool = False) -> float:
+    """User + system seconds of ``pid`` (with ``reaped``: plus its waited-for children), 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    # after the name: state is field 3, utime/stime fields 14/15, cutime/cstime 16/17 (proc(5))
+    ticks = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if reaped else 0)
+    return ticks / _TICK
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid``, the children it reaped and the ones still running (llvm-objdump, clang)."""
+    total = _cpu_seconds(pid, reaped=True)
+    with contextlib.suppress(OSError, ValueError), open(f"/proc/{pid}/task/{pid}/children") as children:
+        total += sum(_cpu_seconds(int(child), reaped=True) for child in children.read().split())
+    return total
+
+
+def _load_factor() -> float:
+    """How many times longer a program takes in wall time on this machine now than alone (>= 1)."""
+    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
 def _tree_rss(pid: int) -> int:
@@ -745,12 +780,17 @@ class Runner:
         except OSError:  # it died after its last answer
             self.restart()
             self.conn.send(case)
-        deadline = time.monotonic() + hang
+        # A hang is judged on the program's own time: more than the limit of CPU seconds (a loop), or more than
+        # the limit of wall time scaled by the machine's load (a wait: it never ends, so it is caught either
+        # way). On a shared, loaded machine a wall clock alone called slow-but-finite inputs hangs.
+        pid = self.proc.pid or 0
+        start, start_cpu = time.monotonic(), _tree_cpu(pid)
         while not self.conn.poll(0.02):
-            if time.monotonic() > deadline:
+            wall, cpu = time.monotonic() - start, _tree_cpu(pid) - start_cpu
+            if cpu > hang or wall > hang * _load_factor():
                 self.restart()
-                return "hang", f"no answer in {hang:g} s"
-            rss = _tree_rss(self.proc.pid or 0)
+                return "hang", f"no answer in {hang:g} s ({cpu:.1f} s CPU, {wall:.0f} s wall)"
+            rss = _tree_rss(pid)
             if rss > self.memory:
                 self.restart()
                 return "memory", f"RSS over the limit: {rss >> 20} MiB (stopped)"

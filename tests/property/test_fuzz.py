@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -81,13 +82,19 @@ def test_fixed_seed_run_files(target: str, runner: Runner, file_seeds: FileSeeds
 
 # ----------------------------------------------------------------------------------------------- the harness
 
-def test_the_fuzzer_reports_what_it_is_meant_to_find() -> None:
+def test_the_fuzzer_reports_what_it_is_meant_to_find(monkeypatch: pytest.MonkeyPatch) -> None:
     """An uncaught exception, a hang and a memory blow-up (of the worker or of a program it starts) are each
     reported as such, and the worker keeps running after each."""
     runner = Runner(hang_seconds=2, memory=300 * 1024 * 1024)
     try:
         assert runner.run(Case("_error"))[0] == "error"
-        assert runner.run(Case("_hang"))[0] == "hang"
+        assert runner.run(Case("_hang"))[0] == "hang"  # waits: caught by wall time
+        # loops: caught by its CPU seconds, long before the wall-time backstop (2 s x 30 here)
+        monkeypatch.setattr(fuzz, "_load_factor", lambda: 30.0)
+        outcome, detail = runner.run(Case("_spin"))
+        cpu, wall = (float(x) for x in re.findall(r"([\d.]+) s (?:CPU|wall)", detail))
+        assert outcome == "hang" and cpu >= 2 and wall < 60, detail
+        monkeypatch.undo()
         assert runner.run(Case("_memory", str(400 << 20)))[0] == "memory"
         assert runner.run(Case("_child_memory", str(400 << 20)))[0] == "memory"
         assert runner.run(Case("_memory", str(50 << 20)))[0] == "ok"  # well under the limit
