@@ -234,3 +234,81 @@ def test_compressed_and_concatenated_give_the_same_analysis(builds: dict[str, Pa
     for r in rows:
         by_bundle.setdefault(r["source"].split()[1], {})[(r["target"], r["kernel"])] = r["vgpr_requested"]
     assert by_bundle["0"] == by_bundle["1"] != by_bundle["2"]
+
+
+def test_kernel_units_give_the_same_table(builds: dict[str, Path], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """One unit per kernel (both cores busy on one large code object) gives the table one unit per code object
+    gives: the oracle is the whole-code-object path, which the split must not change."""
+    from isalens.scan import split
+
+    paths = [str(builds["v1"]), str(builds["shared"])]
+    monkeypatch.setattr(split, "KERNELS_PER_UNIT", 10_000)
+    whole_units: list[Any] = []
+    scan(paths, tmp_path / "whole.parquet", workers=1, on_unit=whole_units.append, progress=False)
+    monkeypatch.setattr(split, "KERNELS_PER_UNIT", 1)
+    units: list[Any] = []
+    summary = scan(paths, tmp_path / "kernels.parquet", workers=2, on_unit=units.append, progress=False)
+    # 2 files x 2 code objects (gfx90a, gfx1100) x 3 kernels: one unit per code object, then one per kernel
+    assert len(whole_units) == 4 and len(units) == summary.analysed == 12
+    assert all(u.kernels is not None and len(u.kernels) == 1 for u in units)
+    assert table(tmp_path / "kernels.parquet") == table(tmp_path / "whole.parquet")
+
+
+def test_progress_counts_kernels(builds: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The bar's total is the kernels to analyse (2 code objects x 3 kernels, as `list` counts them), with a rate."""
+    meta = metadata(builds["v1"], capsys)
+    scan([str(builds["v1"])], tmp_path / "r.parquet", workers=1, progress=True)
+    last = capsys.readouterr().err.split("\r")[-1]
+    assert f"{len(meta)}/{len(meta)}" in last and "kernels/s" in last, last
+
+
+def test_resume_is_per_kernel_and_remembers(builds: dict[str, Path], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Interrupted inside a code object, the next run analyses only its kernels not yet in a shard; a kernel that
+    gave no row, and kernels --kernel leaves out, are not analysed again either."""
+    from isalens.scan import split, work
+
+    monkeypatch.setattr(split, "KERNELS_PER_UNIT", 1)
+    paths = [str(builds["v1"])]
+    out = tmp_path / "r.parquet"
+    seen: list[tuple[str, tuple[str, ...]]] = []
+
+    def stop_after_four(unit: Any) -> None:
+        seen.append((unit.source, unit.kernels))
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    first = scan(paths, out, workers=1, on_unit=stop_after_four, progress=False)
+    assert first.interrupted and first.analysed == 4  # the first code object's 3 kernels and one of the second
+    # the second run analyses the second code object's heavy, made to give no row, and is interrupted
+    real = work.run_unit
+    monkeypatch.setattr(work, "run_unit", lambda u, o: [r for r in real(u, o) if r["kernel"] != "heavy"])
+    again: list[Any] = []
+
+    def stop_at_second(unit: Any) -> None:
+        again.append((unit.source, unit.kernels))
+        if len(again) == 2:
+            raise KeyboardInterrupt
+
+    second = scan(paths, out, workers=1, on_unit=stop_at_second, progress=False)
+    assert second.interrupted and second.analysed == 1 and second.skipped == 1
+    assert again[0] == (seen[4][0], ("heavy",)) and again[0] not in seen[:4]
+    monkeypatch.setattr(work, "run_unit", real)
+    # the third: only lds is left; heavy, analysed without a row, is remembered in the shard directory
+    third: list[Any] = []
+    summary = scan(paths, out, workers=1, on_unit=third.append, progress=False)
+    assert [u.kernels for u in third] == [("_Z3ldsPf",)] and not summary.interrupted
+    assert len(table(out)) == 5
+    # the memory lives with the shards: once the table is whole, the next run tries heavy again
+    fourth: list[Any] = []
+    scan(paths, out, workers=1, on_unit=fourth.append, progress=False)
+    assert [u.kernels for u in fourth] == [("heavy",)]
+    fresh = tmp_path / "fresh.parquet"
+    scan(paths, fresh, workers=1, progress=False)
+    assert table(out) == table(fresh)
+    # --kernel: the code objects' other kernels never become units
+    chosen: list[Any] = []
+    scan(paths, tmp_path / "k.parquet", workers=1, on_unit=chosen.append, progress=False,
+         options=ScanOptions(kernel="heavy"))
+    assert [u.kernels for u in chosen] == [("heavy",), ("heavy",)]

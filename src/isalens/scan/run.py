@@ -9,6 +9,7 @@ import gc
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 
 from isalens.errors import IsalensError
 from isalens.scan import work
+from isalens.scan.split import split_code_object
 from isalens.scan.store import Store
 from isalens.scan.units import Unit, iter_units
 
@@ -113,63 +115,142 @@ def _progress(enabled: bool) -> Any:
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(unit=" units", desc="isalens scan", file=sys.stderr, dynamic_ncols=True)
+    return tqdm(unit=" kernels", desc="isalens scan", file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+
+
+class _Previous:
+    """What earlier runs left (rows by file, source, content hash and kernel): whether a unit or a kernel of it
+    is done."""
+
+    def __init__(self, kernels: set[tuple[str, str, str, str | None]]) -> None:
+        self.kernels = kernels
+        self.units = {k[:3] for k in kernels}
+        self.whole = {k[:3] for k in kernels if k[3] is None}
+
+    def unit_done(self, unit: Unit) -> bool:
+        """Text, sources and containers: any row; a code object: a row for all of it (it could not be read)."""
+        return unit.key in (self.whole if unit.kind == "code-object" else self.units)
+
+    def kernel_done(self, unit: Unit) -> Callable[[str], bool]:
+        key = unit.key
+        return lambda name: (*key, name) in self.kernels
+
+
+def _work(unit: Unit, options: work.ScanOptions, previous: _Previous) -> tuple[tuple[Unit, ...], bool]:
+    """The work units of ``unit`` and whether it was done before (nothing left to do, and something was)."""
+    if previous.unit_done(unit):
+        return (), True
+    if unit.kind != "code-object":
+        return (unit,), False
+    split = split_code_object(unit, target=options.target, kernel=options.kernel,
+                              done=previous.kernel_done(unit))
+    return split.units, not split.units and split.done > 0
+
+
+def _weight(unit: Unit) -> int:
+    """What a unit counts for in the progress bar: its kernels (a text or source file counts as one)."""
+    return len(unit.kernels) if unit.kernels else 1
+
+
+class _Counter(threading.Thread):
+    """Counts the kernels a scan will analyse (the progress bar's total, so it shows an ETA) by walking the
+    inputs once more, reading only metadata, beside the scan; ``total`` grows until ``finished``."""
+
+    def __init__(self, paths: Sequence[str | Path], options: work.ScanOptions, previous: _Previous) -> None:
+        super().__init__(name="isalens-scan-count", daemon=True)
+        self.paths, self.options, self.previous = paths, options, previous
+        self.total = 0
+        self.finished = False
+        self.stopped = False
+
+    def run(self) -> None:
+        with contextlib.suppress(Exception):  # the count only serves the display
+            for unit in iter_units(self.paths, target=self.options.target):
+                if self.stopped:
+                    return
+                self.total += sum(_weight(u) for u in _work(unit, self.options, self.previous)[0])
+            self.finished = True
+
+
+def _close(bar: Any, counter: _Counter | None) -> None:
+    if counter is not None:
+        counter.stopped = True
+    if bar is not None:
+        bar.close()
 
 
 def scan(paths: Sequence[str | Path], out: Path, *, options: work.ScanOptions | None = None,
          engine: Engine | None = None, workers: int | None = None, progress: bool | None = None,
          rescan: bool = False, on_unit: Callable[[Unit], None] | None = None) -> ScanSummary:
     """Scan ``paths`` into ``out`` (``.parquet`` or ``.duckdb``); see the module docstring. ``progress`` defaults
-    to whether standard error is a terminal. ``on_unit`` is called for each unit handed to the engine."""
+    to whether standard error is a terminal. ``on_unit`` is called for each unit handed to the engine (a code
+    object's kernels come in several units: :mod:`isalens.scan.split`)."""
     options = options or work.ScanOptions()
     store = Store(out)
-    done = set() if rescan else store.previous_keys()
+    previous = _Previous(set() if rescan else store.previous_kernels())
     runner = engine or local_engine(workers)
     bar = _progress(sys.stderr.isatty() if progress is None else progress)
+    counter = _Counter(paths, options, previous) if bar is not None else None
+    if counter is not None:
+        counter.start()
     summary = ScanSummary()
     started = time.monotonic()
     scanned: set[str] = set()
     keys: set[tuple[str, str, str]] = set()
     buffer: list[dict[str, Any]] = []
     last_flush = time.monotonic()
-    pending: set[Any] = set()
+    pending: dict[Any, Unit] = {}
+
+    def show(unit: Unit) -> None:
+        assert bar is not None and counter is not None
+        if counter.total != bar.total and counter.total >= bar.n + _weight(unit):
+            bar.total = counter.total
+        bar.update(_weight(unit))
+        rate = summary.kernels / (time.monotonic() - started)
+        bar.set_postfix_str(f"{summary.kernels} rows, {rate:.1f} kernels/s, {summary.errors} errors"
+                            + ("" if counter.finished else ", counting"), refresh=False)
 
     def collect(finished: Iterable[Any]) -> None:
         nonlocal last_flush
+        unseen: list[tuple[str, str, str, str]] = []
         for future in finished:
+            unit = pending.pop(future)
             rows = future.result()
             buffer.extend(rows)
             summary.analysed += 1
             summary.errors += sum(1 for r in rows if r.get("error"))
             summary.kernels += sum(1 for r in rows if not r.get("error"))
+            if unit.kernels:  # kernels analysed without a row (callees by their code): not again on resume
+                named = {r.get("kernel") for r in rows}
+                unseen += [(*unit.key, k) for k in unit.kernels if k not in named]
             if bar is not None:
-                bar.update(1)
-                bar.set_postfix(kernels=summary.kernels, errors=summary.errors, refresh=False)
+                show(unit)
+        store.remember(unseen)
         if len(buffer) >= _FLUSH_ROWS or time.monotonic() - last_flush > _FLUSH_SECONDS:
             store.write_shard(buffer)
             buffer.clear()
             last_flush = time.monotonic()
 
+    def drain(down_to: int) -> None:
+        while len(pending) > down_to:
+            collect(runner.wait(set(pending)))
+
     units: Iterator[Unit] = iter_units(paths, target=options.target)
     try:
-        for unit in units:
-            summary.units += 1
-            scanned.add(unit.file)
-            keys.add(unit.key)
-            if unit.key in done:
+        for found in units:
+            scanned.add(found.file)
+            keys.add(found.key)
+            todo, was_done = _work(found, options, previous)
+            if was_done:
+                summary.units += 1
                 summary.skipped += 1
-                continue
-            if on_unit is not None:
-                on_unit(unit)
-            pending.add(runner.submit(unit, options))
-            while len(pending) >= 2 * runner.slots:
-                finished = runner.wait(pending)
-                pending -= finished
-                collect(finished)
-        while pending:
-            finished = runner.wait(pending)
-            pending -= finished
-            collect(finished)
+            for unit in todo:
+                summary.units += 1
+                if on_unit is not None:
+                    on_unit(unit)
+                pending[runner.submit(unit, options)] = unit
+                drain(2 * runner.slots - 1)
+        drain(0)
     except KeyboardInterrupt:
         summary.interrupted = True
         finished = {f for f in pending if f.done()}
@@ -177,18 +258,21 @@ def scan(paths: Sequence[str | Path], out: Path, *, options: work.ScanOptions | 
             collect(finished)
         store.write_shard(buffer)
         getattr(runner, "stop", runner.close)()
-        if bar is not None:
-            bar.close()
+        _close(bar, counter)
         summary.seconds = time.monotonic() - started
         return summary
     except IsalensError:
         store.write_shard(buffer)
         runner.close()
+        _close(bar, counter)
         raise
     store.write_shard(buffer)
     runner.close()
-    if bar is not None:
-        bar.close()
+    if bar is not None and counter is not None:
+        counter.join()  # long finished on a real scan: the last line shows the whole count
+        bar.total = counter.total
+        bar.refresh()
+    _close(bar, counter)
     summary.rows_in_table = store.finish(scanned, keys)
     summary.seconds = time.monotonic() - started
     return summary

@@ -6,6 +6,7 @@ e.g. instruction classes), which is also how Dask's shards are combined.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -19,6 +20,8 @@ from isalens.scan.rows import METRICS
 
 __all__ = ["Store", "connect_table", "read_rows"]
 
+#: a note of kernels analysed without a row is a few KB; a larger one is not ours and is ignored
+_MAX_SEEN = 16 << 20
 #: columns every table has, even when no row fills them (a scan with no errors)
 _ALWAYS = ("file", "source", "target", "content_hash", "isalens_version", "kernel", "error", "error_code")
 
@@ -249,18 +252,56 @@ class Store:
 
     def previous_keys(self) -> set[tuple[str, str, str]]:
         """(file, source, content hash) of every unit already in the table or a shard."""
+        return {key[:3] for key in self.previous_kernels()}
+
+    def previous_kernels(self) -> set[tuple[str, str, str, str | None]]:
+        """(file, source, content hash, kernel) of every row already in the table or a shard (kernel None: a row
+        for a whole unit, e.g. a code object that could not be read), and of the kernels earlier runs analysed
+        without a row (:meth:`remember`)."""
         sources = self._sources()
+        found = self._remembered()
         if not sources:
-            return set()
+            return found
         con = self._connect()
         try:
-            union = " UNION ALL BY NAME ".join(f"SELECT file, source, content_hash FROM {s}" for s in sources)
-            return {(str(f), str(s), str(h)) for f, s, h in con.execute(f"SELECT DISTINCT * FROM ({union})").fetchall()}
+            union = " UNION ALL BY NAME ".join(f"SELECT file, source, content_hash, kernel FROM {s}" for s in sources)
+            found |= {(str(f), str(s), str(h), None if k is None else str(k))
+                      for f, s, h, k in con.execute(f"SELECT DISTINCT * FROM ({union})").fetchall()}
+            return found
         except Exception as exc:  # duckdb.Error: an unreadable earlier result must be named, not crash the scan
             raise IsalensError(f"cannot read the earlier scan result: {str(exc).splitlines()[0]}",
                                file=str(self.out), code="scan") from None
         finally:
             con.close()
+
+    def remember(self, keys: Iterable[tuple[str, str, str, str]]) -> None:
+        """Record kernels analysed without giving a row (a symbol the listing shows to be a callee), so a resumed
+        scan does not analyse them again: one JSON file per call in the shard directory, read by
+        :meth:`previous_kernels` (not a ``*.parquet`` shard: ``query`` on the directory never sees it)."""
+        listed = [list(k) for k in keys]
+        if not listed:
+            return
+        self.parts.mkdir(parents=True, exist_ok=True)
+        final = self.parts / f"seen-{uuid.uuid4().hex}.json"
+        tmp = final.with_suffix(".tmp")
+        tmp.write_text(json.dumps(listed), encoding="utf-8")
+        os.replace(tmp, final)
+
+    def _remembered(self) -> set[tuple[str, str, str, str | None]]:
+        found: set[tuple[str, str, str, str | None]] = set()
+        if not self.parts.is_dir():
+            return found
+        for path in sorted(self.parts.glob("seen-*.json")):
+            try:
+                if not stat.S_ISREG(path.lstat().st_mode) or path.lstat().st_size > _MAX_SEEN:
+                    continue
+                keys = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):  # a damaged note only costs the work again
+                continue
+            if isinstance(keys, list):
+                found |= {(k[0], k[1], k[2], k[3]) for k in keys
+                          if isinstance(k, list) and len(k) == 4 and all(isinstance(x, str) for x in k)}
+        return found
 
     def write_shard(self, rows: list[dict[str, Any]]) -> Path | None:
         """Write ``rows`` (whole units) as one Parquet shard."""

@@ -24,7 +24,8 @@ TEXT_SUFFIXES = (".s", ".asm", ".isa", ".dis", ".lst")
 @dataclass(frozen=True, slots=True)
 class Unit:
     """One piece of work: ``kind`` is ``text``, ``source``, ``code-object`` or ``error`` (the container could not
-    be read: ``error`` holds the message and code)."""
+    be read: ``error`` holds the message and code). A code object's ``kernels``, when set, are the symbols of
+    the kernels this unit analyses (:mod:`isalens.scan.split`); None: all of them."""
 
     file: str
     source: str
@@ -33,6 +34,7 @@ class Unit:
     data: bytes | None = None
     triple: str | None = None
     error: tuple[str, str] | None = None
+    kernels: tuple[str, ...] | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -3,9 +3,10 @@ and returns only plain, picklable values and never raises for bad input (that be
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -19,6 +20,9 @@ from isalens.names import name_matches
 from isalens.report.json import render_json
 from isalens.scan.rows import error_row, rows_from_document
 from isalens.scan.units import Unit
+
+if TYPE_CHECKING:
+    from isalens.binary.codeobject import CodeObject
 
 __all__ = ["ScanOptions", "analyze_document", "run_unit"]
 
@@ -61,16 +65,45 @@ def _identity(unit: Unit, target: str | None) -> dict[str, Any]:
             "isalens_version": __version__}
 
 
+#: the code objects a worker parsed last, by content hash: the units of one code object tend to come to the same
+#: worker one after another (its metadata and symbols are read once, not once per unit)
+_PARSED: dict[str, CodeObject] = {}
+_PARSED_KEEP = 2
+
+
+def _parsed(unit: Unit, read: Callable[..., CodeObject]) -> CodeObject:
+    co = _PARSED.get(unit.content_hash)
+    if co is None or co.source != unit.source:
+        assert unit.data is not None
+        co = read(unit.data, file=unit.file, source=unit.source)
+        while len(_PARSED) >= _PARSED_KEEP:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[unit.content_hash] = co
+    return co
+
+
+_LISTINGS: dict[tuple[str, str, str], str] = {}
+
+
+def _listing(unit: Unit, co: CodeObject, disassembler: str) -> str:
+    key = (unit.content_hash, unit.source, disassembler)
+    text = _LISTINGS.get(key)
+    if text is None:
+        _LISTINGS.clear()  # one: a listing is megabytes of text
+        text = _LISTINGS[key] = disassemble_all(co, unit.file, disassembler)
+    return text
+
+
 def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     from isalens.binary.codeobject import read_code_object
     from isalens.frontends.objdump import DisassemblyUnsupported, check_disassemblable
 
     assert unit.data is not None
-    co = read_code_object(unit.data, file=unit.file, source=unit.source)
+    co = _parsed(unit, read_code_object)
     if options.target and co.processor != options.target.split(":", 1)[0]:
         return []
     identity = _identity(unit, co.target)
-    symbols = select_kernels(co, options.kernel)
+    symbols = select_kernels(co, options.kernel) if unit.kernels is None else list(unit.kernels)
     try:
         check_disassemblable(co.processor, file=unit.file, source=unit.source)
     except DisassemblyUnsupported as exc:
@@ -84,15 +117,16 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
 
     # all at once: one llvm-objdump run (no symbol list, which for hundreds of long C++ names could pass the
     # kernel's limit on one argument; with --kernel, its symbols, numbered as `livereg --kernel` numbers them);
-    # rows_from_document keeps only kernels
+    # rows_from_document keeps only kernels. A unit of some kernels cuts them from the whole listing, kept for
+    # the code object's next unit: their lines keep the numbers they have in it (peak lines), as if unsplit
     whole: str | None = None
     try:
         if options.kernel is None:
-            whole = disassemble_all(co, unit.file, options.disassembler)
+            whole = _listing(unit, co, options.disassembler)
     except IsalensError as exc:
         return each_failed(exc)
     try:
-        chosen = None if options.kernel is None else symbols
+        chosen = None if options.kernel is None and unit.kernels is None else symbols
         module = load_code_object(co, file=unit.file, symbols=chosen, ignore_unknown=options.ignore_unknown,
                                   disassembly=whole, disassembler=options.disassembler)
         return rows_from_document(analyze_document(module, workgroup=options.workgroup), **identity)
@@ -144,6 +178,15 @@ def run_unit(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     try:
         return _rows(unit, options)
     except IsalensError as exc:
-        return [error_row(exc.message, exc.code, **_identity(unit, None))]
+        return _failed(unit, exc.message, exc.code)
     except Exception as exc:  # a bug must not stop a scan of 80,000 kernels: it is recorded like bad input
-        return [error_row(f"internal error: {type(exc).__name__}: {exc}", "internal", **_identity(unit, None))]
+        return _failed(unit, f"internal error: {type(exc).__name__}: {exc}", "internal")
+
+
+def _failed(unit: Unit, message: str, code: str) -> list[dict[str, Any]]:
+    """The error rows of a unit that failed as a whole: one per kernel when it names its kernels (a row without
+    a kernel would mark every kernel of the code object as done for a resumed scan)."""
+    identity = _identity(unit, None)
+    if unit.kernels:
+        return [error_row(message, code, kernel=k, **identity) for k in unit.kernels]
+    return [error_row(message, code, **identity)]
