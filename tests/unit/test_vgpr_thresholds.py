@@ -17,10 +17,12 @@ import pytest
 
 from isalens.cli import main
 from isalens.engine import LoadOptions, livereg
-from tests.conftest import EXAMPLES, ROOT, SAMPLES
+from tests.conftest import EXAMPLES, ROOT, SAMPLES, require_tool
 
 CORPUS = sorted((ROOT / ".cache" / "corpus").glob("*/llc.s"))[::12]  # every 12th: targets and kernels vary
-INPUTS = [*sorted((EXAMPLES / "isa").glob("*.s")), *sorted((SAMPLES / "aco").glob("*.aco.s")), *CORPUS]
+#: a fragment shader through glslang and RADV: its occupancy follows RADV's convention (analysis/occupancy.py)
+SHADER = EXAMPLES / "shaders" / "alpha_test.frag"
+INPUTS = [*sorted((EXAMPLES / "isa").glob("*.s")), *sorted((SAMPLES / "aco").glob("*.aco.s")), *CORPUS, SHADER]
 
 
 def _band(thresholds: tuple[tuple[int, float], ...], vgprs: int) -> float:
@@ -29,7 +31,9 @@ def _band(thresholds: tuple[tuple[int, float], ...], vgprs: int) -> float:
 
 
 def _arch(path: Path) -> str | None:
-    """ACO's listings do not name their target; their file names do (``name.navi21.aco.s``)."""
+    """ACO's listings do not name their target; their file names do (``name.navi21.aco.s``); shaders need one."""
+    if path == SHADER:
+        return "navi21"
     return path.name.split(".")[-3] if path.name.endswith(".aco.s") else None
 
 
@@ -41,6 +45,8 @@ def _json_kernels(path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[s
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_band_of_requested_vgprs_is_the_reported_occupancy(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if path == SHADER:
+        require_tool("glslangValidator")
     docs = _json_kernels(path, capsys)
     checked = 0
     for k, doc in zip(livereg(path, LoadOptions(arch=_arch(path))).kernels, docs, strict=True):
