@@ -42,6 +42,15 @@
   earlier block, and v31 a function passes on, were not read by an unknown call; a waterfall loop's lanes
   skipped its body to the exit. The per-target figures and the convention of every differing block are
   printed by :func:`test_block_live_ins_equal_llvm_post_ra_liveness`.
+  Issue 30 item 3 (else masks that move to other SGPR pairs): llc-19 emits the shape
+  (``s_and_saveexec_b64 s[4:5], s[0:1]`` / ``s_xor_b64 s[0:1], exec, s[4:5]`` ... ``s_or_saveexec_b64
+  s[10:11], s[0:1]`` / scalar loads / ``s_xor_b64 exec, exec, s[10:11]``) for liveness/else_moves.cl on
+  gfx902, gfx90a, gfx1030 and gfx1100 (and int64.cl, switch.cl). Following the mask by register names
+  found no restore when the pair changed, so no EXEC skip edge: 6 of 42 blocks per target differed, each
+  one where LLVM (and the hardware: the "else" lanes read it) keeps v2 live and we called it dead; 1,505
+  of 2,169 instructions equal. Following its data flow: 42/42 blocks, 2,131 instructions. Whole corpus:
+  99.51-99.88% of kernel blocks on the four targets (gfx1100 813/817), 100% of function blocks;
+  instructions 125,753 of 130,949 (123,613 of 128,780 before; 9 more agree on the old corpus).
 * per-instruction liveness: see :func:`test_per_instruction_liveness_equals_llvm_mir`.
 """
 
@@ -251,8 +260,8 @@ def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -
     assert not unexplained, "\n".join(unexplained)
     for target in _ISSUE_TARGETS:
         kernels, functions = per_target[(target, True)], per_target[(target, False)]
-        # measured 99.48-99.87% of kernel blocks (gfx1100: 771/775, the four named above), 100% of functions
-        assert kernels[1] / kernels[0] >= 0.994, target
+        # measured 99.51-99.88% of kernel blocks (gfx1100: 813/817, the four named above), 100% of functions
+        assert kernels[1] / kernels[0] >= 0.995, target
         assert functions[1] / functions[0] >= 0.99, target
 
 

@@ -306,6 +306,59 @@ def test_both_arms_of_an_if_else_writing_a_register_end_its_earlier_value() -> N
         [True, False, False, False, True, True, True, True, False]
 
 
+# An if/else whose saved mask moves to other pairs (issue 30 item 3), as llc-19 emits it for
+# examples/kernels/liveness/else_moves.cl root_or_square: s_and_saveexec saves the mask in s[2:3], s_xor
+# moves the "else" lanes to s[4:5]; the "then" part ends with an implicit-def of v1; s_or_saveexec
+# switches every lane on saving the "then" lanes in s[6:7], a scalar load sits between it and the
+# s_xor that switches the "then" lanes off, and the "else" part reads v1. No s_cbranch_execz.
+ELSE_MASK_MOVES = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.type\tk,@function
+k:
+; %bb.0:
+\tv_mov_b32_e32 v1, 7
+\tv_cmp_lt_f32_e32 vcc, 1.0, v0
+\ts_and_saveexec_b64 s[2:3], vcc
+\ts_xor_b64 s[4:5], exec, s[2:3]
+; %bb.1:
+\tv_mul_f32_e32 v2, v0, v0
+                                        ; implicit-def: $vgpr1
+; %bb.2:                                ; %Flow
+\ts_or_saveexec_b64 s[6:7], s[4:5]
+\ts_load_dword s8, s[0:1], 0x0
+\ts_xor_b64 exec, exec, s[6:7]
+; %bb.3:
+\tv_mul_f32_e32 v2, v1, v0
+; %bb.4:
+\ts_or_b64 exec, exec, s[6:7]
+\tglobal_store_dword v[4:5], v2, off
+\ts_endpgm
+.Lfunc_end0:
+"""
+
+
+def test_an_else_mask_that_moves_to_other_pairs_still_joins_its_if() -> None:
+    """By hand, from the ISA: lanes where v0 <= 1.0 are off through the "then" part (index 4) and run the
+    "else" part (index 8), which reads the 7 written at index 0. So v1 is live after 0..2 (the lanes
+    switched off keep it; the "then" part's implicit-def leaves it free for the "then" lanes, as LLVM's
+    MIR has it), dead after 3 and 4, live after 5..7 (the "else" lanes' value on its way to the read;
+    LLVM lists it live into the Flow block) and dead after its read at 8. Both parts write v2: dead up to
+    index 4, live from there to the store (the "then" lanes keep theirs through the "else" part). The
+    mask is followed by its data flow s[2:3] -> s[4:5] -> s[6:7]: the "else" lanes skip from the
+    saveexec (block ending at index 2) to the "else" part (index 8), past the switch at index 7, whose
+    own edge skips the "else" part (7 -> 9)."""
+    kernel = isalens.load(ELSE_MASK_MOVES).kernels[0]
+    graph = kernel.cfg
+    assert sorted((graph.blocks[a].end - 1, graph.blocks[b].start) for a, b in graph.exec_skip_edges) == \
+        [(2, 8), (7, 9)]
+    live = kernel.liveness()
+    assert [1 in registers_in(live.live_out[i], RegFile.VGPR) for i in range(11)] == \
+        [True, True, True, False, False, True, True, True, False, False, False]
+    assert [2 in registers_in(live.live_out[i], RegFile.VGPR) for i in range(11)] == \
+        [False, False, False, False, True, True, True, True, True, True, False]
+
+
 HALF_LANES = """\
     s_mov_b32 s0, 0x3c00
     v_mov_b32_e32 v1, 0

@@ -45,6 +45,7 @@ class CFG:
 
 
 _EXEC = special_pair("exec").mask() | special("exec_lo").mask()
+_SCC = special("scc").mask()
 _LANE_DISABLING = ("s_and_saveexec_", "s_andn2_saveexec_", "s_and_not1_saveexec_", "s_and_b", "s_andn2_b",
                    "s_and_not1_b", "s_xor_b")
 
@@ -82,33 +83,93 @@ def _copied_mask(kernel: Kernel, w: Instruction) -> int:
     return 0
 
 
+#: an if/else's switch from the "then" to the "else" lanes in one instruction (LLVM's SI_ELSE, folded)
+_ELSE_SWITCHES = ("s_andn2_saveexec_", "s_and_not1_saveexec_")
+
+#: instructions that move a saved EXEC mask to other SGPRs without touching EXEC: a copy, the "else" mask
+#: of an if/else (``s_xor_b64 s[4:5], exec, s[2:3]``: the lanes the saved mask has and EXEC has not), the
+#: mask ``s_and_b64 s[4:5], exec, s[2:3]`` that an else part saves (LLVM's SILowerControlFlow emitIf/emitElse)
+_MASK_MOVES = ("s_mov_b32", "s_mov_b64", "s_xor_b32", "s_xor_b64", "s_and_b32", "s_and_b64")
+
+
+def _moves_mask(ins: Instruction, carriers: int) -> int:
+    """The SGPRs ``ins`` moves a mask held in ``carriers`` to (0 when it does not): a copy reads only the
+    mask, an else mask or an else part's saved mask combines it with EXEC and nothing else."""
+    if ins.defs & _EXEC or not ins.uses & carriers or not ins.mnemonic.startswith(_MASK_MOVES):
+        return 0
+    sources = ins.uses & ~_SCC
+    if ins.mnemonic.startswith("s_mov_b"):
+        return ins.defs & ~_SCC if not sources & ~carriers else 0
+    return ins.defs & ~_SCC if sources & _EXEC and not sources & ~(carriers | _EXEC) else 0
+
+
 def _restores(kernel: Kernel, start: int, saved: int, succs_of: dict[int, list[int]]) -> set[int]:
     """Instructions that may switch lanes back on from ``saved`` first on some path from ``start``,
-    following control flow (branch targets and fall-through), not listing order. A path ends at a
-    restore, or where ``saved`` is overwritten without being read."""
+    following control flow (branch targets and fall-through), not listing order.
+
+    The mask is followed by its data flow, not by register names: LLVM moves it to another pair between
+    the parts of an if/else (``s_and_saveexec_b64 s[2:3], s[0:1]`` / ``s_xor_b64 s[4:5], exec, s[2:3]`` /
+    ... / ``s_or_saveexec_b64 s[2:3], s[4:5]``, llc-19 int64.cl divmod64), so every register a copy or an
+    else mask writes from it carries it too. A path ends at a restore (an EXEC write reading a carrier),
+    or where every carrier is overwritten without being read."""
     instructions = kernel.instructions
     found: set[int] = set()
-    seen: set[int] = set()
-    work = [start]
+    seen: set[tuple[int, int]] = set()
+    work = [(start, saved)]
     while work:
-        i = work.pop()
+        i, carriers = work.pop()
         while i < len(instructions):
             j = instructions[i]
-            if j.defs & _EXEC and j.uses & saved:
+            if j.defs & _EXEC and j.uses & carriers:
                 found.add(i)
                 break
-            if j.defs & saved and not j.uses & saved:
-                break
+            moved = _moves_mask(j, carriers)
+            if moved:
+                carriers |= moved
+            elif j.defs & carriers and not j.uses & carriers:
+                carriers &= ~j.defs
+                if not carriers:
+                    break
             nexts = succs_of.get(i)
             if nexts is None:
                 i += 1
                 continue
             for s in nexts:
-                if s not in seen:
-                    seen.add(s)
-                    work.append(s)
+                if (s, carriers) not in seen:
+                    seen.add((s, carriers))
+                    work.append((s, carriers))
             break
     return found
+
+
+def _else_switch(kernel: Kernel, j: int, targets: set[int]) -> int | None:
+    """For a restore ``j`` that switches every lane on and saves the mask (``s_or_saveexec_b64 s[2:3],
+    s[4:5]``), the instruction after it in its block that switches the "then" lanes off again with that
+    mask (``s_xor_b64 exec, exec, s[2:3]``, maybe after ``s_and_b64 s[6:7], exec, s[2:3]``), else None.
+
+    LLVM's else lowering puts the two at the start and the end of the "Flow" block; only when nothing lies
+    between them are they folded into one ``s_andn2_saveexec`` (SIOptimizeExecMasking), so a scalar load,
+    a copy or a spill between them leaves the pair apart. ``targets``: the instructions branches go to (the
+    block ends there)."""
+    instructions = kernel.instructions
+    restore = instructions[j]
+    if not restore.mnemonic.startswith("s_or_saveexec_b"):
+        return None
+    carriers = restore.defs & ~_EXEC & ~_SCC
+    for k in range(j + 1, len(instructions)):
+        ins = instructions[k]
+        if ins.defs & _EXEC:
+            return k if ins.mnemonic.startswith("s_xor_b") and ins.uses & carriers else None
+        if ins.branch is not BranchKind.NONE or k in targets:
+            return None
+        moved = _moves_mask(ins, carriers)
+        if moved:
+            carriers |= moved
+        elif ins.defs & carriers and not ins.uses & carriers:
+            carriers &= ~ins.defs
+            if not carriers:
+                return None
+    return None
 
 
 def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
@@ -132,6 +193,7 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
             succs_of[ins.index] = [t for t in out if t < n]
         elif ins.branch in (BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT):
             succs_of[ins.index] = []
+    targets = {t for out in succs_of.values() for t in out}
     pairs: list[tuple[int, int]] = []
     for w in instructions:
         if not w.defs & _EXEC:
@@ -148,8 +210,30 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
             if header is not None:
                 pairs.append((w.index, header))
                 continue
-            pairs.append((w.index, j + 1 if j + 1 < n and _saved_mask(instructions[j]) else j))
+            restore = instructions[j]
+            switch = j if restore.mnemonic.startswith(_ELSE_SWITCHES) else _else_switch(kernel, j, targets)
+            if switch is not None and switch + 1 < n:
+                # the "else" lanes are on from the restore and run the "else" part after the switch (the same
+                # instruction, or apart: see _else_switch); ending the edge before the switch would let these
+                # lanes take the switch's own edge too
+                pairs.append((w.index, _else_start(kernel, switch + 1)))
+                continue
+            pairs.append((w.index, j + 1 if j + 1 < n and _saved_mask(restore) else j))
     return pairs
+
+
+def _else_start(kernel: Kernel, k: int) -> int:
+    """Where the lanes an if/else switches to its "else" part go on at instruction ``k`` (just after the
+    switch): past an ``s_cbranch_execz`` (taken only when there are none of them), to the target of an
+    ``s_cbranch_execnz`` (taken whenever there are some), else ``k``."""
+    ins = kernel.instructions[k]
+    if ins.mnemonic == "s_cbranch_execz" and k + 1 < len(kernel.instructions):
+        return k + 1
+    if ins.mnemonic == "s_cbranch_execnz" and ins.target is not None:
+        target = kernel.labels.get(ins.target)
+        if target is not None and target < len(kernel.instructions):
+            return target
+    return k
 
 
 def _waterfall_header(kernel: Kernel, w: int, j: int) -> int | None:
