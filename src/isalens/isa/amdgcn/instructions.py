@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 from isalens.errors import ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
@@ -14,7 +15,7 @@ from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.program import TargetInfo
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
-from isalens.isa.amdgcn import arity, catalog, semantics
+from isalens.isa.amdgcn import arity, catalog, decode_cache, semantics
 from isalens.isa.amdgcn.drafts import Draft, DraftInstruction, check_instruction_text
 from isalens.isa.amdgcn.facts import describe, with_encoding
 from isalens.isa.amdgcn.syntax import RawInstruction, SyntaxProblem, parse_instruction_text
@@ -53,9 +54,11 @@ class ReadContext:
     diagnostics: list[Diagnostic]
     guessed: int = 0
     cache: dict[str, _Decoded] = dataclasses.field(init=False)
+    #: where ``cache`` is kept across runs (:mod:`~isalens.isa.amdgcn.decode_cache`), None when it is not
+    cache_path: Path | None = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
-        self.cache = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
+        self.cache, self.cache_path = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
 
 
 #: decoded instruction texts, shared by every kernel and module of one process for the same target, wave
@@ -68,12 +71,22 @@ _DECODED: dict[tuple[TargetInfo, int, bool], dict[str, _Decoded]] = {}
 _DECODED_LIMIT = 100_000
 
 
-def _shared_cache(target: TargetInfo, wave_size: int, ignore_unknown: bool) -> dict[str, _Decoded]:
+def _shared_cache(target: TargetInfo, wave_size: int, ignore_unknown: bool) -> tuple[dict[str, _Decoded],
+                                                                                    Path | None]:
     key = (target, wave_size, ignore_unknown)
+    path = decode_cache.path_for(repr(key)) if decode_cache.enabled() else None
     cache = _DECODED.get(key)
-    if cache is None or len(cache) > _DECODED_LIMIT:
+    if cache is None:
+        # the texts an earlier run decoded (a damaged or foreign file gives none)
+        cache = _DECODED[key] = decode_cache.load(path, _storable) if path is not None else {}
+    elif len(cache) > _DECODED_LIMIT:
         cache = _DECODED[key] = {}
-    return cache
+    return cache, path
+
+
+def _storable(entry: object) -> bool:
+    """An entry the next run may reuse: decoded, not guessed (a guessed text is decoded again, as it warns)."""
+    return isinstance(entry, _Decoded) and not entry.guessed
 
 
 def _check_ranges(op: Operand, ctx: ReadContext, line: int, mnemonic: str) -> None:
@@ -165,6 +178,8 @@ def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: Rea
     if decoded is None or decoded.guessed:
         decoded = _decode(item, ctx)
         ctx.cache[item.text] = decoded
+        if ctx.cache_path is not None and not decoded.guessed:
+            decode_cache.save_at_exit(ctx.cache_path, ctx.cache, _storable)
     target = None
     if decoded.branch_raw is not None:
         target = _branch_target(decoded.branch_raw, decoded.branch, item, draft, ctx)

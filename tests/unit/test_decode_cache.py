@@ -1,0 +1,91 @@
+"""The decoded-text cache kept across runs (isa/amdgcn/decode_cache.py): a warm run prints what an uncached run
+prints, the cache is really read, and a damaged or hostile file is ignored, never trusted."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from isalens.isa.amdgcn import decode_cache
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s"
+
+
+def _run(xdg: Path, *, enabled: bool = True) -> str:
+    env = dict(os.environ, XDG_CACHE_HOME=str(xdg), ISALENS_DECODE_CACHE="1" if enabled else "0",
+               PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run([sys.executable, "-m", "isalens", "livereg", str(EXAMPLE), "--json"], env=env,
+                          capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def _files(xdg: Path) -> list[Path]:
+    return sorted((xdg / "isalens" / "decoded").glob("*.pickle"))
+
+
+def _write(path: Path, payload: bytes) -> None:
+    """A file in the cache's format with a correct digest (what a damaged-but-resigned file would be)."""
+    path.write_bytes(decode_cache._MAGIC + hashlib.sha256(payload).digest() + payload)
+
+
+def _accept(entry: object) -> bool:
+    return True
+
+
+@pytest.fixture(scope="module")
+def oracle(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The output with the cache off: every text decoded in this run."""
+    return _run(tmp_path_factory.mktemp("off"), enabled=False)
+
+
+def test_warm_run_equals_uncached_and_reads_the_cache(tmp_path: Path, oracle: str) -> None:
+    assert _run(tmp_path) == oracle  # cold: decodes, writes at exit
+    [path] = _files(tmp_path)
+    entries = decode_cache.load(path, _accept)
+    assert entries and all(key == entry.text for key, entry in entries.items())
+    assert _run(tmp_path) == oracle  # warm
+    # the warm run really takes its decoded texts from the file: a changed entry changes the output
+    key, entry = next((k, e) for k, e in entries.items() if e.mnemonic.startswith("v_") and e.defs)
+    entries[key] = dataclasses.replace(entry, defs=0)
+    _write(path, pickle.dumps(entries))
+    assert _run(tmp_path) != oracle
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "empty", "foreign"])
+def test_damaged_file_is_ignored_and_rewritten(tmp_path: Path, oracle: str, damage: str) -> None:
+    _run(tmp_path)
+    [path] = _files(tmp_path)
+    data = bytearray(path.read_bytes())
+    if damage == "flip":
+        data[len(data) // 2] ^= 0x40
+    elif damage == "truncate":
+        del data[len(data) // 3:]
+    elif damage == "empty":
+        data.clear()
+    else:
+        data[:] = b"not a cache at all\n" * 100
+    path.write_bytes(bytes(data))
+    assert decode_cache.load(path, _accept) == {}
+    assert _run(tmp_path) == oracle
+    assert decode_cache.load(path, _accept)  # written again, valid
+
+
+def test_hostile_payload_with_a_valid_digest_is_refused(tmp_path: Path) -> None:
+    """A digest proves no damage, not good intent: the unpickler builds isalens classes only."""
+    path = tmp_path / "x.pickle"
+    _write(path, pickle.dumps({"s_nop 0": os.getcwd}))  # a function of another module
+    assert decode_cache.load(path, _accept) == {}
+    _write(path, pickle.dumps({"s_nop 0": decode_cache.load}))  # an isalens function, not a class
+    assert decode_cache.load(path, _accept) == {}
+    _write(path, pickle.dumps(["not", "a", "dict"]))
+    assert decode_cache.load(path, _accept) == {}
+    _write(path, pickle.dumps({"s_nop 0": 1, 2: 3}))  # entries the caller's check refuses are dropped
+    assert decode_cache.load(path, lambda e: isinstance(e, int)) == {"s_nop 0": 1}
