@@ -102,9 +102,9 @@ class CodeObject:
         return self.target.split(":", 1)[0]
 
 
-def _notes(elf: ELFFile) -> list[tuple[str, int, bytes]]:
+def _notes(all_sections: list[Any]) -> list[tuple[str, int, bytes]]:
     found = []
-    for section in elf.iter_sections():
+    for section in all_sections:
         if isinstance(section, NoteSection):
             for note in section.iter_notes():
                 desc = note["n_desc"]
@@ -150,8 +150,12 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
             what = f"code object v{version}" if version else f"code object ABI version {abi}"
             raise InputError(f"{where}: {what} is not supported (isalens reads code objects v4-v6)",
                              file=file, code="code-object-version")
+        # the section headers once (pyelftools parses them again for every look-up by name: 6 passes cost two
+        # thirds of reading a code object, and `list` reads 777 of them in librocsparse)
+        all_sections = list(elf.iter_sections())
+        by_name = {x.name: x for x in all_sections}  # the last of a name, as pyelftools' get_section_by_name
         meta: dict[str, Any] | None = None
-        for name, kind, desc in _notes(elf):
+        for name, kind, desc in _notes(all_sections):
             if name == "AMDGPU" and kind == NT_AMDGPU_METADATA:
                 meta = unpack_metadata(desc, file=file, where=where)
         if meta is None:
@@ -163,13 +167,13 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
         processor = target.split(":", 1)[0]
         symbols: dict[str, tuple[int, int]] = {}
         functions: dict[str, tuple[int, int]] = {}
-        symtab = elf.get_section_by_name(".symtab") or elf.get_section_by_name(".dynsym")
+        symtab = by_name.get(".symtab") or by_name.get(".dynsym")
         if isinstance(symtab, SymbolTableSection):
             for sym in symtab.iter_symbols():
                 symbols[sym.name] = (int(sym["st_value"]), int(sym["st_size"]))
                 if sym["st_info"]["type"] == "STT_FUNC" and sym["st_shndx"] != "SHN_UNDEF":
                     functions[sym.name] = symbols[sym.name]
-        sections = [(int(x["sh_addr"]), int(x["sh_size"]), int(x["sh_offset"])) for x in elf.iter_sections()
+        sections = [(int(x["sh_addr"]), int(x["sh_size"]), int(x["sh_offset"])) for x in all_sections
                      if x["sh_type"] != "SHT_NOBITS" and x["sh_addr"]]
         flags = decode_e_flags(int(elf.header["e_flags"]), version)
         warnings = list(flags.problems)
@@ -192,11 +196,11 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
         raise InputError(f"{where}: unreadable ELF: {exc}", file=file, code="code-object") from None
     except (ValueError, KeyError, IndexError, AttributeError) as exc:  # pyelftools on damaged headers
         raise InputError(f"{where}: damaged ELF: {type(exc).__name__}: {exc}", file=file, code="code-object") from None
-    names = {x.name for x in elf.iter_sections()}
+    names = set(by_name)
     debug = ("none" if ".debug_line" not in names
              else "lines+variables" if names & {".debug_loclists", ".debug_loc"} else "lines")
     return CodeObject(target, version, source, data, tuple(kernels), functions,
-                      _compiler_major(elf, data, file=file, where=where), debug, flags,
+                      _compiler_major(by_name, data, file=file, where=where), debug, flags,
                       tuple(dict.fromkeys(warnings)))
 
 
@@ -206,9 +210,9 @@ _SHF_COMPRESSED = 0x800
 _MAX_COMMENT = 1 << 16
 
 
-def _comment_bytes(elf: ELFFile, data: bytes, *, file: str, where: str) -> bytes | None:
+def _comment_bytes(by_name: dict[str, Any], data: bytes, *, file: str, where: str) -> bytes | None:
     """The ``.comment`` section's text, decompressed (bounded) when the section is ``SHF_COMPRESSED``."""
-    comment = elf.get_section_by_name(".comment")
+    comment = by_name.get(".comment")
     if comment is None or comment["sh_type"] == "SHT_NOBITS":
         return None
     offset, size = int(comment["sh_offset"]), int(comment["sh_size"])
@@ -243,8 +247,8 @@ def _comment_bytes(elf: ELFFile, data: bytes, *, file: str, where: str) -> bytes
     return text
 
 
-def _compiler_major(elf: ELFFile, data: bytes, *, file: str, where: str) -> int | None:
-    comment = _comment_bytes(elf, data, file=file, where=where)
+def _compiler_major(by_name: dict[str, Any], data: bytes, *, file: str, where: str) -> int | None:
+    comment = _comment_bytes(by_name, data, file=file, where=where)
     if comment is None:
         return None
     versions = [int(v) for v in _CLANG_RE.findall(comment)]

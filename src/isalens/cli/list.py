@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,10 +34,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def list_document(file: str, listed: list[Listed]) -> dict[str, Any]:
+def list_document(file: str, listed: Iterable[Listed]) -> dict[str, Any]:
     """The ``list --json`` document: a ``files`` entry per code object (``file`` the binary, ``code_object``
     where in it), each kernel with analyze's ``name``, ``arch`` and ``wave_size`` and the code object's
-    ``metadata`` figures."""
+    ``metadata`` figures. ``listed`` is consumed one code object at a time (none is kept)."""
     from isalens.report.document import document
 
     entries = []
@@ -87,16 +88,27 @@ def _text(file: str, doc: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens list``; returns the exit code."""
-    from isalens.engine.binary import list_code_objects
+    from isalens.engine.binary import iter_code_objects
     from isalens.report.serialize import dumps
-    listed = list_code_objects(Path(args.file))
-    doc = list_document(args.file, listed)
+
+    messages: list[str] = []
+    damaged = readable = False
+
+    def seen(listed: Iterator[Listed]) -> Iterator[Listed]:
+        """Each code object passed on once, its messages and verdict kept (not the code object: a library's
+        777 held 3 GB)."""
+        nonlocal damaged, readable
+        for item in listed:
+            if item.error is not None:
+                messages.append(f"isalens: {item.error}\n")
+                # code objects too old (v2/v3) are noted; a damaged one, or none readable, is bad input
+                damaged = damaged or item.error.code != "code-object-version"
+            readable = readable or item.code_object is not None
+            for warning in item.code_object.warnings if item.code_object else ():
+                messages.append(f"isalens: {args.file}: warning: {item.source}: {warning}\n")
+            yield item
+
+    doc = list_document(args.file, seen(iter_code_objects(Path(args.file))))
     sys.stdout.write(dumps(doc, indent=1, sort_keys=False) if args.json else _text(args.file, doc))
-    for item in listed:
-        if item.error is not None:
-            sys.stderr.write(f"isalens: {item.error}\n")
-        for warning in item.code_object.warnings if item.code_object else ():
-            sys.stderr.write(f"isalens: {args.file}: warning: {item.source}: {warning}\n")
-    # code objects too old (v2/v3) are noted; a damaged one, or none readable, is bad input
-    damaged = any(item.error and item.error.code != "code-object-version" for item in listed)
-    return EXIT_INPUT if damaged or not any(item.code_object for item in listed) else EXIT_OK
+    sys.stderr.write("".join(messages))
+    return EXIT_INPUT if damaged or not readable else EXIT_OK

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 BINARY_EXTRA = "pip install 'isalens[binary]' (pyelftools, msgpack, zstandard)"
 
-__all__ = ["Listed", "disassemble_all", "is_binary_file", "list_code_objects", "load_binary", "load_code_object",
-           "mapped", "select_kernels", "wave64_code"]
+__all__ = ["Listed", "disassemble_all", "is_binary_file", "iter_code_objects", "list_code_objects", "load_binary",
+           "load_code_object", "mapped", "select_kernels", "wave64_code"]
 
 
 @contextmanager
@@ -61,25 +61,32 @@ class Listed:
 def list_code_objects(path: Path) -> list[Listed]:
     """Every code object in ``path``; one that cannot be read is listed with its error. A file that is not
     a binary at all, or whose container is damaged, raises."""
+    return list(iter_code_objects(path))
+
+
+def iter_code_objects(path: Path) -> Iterator[Listed]:
+    """:func:`list_code_objects` one at a time: a caller that keeps only what it shows of each holds one code
+    object at a time, not a whole library (`isalens list` of 1.3 GB)."""
     try:
         from isalens.binary.codeobject import read_code_object
         from isalens.binary.container import find_code_objects
     except ImportError as exc:
         raise InputError(f"reading binaries needs {exc.name}: {BINARY_EXTRA}", file=str(path),
                          code="binary-extra") from None
-    out: list[Listed] = []
     with mapped(path) as data:
-        for ref in find_code_objects(data, file=str(path)):
+        for count, ref in enumerate(find_code_objects(data, file=str(path)), 1):
             try:
-                out.append(Listed(ref.source, read_code_object(ref.data, file=str(path), source=ref.source)))
+                yield Listed(ref.source, read_code_object(ref.data, file=str(path), source=ref.source))
             except IsalensError as exc:
-                out.append(Listed(ref.source, None, exc))
-    # pyelftools' readers hold reference cycles, now garbage; the CLI pauses the cyclic collector for a
-    # command (cli.main), so they are collected here, once per binary, while the heap is still small (with
-    # the collector running, as in the Python API, it finds them itself)
+                yield Listed(ref.source, None, exc)
+            # pyelftools' readers hold reference cycles, now garbage; the CLI pauses the cyclic collector for a
+            # command (cli.main), so they are collected here, every 64 code objects (each one's cycles hold
+            # its megabytes), while the heap is still small (with the collector running, as in the Python
+            # API, it finds them itself)
+            if count % 64 == 0 and not gc.isenabled():
+                gc.collect()
     if not gc.isenabled():
         gc.collect()
-    return out
 
 
 def _matches(co: CodeObject, target: str) -> bool:

@@ -6,6 +6,7 @@ The client writes each finished batch as a Parquet shard, exactly as the local e
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from isalens.errors import IsalensError
@@ -16,6 +17,8 @@ __all__ = ["DaskEngine", "dask_engine"]
 
 #: units up to this size travel inside their task; larger ones are scattered first
 _INLINE_BYTES = 256 * 1024
+#: scattered code objects kept referenced (the units in flight belong to the last few)
+_SCATTERED_KEEP = 4
 
 
 class DaskEngine:
@@ -30,13 +33,22 @@ class DaskEngine:
         self._cluster = cluster
         threads = sum(client.nthreads().values()) or 1
         self.slots = threads
+        self._scattered: dict[tuple[str, str], Any] = {}
 
     def submit(self, unit: Unit, options: work.ScanOptions) -> Any:
-        # a code object is megabytes: sent to the cluster as data first (scatter), not inside the task's
-        # graph, which Dask warns about on every such unit ("Sending large graph")
-        data: Any = self.client.scatter(unit, hash=False) if unit.data and len(unit.data) > _INLINE_BYTES else unit
         # pure=False: the same unit analysed again (a --rescan) is a new task, not a cached result
-        return self.client.submit(work.run_unit, data, options, pure=False)
+        if not unit.data or len(unit.data) <= _INLINE_BYTES:
+            return self.client.submit(work.run_unit, unit, options, pure=False)
+        # a code object is megabytes: sent to the cluster as data first (scatter), not inside the task's
+        # graph, which Dask warns about on every such unit ("Sending large graph"), and once for all the
+        # units of its kernels (they follow each other)
+        key = (unit.content_hash, unit.source)
+        if key not in self._scattered:
+            if len(self._scattered) >= _SCATTERED_KEEP:
+                del self._scattered[next(iter(self._scattered))]
+            self._scattered[key] = self.client.scatter(unit.data, hash=False)
+        bare = dataclasses.replace(unit, data=None)
+        return self.client.submit(work.run_unit_on, bare, self._scattered[key], options, pure=False)
 
     def wait(self, pending: set[Any]) -> set[Any]:
         done, _ = self._wait(list(pending), return_when="FIRST_COMPLETED")

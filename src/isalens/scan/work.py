@@ -3,6 +3,7 @@ and returns only plain, picklable values and never raises for bad input (that be
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from isalens.scan.units import Unit
 if TYPE_CHECKING:
     from isalens.binary.codeobject import CodeObject
 
-__all__ = ["ScanOptions", "analyze_document", "run_unit"]
+__all__ = ["ScanOptions", "analyze_document", "run_unit", "run_unit_on"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,3 +191,9 @@ def _failed(unit: Unit, message: str, code: str) -> list[dict[str, Any]]:
     if unit.kernels:
         return [error_row(message, code, kernel=k, **identity) for k in unit.kernels]
     return [error_row(message, code, **identity)]
+
+
+def run_unit_on(unit: Unit, data: bytes, options: ScanOptions) -> list[dict[str, Any]]:
+    """:func:`run_unit` of ``unit`` with its bytes given apart (a Dask engine sends a code object's bytes to the
+    cluster once for all the units of its kernels)."""
+    return run_unit(dataclasses.replace(unit, data=data), options)
