@@ -15,9 +15,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from isalens.arch.loader import get_arch
 from isalens.frontends import radv
 
-__all__ = ["CACHE_DIR", "FAMILIES", "ONLY", "SHADERS", "compiled", "corpus_pairs"]
+__all__ = ["CACHE_DIR", "FAMILIES", "ONLY", "SHADERS", "compiled", "corpus_pairs", "waves_of_own_size"]
 
 ROOT = Path(__file__).resolve().parents[2]
 SHADERS = ROOT / "examples" / "shaders"
@@ -29,6 +30,23 @@ ONLY = {"rayquery_hits.comp": ("navi21", "gfx1100"), "rayquery_shadow.frag": ("n
 DUMP_FLAGS = "shaders,shaderstats"
 
 _FORMAT = "1"  # bump when what is cached changes
+
+
+def waves_of_own_size(aco: int, family: str, wave: int) -> int:
+    """ACO's "Subgroups per SIMD" ``aco`` as waves of the shader's own size per SIMD: the oracle for
+    ``occupancy.waves_per_simd`` of a shader.
+
+    Mesa 22.3 ``radv_get_max_waves`` returns on gfx10+ its wave count times wave / 32 ("wave32 units"), and
+    starts a wave32 shader from twice the SIMD's wave64 slots S. With "others" the VGPR/LDS limits in waves of
+    the shader's size: wave64 A = 2 * min(S, others), so W = A / 2; wave32 A = min(2 * S, others), and a SIMD
+    holds S waves of either size (LLVM getMaxWavesPerEU: 16 on gfx10.3+ whatever the wave size), so
+    W = min(A, S). Before gfx10 A counts waves: W = A.
+    """
+    target = radv.resolve_target(family)
+    arch = get_arch(target.gfx)
+    if arch.generation < 10:
+        return aco
+    return aco // 2 if wave == 64 else min(aco, arch.max_waves_per_simd)
 
 
 def corpus_pairs() -> Iterator[tuple[str, str]]:

@@ -52,7 +52,7 @@ def _figures(kernel: LoadedKernel) -> dict[str, object]:
         "wave": kernel.ir.wave_size, "vgpr_peak": res.pressure.vgpr.peak, "sgpr_peak": res.pressure.sgpr.peak,
         "vgpr_requested": res.resources.vgpr.requested, "vgpr_allocated": res.resources.vgpr.allocated,
         "sgpr_requested": res.resources.sgpr.requested, "sgpr_allocated": res.resources.sgpr.allocated,
-        "waves_per_simd": occ.waves_per_simd if occ else None,
+        "waves_per_simd": occ.waves_per_simd if occ else None, "aco_waves": occ.aco_waves if occ else None,
     }
 
 
@@ -72,7 +72,9 @@ def test_front_end_against_aco(radv_ok: None, name: str, family: str, monkeypatc
     assert figures["vgpr_peak"] <= stats["VGPRs"]  # type: ignore[operator]
     assert figures["vgpr_allocated"] == stats["VGPRs"]
     assert figures["code_bytes"] == stats["Code size"]
-    assert figures["waves_per_simd"] == stats["Subgroups per SIMD"]
+    assert figures["aco_waves"] == stats["Subgroups per SIMD"]
+    assert figures["waves_per_simd"] == corpus.waves_of_own_size(int(stats["Subgroups per SIMD"]), family,
+                                                                 int(stats["Subgroup size"]))
     if get_arch(radv.resolve_target(family).gfx).generation >= 10:
         assert figures["sgpr_allocated"] == stats["SGPRs"] == FIXED_SGPRS
     # the convention is stated wherever the figure is printed
@@ -99,7 +101,9 @@ def test_radv_dump_equals_front_end(radv_ok: None, name: str, family: str, monke
         assert own == radv.statistics_of(executable)
         figures = _figures(kernel)
         assert figures["vgpr_allocated"] == executable.statistics["VGPRs"]
-        assert figures["waves_per_simd"] == executable.statistics["Subgroups per SIMD"]
+        assert figures["aco_waves"] == executable.statistics["Subgroups per SIMD"]
+        assert figures["waves_per_simd"] == corpus.waves_of_own_size(
+            int(executable.statistics["Subgroups per SIMD"]), family, executable.subgroup_size)
         assert figures["code_bytes"] == executable.statistics["Code size"]
     # the analysed stage's figures are those of `isalens analyze` on the source
     module, _ = _front_end(name, family, monkeypatch)
@@ -121,7 +125,9 @@ def test_wave32_dump(radv_ok: None, family: str) -> None:
     assert build.wave_size == 32
     (kernel,) = load(build.log, family).kernels
     assert kernel.ir.wave_size == 32
-    assert _figures(kernel)["waves_per_simd"] == build.statistics["Subgroups per SIMD"]
+    assert _figures(kernel)["aco_waves"] == build.statistics["Subgroups per SIMD"]
+    assert _figures(kernel)["waves_per_simd"] == corpus.waves_of_own_size(
+        int(build.statistics["Subgroups per SIMD"]), family, 32)
     assert _figures(kernel)["vgpr_allocated"] == build.statistics["VGPRs"]
 
 
@@ -186,7 +192,11 @@ def test_cli_prints_acos_occupancy_with_its_convention(radv_ok: None, monkeypatc
     monkeypatch.setattr(radv, "compile_shader", lambda *a, **k: build)
     assert cli.main(["analyze", str(corpus.SHADERS / "lighting.frag"), "--arch", "navi21", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)["files"][0]
-    assert doc["kernels"][0]["occupancy"]["waves_per_simd"] == doc["compiler_stats"]["Subgroups per SIMD"]
+    occ = doc["kernels"][0]["occupancy"]
+    aco = doc["compiler_stats"]["Subgroups per SIMD"]
+    wave = doc["compiler_stats"]["Subgroup size"]
+    assert (occ["aco_waves"], occ["aco_wave_unit"], occ["wave_size"]) == (aco, 32, wave)
+    assert occ["waves_per_simd"] == corpus.waves_of_own_size(aco, "navi21", occ["wave_size"])
     assert any("wave32 units" in d["message"] for d in doc["diagnostics"])
 
 

@@ -41,6 +41,24 @@ class OccupancyInput:
     workgroup_assumed: bool = False
     #: where the workgroup size comes from (one of WORKGROUP_SOURCES)
     workgroup_from: str = "given"
+    #: a shader compiled by RADV/ACO: its occupancy follows RADV's model (:func:`radv_limits`)
+    radv: RadvShader | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RadvShader:
+    """What RADV's occupancy model needs beyond registers, LDS and wave size (Mesa 22.3 ``radv_get_max_waves``)."""
+
+    #: ``comp``, ``frag``, ``vert``...: only compute and fragment shaders count LDS
+    stage: str
+    #: threads per compute workgroup (0: not a compute shader)
+    workgroup_size: int = 0
+    #: a fragment shader's interpolated inputs (48 bytes of LDS each)
+    interp_inputs: int = 0
+    #: the Mesa family (Polaris/VegaM hold 8 waves per SIMD)
+    family: str | None = None
+    #: SGPRs the driver allocates beyond the code's (ACO's "SGPRs" minus the requested count; limit before gfx10)
+    sgpr_extra: int = 0
 
 
 #: where a kernel's workgroup size for occupancy comes from, in the order they are taken
@@ -92,6 +110,12 @@ class Occupancy:
     allocated_vgprs: int
     lds_allocated: int
     next_step: NextStep | None
+    #: a shader's figure as ACO prints it ("Subgroups per SIMD"), in waves of ``aco_wave_unit`` lanes (32 on
+    #: gfx10+, where a wave64 counts twice); None for other kernels
+    aco_waves: int | None = None
+    aco_wave_unit: int | None = None
+    #: a shader's waves per SIMD each resource allows in RADV's model (:func:`radv_limits`), own wave size
+    radv_limits: dict[str, int] | None = None
 
 
 def _check(arch: ArchSpec, inp: OccupancyInput) -> None:
@@ -210,6 +234,15 @@ def occupancy(arch: ArchSpec, inp: OccupancyInput) -> Occupancy:
         limited_by=limited, total_vgprs=total, vgpr_granule=granule,
         allocated_vgprs=align_to(max(total, 1), granule), lds_allocated=lds_alloc, next_step=None,
     )
+    if inp.radv is not None:
+        # a shader: RADV's model decides the waves, in waves of the shader's own size (see radv_limits)
+        lim = radv_limits(arch, inp)
+        own = min(lim.values())
+        result = dataclasses.replace(
+            result, waves_per_simd=float(own), max_waves_per_simd=lim["waves"],
+            occupancy_pct=100.0 * own / lim["waves"],
+            limited_by=tuple(k for k in ("vgpr", "sgpr", "lds", "waves") if lim.get(k) == own),
+            aco_waves=aco_waves(arch, inp), aco_wave_unit=32 if arch.generation >= 10 else wave, radv_limits=lim)
     return _with_next_step(arch, inp, result)
 
 
@@ -240,13 +273,19 @@ def _workgroup_limits(arch: ArchSpec, inp: OccupancyInput, wgp: bool, lim_v: int
 def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occupancy:
     """What each resource alone must shed so one more workgroup fits."""
     per_group = occ.waves_per_workgroup
-    # the next level is the next whole number of waves per SIMD: small groups must add several
-    want = occ.workgroups_per_cu + 1
-    while (want * per_group) % occ.simds and want * per_group <= occ.max_waves_per_simd * occ.simds:
-        want += 1
-    if -(-want * per_group // occ.simds) > occ.max_waves_per_simd:
-        return occ
-    target = want * per_group / occ.simds
+    if inp.radv is not None:
+        # RADV's model counts waves, not whole workgroups: the next level is one more wave per SIMD
+        if occ.waves_per_simd + 1 > occ.max_waves_per_simd:
+            return occ
+        target = occ.waves_per_simd + 1
+    else:
+        # the next level is the next whole number of waves per SIMD: small groups must add several
+        want = occ.workgroups_per_cu + 1
+        while (want * per_group) % occ.simds and want * per_group <= occ.max_waves_per_simd * occ.simds:
+            want += 1
+        if -(-want * per_group // occ.simds) > occ.max_waves_per_simd:
+            return occ
+        target = want * per_group / occ.simds
 
     def fits(field: str, value: int) -> bool:
         # the same model answers every question: the changed kernel's own waves per SIMD (a smaller workgroup
@@ -288,6 +327,8 @@ def with_resource(inp: OccupancyInput, field: str, value: int) -> OccupancyInput
 def _waves_only(arch: ArchSpec, inp: OccupancyInput) -> float:
     """Effective waves per SIMD of ``inp`` (what :func:`occupancy` reports, without the next step)."""
     _check(arch, inp)
+    if inp.radv is not None:
+        return float(min(radv_limits(arch, inp).values()))
     wgp = _wgp(arch, inp)
     _, lim_v, lim_s, _ = _limits(arch, inp, wgp)
     simds, per_group, _, by = _workgroup_limits(arch, inp, wgp, lim_v, lim_s)
@@ -346,19 +387,26 @@ def kernel_occupancy(kernel: Kernel, arch: ArchSpec, res: Resources) -> tuple[Oc
     else:
         wg, assumed, source = arch.max_workgroup_size, True, "default"
     wave = kernel.wave_size if kernel.wave_size in arch.wave_sizes else arch.default_wave_size
-    if d.shader_stage is not None and d.shader_stage != "comp":
-        wg, assumed, source = wave, False, "given"  # a graphics wave belongs to no workgroup: nothing to fit whole
+    radv = None
+    if d.shader_stage is not None:
+        if d.shader_stage != "comp":
+            wg, assumed, source = wave, False, "given"  # a graphics wave belongs to no workgroup: nothing to fit
+        # ACO's own "SGPRs" is what the driver programs (before gfx10 usually more than the code's registers)
+        raw = dict(d.raw)
+        aco_sgprs = _number(raw.get("SGPRs"))
+        radv = RadvShader(
+            stage=d.shader_stage, interp_inputs=d.shader_inputs or 0, family=raw.get("family"),
+            workgroup_size=wg if d.shader_stage == "comp" and d.workgroup_size else 0,
+            sgpr_extra=max(aco_sgprs - res.sgpr.requested, 0))
     inp = OccupancyInput(
         vgprs=res.vgpr.requested, sgprs=res.sgpr.requested, agprs=res.agpr.requested,
         lds_bytes=d.lds_bytes or 0, workgroup_size=min(wg, arch.max_workgroup_size),
-        wave_size=wave, workgroup_assumed=assumed, workgroup_from=source,
+        wave_size=wave, workgroup_assumed=assumed, workgroup_from=source, radv=radv,
     )
     try:
         occ = occupancy(arch, inp)
     except OccupancyInputError:
         return None
-    if d.shader_stage is not None:
-        occ = with_radv_convention(occ, arch, kernel, res)
     return occ, inp
 
 
@@ -427,56 +475,68 @@ def _gfx10_3_or_later(arch: ArchSpec) -> bool:
     return arch.generation > 10 or (arch.generation == 10 and len(digits) == 4 and int(digits[2], 16) >= 3)
 
 
-def radv_waves_per_simd(arch: ArchSpec, *, stage: str, vgprs: int, sgprs: int, lds_bytes: int, wave_size: int,
-                        workgroup_size: int = 0, interp_inputs: int = 0, family: str | None = None) -> int:
-    """ACO's "Subgroups per SIMD" (Mesa 22.3 ``radv_get_max_waves``) from allocated resources.
+def radv_limits(arch: ArchSpec, inp: OccupancyInput) -> dict[str, int]:
+    """Waves per SIMD each resource allows a shader in RADV's model, in waves of the shader's own size.
 
-    RADV's convention, neither LLVM's ``; Occupancy:`` nor whole-workgroup fitting:
+    Mesa 22.3 ``radv_get_max_waves`` (src/amd/vulkan/radv_shader.c):
 
-    * on gfx10+ the figure is in **wave32 units**: a wave64 counts twice, and wave32 starts from twice the
-      wave64 limit (a 24-VGPR wave64 compute shader on navi21: 16 wave64 per SIMD -> 32);
-    * VGPRs in the target's granule (physical file: 256/512/768 wave64 VGPRs); SGPRs limit only before gfx10;
-      Polaris/VegaM hold 8 waves per SIMD (``family``);
-    * LDS is shared out per SIMD (64 KiB per CU before gfx10, 128 KiB per WGP after, over 4 SIMDs); a compute
+    * VGPRs in the target's granule (physical file: 256/512/768 wave64 VGPRs, twice as many wave32 VGPRs);
+      SGPRs limit only before gfx10 (800 per SIMD from GFX8, in granules of 16); Polaris/VegaM hold 8 waves;
+    * LDS is shared out per SIMD (64 KiB per CU before gfx10, 128 KiB per WGP after, over 4 SIMDs): a compute
       workgroup's LDS is divided among its waves, rounded **up**; a fragment shader adds 48 bytes per
-      interpolated input; other stages do not count LDS.
+      interpolated input; **other stages do not count LDS** (radv_get_max_waves computes ``lds_per_wave`` only
+      for MESA_SHADER_FRAGMENT and MESA_SHADER_COMPUTE: a vertex shader's NGG LDS never limits it);
+    * ``waves`` is the SIMD's wave slots, the same for wave32 and wave64 (LLVM ``getMaxWavesPerEU``: 16 on
+      gfx10.3+, 20 on gfx10.1; later Mesa starts from ``max_waves_per_simd`` for both sizes too). Mesa 22.3
+      starts wave32 from twice the wave64 slots; :func:`aco_waves` keeps that for ACO's figure.
     """
-    max_waves = 8 if family and family.lower() in RADV_EIGHT_WAVE_FAMILIES else arch.max_waves_per_simd
+    radv = inp.radv
+    stage = radv.stage if radv else "comp"
+    family = radv.family if radv else None
+    wave = inp.wave_size
     late = _gfx10_3_or_later(arch)
     lds_granule = 1024 if late else 512 if arch.generation >= 7 else 256
     lds_per_wave = 0
     if stage == "frag":
-        lds_per_wave = align_to(lds_bytes + interp_inputs * 48, lds_granule)
-    elif stage == "comp" and workgroup_size:
-        lds_per_wave = align_to(lds_bytes, lds_granule) // -(-workgroup_size // wave_size) if lds_bytes else 0
-    waves = max_waves * (64 // wave_size) if arch.generation >= 10 else max_waves
+        lds_per_wave = align_to(inp.lds_bytes + (radv.interp_inputs if radv else 0) * 48, lds_granule)
+    elif stage == "comp" and radv and radv.workgroup_size and inp.lds_bytes:
+        lds_per_wave = align_to(inp.lds_bytes, lds_granule) // -(-radv.workgroup_size // wave)
+    out = {"waves": 8 if family and family.lower() in RADV_EIGHT_WAVE_FAMILIES else arch.max_waves_per_simd}
+    sgprs = inp.sgprs + (radv.sgpr_extra if radv else 0)
     if sgprs and arch.generation < 10:
-        granule = 16 if arch.generation >= 8 else 8
-        waves = min(waves, arch.sgpr_total // align_to(sgprs, granule))
+        out["sgpr"] = arch.sgpr_total // align_to(sgprs, 16 if arch.generation >= 8 else 8)
+    vgprs = arch.total_vgprs(inp.vgprs, inp.agprs)
     if vgprs:
-        waves = min(waves, arch.vgpr_total(wave_size) // align_to(vgprs, arch.vgpr_granule(wave_size)))
+        out["vgpr"] = arch.vgpr_total(wave) // align_to(vgprs, arch.vgpr_granule(wave))
     lds_pool = arch.lds_bytes_per_wgp if arch.generation >= 10 and arch.lds_bytes_per_wgp else arch.lds_bytes_per_cu
     if lds_per_wave:
-        waves = min(waves, -(-(lds_pool // 4) // lds_per_wave))
-    return waves * wave_size // 32 if arch.generation >= 10 else waves
+        out["lds"] = -(-(lds_pool // 4) // lds_per_wave)
+    return out
 
 
-def with_radv_convention(occ: Occupancy, arch: ArchSpec, kernel: Kernel, res: Resources) -> Occupancy:
-    """``occ`` with ``waves_per_simd`` as RADV/ACO report it for a shader (see :func:`radv_waves_per_simd`).
+def aco_waves(arch: ArchSpec, inp: OccupancyInput) -> int:
+    """ACO's "Subgroups per SIMD" for ``inp`` (Mesa 22.3 ``radv_get_max_waves``): :func:`radv_limits` with
+    Mesa 22.3's wave32 start of twice the wave64 slots, and on gfx10+ counted in **wave32 units** (a wave64
+    counts twice): a 24-VGPR wave64 compute shader on navi21 has 16 wave64 waves per SIMD, printed as 32.
 
-    ACO's own "SGPRs" and "LDS size" (in the kernel's declared figures) are used when present: ours are the
-    code's registers, ACO's what the driver programs.
+    Back to waves of the shader's own size W (what :func:`occupancy` reports), from ACO's figure A: before
+    gfx10 W = A; on gfx10+ A = min(2 * slots * 64 / wave, others) * wave / 32, so for wave64 A = 2 * min(slots,
+    others) and W = A / 2, and for wave32 A = min(2 * slots, others) and W = min(A, slots).
     """
-    d = kernel.declared
-    raw = dict(d.raw)
-    sgprs = _number(raw.get("SGPRs")) or res.sgpr.requested
-    wg = d.workgroup_size[0] * d.workgroup_size[1] * d.workgroup_size[2] if d.workgroup_size else 0
-    waves = radv_waves_per_simd(
-        arch, stage=d.shader_stage or "comp", vgprs=res.vgpr.allocated, sgprs=sgprs, lds_bytes=d.lds_bytes or 0,
-        wave_size=occ.wave_size, workgroup_size=wg, interp_inputs=d.shader_inputs or 0,
-        family=raw.get("family"))
-    top = arch.max_waves_per_simd * (2 if arch.generation >= 10 else 1)
-    return dataclasses.replace(occ, waves_per_simd=float(waves), occupancy_pct=100.0 * waves / top)
+    lim = radv_limits(arch, inp)
+    if arch.generation < 10:
+        return min(lim.values())
+    lim["waves"] *= 64 // inp.wave_size
+    return min(lim.values()) * inp.wave_size // 32
+
+
+def radv_waves_per_simd(arch: ArchSpec, *, stage: str, vgprs: int, sgprs: int, lds_bytes: int, wave_size: int,
+                        workgroup_size: int = 0, interp_inputs: int = 0, family: str | None = None) -> int:
+    """ACO's "Subgroups per SIMD" (:func:`aco_waves`) from allocated resources."""
+    inp = OccupancyInput(vgprs=vgprs, sgprs=sgprs, lds_bytes=lds_bytes, wave_size=wave_size,
+                         radv=RadvShader(stage, workgroup_size=workgroup_size, interp_inputs=interp_inputs,
+                                         family=family))
+    return aco_waves(arch, inp)
 
 
 def _number(text: str | None) -> int:

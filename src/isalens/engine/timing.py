@@ -64,12 +64,9 @@ def _occupancy_waves(kernel: LoadedKernel) -> int | None:
         return None
     if occ is None:
         return None
+    # a shader's figure is already in waves of its own size (ACO's wave32 units are aco_waves; issue 29:
+    # ssao_kernel.frag on navi21 was timed with 32 wave64 waves, twice its cycles per iteration)
     waves = occ[0].waves_per_simd
-    if kernel.ir.declared.shader_stage is not None and kernel.arch.generation >= 10:
-        # a shader's occupancy follows RADV's convention: on GFX10+ it counts wave32 units (32 on a SIMD
-        # whose 16 slots hold wave64 waves), so a wave64 shader has half as many waves in flight (issue 29:
-        # ssao_kernel.frag on navi21 took 32 wave64 waves, twice its cycles per iteration)
-        waves = waves * 32 / kernel.ir.wave_size
     return max(int(waves), 1)
 
 

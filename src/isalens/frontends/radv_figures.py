@@ -10,6 +10,7 @@ from isalens.arch.loader import get_arch, mesa_families
 from isalens.frontends.vk_messages import ExecutableResult
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Module
+from isalens.isa.amdgcn.radv_dump import SHADER_OCCUPANCY_NOTE
 
 
 def aco_subgroups_per_simd(family: str, *, stage: str, vgprs: int, sgprs: int, lds_bytes: int, wave_size: int,
@@ -35,9 +36,8 @@ def statistics_of(executable: ExecutableResult) -> dict[str, str | int]:
 
 def radv_convention_note(file: str | None) -> Diagnostic:
     """The note that says how a shader's occupancy figure is counted."""
-    return Diagnostic(Severity.NOTE, "occupancy", "shader occupancy follows RADV/ACO (\"Subgroups per SIMD\"): "
-                      "waves per SIMD in wave32 units on gfx10+ (a wave64 counts twice), no whole-workgroup "
-                      "fitting for graphics stages, SGPRs are a fixed 128 per wave on gfx10+", file, None)
+    return Diagnostic(Severity.NOTE, "occupancy", SHADER_OCCUPANCY_NOTE, file, None)
+
 
 
 def dump_statistics(module: Module) -> dict[str, str | int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from isalens.analysis.occupancy import TYPICAL_LAUNCH, WORKGROUP_SOURCES, Curve, Occupancy
+from isalens.analysis.occupancy import TYPICAL_LAUNCH, WORKGROUP_SOURCES, Curve, NextStep, Occupancy
 from isalens.analysis.tiles import TilePlan
 
 if TYPE_CHECKING:
@@ -35,6 +35,10 @@ def occupancy_dict(occ: Occupancy, *, workgroup_limit: int) -> dict[str, Any]:
                    "workgroup": workgroup_limit},
         "vgprs": {"total": occ.total_vgprs, "granule": occ.vgpr_granule, "allocated": occ.allocated_vgprs},
         "lds_allocated": occ.lds_allocated,
+        # a shader: the waves above are of its own size (wave_size); ACO's figure beside them in its units
+        "aco_waves": occ.aco_waves,
+        "aco_wave_unit": occ.aco_wave_unit,
+        "radv_limits": None if occ.radv_limits is None else dict(sorted(occ.radv_limits.items())),
         "next_step": None if step is None else {
             "waves_per_simd": step.target_waves_per_simd,
             "vgprs_to_remove": step.vgprs_to_remove,
@@ -73,6 +77,8 @@ def render_occupancy_text(occ: Occupancy, *, title: str | None = None) -> str:
     if title:
         out.append(title)
     mode = " (WGP mode)" if occ.wgp_mode else ""
+    if occ.radv_limits is not None:
+        return _render_shader(occ, out, mode)
     out.append(f"  {occ.arch}{mode}, wave{occ.wave_size}: {occ.waves_per_simd:g} waves per SIMD of "
                f"{occ.max_waves_per_simd} ({occ.occupancy_pct:.0f}%), {occ.workgroups_per_cu} workgroup(s) of "
                f"{occ.waves_per_workgroup} waves per {'WGP' if occ.wgp_mode else 'CU'}")
@@ -94,18 +100,44 @@ def render_occupancy_text(occ: Occupancy, *, title: str | None = None) -> str:
     if step is None:
         out.append("  next level: none (the SIMDs cannot hold another whole workgroup)")
     else:
-        options = []
-        if step.vgprs_to_remove is not None:
-            options.append(f"{step.vgprs_to_remove} fewer VGPRs")
-        if step.sgprs_to_remove is not None:
-            options.append(f"{step.sgprs_to_remove} fewer SGPRs")
-        if step.lds_bytes_to_remove is not None:
-            options.append(f"{step.lds_bytes_to_remove} fewer LDS bytes")
-        if step.threads_to_remove is not None:
-            options.append(f"{step.threads_to_remove} fewer threads per workgroup")
-        out.append(f"  to reach {step.target_waves_per_simd:g} waves per SIMD: "
-                   + (" or ".join(options) if options else "no single resource suffices"))
+        out.append(_next_step_line(step))
     return "\n".join(out) + "\n"
+
+
+def _render_shader(occ: Occupancy, out: list[str], mode: str) -> str:
+    """A RADV/ACO shader: waves of its own size by RADV's model, ACO's figure beside them in ACO's units."""
+    assert occ.radv_limits is not None
+    out.append(f"  {occ.arch}{mode}, wave{occ.wave_size}: {occ.waves_per_simd:g} waves per SIMD of "
+               f"{occ.max_waves_per_simd} ({occ.occupancy_pct:.0f}%); ACO reports {occ.aco_waves} waves "
+               f"(wave{occ.aco_wave_unit} units)")
+    out.append(f"  wave{occ.wave_size} waves per SIMD each resource allows (RADV's model): "
+               + ", ".join(f"{_SHADER_LIMITS.get(k, k)} {v}" for k, v in sorted(occ.radv_limits.items())))
+    out.append(f"  LLVM's per-wave figure for these registers ('; Occupancy:'): {occ.llvm_occupancy}")
+    out.append("  limited by: " + ", ".join(_SHADER_LIMITS.get(x, x) for x in occ.limited_by))
+    step = occ.next_step
+    if step is None:
+        out.append("  next level: none (every wave slot of the SIMD is in use)")
+    else:
+        out.append(_next_step_line(step))
+    return "\n".join(out) + "\n"
+
+
+_SHADER_LIMITS = {"vgpr": "VGPRs", "sgpr": "SGPRs", "lds": "LDS", "waves": "wave slots"}
+
+
+def _next_step_line(step: NextStep) -> str:
+    """What each resource alone must shed for the next level, as one line."""
+    options = []
+    if step.vgprs_to_remove is not None:
+        options.append(f"{step.vgprs_to_remove} fewer VGPRs")
+    if step.sgprs_to_remove is not None:
+        options.append(f"{step.sgprs_to_remove} fewer SGPRs")
+    if step.lds_bytes_to_remove is not None:
+        options.append(f"{step.lds_bytes_to_remove} fewer LDS bytes")
+    if step.threads_to_remove is not None:
+        options.append(f"{step.threads_to_remove} fewer threads per workgroup")
+    return (f"  to reach {step.target_waves_per_simd:g} waves per SIMD: "
+            + (" or ".join(options) if options else "no single resource suffices"))
 
 
 def tile_dict(plan: TilePlan) -> dict[str, Any]:

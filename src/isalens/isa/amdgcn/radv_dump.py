@@ -33,6 +33,12 @@ from isalens.isa.amdgcn.aco_listing import (
 from isalens.isa.amdgcn.drafts import Draft, DraftInstruction, ReadResult
 from isalens.lines import lines_of
 
+#: how a shader's occupancy is counted (RADV dumps and the RADV front end print it once per file)
+SHADER_OCCUPANCY_NOTE = ("shader occupancy follows RADV's model (Mesa radv_get_max_waves) in waves of the shader's "
+                         "own size; ACO's \"Subgroups per SIMD\", shown beside it, counts wave32 units on gfx10+ "
+                         "(a wave64 counts twice); no whole-workgroup fitting for graphics stages, SGPRs are a "
+                         "fixed 128 per wave on gfx10+")
+
 __all__ = ["RADV_DEFAULT_WAVE", "declared_family", "looks_like_radv_dump", "read_radv_dump"]
 
 
@@ -184,9 +190,7 @@ class _Reader:
                              "line naming it)", file=self.file, line=None, code="no-disasm")
         for stage in self.stages:
             self._finish(stage)
-        self.result.notes.append((self.stages[0].line, "shader occupancy follows RADV/ACO (\"Subgroups per SIMD\"): "
-                                  "waves per SIMD in wave32 units on gfx10+ (a wave64 counts twice), no "
-                                  "whole-workgroup fitting for graphics stages, SGPRs a fixed 128 per wave on gfx10+"))
+        self.result.notes.append((self.stages[0].line, SHADER_OCCUPANCY_NOTE))
         return self.result
 
     def _section_end(self, i: int) -> int:
