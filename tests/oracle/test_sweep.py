@@ -9,6 +9,7 @@ import pytest
 from isalens.cli import main
 from isalens.frontends import clang as cc
 from tests.conftest import EXAMPLES
+from tests.schema_check import validate
 
 pytestmark = pytest.mark.oracle
 
@@ -48,11 +49,43 @@ def test_sweep_rows_equal_separate_analyze_runs(capsys: pytest.CaptureFixture[st
         assert row["instructions"] == k["instructions"]
         # LDS by hand: (TILE + 2)^2 floats
         assert row["lds_bytes"] == (int(compiled["defines"]["TILE"]) + 2) ** 2 * 4
-    # one best variant per target, and it has the most waves there
+    # one best variant per target: the most useful work per instruction per SIMD (test below)
     for arch in ("gfx902", "gfx1030"):
         mine = [k for c in compiles if c["arch"] == arch for k in c["kernels"]]
-        (best,) = [k for k in mine if k["best"]]
-        assert best["occupancy"]["waves_per_simd"] == max(k["occupancy"]["waves_per_simd"] for k in mine)
+        assert sum(1 for k in mine if k["best"]) == 1
+
+
+def test_sweep_best_weighs_the_border_overhead_of_the_tile_model(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31: sweep called TILE=8 best (most waves, then fewest instructions) although `isalens tile` says an
+    8x8 tile's border overhead is twice a 16x16 tile's. Best is now the most useful work per instruction per
+    SIMD: waves x useful / loads / instructions, with the tile from `isalens tile` itself."""
+    doc = json.loads(_run(capsys, "sweep", str(TILE_BLUR), "-D", "TILE=8,16,32", "--arch", "gfx902,gfx1030",
+                          "--json"))
+    validate(doc)
+    tiles = {}
+    for side in (8, 16, 32):
+        # the tile model as `isalens tile` prints it for a side x side tile of floats with a one-texel border
+        one = json.loads(_run(capsys, "tile", "--dims", f"{side}x{side}", "--radius", "1", "--bytes-per-item", "4",
+                              "--json"))
+        tiles[side] = one["tile"]
+    # the issue's claim, by hand: 8x8 loads 10^2 = 100 for 64 (+56.25%), 16x16 loads 18^2 = 324 for 256 (+26.6%)
+    assert tiles[8]["overhead_vs_useful_pct"] == 56.25 and tiles[16]["overhead_vs_useful_pct"] == 26.56
+    for arch in ("gfx902", "gfx1030"):
+        mine = {int(c["defines"]["TILE"]): c["kernels"][0] for c in doc["files"] if c["arch"] == arch}
+        score = {}
+        for side, k in mine.items():
+            work = k["work"]
+            assert work["tile"]["dims"] == [side, side] and work["tile"]["radius"] == 1
+            assert work["tile"]["overhead_vs_useful_pct"] == tiles[side]["overhead_vs_useful_pct"]
+            # useful share by hand: side^2 outputs of (side + 2)^2 loads
+            assert work["useful_share"] == pytest.approx(side * side / (side + 2) ** 2, abs=1e-6)
+            score[side] = k["occupancy"]["waves_per_simd"] * side * side / (side + 2) ** 2 / k["instructions"]
+            assert work["score"] == pytest.approx(score[side], abs=1e-6) and "waves per SIMD" in work["weighed"]
+        (best,) = [side for side, k in mine.items() if k["best"]]
+        assert score[best] == max(score.values())
+        assert best != 8  # 10 (gfx902) or 16 (gfx1030) waves for every tile up to 16x16: the border decides
+    text = _run(capsys, "sweep", str(TILE_BLUR), "-D", "TILE=8,16", "--arch", "gfx902")
+    assert "weighing useful work per instruction per SIMD" in text and "56.2%" in text and "26.6%" in text
 
 
 def test_sweep_text_has_six_rows_and_failed_compiles_are_rows(capsys: pytest.CaptureFixture[str]) -> None:

@@ -131,3 +131,15 @@ def test_a_group_that_cannot_launch() -> None:
     # 1024 threads = 16 waves = 4 per SIMD; 68 VGPRs allow 256 / 68 = 3 waves per SIMD: no group fits
     occ = occupancy(GFX9, OccupancyInput(vgprs=68, workgroup_size=1024))
     assert occ.workgroups_per_cu == 0 and occ.waves_per_simd == 0 and occ.llvm_occupancy == 3
+
+
+def test_tile_of_a_workgroup_is_its_shape_plus_the_border_its_lds_holds() -> None:
+    from isalens.analysis.tiles import tile_of_workgroup
+    # sweep's tile_blur.cl: a TILE x TILE group staging (TILE + 2)^2 floats: 18 * 18 * 4 = 1296 bytes
+    plan = tile_of_workgroup((16, 16, 1), 1296)
+    assert plan is not None and (plan.dims, plan.radius, plan.bytes_per_item) == ((16, 16), 1, 4)
+    # 2-byte items with radius 2 of an 8x8 group: 12 * 12 * 2 = 288 bytes (radius 1 would need 288 / 100 bytes)
+    plan = tile_of_workgroup((8, 8, 1), 288)
+    assert plan is not None and (plan.radius, plan.bytes_per_item) == (2, 2)
+    assert tile_of_workgroup((16, 16, 1), 1000) is None  # no (r, size) with (16 + 2r)^2 * size = 1000
+    assert tile_of_workgroup((64, 1, 1), 0) is None and tile_of_workgroup((1, 1, 1), 64) is None

@@ -50,3 +50,25 @@ def candidate_tiles(rank: int) -> list[tuple[int, ...]]:
     """Square/cubic power-of-two tiles from 4 to 64 per side (fewer for 3D)."""
     sides = (4, 8, 16, 32, 64) if rank < 3 else (2, 4, 8, 16)
     return [tuple([s] * rank) for s in sides]
+
+
+#: item sizes and border radii :func:`tile_of_workgroup` tries, smallest first
+_ITEM_BYTES = (1, 2, 4, 8, 16)
+_MAX_RADIUS = 8
+
+
+def tile_of_workgroup(workgroup: tuple[int, int, int], lds_bytes: int, arch: ArchSpec | None = None,
+                      ) -> TilePlan | None:
+    """The tile plan of a neighbourhood filter whose workgroup computes one output per thread: the tile is the
+    workgroup's shape (its dimensions above 1) and the LDS holds exactly the tile plus a border, so the
+    radius and item size are the smallest for which ``loads * bytes_per_item == lds_bytes`` (a 16x16 group with
+    1296 bytes: radius 1, 4-byte items). None when no such tile explains the LDS (not a staged tile)."""
+    dims = tuple(d for d in workgroup if d > 1)
+    if not dims or lds_bytes <= 0:
+        return None
+    for radius in range(1, _MAX_RADIUS + 1):
+        loads = math.prod(d + 2 * radius for d in dims)
+        for size in _ITEM_BYTES:
+            if loads * size == lds_bytes:
+                return plan_tile(dims, radius, size, arch)
+    return None

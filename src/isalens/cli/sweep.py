@@ -23,8 +23,10 @@ def register(subparsers: Any) -> None:
         "sweep", help="compile every combination of -D values and targets, compare registers, waves, size, LDS",
         description="Compile SOURCE with the real front end (clang or RADV) for every combination of the -D value "
                     "lists and --arch targets, in parallel, analyse each compile as `isalens analyze` does, and "
-                    "print one table with the best variant per target marked (most waves per SIMD, then fewest "
-                    "VGPRs, then fewest instructions). Failed compiles are rows with their error.",
+                    "print one table with the best variant per target marked: the most useful work per instruction "
+                    "per SIMD (waves per SIMD x the useful share of the items its LDS tile loads, by the model of "
+                    "`isalens tile`, / instructions; then fewest VGPRs, then fewest instructions). Failed compiles "
+                    "are rows with their error.",
     )
     p.add_argument("source", help="source file (.cl .hip .ll .comp .frag .vert .hlsl ...)")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=v1,v2",

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from isalens.analysis.tiles import TilePlan
 from isalens.report.csv import SafeWriter
 
 
@@ -30,6 +31,28 @@ class SweepRow:
     scratch_bytes: int | None = None
     pressure: tuple[int, ...] = field(default=(), repr=False)
     best: bool = False
+    #: the staged tile the workgroup shape and LDS size describe (the model of `isalens tile`), if any
+    tile: TilePlan | None = None
+
+    @property
+    def useful_share(self) -> float:
+        """Useful items per item loaded into the tile (1 without a tile: no border to pay for)."""
+        return self.tile.useful / self.tile.loads if self.tile is not None else 1.0
+
+    @property
+    def work_score(self) -> float | None:
+        """What "best" weighs: useful work per instruction per SIMD, ``waves_per_simd x useful_share /
+        instructions`` (each thread runs the kernel's instructions for one output, and a tile's border makes
+        ``loads / useful`` items of staging work per output), None when a figure is missing."""
+        if self.waves_per_simd is None or not self.instructions:
+            return None
+        return self.waves_per_simd * self.useful_share / self.instructions
+
+
+#: how the text and JSON name what "best" weighed
+WEIGHED = ("useful work per instruction per SIMD: waves per SIMD x useful share of the items a tile loads "
+           "(tile model of `isalens tile`: workgroup shape + border, from the LDS bytes) / instructions; "
+           "ties: fewer VGPRs, fewer instructions")
 
 
 _FIELDS = ("vgpr_peak", "vgprs", "vgprs_allocated", "sgprs", "waves_per_simd", "llvm_occupancy", "instructions",
@@ -44,10 +67,18 @@ def _kernel_dict(r: SweepRow) -> dict[str, Any]:
     """A kernel object of ``sweep --json``, in the names ``analyze --json`` gives the same figures."""
     occ = None if r.waves_per_simd is None else {"waves_per_simd": r.waves_per_simd,
                                                  "llvm_occupancy": r.llvm_occupancy}
+    tile = None if r.tile is None else {
+        "dims": list(r.tile.dims), "radius": r.tile.radius, "bytes_per_item": r.tile.bytes_per_item,
+        "loads": r.tile.loads, "useful": r.tile.useful,
+        "overhead_vs_useful_pct": round(r.tile.overhead_vs_useful_pct, 2)}
+    score = r.work_score
     return {"name": r.kernel, "arch": r.arch, "best": r.best, "instructions": r.instructions,
             "vgpr": {"peak_live": r.vgpr_peak, "requested": r.vgprs, "allocated": r.vgprs_allocated},
             "sgpr": {"requested": r.sgprs}, "occupancy": occ, "stats": {"code_bytes": r.code_bytes},
-            "lds_bytes": r.lds_bytes, "scratch_bytes": r.scratch_bytes, "pressure": list(r.pressure)}
+            "lds_bytes": r.lds_bytes, "scratch_bytes": r.scratch_bytes, "pressure": list(r.pressure),
+            # what "best" weighed, beside the figures it came from
+            "work": {"tile": tile, "useful_share": round(r.useful_share, 6),
+                     "score": None if score is None else round(score, 6), "weighed": WEIGHED}}
 
 
 def sweep_dict(rows: Sequence[SweepRow], source: str | None = None) -> dict[str, Any]:
@@ -70,11 +101,12 @@ def sweep_dict(rows: Sequence[SweepRow], source: str | None = None) -> dict[str,
 
 
 def render_sweep_text(rows: Sequence[SweepRow]) -> str:
-    """One row per variant and kernel; ``*`` marks the best variant per target (most waves, then fewest VGPRs
-    and instructions); failed compiles show their error."""
+    """One row per variant and kernel; ``*`` marks the best variant per target (the most useful work per
+    instruction per SIMD, :attr:`SweepRow.work_score`); failed compiles show their error."""
     width = max([len("variant"), *(len(_label(r)) for r in rows)])
     head = (f"  {'variant':{width}} {'arch':>8} {'kernel':16} {'VGPR peak':>9} {'req':>5} {'alloc':>5} {'SGPR':>5} "
-            f"{'waves':>6} {'LLVM':>5} {'instrs':>7} {'bytes':>7} {'LDS':>7} {'scratch':>7}")
+            f"{'waves':>6} {'LLVM':>5} {'instrs':>7} {'bytes':>7} {'LDS':>7} {'scratch':>7} {'tile':>10} "
+            f"{'+border':>7} {'work':>7}")
     out = [head, "-" * len(head)]
     for r in rows:
         mark = "*" if r.best else " "
@@ -82,10 +114,15 @@ def render_sweep_text(rows: Sequence[SweepRow]) -> str:
             out.append(f"{mark} {_label(r):{width}} {r.arch:>8} error: {r.error}")
             continue
         cells = [_cell(getattr(r, f)) for f in _FIELDS]
+        tile = "-" if r.tile is None else "x".join(map(str, r.tile.dims)) + f" r{r.tile.radius}"
+        border = "-" if r.tile is None else f"{r.tile.overhead_vs_useful_pct:.1f}%"
+        score = r.work_score
+        work = "-" if score is None else f"{1000 * score:.1f}"
         out.append(f"{mark} {_label(r):{width}} {r.arch:>8} {(r.kernel or '')[:16]:16} {cells[0]:>9} {cells[1]:>5} "
                    f"{cells[2]:>5} {cells[3]:>5} {cells[4]:>6} {cells[5]:>5} {cells[6]:>7} {cells[7]:>7} "
-                   f"{cells[8]:>7} {cells[9]:>7}")
-    out.append("* best variant per target: most waves per SIMD, then fewest VGPRs, then fewest instructions")
+                   f"{cells[8]:>7} {cells[9]:>7} {tile:>10} {border:>7} {work:>7}")
+    out.append(f"* best variant per target, weighing {WEIGHED}")
+    out.append("  work = 1000 x waves x useful / loads / instructions; +border = border items per useful item")
     return "\n".join(out) + "\n"
 
 
