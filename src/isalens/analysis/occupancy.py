@@ -429,24 +429,21 @@ def kernel_vgpr_thresholds(kernel: Kernel, arch: ArchSpec, res: Resources,
     """(most VGPRs, waves per SIMD) per band of VGPR counts over which the kernel's own occupancy stays the same,
     every other resource as it is: the lines a pressure chart draws ("8 waves <= 64").
 
-    The same model as the kernel's occupancy figure (whole workgroups; RADV's convention for shaders), so the
+    The same model as the kernel's occupancy figure (whole workgroups; RADV's model for shaders, in waves of
+    the shader's own size), so the
     band that holds the requested count is the occupancy the report prints (the register file's limit alone
     would label a band "2 waves" beside a kernel whose workgroup fits once).
     """
     if found is None:
         return []
-    occ, inp = found
+    _occ, inp = found
     wave = inp.wave_size
     granule = arch.vgpr_granule(wave)
-    shader = kernel.declared.shader_stage is not None
     seen: dict[int, float] = {}
 
     def waves(vgprs: int) -> float:
-        if shader:
-            at = dataclasses.replace(res, vgpr=dataclasses.replace(
-                res.vgpr, requested=vgprs, allocated=arch.allocated_vgprs(vgprs, wave)))
-            return with_radv_convention(occ, arch, kernel, at).waves_per_simd
-        # the model reads the VGPRs only through the register file's wave limit: one evaluation per limit
+        # the model (RADV's for a shader: inp.radv) reads the VGPRs only through the register file's wave
+        # limit: one evaluation per limit
         limit = waves_with_vgprs(arch, arch.total_vgprs(vgprs, inp.agprs), wave)
         if limit not in seen:
             seen[limit] = _waves_only(arch, with_resource(inp, "vgprs", vgprs))
