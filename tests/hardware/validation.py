@@ -78,6 +78,9 @@ def timing_args(row: dict[str, Any], run: dict[str, Any]) -> tuple[str, ...]:
         args += ["-D", "SPLIT_MAD"]  # the measured v_mul_lo_u32 + add, not LLVM 19's fused v_mad_u64_u32
     if row["family"] == "latency":
         args += ["--waves", "1"]  # a pointer chase is one dependent load after another: no other wave hides it
+        args += ["--memory-level", row["level"]]  # the level the measured footprint hit
+    if row["family"] == "bandwidth":
+        args += ["--memory-level", "dram"]  # a streaming read of buffers far beyond the caches misses to DRAM
     args.append(str(KERNELS / row["kernel"]))
     return tuple(args)
 
@@ -118,6 +121,7 @@ def predict(row: dict[str, Any], run: dict[str, Any], timing: dict[str, Any]) ->
     cycles = float(loop["cycles_per_iteration"])
     kind, scale = UNITS[row["unit"]]
     if kind == "latency":
+        cycles /= float(row["work_per_lane"])  # loads per iteration: one dependent load each
         return cycles if row["unit"] == "cycles" else cycles / (cond.clock_mhz / 1000.0)
     assert scale is not None
     simds = get_arch(run["isa"]).simds_per_cu
@@ -183,17 +187,20 @@ OpenCL C reproducing each benchmark's loop shape as its documentation describes 
 - `global_read.cl`: clpeak's global memory bandwidth test: 16 coalesced reads per work-item, one
   store; bandwidth counts the bytes read.
 - `pointer_chase.cl`: one dependent load after another (vector path, or scalar path with
-  `-D SCALAR`); the footprint the source used decides which level (L1, L2, MALL, DRAM) it hits.
+  `-D SCALAR`; `-D POINTERS` chases 64-bit pointers through flat loads, gpu-benches' HIP form); the
+  footprint the source used decides which level (L1, L2, MALL, DRAM) it hits, and the prediction passes
+  that level as `--memory-level`.
 - `mfma_loop.cl`: a chain of MFMA instructions per wave (clpeak's `mfma_*` tests on CDNA3).
 
 ## How predictions are computed
 
 For every row the test runs `isalens timing --json --arch <isa> [--device <device>] [-D ...] kernel.cl`
-(latency rows with `--waves 1`; `--device` where the run's card is an isalens device, so the product's own
-rates apply: Radeon VII fp64 1/4, MI50 and Radeon Pro VII 1/2) and reads the kernel's loop:
-`cycles_per_iteration` for `waves` waves per SIMD and `timing.wave_size`. Integer rows compile the
-instructions the measured code ran: `-D SPLIT_MAD` keeps clpeak's `v_mul_lo_u32` + add apart (LLVM 19 would
-fuse them into `v_mad_u64_u32`), `-D MAD24` is one `v_mad_u32_u24` per step. Rates are
+(latency rows with `--waves 1 --memory-level <the level the footprint hit>`, bandwidth rows with
+`--memory-level dram`; `--device` where the run's card is an isalens device, so the product's own rates apply:
+Radeon VII fp64 1/4, MI50 and Radeon Pro VII 1/2) and reads the kernel's loop: `cycles_per_iteration` for
+`waves` waves per SIMD and `timing.wave_size`. Integer rows compile the instructions the measured code ran:
+`-D SPLIT_MAD` keeps clpeak's `v_mul_lo_u32` + add apart (LLVM 19 would fuse them into `v_mad_u64_u32`), `-D
+MAD24` is one `v_mad_u32_u24` per step. Rates are
 
     work per lane per iteration x wave size x waves x SIMDs per CU x CUs x clock / cycles per iteration
 
@@ -224,8 +231,9 @@ device's vector peak).
 - eGPU runs (Thunderbolt 3) affect transfers, not these on-device figures.
 - Integer kernels reproduce the measured instructions (see above); the vendor compilers of the HSAIL/PAL
   runs may still have scheduled them differently.
-- Latency rows are few and approximate (figures read from articles; RDNA3 Infinity Cache latency
-  depends on the fabric's power state).
+- Latency rows: gpu-benches prints cycles at the clock it read, Chips and Cheese ns (converted at the
+  device's boost clock); RDNA3 Infinity Cache latency depends on the fabric's power state. Families
+  without a pointer chase of their own take a related family's figures (docs/timing.md).
 
 ## Current errors
 

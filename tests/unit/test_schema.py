@@ -98,6 +98,10 @@ def _subset_equal(part: Any, whole: Any, where: str) -> None:
         assert part == whole, f"{where}: {part!r} != {whole!r}"
 
 
+def _without_range(section: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in section.items() if k != "memory_range"}
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_a_kernels_figures_are_equal_across_commands(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """analyze computes every section in one run; livereg, advise, timing and compare compute theirs through their
@@ -115,7 +119,10 @@ def test_a_kernels_figures_are_equal_across_commands(path: Path, capsys: pytest.
         assert advise[name]["advice"] == a["advice"] and advise[name]["advice_refused"] == a["advice_refused"]
         assert advise[name]["arch"] == timing[name]["arch"] == a["arch"]
         t, at = timing[name]["timing"], a["timing"]
-        assert t["kernel"] == at["kernel"] and t["loops"] == at["loops"] and t["waves"] == at["waves"]
+        # `timing` adds the all-misses-to-DRAM end of the memory range (a second simulation analyze does not run);
+        # every figure both carry is the same
+        assert _without_range(t["kernel"]) == at["kernel"] and t["waves"] == at["waves"]
+        assert [_without_range(lp) for lp in t["loops"]] == at["loops"]
         for entry in compare["files"]:
             (c,) = entry["kernels"]
             for key in ("arch", "instructions", "vgpr", "sgpr", "occupancy", "stats"):

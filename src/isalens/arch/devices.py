@@ -69,6 +69,13 @@ class DeviceSpec:
     #: wavefront slots of the whole chip (VLIW parts), which can cap wavefronts per SIMD below the GPR limit
     max_wavefronts: int | None = None
     alus_per_sp: int = 1
+    #: measured load-to-use latencies (cycles at the shader clock) by the level a vector load hits, and of an LDS
+    #: read, where a published pointer chase gives them; the family's figures stand for the rest (issue 29 item 3)
+    l1_latency_cycles: int | None = None
+    l2_latency_cycles: int | None = None
+    mall_latency_cycles: int | None = None
+    dram_latency_cycles: int | None = None
+    lds_latency_cycles: int | None = None
     sources: tuple[str, ...] = ()
 
     @property
@@ -103,7 +110,8 @@ _REQUIRED = {
 }
 _INT_FIELDS = {
     "compute_units", "stream_processors", "boost_clock_mhz", "memory_clock_mhz", "lds_bytes_per_cu",
-    "lds_bandwidth_bytes_per_clk_per_cu", "alus_per_sp", "max_wavefronts",
+    "lds_bandwidth_bytes_per_clk_per_cu", "alus_per_sp", "max_wavefronts", "l1_latency_cycles", "l2_latency_cycles",
+    "mall_latency_cycles", "dram_latency_cycles", "lds_latency_cycles",
 }
 _FLOAT_FIELDS = {"memory_bandwidth_gbs", "fp32_gflops", "fp16_gflops", "fp64_gflops", "tex_fetch_gbs",
                  "fp32_packed_gflops", "matrix_fp16_gflops", "matrix_int8_gops", "achievable_bandwidth_gbs"}

@@ -16,8 +16,9 @@ from isalens.arch.devices import DeviceSpec
 from isalens.arch.model import ArchSpec
 from isalens.patterns import matches
 
-__all__ = ["UNITS", "AcoCosts", "AcoPerf", "ClassTiming", "HazardRule", "TimingTable", "aco_costs", "device_table",
-           "target_table", "timing_family", "timing_table", "timing_tables"]
+__all__ = ["MEMORY_LEVELS", "UNITS", "AcoCosts", "AcoPerf", "ClassTiming", "HazardRule", "MemoryLatency",
+           "TimingTable", "aco_costs", "device_table", "memory_latency", "memory_table", "target_table",
+           "timing_family", "timing_table", "timing_tables"]
 
 #: execution resources, in display order
 UNITS = ("valu", "trans", "matrix", "salu", "smem", "vmem", "lds", "export", "branch", "sequencer")
@@ -63,6 +64,38 @@ class HazardRule:
 
 _HAZARD_REGISTERS = {"sgpr", "vgpr", "vcc", "exec", "m0"}
 
+#: the levels a vector-memory load may hit, nearest first (``--memory-level``); ``mall`` is AMD's Infinity Cache
+MEMORY_LEVELS = ("l1", "l2", "mall", "dram")
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryLatency:
+    """Load-to-use latency (cycles at the shader clock) of a vector-memory load by the level it hits, and of an
+    LDS read (``[memory]`` of a family table, a device's own figures over it; each figure cited there)."""
+
+    l1: int
+    l2: int
+    dram: int
+    #: None where no LDS latency was measured for the family (its classes keep their own latency)
+    lds: int | None = None
+    #: None where the part has no MALL (Infinity Cache) or no published figure
+    mall: int | None = None
+    #: where the figures come from (the family's table, a device)
+    source: str = ""
+
+    def of(self, level: str) -> int | None:
+        return {"l1": self.l1, "l2": self.l2, "mall": self.mall, "dram": self.dram}[level]
+
+
+def _memory(where: str, raw: Any) -> MemoryLatency:
+    fields_ = {"l1", "l2", "mall", "dram", "lds"}
+    if not isinstance(raw, dict) or set(raw) - fields_ or not {"l1", "l2", "dram"} <= set(raw):
+        raise ValueError(f"{where}: expected l1, l2, dram (and optionally mall, lds) in cycles")
+    for key, value in raw.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{where}: {key} must be a positive number of cycles, not {value!r}")
+    return MemoryLatency(raw["l1"], raw["l2"], raw["dram"], raw.get("lds"), raw.get("mall"), where)
+
 
 def _hazard(where: str, raw: Any) -> HazardRule:
     if not isinstance(raw, dict) or set(raw) - {"producer", "registers", "consumer", "mnemonics", "dpp",
@@ -87,6 +120,8 @@ class TimingTable:
     hazards: tuple[HazardRule, ...] = ()
     #: classes whose rate differs on one target of the family (``[target.gfx906.classes]``)
     targets: dict[str, dict[str, ClassTiming]] = field(default_factory=dict)
+    #: latencies by memory level (``[memory]``); None in a table without one
+    memory: MemoryLatency | None = None
 
     def of(self, klass: str) -> ClassTiming | None:
         return self.classes.get(klass)
@@ -125,7 +160,7 @@ def timing_table(family: str) -> TimingTable:
     doc = _raw(family)
     base = timing_table(doc["inherit"]) if "inherit" in doc else None
     unknown = set(doc) - {"family", "inherit", "classes", "mfma_passes", "lds_bytes_per_clk", "wave64_only",
-                             "issue_interval", "hazard", "target"}
+                             "issue_interval", "hazard", "target", "memory"}
     if unknown:
         raise ValueError(f"timing_{family}.toml: unknown keys {sorted(unknown)}")
     classes = dict(base.classes) if base else {}
@@ -144,7 +179,9 @@ def timing_table(family: str) -> TimingTable:
         targets.setdefault(name, {}).update(
             {key: _entry(f"timing_{family}.toml [target.{name}.classes.{key}]", entry)
              for key, entry in raw.get("classes", {}).items()})
-    return TimingTable(family, classes, passes, int(lds), bool(wave64_only), int(interval), hazards, targets)
+    memory = _memory(f"timing_{family}.toml [memory]", doc["memory"]) if "memory" in doc else (
+        base.memory if base else None)
+    return TimingTable(family, classes, passes, int(lds), bool(wave64_only), int(interval), hazards, targets, memory)
 
 
 def target_table(table: TimingTable, target: str) -> TimingTable:
@@ -191,6 +228,57 @@ def device_table(table: TimingTable, device: DeviceSpec | None) -> TimingTable:
 
 #: per-device tables by (family, FP64 ratio), with the family table they were made from
 _DEVICE_TABLES: dict[tuple[str, int, float], tuple[TimingTable, TimingTable]] = {}
+
+
+def memory_latency(table: TimingTable, device: DeviceSpec | None) -> MemoryLatency | None:
+    """The family's latencies by memory level with ``device``'s own measured figures over them."""
+    base = table.memory
+    if base is None:
+        return None
+    if device is None:
+        return base
+    own = {"l1": device.l1_latency_cycles, "l2": device.l2_latency_cycles, "mall": device.mall_latency_cycles,
+           "dram": device.dram_latency_cycles, "lds": device.lds_latency_cycles}
+    given = {k: v for k, v in own.items() if v is not None}
+    if not given:
+        return base
+    return replace(base, **given, source=f"device {device.name} ({', '.join(sorted(given))}), else {base.source}")
+
+
+def _level_latency(klass: str, timing: ClassTiming, mem: MemoryLatency, load_cycles: int) -> int | None:
+    """The latency a class takes at a memory level; None for classes levels do not touch."""
+    if timing.unit == "lds" and klass.startswith("ds."):
+        return mem.lds
+    if timing.unit != "vmem":
+        return None
+    # a store completes when L2 has it (the vector L1/L0 is write-through: AMD GCN and RDNA whitepapers), so
+    # its latency is L2's at every level; loads, samples and atomics return from the level they hit
+    return mem.l2 if klass.endswith(".store") else load_cycles
+
+
+def memory_table(table: TimingTable, mem: MemoryLatency | None, level: str) -> TimingTable:
+    """``table`` with vector-memory loads taking ``level``'s latency and LDS reads ``mem.lds`` (issue 29 item 3);
+    the same table when it has no memory figures. ValueError when the level has no figure (no MALL)."""
+    if mem is None:
+        return table
+    cycles = mem.of(level)
+    if cycles is None:
+        raise ValueError(f"no {level.upper()} latency: the part has no MALL (Infinity Cache) or no published figure")
+    key = (id(table), mem, level)
+    held = _MEMORY_TABLES.get(key)
+    if held is not None and held[0] is table:
+        return held[1]
+    changed = {}
+    for klass, timing in table.classes.items():
+        latency = _level_latency(klass, timing, mem, cycles)
+        if latency is not None and latency != timing.latency:
+            changed[klass] = replace(timing, latency=latency)
+    out = replace(table, classes={**table.classes, **changed}) if changed else table
+    _MEMORY_TABLES[key] = (table, out)
+    return out
+
+
+_MEMORY_TABLES: dict[tuple[int, MemoryLatency, str], tuple[TimingTable, TimingTable]] = {}
 
 
 def timing_tables() -> dict[str, TimingTable]:

@@ -33,6 +33,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="ISA listing, or a source file (.cl .hip .comp .frag ...)")
     p.add_argument("--device", help="device for the roofs, e.g. ryzen-5-2400g, mi250x, rx-6900-xt")
     p.add_argument("--waves", metavar="N", help="waves per SIMD (default: the occupancy model's)")
+    p.add_argument("--memory-level", choices=("l1", "l2", "mall", "dram"),
+                   help="the level every vector load hits (default: L2 hits, with the range to all misses to DRAM)")
     p.add_argument("--trip-count", action="append", default=[], metavar="LINE=N",
                    help="trip count of the loop whose header is at LINE (default: 10, stated as assumed)")
     p.add_argument("--what-if", action="append", default=[], metavar="waves=1,2,4|device=a,b",
@@ -146,6 +148,7 @@ def _aco_text(file: str, name: str, doc: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens timing`` for parsed ``args``; returns the exit code."""
+    from isalens.analysis.timing import DEFAULT_MEMORY_LEVEL
     from isalens.engine.timing import kernel_profile, kernel_timing, loop_spans, parse_trip_counts, what_if
     from isalens.engine.vliw import resolve_device
     from isalens.names import demangled
@@ -172,8 +175,10 @@ def run(args: argparse.Namespace) -> int:
             continue
         module, kernels, stats = _kernels(file, args)
         for kernel in kernels:
-            prof = kernel_profile(kernel, trip_counts=trips, device=device)
-            t = kernel_timing(kernel, waves=waves, device=device, profile=prof)
+            level = args.memory_level
+            prof = kernel_profile(kernel, trip_counts=trips, device=device, memory_level=level or DEFAULT_MEMORY_LEVEL)
+            t = kernel_timing(kernel, waves=waves, device=device, profile=prof, memory_level=level,
+                              memory_range=True)
             spans = loop_spans(kernel)
             doc = timing_dict(t, lines=args.lines, spans=spans)
             text = render_timing_text(t, name=f"{file}: {kernel.name}",

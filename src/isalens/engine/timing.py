@@ -9,11 +9,19 @@ the analysis, into :mod:`isalens.analysis.timing`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from isalens.analysis.occupancy import kernel_occupancy
 from isalens.analysis.resources import resources
 from isalens.analysis.source_lines import SourceSpan, loop_span
-from isalens.analysis.timing import KernelProfile, KernelTiming, TimingInputError, evaluate, kernel_profile_on
+from isalens.analysis.timing import (
+    DEFAULT_MEMORY_LEVEL,
+    KernelProfile,
+    KernelTiming,
+    TimingInputError,
+    evaluate,
+    kernel_profile_on,
+)
 from isalens.arch.devices import DeviceSpec
 from isalens.engine.load import LoadedKernel
 from isalens.engine.vliw import resolve_device
@@ -71,12 +79,12 @@ def _occupancy_waves(kernel: LoadedKernel) -> int | None:
 
 
 def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | None = None,
-                   device: DeviceSpec | None = None) -> KernelProfile:
-    """The per-wave simulation of ``kernel`` (independent of waves; of the device only through the rates that
-    differ by product, such as the FP64 ratio)."""
+                   device: DeviceSpec | None = None, memory_level: str = DEFAULT_MEMORY_LEVEL) -> KernelProfile:
+    """The per-wave simulation of ``kernel`` with vector loads hitting ``memory_level`` (independent of waves; of
+    the device only through what differs by product: the FP64 ratio, measured memory latencies)."""
     try:
         prof = kernel_profile_on(kernel.ir, kernel.arch, kernel.cfg, trip_counts=trip_counts,
-                                 occupancy_waves=_occupancy_waves(kernel), device=device)
+                                 occupancy_waves=_occupancy_waves(kernel), device=device, memory_level=memory_level)
     except TimingInputError as exc:
         raise InputError(str(exc), file=kernel.ir.file, code="timing") from None
     if prof is None:
@@ -87,20 +95,41 @@ def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | Non
 
 def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str | DeviceSpec | None = None,
                   trip_counts: Mapping[int, int] | None = None, profile: KernelProfile | None = None,
-                  ) -> KernelTiming:
+                  memory_level: str | None = None, memory_range: bool = False) -> KernelTiming:
     """Cycles per loop iteration, bottlenecks, work and (with ``device``) roofs of one kernel (``profile``:
-    its :func:`kernel_profile` for these trip counts, when the caller has it already)."""
+    its :func:`kernel_profile` for these trip counts and level, when the caller has it already).
+
+    ``memory_level`` (``--memory-level``) times vector loads at that level; without one they are assumed to hit
+    in L2 and, with ``memory_range``, the timing carries the all-misses-to-DRAM variant as ``upper`` (the range
+    a static tool can state without knowing the hit rate)."""
     spec = resolve_device(device) if isinstance(device, str) else device
     if waves is not None and waves < 1:
         raise InputError(f"--waves must be at least 1, not {waves}", code="usage")
-    prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts, device=spec)
-    return evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu)
+    level = memory_level or DEFAULT_MEMORY_LEVEL
+    prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts, device=spec,
+                                                              memory_level=level)
+    t = evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu)
+    if memory_level is not None:
+        return replace(t, memory_level_from="--memory-level")
+    upper = None
+    if memory_range and prof.has_vector_loads and prof.memory_cycles is not None:
+        high = kernel_profile(kernel, trip_counts=trip_counts, device=spec, memory_level="dram")
+        upper = evaluate(high, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu)
+    return replace(t, upper=upper)
+
+
+def _own_figures(spec: DeviceSpec) -> bool:
+    """The device has figures of its own the simulation reads (FP64 ratio, memory latencies)."""
+    return spec.fp64_ratio is not None or any(
+        v is not None for v in (spec.l1_latency_cycles, spec.l2_latency_cycles, spec.mall_latency_cycles,
+                                spec.dram_latency_cycles, spec.lds_latency_cycles))
 
 
 def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] = (),
             devices: Sequence[str] = (), trip_counts: Mapping[int, int] | None = None) -> list[KernelTiming]:
     """The same profile under other wave counts and devices (``--what-if``); a device whose own rates differ
-    from the profile's (FP64 ratio) is simulated again with them."""
+    from the profile's (FP64 ratio, measured memory latencies) is simulated again with them, at the profile's
+    memory level."""
     out = []
     profiles: dict[str, KernelProfile] = {}
     for w in waves or (None,):
@@ -109,9 +138,10 @@ def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] =
                 raise InputError(f"--what-if waves must be at least 1, not {w}", code="usage")
             spec = resolve_device(d) if d else None
             p = prof
-            if spec is not None and spec.fp64_ratio is not None:
+            if spec is not None and _own_figures(spec):
                 if spec.name not in profiles:
-                    profiles[spec.name] = kernel_profile(kernel, trip_counts=trip_counts, device=spec)
+                    profiles[spec.name] = kernel_profile(kernel, trip_counts=trip_counts, device=spec,
+                                                         memory_level=prof.memory_level)
                 p = profiles[spec.name]
             out.append(evaluate(p, waves=w, device=spec, simds_per_cu=kernel.arch.simds_per_cu))
     return out

@@ -15,7 +15,7 @@ from isalens.analysis.source_lines import SourceSpan
 from isalens.analysis.timing import BlockTiming, KernelTiming, LoopTiming, Roofs
 from isalens.report.serialize import array
 
-__all__ = ["render_timing_text", "render_what_if_text", "timing_dict", "what_if_dict"]
+__all__ = ["memory_dict", "render_timing_text", "render_what_if_text", "timing_dict", "what_if_dict"]
 
 
 def _r(value: float | None, digits: int = 2) -> float | None:
@@ -51,6 +51,23 @@ def _block_dict(b: BlockTiming) -> dict[str, Any]:
             "critical_path": list(b.critical_path)}
 
 
+def _range(lo: LoopTiming, hi: LoopTiming | None) -> dict[str, Any] | None:
+    """The loop's figures with every vector load hitting L2 and missing to DRAM (the ends of the range)."""
+    if hi is None:
+        return None
+    return {"cycles_per_iteration": {"l2": _r(lo.cycles_per_iteration), "dram": _r(hi.cycles_per_iteration)},
+            "bottleneck": {"l2": lo.bottleneck, "dram": hi.bottleneck}}
+
+
+def memory_dict(t: KernelTiming) -> dict[str, Any]:
+    """What was assumed about the memory level: the level, where it came from, its latency; the range's ends."""
+    p = t.profile
+    out: dict[str, Any] = {"level": p.memory_level, "from": t.memory_level_from, "latency_cycles": p.memory_cycles}
+    if t.upper is not None:
+        out["range"] = {"levels": ["l2", "dram"], "latency_cycles": [p.memory_cycles, t.upper.profile.memory_cycles]}
+    return out
+
+
 def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False,
                 spans: Mapping[int, SourceSpan] | None = None) -> dict[str, Any]:
     """The ``timing`` JSON section of one kernel (``lines``: per-instruction issue/stall too; ``stream``: the
@@ -65,12 +82,30 @@ def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False,
         "blocks": array(t.profile.blocks, _block_dict, stream=stream),
         "loops": [_loop_dict(lp, (spans or {}).get(lp.header_line)) for lp in t.loops],
         "kernel": kernel,
-        "assumptions": list(t.assumptions),
+        "assumptions": list(t.assumptions) + _memory_assumptions(t),
+        "memory": memory_dict(t),
     }
+    if t.upper is not None:
+        for doc, lo, hi in zip(out["loops"], t.loops, t.upper.loops, strict=True):
+            doc["memory_range"] = _range(lo, hi)
+        kernel["memory_range"] = _range(t.kernel, t.upper.kernel)
     if lines:
         out["lines"] = [{"line": lt.line, "unit": lt.unit, "issue": lt.issue, "start": lt.start, "stall": lt.stall,
                          "reason": lt.reason} for lt in t.profile.lines]
     return out
+
+
+def _memory_assumptions(t: KernelTiming) -> list[str]:
+    p = t.profile
+    if p.memory_cycles is None or not p.has_vector_loads:
+        return []
+    if t.memory_level_from == "--memory-level":
+        return [f"every vector load hits {p.memory_level.upper()} ({p.memory_cycles} cycles, --memory-level)"]
+    text = (f"vector loads hit in L2 ({p.memory_cycles} cycles), as the hit rate is not known statically")
+    if t.upper is not None:
+        text += (f"; with every load missing to DRAM ({t.upper.profile.memory_cycles} cycles) see each loop's range "
+                 "(--memory-level l1|l2|mall|dram picks one)")
+    return [text]
 
 
 def _issue_text(issue: dict[str, int]) -> str:
@@ -90,6 +125,7 @@ def render_timing_text(t: KernelTiming, *, name: str = "", sources: dict[int, st
     if t.device:
         head += f", device {t.device.name}"
     out.append(head)
+    upper_loops = {lp.header_line: lp for lp in t.upper.loops} if t.upper is not None else {}
     if t.loops:
         out.append(f"  {'loop@line':>9} {'depth':>5} {'trips':>7} {'latency':>8} {'cyc/iter':>9}  issue per wave  "
                    "| bottleneck (lines)")
@@ -100,6 +136,7 @@ def render_timing_text(t: KernelTiming, *, name: str = "", sources: dict[int, st
                        f"({_lines_text(lp.bottleneck_lines)})")
             if sources and lp.header_line in sources:
                 out.append(f"      source: {sources[lp.header_line]}")
+            out.extend(_range_lines(lp, upper_loops.get(lp.header_line), "      "))
             out.extend(_work_lines(lp, "      "))
     else:
         out.append("  no loops")
@@ -107,11 +144,20 @@ def render_timing_text(t: KernelTiming, *, name: str = "", sources: dict[int, st
     out.append(f"  kernel: {k.latency_cycles} cycles per wave (latency), issue {_issue_text(k.issue_cycles)}; "
                f"{k.cycles_per_iteration:.0f} cycles for {t.waves} wave(s) on a SIMD; bound: {k.bottleneck} "
                f"({_lines_text(k.bottleneck_lines)})")
+    out.extend(_range_lines(k, t.upper.kernel if t.upper is not None else None, "    "))
     out.extend(_work_lines(k, "    "))
-    for a in t.assumptions:
+    for a in list(t.assumptions) + _memory_assumptions(t):
         out.append(f"  assumed: {a}")
     out.append("  (static estimate: cycles are approximate; see docs/timing.md)")
     return "\n".join(out) + "\n"
+
+
+def _range_lines(lp: LoopTiming, hi: LoopTiming | None, indent: str) -> list[str]:
+    """The all-misses end of the range, where it differs from the L2-hit figures."""
+    if hi is None or round(hi.cycles_per_iteration) == round(lp.cycles_per_iteration):
+        return []
+    return [f"{indent}range: {lp.cycles_per_iteration:.0f} (L2 hits) .. {hi.cycles_per_iteration:.0f} cyc/iter "
+            f"(all misses to DRAM: {hi.bottleneck})"]
 
 
 def _work_lines(lp: LoopTiming, indent: str) -> list[str]:

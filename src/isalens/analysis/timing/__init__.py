@@ -21,6 +21,7 @@ it issued) and hazards are resolved. W waves hide latency: W iterations take
 
 from isalens.analysis.timing.evaluation import evaluate
 from isalens.analysis.timing.model import (
+    DEFAULT_MEMORY_LEVEL,
     DEFAULT_TRIP_COUNT,
     BlockTiming,
     KernelProfile,
@@ -35,6 +36,6 @@ from isalens.analysis.timing.model import (
 from isalens.analysis.timing.regions import kernel_profile_on, profile
 
 __all__ = [
-    "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming", "LoopProfile",
-    "LoopTiming", "Roofs", "TimingInputError", "Work", "evaluate", "kernel_profile_on", "profile",
+    "DEFAULT_MEMORY_LEVEL", "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming",
+    "LoopProfile", "LoopTiming", "Roofs", "TimingInputError", "Work", "evaluate", "kernel_profile_on", "profile",
 ]

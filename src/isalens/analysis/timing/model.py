@@ -10,12 +10,15 @@ from typing import NamedTuple
 from isalens.arch.devices import DeviceSpec
 
 __all__ = [
-    "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming", "LoopProfile", "LoopTiming",
-    "Roofs", "TimingInputError", "Work",
+    "DEFAULT_MEMORY_LEVEL", "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming",
+    "LoopProfile", "LoopTiming", "Roofs", "TimingInputError", "Work",
 ]
 
 #: trip count assumed for a loop without ``--trip-count`` (the same weight the statistics use per loop level)
 DEFAULT_TRIP_COUNT = 10
+#: the level vector loads are assumed to hit without ``--memory-level``: the low end of the reported range (all
+#: hits in L2 .. all misses to DRAM); a static tool does not know the hit rate (issue 29 item 3)
+DEFAULT_MEMORY_LEVEL = "l2"
 
 
 class TimingInputError(ValueError):
@@ -100,6 +103,11 @@ class KernelProfile:
     whole: LoopProfile
     occupancy_waves: int | None
     assumptions: tuple[str, ...]
+    #: the level vector loads were timed at and its latency (None: the table has no memory figures)
+    memory_level: str = DEFAULT_MEMORY_LEVEL
+    memory_cycles: int | None = None
+    #: the kernel has vector-memory loads (whose latency the level decides)
+    has_vector_loads: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,3 +148,7 @@ class KernelTiming:
     loops: tuple[LoopTiming, ...]
     kernel: LoopTiming
     assumptions: tuple[str, ...]
+    #: where the memory level came from: "--memory-level" or "assumed" (the low end of a range)
+    memory_level_from: str = "assumed"
+    #: the same kernel with every vector load missing to DRAM: the high end of the range when no level was given
+    upper: KernelTiming | None = None

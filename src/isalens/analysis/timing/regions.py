@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from isalens.analysis.cfg import CFG, Loop
 from isalens.analysis.timing.costs import InstructionCosts, instruction_costs
 from isalens.analysis.timing.model import (
+    DEFAULT_MEMORY_LEVEL,
     DEFAULT_TRIP_COUNT,
     BlockTiming,
     KernelProfile,
@@ -203,21 +204,39 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     indices = [i for i in range(len(instructions)) if sched.timed[i]]
     return KernelProfile(table.family, wave_size,
                          TimingLines(indices, lines, costs, sched.starts, sched.stalls, sched.reasons),
-                         tuple(blocks), loops, whole, occupancy_waves, tuple(assumptions))
+                         tuple(blocks), loops, whole, occupancy_waves, tuple(assumptions),
+                         has_vector_loads=any(c.memory and c.unit == "vmem" and not c.klass.endswith(".store")
+                                              for c in costs))
 
 
 def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_waves: int | None = None,
                       trip_counts: Mapping[int, int] | None = None, device: DeviceSpec | None = None,
-                      ) -> KernelProfile | None:
+                      memory_level: str = DEFAULT_MEMORY_LEVEL) -> KernelProfile | None:
     """:func:`profile` of a whole kernel with its target's timing table (with ``device``'s own rates where they
-    differ by product) and the class keys the reader stored; None when the target has no timing facts
-    (gfx6/gfx7). The pipeline's pass and the ``timing`` command share it."""
-    from isalens.arch.timing import device_table, target_table, timing_family, timing_table
+    differ by product; vector loads at ``memory_level``'s latency) and the class keys the reader stored; None when
+    the target has no timing facts (gfx6/gfx7). The pipeline's pass and the ``timing`` command share it.
+    TimingInputError when the level has no figure (no MALL)."""
+    from isalens.arch.timing import (
+        device_table,
+        memory_latency,
+        memory_table,
+        target_table,
+        timing_family,
+        timing_table,
+    )
 
     family = timing_family(arch)
     if family is None:
         return None
     table = device_table(target_table(timing_table(family), arch.name), device)
-    return profile(kernel.instructions, graph, [ins.facts.klass for ins in kernel.instructions],
+    mem = memory_latency(table, device)
+    try:
+        table = memory_table(table, mem, memory_level)
+    except ValueError as exc:
+        where = f"device {device.name}" if device is not None else f"{family} without --device"
+        raise TimingInputError(f"--memory-level {memory_level}: {exc} ({where})") from None
+    prof = profile(kernel.instructions, graph, [ins.facts.klass for ins in kernel.instructions],
                    table, wave_size=kernel.wave_size, generation=arch.generation,
                    simds_per_cu=arch.simds_per_cu, trip_counts=trip_counts, occupancy_waves=occupancy_waves)
+    level_cycles = mem.of(memory_level) if mem is not None else None
+    return replace(prof, memory_level=memory_level, memory_cycles=level_cycles)
