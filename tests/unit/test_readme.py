@@ -47,6 +47,7 @@ STAND_INS = {
     "shader.comp": EXAMPLES / "shaders" / "timing_loop_sum.comp",
     "shader.isa": EXAMPLES / "vliw" / "sgemm_8x8.rv770.isa",
     "ps.frag": EXAMPLES / "shaders" / "blur.ps.hlsl",  # HLSL in a file named by its stage: copied as ps.frag
+    "isalens.toml": EXAMPLES / "isalens.toml",  # a budget over the bundled ISA examples
 }
 #: made by the test from a bundled source (clang-19 and ld.lld-19)
 BUILT = {"kernel.co": (EXAMPLES / "kernels" / "sweep" / "tile_blur.cl", "gfx902"),
@@ -58,7 +59,7 @@ TOOLS = {"kernel.cl": ("clang-19",), "tile.cl": ("clang-19",), "kernel.co": ("cl
 #: examples that need what the repository does not bundle, and why they are skipped
 NOT_BUNDLED = {"app": "a HIP application", "build/": "a build tree and a ROCm library",
                "radv_dump.txt": "a RADV_DEBUG=shaders dump", "results.parquet": "a scan of a ROCm library",
-               "base.parquet": "two scans of a ROCm library", "isalens.toml": "a project's budget file"}
+               "base.parquet": "two scans of a ROCm library"}
 
 
 def test_the_readme_has_its_examples() -> None:
@@ -82,12 +83,20 @@ def _build(source: Path, target: str, out: Path) -> Path:
 @pytest.mark.parametrize("command", COMMANDS, ids=[c.split("  ")[0][:60] for c in COMMANDS])
 def test_readme_example_runs(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                              capsys: pytest.CaptureFixture[str]) -> None:
+    run_example(command, tmp_path, monkeypatch, capsys)
+
+
+def run_example(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                *, stand_ins: dict[str, Path] = STAND_INS, not_bundled: dict[str, str] = NOT_BUNDLED,
+                expected_exit: int = 0) -> tuple[str, str]:
+    """Run one documented ``isalens ...`` line in ``tmp_path`` with bundled stand-ins for the files it names
+    (also the --help examples' runner, tests/unit/test_help_examples.py); returns stdout and stderr."""
     argv = shlex.split(command.replace("[", "").replace("]", ""), comments=True)
     assert argv[0] == "isalens"
     argv = argv[1:]
     if argv[0] == "serve":
         pytest.skip("serve runs until stopped: tests/browser/test_serve.py drives it")
-    for name, what in NOT_BUNDLED.items():
+    for name, what in not_bundled.items():
         if name in argv:
             pytest.skip(f"needs {what} ({name})")
     for key, tools in TOOLS.items():
@@ -104,13 +113,16 @@ def test_readme_example_runs(command: str, tmp_path: Path, monkeypatch: pytest.M
         if a in BUILT:
             resolved.append(str(_build(*BUILT[a], tmp_path / a)))
         elif a == "ps.frag":
-            resolved.append(str(shutil.copy(STAND_INS[a], tmp_path / "ps.frag")))
-        elif a in STAND_INS:
-            resolved.append(str(STAND_INS[a]))
+            resolved.append(str(shutil.copy(stand_ins[a], tmp_path / "ps.frag")))
+        elif a in stand_ins:
+            resolved.append(str(stand_ins[a]))
         elif a.startswith("examples/"):
             resolved.append(str(ROOT / a))
         else:
             resolved.append(a)
-    assert main(resolved) == 0, capsys.readouterr().err
+    code = main(resolved)
     out, err = capsys.readouterr()
-    assert out or "wrote" in err
+    assert code == expected_exit, err
+    assert "Traceback" not in out + err
+    assert out or "wrote" in err or "row(s) in" in err  # scan reports its table on stderr
+    return out, err

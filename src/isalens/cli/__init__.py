@@ -24,6 +24,7 @@ from isalens.cli import (
     compare,
     decode,
     diff,
+    examples,
     livereg,
     occupancy,
     query,
@@ -97,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for register in _REGISTER:
         register(sub)
+    examples.attach(sub.choices)  # every command's --help ends with examples (tests/unit/test_help_examples.py)
     for command in sub.choices.values():  # before or after the command name alike
         _add_max_input_size(command, argparse.SUPPRESS)
     return parser
