@@ -35,10 +35,6 @@ def occupancy_dict(occ: Occupancy, *, workgroup_limit: int) -> dict[str, Any]:
                    "workgroup": workgroup_limit},
         "vgprs": {"total": occ.total_vgprs, "granule": occ.vgpr_granule, "allocated": occ.allocated_vgprs},
         "lds_allocated": occ.lds_allocated,
-        # a shader: the waves above are of its own size (wave_size); ACO's figure beside them in its units
-        "aco_waves": occ.aco_waves,
-        "aco_wave_unit": occ.aco_wave_unit,
-        "radv_limits": None if occ.radv_limits is None else dict(sorted(occ.radv_limits.items())),
         "next_step": None if step is None else {
             "waves_per_simd": step.target_waves_per_simd,
             "vgprs_to_remove": step.vgprs_to_remove,
@@ -46,6 +42,10 @@ def occupancy_dict(occ: Occupancy, *, workgroup_limit: int) -> dict[str, Any]:
             "lds_bytes_to_remove": step.lds_bytes_to_remove,
             "threads_to_remove": step.threads_to_remove,
         },
+        # a shader (only): the waves above are of its own size (wave_size), ACO's figure beside them in its units
+        **({} if occ.radv_limits is None else {
+            "aco_waves": occ.aco_waves, "aco_wave_unit": occ.aco_wave_unit,
+            "radv_limits": dict(sorted(occ.radv_limits.items()))}),
     }
 
 
