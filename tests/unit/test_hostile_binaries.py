@@ -350,6 +350,22 @@ def test_descriptor_values_past_their_fields(directive: str, value: str, message
     assert peak < BUDGET_MB
 
 
+@pytest.mark.parametrize(("key", "value"), [(".vgpr_count", "0xfffffffffffffffff"), (".vgpr_count", "-1"),
+                                            (".group_segment_fixed_size", "4294967296")])
+def test_metadata_counts_past_32_bits(key: str, value: str, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # code object metadata holds unsigned 32-bit figures; a 68-bit .vgpr_count reached the JSON writer (64-bit
+    # integers only) and crashed it with exit 3 (found by tools/fuzz.py, seed 31)
+    import re
+
+    text, n = re.subn(rf"^(\s*){re.escape(key)}:\s*\d+$", rf"\g<1>{key}: {value}", EXAMPLE.read_text(), flags=re.M)
+    assert n == 1
+    path = tmp_path / "k.s"
+    path.write_text(text)
+    assert main(["analyze", str(path), "--json"]) == 2
+    assert "out of range (0-4294967295)" in one_message(capsys.readouterr().err, path)
+
+
 def test_descriptor_values_in_range_still_read(tmp_path: Path) -> None:
     text = EXAMPLE.read_text().replace(".amdhsa_system_vgpr_workitem_id 1", ".amdhsa_system_vgpr_workitem_id 2")
     path = tmp_path / "k.s"

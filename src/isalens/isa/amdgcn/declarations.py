@@ -4,6 +4,7 @@ the wave size it runs at."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from isalens.errors import ParseError
@@ -112,7 +113,7 @@ def declared_resources(draft: Draft, wave_size: int, file: str) -> DeclaredResou
         "vgpr_count", "sgpr_count", "agpr_count", "vgpr_spill_count", "sgpr_spill_count",
         "group_segment_fixed_size", "private_segment_fixed_size", "wavefront_size", "max_flat_workgroup_size")]
     raw += [(k, v) for k, v in com.items()]
-    return DeclaredResources(
+    figures = DeclaredResources(
         vgpr_count=_int(md.get("vgpr_count")) if "vgpr_count" in md else _int(com.get("NumVgprs")),
         sgpr_count=_int(md.get("sgpr_count")) if "sgpr_count" in md else _int(com.get("NumSgprs")),
         agpr_count=_int(md.get("agpr_count")) if "agpr_count" in md else _int(com.get("NumAgprs")),
@@ -132,3 +133,20 @@ def declared_resources(draft: Draft, wave_size: int, file: str) -> DeclaredResou
         shader_inputs=_int(md.get("shader_inputs")),
         raw=tuple(raw),
     )
+    _check_ranges(figures, draft, file)
+    return figures
+
+
+#: metadata and descriptor figures are unsigned 32-bit in the code object (LLVM AMDGPUUsage, code object V3+
+#: metadata and kernel descriptor layout); a value outside that is not a count the hardware could see
+_U32 = (1 << 32) - 1
+
+
+def _check_ranges(figures: DeclaredResources, draft: Draft, file: str) -> None:
+    """One message for a declared figure no code object can hold (found by tools/fuzz.py: a 68-bit
+    ``.vgpr_count`` reached the JSON writer, which holds 64-bit integers only)."""
+    for field in dataclasses.fields(figures):
+        value = getattr(figures, field.name)
+        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= _U32:
+            raise ParseError(f"kernel '{draft.name}': declared {field.name} {value} is out of range "
+                             f"(0-{_U32})", file=file, line=draft.start_line, code="metadata")
