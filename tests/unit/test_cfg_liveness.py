@@ -83,6 +83,47 @@ def test_a_register_no_write_reaches_is_not_live() -> None:
     assert 10 in registers_in(live.live_in[1], RegFile.SGPR)
 
 
+# LLVM 19 on gfx1100 (examples/kernels/linalg/sgemm_8x8.cl): the descriptor asks for 14 user SGPRs but
+# enables only the kernarg pointer (s[0:1]); the workgroup ids follow the 14, in s14 and s15. s5 is the high
+# dword of a 64-bit value set on one path only.
+PADDED_USER_SGPRS = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+\t.text
+k:
+\ts_load_b32 s4, s[0:1], 0x0
+\ts_cmp_gt_i32 s14, 0
+\ts_cbranch_scc1 .LBB0_2
+\ts_ashr_i32 s5, s4, 31
+.LBB0_2:
+\ts_lshl_b64 s[6:7], s[4:5], 2
+\tv_mov_b32_e32 v1, s7
+\tglobal_store_b32 v0, v1, s[0:1]
+\ts_endpgm
+.Lfunc_end0:
+\t.section .rodata
+\t.amdhsa_kernel k
+\t\t.amdhsa_user_sgpr_count 14
+\t\t.amdhsa_user_sgpr_dispatch_ptr 0
+\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1
+\t\t.amdhsa_wavefront_size32 1
+\t\t.amdhsa_system_sgpr_workgroup_id_x 1
+\t\t.amdhsa_system_sgpr_workgroup_id_y 1
+\t.end_amdhsa_kernel
+"""
+
+
+def test_user_sgprs_the_descriptor_does_not_enable_hold_no_value() -> None:
+    """By hand, from the descriptor: the hardware loads the kernarg pointer into s[0:1] and the workgroup
+    ids into s14/s15 (after all 14 user SGPRs); s2-s13 are enabled for nothing. So at the entry only s0,
+    s1 (read at 0 and by the store) and s14 (read at 1) are live; s5 is not: no write reaches the
+    s_lshl_b64 on the branch-taken path (LLVM's MIR of sgemm_8x8 lists s[0:1], s14, s15 as its entry
+    live-ins). It is live after its write at index 3 (s7, stored, takes its bits)."""
+    kernel = isalens.load(PADDED_USER_SGPRS).kernels[0]
+    live = kernel.liveness()
+    assert sorted(registers_in(live.entry, RegFile.SGPR)) == [0, 1, 14]
+    assert 5 in registers_in(live.live_out[3], RegFile.SGPR)
+
+
 def _undefined_reads(text: str, tmp_path: Path) -> list[tuple[str, int]]:
     """(register, line of its first read) the report names as read before written."""
     path = tmp_path / "k.s"

@@ -73,7 +73,15 @@ def entry_live_in(draft: Draft, target: TargetInfo, packed_tid: bool, file: str)
     system = sum(1 for key in ("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y",
                                "system_sgpr_workgroup_id_z", "system_sgpr_workgroup_info",
                                "system_sgpr_private_segment_wavefront_offset") if _flag(d.get(key)))
-    mask = Reg(RegFile.SGPR, 0, user + system).mask() if user + system else 0
+    # where the descriptor says which user SGPRs it enables, only those hold a value: LLVM 19 asks gfx11 for
+    # more than it enables (sgemm_8x8: .amdhsa_user_sgpr_count 14, only the kernarg pointer in s[0:1]; its
+    # MIR's entry live-ins are s[0:1], s14, s15). The system SGPRs follow the whole count.
+    enabled = user
+    if any(key.startswith("user_sgpr_") and key != "user_sgpr_count" for key in d):
+        enabled = sum(size for _name, _first, size in user_sgprs(draft))
+        enabled = min(user, enabled + max(0, _int(d.get("user_sgpr_kernarg_preload_length")) or 0))
+    mask = Reg(RegFile.SGPR, 0, enabled).mask() if enabled else 0
+    mask |= Reg(RegFile.SGPR, user, system).mask() if system else 0
     mask |= Reg(RegFile.VGPR, 0, 1 if packed_tid else ids + 1).mask()
     return mask
 
