@@ -4,6 +4,8 @@ resumes. Run by hand (never in tests):
     .venv/bin/python benchmarks/scan_speed.py [--library PATH] [--target gfx1030] [--kernels 2000]
     .venv/bin/python benchmarks/scan_speed.py --full [--library PATH]    # every target of the library
     .venv/bin/python benchmarks/scan_speed.py --compare A.parquet B.parquet  # are two scans' tables equal?
+    .venv/bin/python benchmarks/scan_speed.py --list                  # `isalens list` of the library: time, RSS
+    .venv/bin/python benchmarks/scan_speed.py --largest --kernels 400 # one code object alone (<= 400 kernels)
 
 The library defaults to Debian's librocsparse0 unpacked under .cache/debs (tests/oracle/debian.py puts it
 there). Without ``--full`` the first code objects of ``--target`` (at least ``--kernels`` kernels) are copied
@@ -14,6 +16,7 @@ time of the scan's processes (the machine may be shared) and kernels/s are print
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -23,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+os.environ.setdefault("ISALENS_MAX_INPUT_SIZE", "4G")  # librocsparse.so.0.1 is 1.3 GB, over the 1 GiB default cap
 
 
 def _library() -> Path:
@@ -50,6 +54,35 @@ def extract(library: Path, target: str, kernels: int, into: Path) -> tuple[int, 
             if total >= kernels:
                 break
     return count, total
+
+
+def largest(library: Path, target: str, into: Path, cap: int) -> int:
+    """Copy the ``target`` code object with the most kernels, at most ``cap``, to ``into``; returns its kernel
+    count."""
+    from isalens.binary.codeobject import read_code_object
+    from isalens.binary.container import find_code_objects
+    from isalens.engine.binary import mapped
+
+    best, data = 0, b""
+    with mapped(library) as view:
+        for ref in find_code_objects(view, file=str(library)):
+            if ref.triple is None or not ref.triple.endswith("--" + target):
+                continue
+            count = len(read_code_object(ref.data, file=str(library), source=ref.source).kernels)
+            if best < count <= cap:
+                best, data = count, ref.data
+    into.write_bytes(data)
+    return best
+
+
+def timed(argv: list[str]) -> tuple[float, float, int, int]:
+    """Wall seconds, CPU seconds, peak RSS (MB) and exit status of one process (``wait4``)."""
+    start = time.perf_counter()
+    with open(os.devnull, "wb") as null:
+        proc = subprocess.Popen(argv, stdout=null, stderr=null)
+        _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, os.waitstatus_to_exitcode(status)
 
 
 def run_scan(paths: list[str], out: Path, workers: int) -> tuple[float, float, str]:
@@ -100,14 +133,31 @@ def main() -> None:
     parser.add_argument("--target", default="gfx1030")
     parser.add_argument("--kernels", type=int, default=2000)
     parser.add_argument("--full", action="store_true", help="scan the whole library with 2 workers")
+    parser.add_argument("--list", action="store_true", help="time `isalens list` (and --json) of the library")
+    parser.add_argument("--largest", action="store_true", help="scan the target's largest code object alone")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"),
                         help="compare two scan results (Parquet, or a scan's .parts directory of shards)")
     args = parser.parse_args()
     if args.compare:
         raise SystemExit(compare(*args.compare))
     library = args.library or _library()
+    print(f"load average at start: {os.getloadavg()[0]:.1f}")
+    if args.list:
+        for argv in (["list"], ["list", "--json"]):
+            wall, cpu, rss, code = timed([sys.executable, "-m", "isalens", *argv, str(library)])
+            print(f"| `isalens {' '.join(argv)}` | {wall:.1f} s | {cpu:.1f} s | {rss} MB | exit {code} | "
+                  f"load {os.getloadavg()[0]:.1f} |")
+        return
     with tempfile.TemporaryDirectory(prefix="isalens-scan-bench-") as tmp:
         work = Path(tmp)
+        if args.largest:
+            kernels = largest(library, args.target, work / "largest.co", args.kernels)
+            print(f"the largest {args.target} code object of at most {args.kernels} kernels: {kernels} kernels")
+            for workers in (1, 2):
+                wall, cpu, line = run_scan([str(work / "largest.co")], work / f"l{workers}.parquet", workers)
+                print(f"| {workers} worker(s) | {kernels} | {wall:.1f} s | {cpu:.1f} s | {kernels / wall:.1f} | "
+                      f"{kernels / cpu:.1f} | load {os.getloadavg()[0]:.1f} |  ({line})")
+            return
         if args.full:
             wall, cpu, line = run_scan([str(library)], work / "full.parquet", 2)
             print(f"| full library, 2 workers | {wall:.0f} s | {cpu:.0f} s | {line} |")
@@ -120,7 +170,7 @@ def main() -> None:
             wall, cpu, line = run_scan([str(work / "objects")], work / f"w{workers}.parquet", workers)
             walls[workers] = wall
             print(f"| {workers} worker(s) | {kernels} | {wall:.1f} s | {cpu:.1f} s | {kernels / wall:.1f} | "
-                  f"{kernels / cpu:.1f} |  ({line})")
+                  f"{kernels / cpu:.1f} | load {os.getloadavg()[0]:.1f} |  ({line})")
         print(f"speed-up with 2 workers: {walls[1] / walls[2]:.2f}x")
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 import gc
 import mmap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from isalens.arch.loader import normalize_arch_name
 from isalens.arch.model import ArchSpec
@@ -30,6 +30,8 @@ from isalens.reading import map_file
 
 if TYPE_CHECKING:
     from isalens.binary.codeobject import CodeObject
+
+T = TypeVar("T")
 
 BINARY_EXTRA = "pip install 'isalens[binary]' (pyelftools, msgpack, zstandard)"
 
@@ -178,6 +180,30 @@ def disassemble_all(co: CodeObject, file: str, disassembler: str = "ours") -> st
     return code_listing(co, file=file, disassembler=disassembler)[0]
 
 
+#: the debug information last read, per reader: (reader, file, source, keywords) -> (the code object's bytes
+#: object, result or error). A scan analyses a code object's kernels in several units, one after another in the
+#: same worker; its DWARF (librocsparse: seconds per code object) is read for the first only
+_DEBUG_READ: dict[tuple[object, ...], tuple[bytes, object]] = {}
+
+
+def _read_once(reader: Callable[..., T], co: CodeObject, file: str, **keywords: int) -> T:
+    key = (reader, file, co.source, *sorted(keywords.items()))
+    cached = _DEBUG_READ.get(key)
+    if cached is not None and cached[0] is co.data:  # the same bytes object: the same code object
+        result = cached[1]
+    else:
+        try:
+            result = reader(co.data, file=file, where=co.source, **keywords)
+        except IsalensError as exc:
+            result = exc
+        for old in [k for k in _DEBUG_READ if k[0] is reader]:
+            del _DEBUG_READ[old]  # one code object per reader: its tables are megabytes
+        _DEBUG_READ[key] = (co.data, result)
+    if isinstance(result, IsalensError):
+        raise result
+    return cast(T, result)
+
+
 def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
     """The kernels of ``module`` with their source lines from the code object's DWARF line table (``-g``,
     ``-gline-tables-only``); a damaged table is a warning, and the ISA figures stand without it."""
@@ -186,7 +212,7 @@ def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
     from isalens.binary.dwarf_lines import attach_line_table, read_line_table
 
     try:
-        table = read_line_table(co.data, file=file, where=co.source)
+        table = _read_once(read_line_table, co, file)
     except IsalensError as exc:
         note = Diagnostic(Severity.WARNING, "debug-info", f"{exc.message}: no source lines", file, None)
         return dataclasses.replace(module, diagnostics=(*module.diagnostics, note))
@@ -197,7 +223,7 @@ def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
     from isalens.binary.dwarf_inlines import attach_frames, read_frames
 
     try:  # which function each instruction is, and the call sites that inlined it
-        frames, frame_problems = read_frames(co.data, file=file, where=co.source)
+        frames, frame_problems = _read_once(read_frames, co, file)
         problems += frame_problems
         kernels = tuple(attach_frames(k, frames) for k in kernels)
     except IsalensError as exc:
@@ -207,7 +233,7 @@ def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
 
         waves = {k.wave_size for k in kernels} or {64}
         try:
-            by_wave = {w: read_variable_ranges(co.data, file=file, where=co.source, wave_size=w) for w in waves}
+            by_wave = {w: _read_once(read_variable_ranges, co, file, wave_size=w) for w in waves}
         except IsalensError as exc:
             problems.append(f"{exc.message}: no variables")
             by_wave = {}
