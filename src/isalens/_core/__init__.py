@@ -11,25 +11,37 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 
 from isalens._core import reference
 from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 
-__all__ = ["CORE", "LaneFacts", "Solution", "UnitFacts", "needed_uses", "solve_liveness"]
+__all__ = ["CORE", "LaneFacts", "Solution", "UnitFacts", "mask_defined", "maybe_defined", "needed_uses",
+           "solve_liveness", "undefined_reads"]
 
 
+#: the extension, when it is used (not named ``_compiled``: ``from isalens._core import _compiled`` would then find
+#: this attribute instead of importing the submodule)
+_native: types.ModuleType | None = None
 if os.environ.get("ISALENS_PURE_PYTHON") == "1":
-    solve_liveness = reference.solve_liveness
     CORE = "pure-python (ISALENS_PURE_PYTHON=1)"
 elif sys.byteorder != "little":  # the compiled core copies words as little-endian bytes
-    solve_liveness = reference.solve_liveness
     CORE = "pure-python (big-endian machine)"
 else:
     try:
-        from isalens._core import _compiled
+        from isalens._core import _compiled as _native
     except ImportError:
-        solve_liveness = reference.solve_liveness
         CORE = "pure-python (compiled core not built)"
     else:
-        solve_liveness = _compiled.solve_liveness
         CORE = "compiled"
+
+if _native is None:
+    solve_liveness = reference.solve_liveness
+    maybe_defined = reference.maybe_defined
+    undefined_reads = reference.undefined_reads
+    mask_defined = reference.mask_defined
+else:
+    solve_liveness = _native.solve_liveness
+    maybe_defined = _native.maybe_defined
+    undefined_reads = _native.undefined_reads
+    mask_defined = _native.mask_defined

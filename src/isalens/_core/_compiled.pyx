@@ -353,3 +353,204 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
         free(bin_)
         free(bout)
         free(scratch)
+
+
+cdef class _Facts:
+    """An instruction sequence's four sets per instruction as table rows (``defs``, ``uses``, ``undef_before``,
+    ``undef_after``), built once per sequence: the passes after the dataflow reuse it."""
+
+    cdef object source
+    cdef _Table t
+    cdef int32_t* rows
+    cdef Py_ssize_t n
+
+    def __dealloc__(self):
+        free(self.rows)
+
+
+cdef _Facts _last_facts = None
+
+
+cdef _Facts _facts_of(object instructions):
+    """The facts of ``instructions`` (the last sequence's are kept: an analysis calls several passes on one
+    kernel's tuple, which is immutable)."""
+    global _last_facts
+    if _last_facts is not None and _last_facts.source is instructions:
+        return _last_facts
+    cdef _Facts f = _Facts()
+    cdef Py_ssize_t i, n = len(instructions)
+    f.t = _Table()
+    f.n = n
+    f.rows = <int32_t*>malloc(max(n, 1) * 4 * sizeof(int32_t))
+    if f.rows == NULL:
+        raise MemoryError()
+    for i in range(n):
+        ins = instructions[i]
+        f.rows[4 * i] = f.t.add(ins.defs)
+        f.rows[4 * i + 1] = f.t.add(ins.uses)
+        f.rows[4 * i + 2] = f.t.add(ins.undef_before)
+        f.rows[4 * i + 3] = f.t.add(ins.undef_after)
+    f.t.fill()
+    f.source = instructions if isinstance(instructions, tuple) else None
+    _last_facts = f
+    return f
+
+
+cdef inline bint _fits(object x, Py_ssize_t width):
+    return (<object>x).bit_length() <= width * 64
+
+
+def maybe_defined(instructions, starts, ends, preds, order, entry):
+    """See :func:`isalens._core.reference.maybe_defined`."""
+    cdef _Facts f = _facts_of(instructions)
+    cdef Py_ssize_t W = f.t.width, nb = len(starts), b, i, k, j
+    if not _fits(entry, W):
+        from isalens._core import reference
+        return reference.maybe_defined(instructions, starts, ends, preds, order, entry)
+    cdef uint64_t* gen = <uint64_t*>calloc(max(nb, 1) * W, sizeof(uint64_t))
+    cdef uint64_t* din = <uint64_t*>calloc(max(nb, 1) * W, sizeof(uint64_t))
+    cdef uint64_t* scratch = <uint64_t*>calloc(2 * W, sizeof(uint64_t))
+    cdef uint64_t* ent
+    cdef uint64_t* new
+    cdef const uint64_t* d
+    cdef const uint64_t* ub
+    cdef const uint64_t* ua
+    cdef bint changed
+    cdef list pl
+    try:
+        if gen == NULL or din == NULL or scratch == NULL:
+            raise MemoryError()
+        ent = scratch
+        new = scratch + W
+        f.t.load(entry, ent)
+        for b in range(nb):
+            for i in range(<Py_ssize_t>starts[b], <Py_ssize_t>ends[b]):
+                d = f.t.row(f.rows[4 * i])
+                ub = f.t.row(f.rows[4 * i + 2])
+                ua = f.t.row(f.rows[4 * i + 3])
+                for k in range(W):
+                    gen[b * W + k] |= d[k] | ub[k] | ua[k]
+        if nb:
+            memcpy(din, ent, W * sizeof(uint64_t))
+        pl = [list(p) for p in preds]
+        changed = True
+        while changed:
+            changed = False
+            for b in order:
+                if b == 0:
+                    memcpy(new, ent, W * sizeof(uint64_t))
+                else:
+                    for k in range(W):
+                        new[k] = 0
+                for j in pl[b]:
+                    for k in range(W):
+                        new[k] |= din[j * W + k] | gen[j * W + k]
+                if memcmp(new, &din[b * W], W * sizeof(uint64_t)) != 0:
+                    memcpy(&din[b * W], new, W * sizeof(uint64_t))
+                    changed = True
+        return [_as_int(&din[b * W], W) for b in range(nb)]
+    finally:
+        free(gen)
+        free(din)
+        free(scratch)
+
+
+def undefined_reads(instructions, starts, ends, defined, skip):
+    """See :func:`isalens._core.reference.undefined_reads`."""
+    cdef _Facts f = _facts_of(instructions)
+    cdef Py_ssize_t W = f.t.width, nb = len(starts), b, i, k
+    for x in defined:
+        if not _fits(x, W):
+            from isalens._core import reference
+            return reference.undefined_reads(instructions, starts, ends, defined, skip)
+    cdef uint64_t* d = <uint64_t*>calloc(W, sizeof(uint64_t))
+    cdef const uint64_t* u
+    cdef const uint64_t* r
+    cdef bint bad
+    cdef list found = []
+    try:
+        if d == NULL:
+            raise MemoryError()
+        for b in range(nb):
+            f.t.load(defined[b], d)
+            for i in range(<Py_ssize_t>starts[b], <Py_ssize_t>ends[b]):
+                r = f.t.row(f.rows[4 * i + 2])
+                for k in range(W):
+                    d[k] |= r[k]
+                u = f.t.row(f.rows[4 * i + 1])
+                bad = False
+                for k in range(W):
+                    if u[k] & ~d[k]:
+                        bad = True
+                        break
+                if bad and not skip[i]:
+                    found.append((i, _as_int(d, W)))
+                r = f.t.row(f.rows[4 * i])
+                u = f.t.row(f.rows[4 * i + 3])
+                for k in range(W):
+                    d[k] |= r[k] | u[k]
+        return found
+    finally:
+        free(d)
+
+
+def mask_defined(instructions, starts, ends, defined, list live_in, list live_out):
+    """See :func:`isalens._core.reference.mask_defined`."""
+    cdef _Facts f = _facts_of(instructions)
+    cdef Py_ssize_t W = f.t.width, nb = len(starts), b, i, k, n = len(live_in), nsets
+    cdef dict slot = {}  # id of a live-set int -> its row in ``sets`` (neighbouring lines share ints)
+    cdef list objs = []
+    for x in defined:
+        if not _fits(x, W):
+            from isalens._core import reference
+            return reference.mask_defined(instructions, starts, ends, defined, live_in, live_out)
+    for lst in (live_in, live_out):
+        for x in lst:
+            if id(x) not in slot:
+                if not _fits(x, W):
+                    from isalens._core import reference
+                    return reference.mask_defined(instructions, starts, ends, defined, live_in, live_out)
+                slot[id(x)] = len(objs)
+                objs.append(x)
+    nsets = len(objs)
+    cdef uint64_t* sets = <uint64_t*>calloc(max(nsets, 1) * W, sizeof(uint64_t))
+    cdef uint64_t* scratch = <uint64_t*>calloc(2 * W, sizeof(uint64_t))
+    cdef uint64_t* d
+    cdef uint64_t* y
+    cdef const uint64_t* xw
+    cdef const uint64_t* r
+    cdef const uint64_t* r2
+    cdef bint out_of
+    cdef dict memo = {}
+    cdef Py_ssize_t s
+    try:
+        if sets == NULL or scratch == NULL:
+            raise MemoryError()
+        for s in range(nsets):
+            f.t.load(objs[s], &sets[s * W])
+        d = scratch
+        y = scratch + W
+        for b in range(nb):
+            f.t.load(defined[b], d)
+            for i in range(<Py_ssize_t>starts[b], <Py_ssize_t>ends[b]):
+                r = f.t.row(f.rows[4 * i + 2])
+                for k in range(W):
+                    d[k] |= r[k]
+                for lst in (live_in, live_out):
+                    if lst is live_out:
+                        r = f.t.row(f.rows[4 * i])
+                        r2 = f.t.row(f.rows[4 * i + 3])
+                        for k in range(W):
+                            d[k] |= r[k] | r2[k]
+                    xw = &sets[<Py_ssize_t>slot[id((<list>lst)[i])] * W]
+                    out_of = False
+                    for k in range(W):
+                        y[k] = xw[k] & d[k]
+                        if xw[k] & ~d[k]:
+                            out_of = True
+                    if out_of:
+                        (<list>lst)[i] = _shared_int(memo, y, W)
+        return None
+    finally:
+        free(sets)
+        free(scratch)

@@ -175,3 +175,66 @@ def _per_instruction(instructions: Sequence[UnitFacts], lanes: Sequence[LaneFact
             if ins.undef_before:
                 live &= ~ins.undef_before
     return live_in, live_out
+
+
+def maybe_defined(instructions: Sequence[UnitFacts], starts: Sequence[int], ends: Sequence[int],
+                  preds: Sequence[Sequence[int]], order: Sequence[int], entry: int) -> list[int]:
+    """Forward "may hold a value" sets at each block entry: block 0 starts with ``entry``, a block's writes and
+    implicit-def markers reach its successors, nothing becomes undefined again (a union fixpoint)."""
+    nblocks = len(starts)
+    gen = [0] * nblocks
+    for b in range(nblocks):
+        g = 0
+        for i in range(starts[b], ends[b]):
+            ins = instructions[i]
+            g |= ins.defs | ins.undef_before | ins.undef_after
+        gen[b] = g
+    defined_in = [0] * nblocks
+    if nblocks:
+        defined_in[0] = entry
+    changed = True
+    while changed:
+        changed = False
+        for b in order:
+            new = entry if b == 0 else 0
+            for p in preds[b]:
+                new |= defined_in[p] | gen[p]
+            if new != defined_in[b]:
+                defined_in[b] = new
+                changed = True
+    return defined_in
+
+
+def undefined_reads(instructions: Sequence[UnitFacts], starts: Sequence[int], ends: Sequence[int],
+                    defined: Sequence[int], skip: Sequence[bool]) -> list[tuple[int, int]]:
+    """``(i, d)`` for each instruction ``i`` (not ``skip[i]``) reading a unit outside ``d``, the units that may
+    hold a value where it reads (``defined`` at its block's entry, then the writes and implicit-def markers
+    above it), in block order."""
+    found: list[tuple[int, int]] = []
+    for b in range(len(starts)):
+        d = defined[b]
+        for i in range(starts[b], ends[b]):
+            ins = instructions[i]
+            d |= ins.undef_before
+            if ins.uses & ~d and not skip[i]:
+                found.append((i, d))
+            d |= ins.defs | ins.undef_after
+    return found
+
+
+def mask_defined(instructions: Sequence[UnitFacts], starts: Sequence[int], ends: Sequence[int],
+                 defined: Sequence[int], live_in: list[int], live_out: list[int]) -> None:
+    """Keep in ``live_in``/``live_out`` (in place) only units that may hold a value there (see
+    :func:`undefined_reads` for ``d``); an unchanged set stays the same object."""
+    for b in range(len(starts)):
+        d = defined[b]
+        for i in range(starts[b], ends[b]):
+            ins = instructions[i]
+            d |= ins.undef_before
+            x = live_in[i]
+            if x & ~d:
+                live_in[i] = x & d
+            d |= ins.defs | ins.undef_after
+            x = live_out[i]
+            if x & ~d:
+                live_out[i] = x & d

@@ -23,7 +23,6 @@ are recorded in ``Liveness.undefined_reads`` for the report.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from isalens import _core
@@ -100,11 +99,22 @@ def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[Ha
                   live_in: list[int], live_out: list[int], block_in: list[int],
                   block_out: list[int]) -> tuple[int, dict[int, int]]:
     """Take out of the live sets (in place) the units no write or hardware initialisation (``entry_live_in``)
-    can reach; the units read undefined, and for each the first instruction that reads it so."""
+    can reach; the units read undefined, and for each the first instruction that reads it so.
+
+    The passes over every instruction run in the core; here only the few instructions that read a unit no
+    write reaches are looked at (a call's reads are the callee's: its prologue saving a register is not a
+    use of the caller's value)."""
+    instructions = kernel.instructions
+    starts = [b.start for b in graph.blocks]
+    ends = [b.end for b in graph.blocks]
+    calls = [ins.branch is BranchKind.CALL for ins in instructions]
+    order = list(graph.reverse_postorder) + list(graph.unreachable)
+    defined = _core.maybe_defined(instructions, starts, ends, [b.preds for b in graph.blocks], order,
+                                  entry_live_in)
+    reads = _core.undefined_reads(instructions, starts, ends, defined, calls)
     undefined_reads = 0
     undefined_at: dict[int, int] = {}
-    defined = _maybe_defined(kernel, graph, entry_live_in)
-    inputs = _read_as_inputs(kernel, graph, defined, lanes, live_out)
+    inputs = _read_as_inputs(instructions, reads, lanes, live_out)
     if inputs:
         # the code expects these from outside: they are live from the entry to their read (and are
         # still reported below, from the first pass's record)
@@ -113,22 +123,16 @@ def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[Ha
         # as if the entry defined them: they reach every block the entry reaches (no second fixpoint)
         unreachable = set(graph.unreachable)
         defined = [d if b in unreachable else d | undefined_reads for b, d in enumerate(defined)]
-    for i, ins, d in _with_defined(kernel, graph, defined):
-        if ins.uses & ~d and ins.branch is not BranchKind.CALL:
-            # read where no write (and no hardware initialisation) can reach along any path; a source
-            # half that only feeds a dead result half is not needed, and a call's reads are the
-            # callee's (its prologue saving a register is not a use of the caller's value)
-            bad = _uses(ins, lanes[i], live_out[i]) & ~d
-            for unit in iter_bits(bad & ~undefined_reads):
-                undefined_at[unit] = i
-            undefined_reads |= bad
-        x = live_in[i]
-        if x & ~d:  # only a changed set is a new object (the core shares equal neighbours)
-            live_in[i] = x & d
-        d |= ins.defs | ins.undef_after
-        x = live_out[i]
-        if x & ~d:
-            live_out[i] = x & d
+        reads = _core.undefined_reads(instructions, starts, ends, defined, calls)
+    for i, d in reads:
+        # read where no write (and no hardware initialisation) can reach along any path; a source half that
+        # only feeds a dead result half is not needed
+        bad = _uses(instructions[i], lanes[i], live_out[i]) & ~d
+        for unit in iter_bits(bad & ~undefined_reads):
+            undefined_at[unit] = i
+        undefined_reads |= bad
+    # only a changed set is a new object (the core shares equal neighbours)
+    _core.mask_defined(instructions, starts, ends, defined, live_in, live_out)
     for block in graph.blocks:
         block_in[block.index] &= defined[block.index]
         block_out[block.index] = live_out[block.end - 1] if block.end > block.start else 0
@@ -152,8 +156,8 @@ def _drop_reserved(reserved: int, live_in: list[int], live_out: list[int], block
             [x & keep for x in block_out])
 
 
-def _read_as_inputs(kernel: Kernel, graph: CFG, defined: list[int], lanes: list[HalfLanes | None],
-                    live_out: list[int]) -> dict[int, int]:
+def _read_as_inputs(instructions: tuple[Instruction, ...], reads: list[tuple[int, int]],
+                    lanes: list[HalfLanes | None], live_out: list[int]) -> dict[int, int]:
     """Units of explicit operands *no part* of which any write or hardware initialisation reaches, each
     with the first instruction that reads it so.
 
@@ -163,55 +167,13 @@ def _read_as_inputs(kernel: Kernel, graph: CFG, defined: list[int], lanes: list[
     whose high half was never set) reads the rest as ``undef`` and stays out of liveness.
     """
     inputs: dict[int, int] = {}
-    for i, ins, d in _with_defined(kernel, graph, defined):
-        if ins.uses & ~d and ins.branch is not BranchKind.CALL:
-            need = _uses(ins, lanes[i], live_out[i])
-            for op in ins.operands:
-                if isinstance(op, RegOperand):
-                    read = op.mask & need
-                    if read and not read & d:
-                        for unit in iter_bits(read):
-                            inputs.setdefault(unit, i)
+    for i, d in reads:  # the instructions reading a unit outside ``d``, in block order
+        ins = instructions[i]
+        need = _uses(ins, lanes[i], live_out[i])
+        for op in ins.operands:
+            if isinstance(op, RegOperand):
+                read = op.mask & need
+                if read and not read & d:
+                    for unit in iter_bits(read):
+                        inputs.setdefault(unit, i)
     return inputs
-
-
-def _with_defined(kernel: Kernel, graph: CFG, defined: list[int]) -> Iterator[tuple[int, Instruction, int]]:
-    """Every instruction with the units that may hold a value where it reads (``defined`` at its block's
-    entry, then the writes and implicit-def markers above it in the block)."""
-    instructions = kernel.instructions
-    for block in graph.blocks:
-        d = defined[block.index]
-        for i in range(block.start, block.end):
-            ins = instructions[i]
-            d |= ins.undef_before
-            yield i, ins, d
-            d |= ins.defs | ins.undef_after
-
-
-def _maybe_defined(kernel: Kernel, graph: CFG, entry: int) -> list[int]:
-    """Units that may hold a value at each block entry (forward union over predecessors; nothing
-    ever becomes undefined again once written)."""
-    nblocks = len(graph.blocks)
-    # an implicit-def marker counts as a definition: LLVM's IMPLICIT_DEF defines the register (with an
-    # undefined value), so the register may be live after it
-    gen = [0] * nblocks
-    for block in graph.blocks:
-        g = 0
-        for ins in kernel.instructions[block.start : block.end]:
-            g |= ins.defs | ins.undef_before | ins.undef_after
-        gen[block.index] = g
-    defined_in = [0] * nblocks
-    defined_in[0] = entry
-    order = list(graph.reverse_postorder) + list(graph.unreachable)
-    changed = True
-    while changed:
-        changed = False
-        for b in order:
-            block = graph.blocks[b]
-            new = entry if b == 0 else 0
-            for p in block.preds:
-                new |= defined_in[p] | gen[p]
-            if new != defined_in[b]:
-                defined_in[b] = new
-                changed = True
-    return defined_in
