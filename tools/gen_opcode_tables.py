@@ -26,11 +26,12 @@ from pathlib import Path
 FAMILIES: dict[str, tuple[str, str]] = {
     "gfx8": ("gfx803", "gfx9"), "gfx9": ("gfx900", "gfx9"), "gfx90a": ("gfx90a", "gfx9"),
     "gfx942": ("gfx942", "gfx9"), "gfx10_1": ("gfx1010", "gfx10"), "gfx10_3": ("gfx1030", "gfx10"),
-    "gfx11": ("gfx1100", "gfx11"), "gfx12": ("gfx1200", "gfx12"),
+    "gfx11": ("gfx1100", "gfx11"), "gfx11_5": ("gfx1150", "gfx11"), "gfx12": ("gfx1200", "gfx12"),
     # wave64 on gfx10+ (-mattr=+wavefrontsize64: lane masks print as SGPR pairs, vcc for vcc_lo); written as the
     # rows that differ from the wave32 family's table (docs/decoder.md)
     "gfx10_1_w64": ("gfx1010+wavefrontsize64", "gfx10"), "gfx10_3_w64": ("gfx1030+wavefrontsize64", "gfx10"),
-    "gfx11_w64": ("gfx1100+wavefrontsize64", "gfx11"), "gfx12_w64": ("gfx1200+wavefrontsize64", "gfx12"),
+    "gfx11_w64": ("gfx1100+wavefrontsize64", "gfx11"), "gfx11_5_w64": ("gfx1150+wavefrontsize64", "gfx11"),
+    "gfx12_w64": ("gfx1200+wavefrontsize64", "gfx12"),
 }
 
 # Probe register numbers, one per field, multiples of 8 so every register range up to 8 wide is aligned.
@@ -381,6 +382,101 @@ def _word(fmt: str, op: int, tmpl: str) -> int:
     return (0x3E << 25) | op << 17 | SRC1 << 9 | src0
 
 
+_VOP3_REG = {"VDST": (0, VDST), "SRC0": (32, SRC0), "SRC1": (41, SRC1), "SRC2": (50, SRC2)}
+
+
+def _vop3_probe(layout: str, op: int, tmpl: str) -> tuple[int, int]:
+    """The VOP3 words of a row: the probe register of each field its template names (VGPRs from 256 in the
+    source fields), 0 in the others (LLVM accepts an unused field that is zero)."""
+    value = ((0x34 if layout == "gfx9" else 0x35) << 26) | op << 16
+    for name, (lo, reg) in _VOP3_REG.items():
+        m = re.search(rf"\{{{name}:([vsa]):\d+\}}", tmpl)
+        if m:
+            value |= (reg + (256 if m.group(1) != "s" and name != "VDST" else 0)) << lo
+    return value & 0xFFFFFFFF, value >> 32
+
+
+def op_sel(llvm_mc: str, target: str, layout: str, rows: dict[int, tuple[str, str, str]]
+           ) -> dict[int, tuple[str, str, str]]:
+    """How LLVM prints each VOP3 opcode's ``op_sel`` bits (word 0 bits 11-14: source 0-2, destination): the row
+    ``opcode  mnemonic  N:P0,P1,P2,P3``, where N is the length of the printed ``op_sel:[...]`` list and Pi the
+    list position bit i sets, ``-`` when LLVM prints nothing for that bit ("fake16" opcodes such as gfx11's
+    v_cndmask_b16 drop it) and ``x`` when it rejects the bit or prints anything else. Each bit is probed alone on
+    the row's words; the text must be the row's text with `` op_sel:[...]`` appended."""
+    ops = [op for op, (_mn, tmpl, _z) in rows.items() if "{SDST:" not in tmpl and "{LITERAL}" not in tmpl]
+    words = {op: _vop3_probe(layout, op, rows[op][1]) for op in ops}
+    base = disassemble(llvm_mc, target, [words[op] for op in ops])
+    probes = [(op, bit) for op in ops for bit in range(4)]  # bits in order: marks are appended per opcode
+    texts = disassemble(llvm_mc, target, [(words[op][0] | 1 << (11 + bit), words[op][1]) for op, bit in probes])
+    before = dict(zip(ops, base, strict=True))
+    found: dict[int, list[str]] = {}
+    length: dict[int, set[int]] = {}
+    for (op, _bit), text in zip(probes, texts, strict=True):
+        plain = before[op]
+        mark = "x"
+        if plain is not None and text == plain:
+            mark = "-"
+        elif plain is not None and text is not None and text.startswith(plain + " op_sel:["):
+            entries = text[len(plain) + len(" op_sel:["):].removesuffix("]").split(",")
+            if text.endswith("]") and entries.count("1") == 1 and set(entries) <= {"0", "1"}:
+                mark = str(entries.index("1"))
+                length.setdefault(op, set()).add(len(entries))
+        found.setdefault(op, []).append(mark)
+    out: dict[int, tuple[str, str, str]] = {}
+    for op, marks in found.items():
+        if set(marks) == {"x"}:
+            continue
+        sizes = length.get(op, {0})
+        if len(sizes) != 1:
+            marks = ["x" if m not in "-x" else m for m in marks]
+        out[op] = (rows[op][0], f"{min(sizes)}:{','.join(marks)}", "")
+    return out
+
+
+def sdwa(llvm_mc: str, target: str, fmt: str, rows: dict[int, tuple[str, str, str]]
+         ) -> dict[int, tuple[str, str, str]]:
+    """The SDWA form of each VOP1/VOP2/VOPC opcode (gfx8-gfx10: SRC0 = 0xF9, a second dword of selects): its
+    mnemonic and template, probed with the row's registers (SRC0 v16 in the SDWA dword) and every select DWORD
+    (6), ``dst_unused`` UNUSED_PAD (0), no modifiers, VOPC's SD 0 (``vcc``). The select words stay in the
+    template as LLVM printed them (``dst_sel:DWORD``); the decoder puts the instruction's selects there. The last
+    column names the modifiers LLVM accepts for the opcode (each probed alone; the decoder gives a diagnostic for
+    any other)."""
+    ops = list(rows)
+    words = []
+    for op in ops:
+        if fmt == "VOP1":
+            w0, w1 = (0x3F << 25) | VDST << 17 | op << 9 | 0xF9, SRC0 | 6 << 8 | 6 << 16  # no src1_sel
+        elif fmt == "VOP2":
+            w0, w1 = op << 25 | VDST << 17 | SRC1 << 9 | 0xF9, SRC0 | 6 << 8 | 6 << 16 | 6 << 24
+        else:
+            w0, w1 = (0x3E << 25) | op << 17 | SRC1 << 9 | 0xF9, SRC0 | 6 << 16 | 6 << 24
+        words.append((w0, w1))
+    regs = {("v", VDST): "VDST", ("s", VDST): "VDST", ("v", SRC0): "SRC0", ("v", SRC1): "VSRC1"}
+    # the modifiers each opcode takes, each probed alone (SDWA dword bits): LLVM rejects sext on float
+    # opcodes, neg/abs on integer ones, omod on gfx10, ...
+    modifiers = {"sext0": 1 << 19, "neg0": 1 << 20, "abs0": 1 << 21, "s0": 1 << 23,
+                 **({"sext1": 1 << 27, "neg1": 1 << 28, "abs1": 1 << 29, "s1": 1 << 31} if fmt != "VOP1" else {}),
+                 **({"clamp": 1 << 13, "omod": 1 << 14} if fmt != "VOPC" else {"sd": 1 << 15 | VDST << 8})}
+    probes = [(op, name, (w0, w1 | bit)) for op, (w0, w1) in zip(ops, words, strict=True)
+              for name, bit in modifiers.items()]
+    plain = dict(zip(ops, disassemble(llvm_mc, target, words), strict=True))
+    accepted: dict[int, list[str]] = {}
+    for (op, name, _w), text in zip(probes, disassemble(llvm_mc, target, [p[2] for p in probes]), strict=True):
+        if text is not None and "/*" not in text:
+            # ``omod-``: accepted but not printed (gfx8 omod)
+            accepted.setdefault(op, []).append(name + ("-" if text == plain[op] else ""))
+    out: dict[int, tuple[str, str, str]] = {}
+    for op, text in plain.items():
+        if text is None or "/*" in text or " src0_sel:" not in text:  # gfx8 VOPC: no _sdwa suffix
+            continue
+        mn, _, operands = text.partition(" ")
+        used = {k: v for k, v in regs.items() if re.search(rf"\b{k[0]}{k[1]}\b", operands)}
+        tmpl = template(operands, used)
+        if tmpl is not None:
+            out[op] = (mn, tmpl, ",".join(accepted.get(op, [])))
+    return out
+
+
 def table(llvm_mc: str, target: str, layout: str,
           only: frozenset[str] | None = None) -> dict[str, dict[int, tuple[str, str, str]]]:
     """Format -> opcode -> (mnemonic, template, fields LLVM wants 0); ``only`` limits the formats probed."""
@@ -427,6 +523,10 @@ def table(llvm_mc: str, target: str, layout: str,
         if layout in ("gfx11", "gfx12") and name in _HALF_FIELDS:
             rows = sixteen_bit(llvm_mc, target, name, rows)
         out[name] = dict(sorted(rows.items()))
+        if name == "VOP3":
+            out["VOP3_OPSEL"] = dict(sorted(op_sel(llvm_mc, target, layout, rows).items()))
+        if name in ("VOP1", "VOP2", "VOPC") and layout in ("gfx9", "gfx10"):
+            out["SDWA_" + name] = dict(sorted(sdwa(llvm_mc, target, name, rows).items()))
         if name == "SOPK":  # hwreg(...) names: s_getreg_b32 of every register id with offset 0, size 32
             op = next(op for op, row in rows.items() if row[0] == "s_getreg_b32")
             texts = disassemble(llvm_mc, target, [((0xB << 28) | op << 23 | VDST << 16 | 31 << 11 | i,)
@@ -436,7 +536,18 @@ def table(llvm_mc: str, target: str, layout: str,
             op = next(op for op, row in rows.items() if row[0] == "s_sendmsg")
             texts = disassemble(llvm_mc, target, [((0x17F << 23) | op << 16 | imm,) for imm in range(1024)])
             out["SENDMSG"] = {imm: ("s_sendmsg", t.partition(" ")[2], "") for imm, t in enumerate(texts) if t}
+    if only is None or "WORDS" in only:
+        # whole dwords LLVM prints as an instruction without operands that no row spells (gfx10+: the zero
+        # dword is v_illegal, every other VOP2 opcode-0 word is rejected)
+        texts = disassemble(llvm_mc, target, [(w,) for w in _WORDS])
+        words = {w: (t, "", "") for w, t in zip(_WORDS, texts, strict=True) if t and " " not in t}
+        if words:
+            out["WORDS"] = words
     return out
+
+
+#: the dwords probed for the WORDS section
+_WORDS = (0x00000000,)
 
 
 def write(path: Path, family: str, target: str, llvm_mc: str, version: str,

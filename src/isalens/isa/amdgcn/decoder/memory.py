@@ -144,7 +144,8 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
         if len(at) != 1:
             raise _Unsupported("scratch address form")
         sve = {"gfx942": _bits(d.words, 13, 13), "gfx11": _bits(d.words, 55, 55),
-               "gfx12": d.value("SVE") if layout == "gfx12" else 0}.get(family, int(off))
+               "gfx12": d.value("SVE") if layout == "gfx12" else 0}.get("gfx942" if family == "gfx942" else layout,
+                                                                        int(off))
         parts[at[0]] = "{ADDR:v:1}" if sve else "off"
     text = ", ".join(parts)
     if _acc(d, family, fmt):

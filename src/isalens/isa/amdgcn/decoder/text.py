@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem
 from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _gfx8_scalars, _literal, _Unsupported, _zero_field_value
+from isalens.isa.amdgcn.decoder.sdwa import sdwa
 from isalens.isa.amdgcn.decoder.tables import WAVE64_FAMILIES, family_of, layout_of, opcode_table
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
 
@@ -17,7 +18,7 @@ __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
 
 #: formats whose text this decoder writes (others give a diagnostic)
 DONE_FORMATS = ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DS",
-                "FLAT", "GLOBAL", "SCRATCH", "MUBUF")
+                "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "SDWA")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,15 +143,32 @@ def _sopk(template: str, d: Decoded, family: str, literal: int | None) -> str:
     return text.replace("0x8234", f"{imm:#x}").replace("33332", str(imm))
 
 
-def _vop3_mods(template: str, d: Decoded, layout: str, literal: int | None) -> str:
+def _op_sel(op_sel: int, spec: tuple[str, str, frozenset[str]] | None) -> str:
+    """`` op_sel:[...]`` as LLVM prints the bits ``op_sel`` (word 0 bits 14:11) of one opcode, from the table's
+    VOP3_OPSEL row ``N:P0,P1,P2,P3`` (list length, list position of each bit, ``-`` when LLVM prints nothing for
+    it, ``x`` when it rejects it; tools/gen_opcode_tables.py probes each bit alone)."""
+    if spec is None:
+        raise _Unsupported("VOP3 op_sel")
+    length, _, marks = spec[1].partition(":")
+    shown = [0] * int(length)
+    for bit, mark in enumerate(marks.split(",")):
+        if op_sel >> bit & 1:
+            if mark == "x":
+                raise _Unsupported(f"VOP3 op_sel bit {bit}")
+            if mark != "-":
+                shown[int(mark)] = 1
+    return f" op_sel:[{','.join(map(str, shown))}]" if any(shown) else ""
+
+
+def _vop3_mods(template: str, d: Decoded, layout: str, literal: int | None, family: str) -> str:
     vop3b = "{SDST:" in template
     neg = _bits(d.words, 63, 61)
     abs_ = 0 if vop3b else _bits(d.words, 10, 8)
     op_sel = 0 if vop3b else _bits(d.words, 14, 11)
-    if op_sel:
-        raise _Unsupported("VOP3 op_sel")
     wrap = {f"SRC{i}": (neg >> i & 1, abs_ >> i & 1) for i in range(3)}
     out = _fill(template, d, layout, literal, wrap)
+    if op_sel:
+        out += _op_sel(op_sel, opcode_table(family).get("VOP3_OPSEL", {}).get(d.value("OP")))
     for i in range(3):
         if (abs_ | neg) >> i & 1 and f"{{SRC{i}:" not in template:
             raise _Unsupported(f"modifier on unused source {i}")
@@ -224,6 +242,11 @@ def _delay_alu(imm: int) -> str:
 def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False, wave64: bool = False) -> Text:
     layout = layout_of(family)
     fmt = d.format
+    whole = opcode_table(family, wave64).get("WORDS", {}).get(d.words[0]) if d.size == 4 else None
+    if whole is not None:  # a dword LLVM prints as one operand-less instruction (gfx10+: 0 is v_illegal)
+        return Text(fmt, 4, whole[0], "")
+    if fmt == "SDWA":
+        return Text(fmt, d.size, *sdwa(d, family, layout, wave64))
     if fmt == "FLAT":
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "")[d.value("SEG")]
     table = opcode_table(family, wave64).get("VOPDX" if fmt == "VOPD" else fmt)
@@ -234,6 +257,8 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     if row is None:
         raise _Unsupported(f"{fmt} opcode {op} (LLVM 19 rejects it with every probe)")
     mnemonic, template, zero_fields = row
+    if fmt in ("SOP1", "SOP2", "SOPC"):
+        _salu_constants(mnemonic, template, d)
     if family == "gfx8":
         _gfx8_scalars(d, template)
     glc_printed = True
@@ -280,7 +305,7 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     elif fmt == "SMEM":
         operands = _smem(template, d, layout, family)
     elif fmt == "VOP3":
-        operands = _vop3_mods(template, d, layout, literal)
+        operands = _vop3_mods(template, d, layout, literal, family)
     elif fmt == "VOP3P":
         operands = _vop3p_mods(template, d, layout, literal)
     elif fmt == "DS":
@@ -292,11 +317,25 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     elif fmt == "VOPD":
         operands = _vopd(d, family, layout, literal)
         mnemonic, operands = operands.split(" ", 1)
+    elif fmt == "SOP2" and "{LITERAL}" in template and literal is not None:
+        # s_fmaak_f32/s_fmamk_f32's constant K: LLVM 19 prints it in hex whatever its value (0x5, 0x3f800000)
+        operands = _fill(template.replace("{LITERAL}", f"{literal:#x}"), d, layout, literal)
     else:
         operands = _fill(template, d, layout, literal)
     note = f"{mnemonic} with its unused field {', '.join(ignored)} set (LLVM rejects it; the hardware ignores " \
         "the field)" if ignored else ""
     return Text(fmt, d.size, mnemonic, operands, note)
+
+
+def _salu_constants(mnemonic: str, template: str, d: Decoded) -> None:
+    """gfx1150's SALU float opcodes: LLVM 19 spells constants of the 16-bit ones by rules of its own (an inline
+    ``1.0`` as ``0xbc00`` or ``0``, a literal's low half), and an implied literal read twice (``s_fmaak_f32``
+    with a literal source) differently from once: not spelled."""
+    sources = [d.value(name) for name in ("SSRC0", "SSRC1") if f"{{{name}:" in template]
+    if "f16" in mnemonic and any(code >= 128 for code in sources):
+        raise _Unsupported(f"{mnemonic} with a constant")
+    if "{LITERAL}" in template and 255 in sources:
+        raise _Unsupported(f"{mnemonic} with a literal source")
 
 
 #: unused source fields the hardware ignores: a VOP3 opcode with fewer than three sources never reads SRC2
