@@ -24,7 +24,8 @@ from pathlib import Path
 
 # family -> (LLVM target the table is generated with, field layout family of isa/amdgcn/fields.py)
 FAMILIES: dict[str, tuple[str, str]] = {
-    "gfx8": ("gfx803", "gfx9"), "gfx9": ("gfx900", "gfx9"), "gfx90a": ("gfx90a", "gfx9"),
+    "gfx8": ("gfx803", "gfx9"), "gfx9": ("gfx900", "gfx9"), "gfx906": ("gfx906", "gfx9"),
+    "gfx908": ("gfx908", "gfx9"), "gfx90a": ("gfx90a", "gfx9"),
     "gfx942": ("gfx942", "gfx9"), "gfx10_1": ("gfx1010", "gfx10"), "gfx10_3": ("gfx1030", "gfx10"),
     "gfx11": ("gfx1100", "gfx11"), "gfx11_5": ("gfx1150", "gfx11"), "gfx12": ("gfx1200", "gfx12"),
     # wave64 on gfx10+ (-mattr=+wavefrontsize64: lane masks print as SGPR pairs, vcc for vcc_lo); written as the

@@ -16,16 +16,17 @@ Row = tuple[str, str, frozenset[str]]
 _FAMILY = (
     (re.compile(r"gfx90a$"), "gfx90a"), (re.compile(r"gfx94[0-2]$"), "gfx942"),
     # only the targets whose instruction set equals gfx900's (data/README.md): gfx904/gfx906 reuse opcodes
-    (re.compile(r"gfx90[029c]$"), "gfx9"), (re.compile(r"gfx103[0-6]$"), "gfx10_3"),
+    (re.compile(r"gfx90[029c]$"), "gfx9"), (re.compile(r"gfx906$"), "gfx906"), (re.compile(r"gfx908$"), "gfx908"),
+    (re.compile(r"gfx103[0-6]$"), "gfx10_3"),
     (re.compile(r"gfx80[1-5]$|gfx810$"), "gfx8"), (re.compile(r"gfx101[0-3]$"), "gfx10_1"),
     (re.compile(r"gfx110[0-3]$"), "gfx11"), (re.compile(r"gfx115[0-3]$"), "gfx11_5"),
     (re.compile(r"gfx120[01]$"), "gfx12"),
 )
 #: the targets the tables below cover, for people (``isalens toolchain``)
-DECODED_TARGETS = ("gfx801-gfx805, gfx810, gfx900, gfx902, gfx909, gfx90c, gfx90a, gfx940-gfx942, gfx1010-gfx1013, "
-                   "gfx1030-gfx1036, gfx1100-gfx1103, gfx1150-gfx1153, gfx1200, gfx1201")
-_LAYOUT = {"gfx8": "gfx9", "gfx9": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9", "gfx10_1": "gfx10",
-           "gfx10_3": "gfx10", "gfx11": "gfx11", "gfx11_5": "gfx11", "gfx12": "gfx12"}
+DECODED_TARGETS = ("gfx801-gfx805, gfx810, gfx900, gfx902, gfx906, gfx908, gfx909, gfx90c, gfx90a, gfx940-gfx942, "
+                   "gfx1010-gfx1013, gfx1030-gfx1036, gfx1100-gfx1103, gfx1150-gfx1153, gfx1200, gfx1201")
+_LAYOUT = {"gfx8": "gfx9", "gfx9": "gfx9", "gfx906": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
+           "gfx10_1": "gfx10", "gfx10_3": "gfx10", "gfx11": "gfx11", "gfx11_5": "gfx11", "gfx12": "gfx12"}
 
 
 def family_of(target: str) -> str | None:

@@ -186,11 +186,15 @@ def _vop3p_mods(template: str, d: Decoded, layout: str, literal: int | None) -> 
     template = template.removesuffix(" op_sel_hi:[1,1,1]")
     if " " in template.replace(", ", ","):
         raise _Unsupported("VOP3P operand modifiers")
-    out = _fill(template, d, layout, literal)
+    neg_lo, neg_hi = _bits(d.words, 63, 61), _bits(d.words, 10, 8)
+    # v_fma_mix*: LLVM prints neg_lo/neg_hi as the sources' neg and abs (-v1, |v2|, neg(0))
+    wrap = {f"SRC{i}": (neg_lo >> i & 1, neg_hi >> i & 1) for i in range(3)} if mix else None
+    out = _fill(template, d, layout, literal, wrap)
+    if mix:
+        neg_lo = neg_hi = 0
     n = sum(f"{{SRC{i}:" in template for i in range(3))
     op_sel = _bits(d.words, 13, 11)
     op_sel_hi = _bits(d.words, 60, 59) | _bits(d.words, 14, 14) << 2
-    neg_lo, neg_hi = _bits(d.words, 63, 61), _bits(d.words, 10, 8)
     full = (1 << n) - 1
 
     def lst(v: int) -> str:
