@@ -27,7 +27,8 @@ def _roofs_dict(r: Roofs | None) -> dict[str, Any] | None:
         return None
     return {"compute_gflops": _r(r.compute, 1), "dram_gflops": _r(r.dram, 1), "lds_gflops": _r(r.lds, 1),
             "issue_model_gflops": _r(r.issue_model, 1), "bound": r.bound,
-            "arithmetic_intensity": _r(r.arithmetic_intensity, 3)}
+            "arithmetic_intensity": _r(r.arithmetic_intensity, 3), "dram_bandwidth_gbs": _r(r.dram_gbs, 1),
+            "dram_bandwidth_basis": r.dram_basis or None}
 
 
 def _loop_dict(lp: LoopTiming, span: SourceSpan | None = None) -> dict[str, Any]:
@@ -187,6 +188,8 @@ def _bound_text(r: Roofs) -> str:
     others = [f"{_ROOF_LABELS[k]} {v:.0f}" for k, v in values.items()
               if v is not None and k != r.bound and k != "issue model"]
     ai = f"intensity {r.arithmetic_intensity:.2f} flop/B" if r.arithmetic_intensity is not None else ""
+    if ai and r.dram_gbs is not None:
+        ai += f" x {r.dram_gbs:g} GB/s {r.dram_basis} DRAM bandwidth"
     detail = "; ".join(x for x in (ai, "roofs: " + ", ".join(others) if others else "") if x)
     text = head + (f" ({detail})" if detail else "")
     if r.bound in ("dram bandwidth", "LDS bandwidth") and r.issue_model is not None:

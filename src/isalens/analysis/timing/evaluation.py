@@ -56,7 +56,8 @@ def _roofs(work: Work, cycles_per_iteration: float, waves: int, device: DeviceSp
     candidates = {"compute": compute, "dram bandwidth": dram, "LDS bandwidth": lds, "issue model": model}
     known = {k: v for k, v in candidates.items() if v is not None}
     bound = min(known, key=lambda k: known[k]) if known and flops else "no floating-point work"
-    return Roofs(compute, dram, lds, model, bound, intensity)
+    basis = "achievable" if device.achievable_bandwidth_gbs else "nominal"
+    return Roofs(compute, dram, lds, model, bound, intensity, device.dram_roof_gbs, basis)
 
 
 def _evaluate_loop(lp: LoopProfile, waves: int, device: DeviceSpec | None, simds_per_cu: int) -> LoopTiming:

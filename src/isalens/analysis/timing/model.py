@@ -120,6 +120,10 @@ class Roofs:
     issue_model: float | None
     bound: str
     arithmetic_intensity: float | None
+    #: the DRAM bandwidth the dram roof used (GB/s) and which figure it is: "achievable" (a published streaming
+    #: measurement, devices.toml) or "nominal" (the memory interface's peak) - issue 29 item 4
+    dram_gbs: float | None = None
+    dram_basis: str = ""
 
 
 @dataclass(frozen=True, slots=True)
