@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: the helpers are imported as tools.*
@@ -496,17 +496,51 @@ def _text_lines(text: str) -> Iterator[str]:
         start = end
 
 
-def _main(argv: list[str]) -> tuple[int, str, str]:
-    """``isalens ARGV`` in this process: exit code, stdout, stderr."""
+#: outputs larger than this are judged from their file, a block at a time, and not returned as text
+_BIG_OUTPUT = 8 << 20
+_BLOCK_CHARS = 1 << 20
+
+
+def _main(argv: list[str], csv_out: bool = False) -> tuple[int, str, str]:
+    """``isalens ARGV`` in this process: exit code, stdout, stderr.
+
+    Stdout goes to a temporary file, as a user's redirect would: held in a ``StringIO`` (and copied by
+    ``getvalue``), the 300 MB text table of an 80,000-row ``query`` counted 490 MB against isalens, which
+    writes it in 205 MB (seed 31, case 44d7b70e3630). A big output is judged here from the file (the canary,
+    CSV formula cells when ``csv_out``) and returned empty.
+    """
     from isalens.cli import main
 
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as stop:  # argparse usage errors
-            code = stop.code if isinstance(stop.code, int) else 2
-    return code, out.getvalue(), err.getvalue()
+    err = io.StringIO()
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="") as out:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as stop:  # argparse usage errors
+                code = stop.code if isinstance(stop.code, int) else 2
+        size = out.tell()
+        out.seek(0)
+        if size <= _BIG_OUTPUT:
+            return code, out.read(), err.getvalue()
+        _judge_big_output(argv, out, csv_out)
+        return code, "", err.getvalue()
+
+
+def _judge_big_output(argv: Sequence[str], out: TextIO, csv_out: bool) -> None:
+    """The output rules of :func:`judge` over a file, a block at a time (blocks overlap by the canary's length)."""
+    tail = ""
+    while block := out.read(_BLOCK_CHARS):
+        if CANARY_TOKEN in tail + block:
+            raise Verdict("disclosure", f"the canary file's content reached the output of `isalens {argv[0]}`")
+        tail = block[-len(CANARY_TOKEN):]
+    if csv_out:
+        import csv
+
+        out.seek(0)
+        for row in csv.reader(out):
+            bad = next((cell for cell in row if _formula(cell)), None)
+            if bad is not None:
+                raise Verdict("CSV cell starts like a formula", repr(bad[:80]))
 
 
 def _cli(case: Case) -> None:
@@ -596,7 +630,7 @@ def _files_target(case: Case) -> None:
         cwd = os.getcwd()
         os.chdir(base)  # nothing a command writes by mistake lands in the caller's directory
         try:
-            code, out, err = _main(argv)
+            code, out, err = _main(argv, csv_out="--csv" in argv and argv[0] == "query")
         finally:
             os.chdir(cwd)
         csv_path = base / "out.csv"

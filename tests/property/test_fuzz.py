@@ -229,3 +229,19 @@ def test_result_and_budget_mutations_change_their_input(file_seeds: FileSeeds) -
 def test_file_cases_need_the_seeds() -> None:
     with pytest.raises(ValueError, match="file seeds"):
         fuzz.make_case(random.Random(1), fuzz.load_seeds(), "list")
+
+
+def test_big_outputs_are_judged_from_their_file() -> None:
+    """Outputs over 8 MB are judged a block at a time: a canary across a block boundary and a formula cell in
+    the last row are still found, and a clean output passes."""
+    import io as _io
+
+    block = fuzz._BLOCK_CHARS
+    half = len(CANARY_TOKEN) // 2
+    split = "x" * (block - half) + CANARY_TOKEN + "\n"
+    with pytest.raises(Verdict, match="disclosure"):
+        fuzz._judge_big_output(["query"], _io.StringIO(split), csv_out=False)
+    rows = "a,b\n" * 3_000_000 + "ok,=cmd()\n"
+    with pytest.raises(Verdict, match="formula"):
+        fuzz._judge_big_output(["query"], _io.StringIO(rows), csv_out=True)
+    fuzz._judge_big_output(["query"], _io.StringIO("a,b\n" * 3_000_000), csv_out=True)
