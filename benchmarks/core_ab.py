@@ -40,6 +40,9 @@ def main() -> int:
     parser.add_argument("--before", type=Path, help="a source tree (its src/) to run as 'before'")
     parser.add_argument("--no-pure", action="store_true", help="skip the ISALENS_PURE_PYTHON=1 variant")
     parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument("--warm-up", action="store_true",
+                        help="one untimed run of each variant first (fills the decoded-text cache, "
+                             "isa/amdgcn/decode_cache.py, so every timed run reads it)")
     args = parser.parse_args()
     path = args.file or build_all()[args.size]
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ISALENS_PURE_PYTHON")}
@@ -59,6 +62,11 @@ def main() -> int:
         for name, env in variants:
             runs.append((f"{command} [{name}]", [sys.executable, "-m", "isalens", *command.split(), str(path)], env))
     samples: dict[str, list[tuple[float, float, float]]] = {name: [] for name, _, _ in runs}
+    if args.warm_up:
+        for name, argv, env in runs:
+            if _run(argv, env, args.timeout)[3] != 0:
+                print(f"{name}: warm-up failed", file=sys.stderr)
+                return 1
     for k in range(args.repeat):
         for name, argv, env in runs:
             wall, cpu, rss, code = _run(argv, env, args.timeout)
