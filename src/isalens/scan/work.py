@@ -98,6 +98,7 @@ def _listing(unit: Unit, co: CodeObject, disassembler: str) -> str:
 def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     from isalens.binary.codeobject import read_code_object
     from isalens.frontends.objdump import DisassemblyUnsupported, check_disassemblable
+    from isalens.isa.amdgcn.decoder.tables import family_of
 
     assert unit.data is not None
     co = _parsed(unit, read_code_object)
@@ -106,7 +107,10 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     identity = _identity(unit, co.target)
     symbols = select_kernels(co, options.kernel) if unit.kernels is None else list(unit.kernels)
     try:
-        check_disassemblable(co.processor, file=unit.file, source=unit.source)
+        # our decoder reads targets LLVM 19 does not know (gfx1150-gfx1153 from their own table): ask LLVM's
+        # opinion only where llvm-objdump is the disassembler, or the one our decoder would fall back to
+        if options.disassembler != "ours" or family_of(co.processor) is None:
+            check_disassemblable(co.processor, file=unit.file, source=unit.source)
     except DisassemblyUnsupported as exc:
         # what the code object says is still worth a row per kernel
         by_symbol = {k.symbol: k for k in co.kernels}
