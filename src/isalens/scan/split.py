@@ -17,10 +17,13 @@ from isalens.scan.units import Unit
 __all__ = ["CODE_BYTES_PER_UNIT", "KERNELS_PER_UNIT", "Split", "split_code_object"]
 
 #: a work unit holds at most this many kernels ...
-KERNELS_PER_UNIT = 48
-#: ... and at most about this much machine code (analysis time grows with instructions, not kernels: a unit of
-#: 128 KiB is ~20k instructions, about a second of one core), so both cores get work from one code object
-CODE_BYTES_PER_UNIT = 128 * 1024
+KERNELS_PER_UNIT = 256
+#: ... and at most about this much machine code (analysis time grows with instructions, not kernels: 1 MiB is
+#: ~170k instructions, several seconds of one core), so both cores get work from one large code object. Each
+#: worker that gets a unit of a code object disassembles it and reads its DWARF once more (librocsparse:
+#: seconds per code object), so small code objects stay one unit: 128 KiB / 48 kernels cost 53 % more CPU
+#: with two workers than one on 15 gfx1030 code objects (docs/performance.md)
+CODE_BYTES_PER_UNIT = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
