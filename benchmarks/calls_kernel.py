@@ -61,15 +61,7 @@ def build_all(values: int = 48, functions: int = 4, rounds: int = 8) -> dict[str
         t0 = time.perf_counter()
         compile_opencl(source, TARGET, out_asm=base)
         print(f"compiled {source.name} with clang-19 in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    out = {}
-    for label, size in SIZES.items():
-        path = CACHE / f"{stem}.{label}.s"
-        if not path.exists() or path.stat().st_mtime < base.stat().st_mtime:
-            text, count = dense_kernel.replicate(base.read_text(), size, symbol="calls")
-            path.write_text(text)
-            print(f"{path.name}: {count} instructions", file=sys.stderr)
-        out[label] = path
-    return out
+    return dense_kernel.sized(base, stem, SIZES, symbol="calls")
 
 
 def main() -> int:

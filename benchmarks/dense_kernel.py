@@ -86,11 +86,17 @@ def compile_base(values: int, sections: int) -> Path:
 def build_all(values: int = 216, sections: int = 8) -> dict[str, Path]:
     """The three benchmark kernels by size label (``10k``, ``100k``, ``1m``)."""
     base = compile_base(values, sections)
+    return sized(base, base.stem, SIZES)
+
+
+def sized(base: Path, stem: str, sizes: dict[str, int], symbol: str = "dense") -> dict[str, Path]:
+    """``base`` replicated to each size (label -> instructions at least), written once under the cache and
+    rewritten when ``base`` is newer: label -> path."""
     out = {}
-    for label, size in SIZES.items():
-        path = CACHE / f"{base.stem}.{label}.s"
+    for label, size in sizes.items():
+        path = CACHE / f"{stem}.{label}.s"
         if not path.exists() or path.stat().st_mtime < base.stat().st_mtime:
-            text, count = replicate(base.read_text(), size)
+            text, count = replicate(base.read_text(), size, symbol=symbol)
             path.write_text(text)
             print(f"{path.name}: {count} instructions", file=sys.stderr)
         out[label] = path

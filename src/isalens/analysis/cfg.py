@@ -123,13 +123,9 @@ def _restores(kernel: Kernel, start: int, saved: int, succs_of: dict[int, list[i
             if j.defs & _EXEC and j.uses & carriers:
                 found.add(i)
                 break
-            moved = _moves_mask(j, carriers)
-            if moved:
-                carriers |= moved
-            elif j.defs & carriers and not j.uses & carriers:
-                carriers &= ~j.defs
-                if not carriers:
-                    break
+            carriers = _carried(j, carriers)
+            if not carriers:
+                break
             nexts = succs_of.get(i)
             if nexts is None:
                 i += 1
@@ -140,6 +136,17 @@ def _restores(kernel: Kernel, start: int, saved: int, succs_of: dict[int, list[i
                     work.append((s, carriers))
             break
     return found
+
+
+def _carried(ins: Instruction, carriers: int) -> int:
+    """The registers holding a saved mask after ``ins``: more where it copies the mask, fewer where it
+    overwrites a holder without reading the mask (0: the mask is gone)."""
+    moved = _moves_mask(ins, carriers)
+    if moved:
+        return carriers | moved
+    if ins.defs & carriers and not ins.uses & carriers:
+        return carriers & ~ins.defs
+    return carriers
 
 
 def _else_switch(kernel: Kernel, j: int, targets: set[int]) -> int | None:
@@ -162,13 +169,9 @@ def _else_switch(kernel: Kernel, j: int, targets: set[int]) -> int | None:
             return k if ins.mnemonic.startswith("s_xor_b") and ins.uses & carriers else None
         if ins.branch is not BranchKind.NONE or k in targets:
             return None
-        moved = _moves_mask(ins, carriers)
-        if moved:
-            carriers |= moved
-        elif ins.defs & carriers and not ins.uses & carriers:
-            carriers &= ~ins.defs
-            if not carriers:
-                return None
+        carriers = _carried(ins, carriers)
+        if not carriers:
+            return None
     return None
 
 
