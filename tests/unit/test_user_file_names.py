@@ -31,7 +31,7 @@ def test_compiled_sources_name_the_source(capsys: pytest.CaptureFixture[str]) ->
     assert main(["analyze", str(source), "--arch", "gfx902", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["files"][0]["file"] == str(source)
-    assert "/tmp/isalens" not in out + err
+    assert "/tmp/isalens" not in (out + err).replace(str(ROOT), "<checkout>")  # the checkout may be /tmp/isalens
 
 
 def test_shader_notes_name_the_shader(capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,4 +42,5 @@ def test_shader_notes_name_the_shader(capsys: pytest.CaptureFixture[str]) -> Non
     shader = ROOT / "examples" / "shaders" / "lighting.frag"
     assert main(["analyze", str(shader), "--arch", "navi21"]) == 0
     out, err = capsys.readouterr()
-    assert f"{shader}: note: shader occupancy" in out and "/tmp/isalens" not in out + err
+    assert f"{shader}: note: shader occupancy" in out
+    assert "/tmp/isalens" not in (out + err).replace(str(ROOT), "<checkout>")
