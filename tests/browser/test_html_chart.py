@@ -16,15 +16,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM
-from tests.conftest import EXAMPLES, ROOT
+from tests.browser.conftest import CHROMIUM, open_report, screenshot
+from tests.conftest import EXAMPLES
 
 pytest.importorskip("playwright.sync_api")  # every test here drives the browser
 
 if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed (scripts/setup.sh --dev installs it)", allow_module_level=True)
 
-ARTIFACTS = ROOT / "test-artifacts"
 #: 150 VGPRs requested, 152 allocated, 1 wave per SIMD; 22 fewer VGPRs give 2 (its --json occupancy section)
 EXAMPLE = EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"
 SIZES = [(1280, 800), (1920, 1080)]
@@ -39,21 +38,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, An
     return html, kernel
 
 
-def _page(browser: Any, html: Path, size: tuple[int, int]) -> Any:
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(html.as_uri())
-    page.wait_for_selector(".row")
-    page.errors = errors
-    return page
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
-
-
 def _y_of(page: Any) -> Any:
     """The chart's value -> y mapping read back from its y grid: (value, y) of the lowest and highest tick."""
     ticks = page.eval_on_selector_all("#chart line.grid", "ls => ls.map(l => [Number(l.dataset.value), "
@@ -65,7 +49,7 @@ def _y_of(page: Any) -> Any:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_axes_and_register_lines(browser: Any, report: tuple[Path, dict[str, Any]], size: tuple[int, int]) -> None:
     html, kernel = report
-    page = _page(browser, html, size)
+    page = open_report(browser, html, *size)
     # y axis: at least three register counts, evenly spaced from 0; x axis: ISA line numbers of the instructions
     yticks = [int(t) for t in page.eval_on_selector_all("#chart .ytick", "ts => ts.map(t => t.textContent)")]
     assert len(yticks) >= 3 and yticks[0] == 0
@@ -99,7 +83,7 @@ def test_axes_and_register_lines(browser: Any, report: tuple[Path, dict[str, Any
         line_y = float(page.locator(f'#chart g.threshold[data-vgprs="{v}"] line').get_attribute("y1"))
         assert line_y == pytest.approx(y(v), abs=0.2)
     assert not page.errors, page.errors
-    _shot(page, f"report-chart-{size[0]}x{size[1]}.png")
+    screenshot(page, f"report-chart-{size[0]}x{size[1]}.png")
     page.close()
 
 
@@ -122,7 +106,7 @@ def _visible(box: dict[str, float]) -> bool:
 def test_clicks_on_the_chart_show_the_row(browser: Any, report: tuple[Path, dict[str, Any]],
                                           size: tuple[int, int]) -> None:
     html, kernel = report
-    page = _page(browser, html, size)
+    page = open_report(browser, html, *size)
     peak = kernel["vgpr"]["peak_indices"][0]
     page.click("#peak-marker")
     current = page.locator("#spacer .row.current")
@@ -130,7 +114,7 @@ def test_clicks_on_the_chart_show_the_row(browser: Any, report: tuple[Path, dict
     assert int(current.get_attribute("data-index")) == peak
     assert current.locator(".ln").inner_text().strip() == str(kernel["vgpr"]["peak_lines"][0])
     assert _visible(_in_view(page, peak)), _in_view(page, peak)
-    _shot(page, f"report-peak-{size[0]}x{size[1]}.png")
+    screenshot(page, f"report-peak-{size[0]}x{size[1]}.png")
     # a click on the curve near the end, then near the start: the row under the pointer each time
     box = page.locator("#chart").bounding_box()
     for near in (len(kernel["lines"]) - 40, 5):

@@ -12,15 +12,14 @@ from typing import Any
 import pytest
 
 from isalens.cli import main
-from tests.browser.conftest import CHROMIUM
-from tests.conftest import EXAMPLES, ROOT
+from tests.browser.conftest import CHROMIUM, open_report, screenshot
+from tests.conftest import EXAMPLES
 
 pytest.importorskip("playwright.sync_api")  # every test here drives the browser
 
 if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed (scripts/setup.sh --dev installs it)", allow_module_level=True)
 
-ARTIFACTS = ROOT / "test-artifacts"
 EXAMPLE = EXAMPLES / "isa" / "fp16_half3_two_uint.gfx902.s"
 
 
@@ -32,25 +31,9 @@ def _report(tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]) ->
     return html, doc["files"][0]["kernels"][0]
 
 
-def _open(browser: Any, html: Path) -> Any:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: errors.append(f"network request {r.url}") if not r.url.startswith("file:") else None)
-    page.goto(html.as_uri())
-    page.wait_for_selector(".row")
-    page.errors = errors
-    return page
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
-
-
 def test_chart_renders_every_point(browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     html, kernel = _report(tmp_path, EXAMPLE, capsys)
-    page = _open(browser, html)
+    page = open_report(browser, html)
     points = page.get_attribute("#chart polyline.vgpr", "points").split()
     # fewer than 4000 instructions: one point per instruction, heights following the live counts
     assert len(points) == kernel["instructions"]
@@ -59,13 +42,13 @@ def test_chart_renders_every_point(browser: Any, tmp_path: Path, capsys: pytest.
     assert min(ys) == pytest.approx(ys[peak_at])  # highest point (smallest y) is the peak
     assert page.locator("#peak-marker").count() == 1
     assert not page.errors, page.errors
-    _shot(page, "report-overview.png")
+    screenshot(page, "report-overview.png")
 
 
 def test_peak_marker_scrolls_the_listing_to_the_peak(browser: Any, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     html, kernel = _report(tmp_path, EXAMPLE, capsys)
-    page = _open(browser, html)
+    page = open_report(browser, html)
     page.click("#peak-marker")
     current = page.locator(".row.current")
     assert current.count() == 1
@@ -73,13 +56,13 @@ def test_peak_marker_scrolls_the_listing_to_the_peak(browser: Any, tmp_path: Pat
     assert current.locator(".ln").inner_text().strip() == str(kernel["vgpr"]["peak_lines"][0])
     box, view = current.bounding_box(), page.locator("#listing").bounding_box()
     assert view["y"] <= box["y"] <= view["y"] + view["height"]
-    _shot(page, "report-peak.png")
+    screenshot(page, "report-peak.png")
 
 
 def test_clicking_a_register_highlights_exactly_its_live_lines(browser: Any, tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     html, kernel = _report(tmp_path, EXAMPLE, capsys)
-    page = _open(browser, html)
+    page = open_report(browser, html)
     # the longest-lived VGPR range from the JSON; the page must highlight the same instructions
     reg, start, end = next((r["reg"], r["start_index"], r["end_index"]) for r in kernel["longest_lived"]
                            if r["reg"].startswith("v"))
@@ -92,12 +75,12 @@ def test_clicking_a_register_highlights_exactly_its_live_lines(browser: Any, tmp
         assert highlighted == (index in page.evaluate(f"window.isalens.liveRows('{reg}')")), index
     live = set(page.evaluate(f"window.isalens.liveRows('{reg}')"))
     assert set(range(start, end + 1)) <= live
-    _shot(page, "report-register.png")
+    screenshot(page, "report-register.png")
 
 
 def test_search_finds_an_instruction(browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     html, kernel = _report(tmp_path, EXAMPLE, capsys)
-    page = _open(browser, html)
+    page = open_report(browser, html)
     query = "ds_read2st64_b32"
     first = next(x for x in kernel["lines"] if query in x["text"])
     page.fill("#search", query)
@@ -106,7 +89,7 @@ def test_search_finds_an_instruction(browser: Any, tmp_path: Path, capsys: pytes
     assert found.count() == 1
     assert query in found.locator(".txt").inner_text()
     assert page.inner_text("#search-status") == f"line {first['line']}"
-    _shot(page, "report-search.png")
+    screenshot(page, "report-search.png")
 
 
 def test_large_kernel_renders_only_visible_rows(browser: Any, tmp_path: Path,
@@ -120,7 +103,7 @@ def test_large_kernel_renders_only_visible_rows(browser: Any, tmp_path: Path,
     html = tmp_path / "big.html"
     assert main(["analyze", str(source), "--arch", "gfx900", "--html", str(html)]) == 0
     capsys.readouterr()
-    page = _open(browser, html)
+    page = open_report(browser, html)
     assert page.locator(".row").count() < 200
     page.evaluate("window.isalens.goTo(90000)")
     assert page.locator('.row[data-index="90000"]').count() == 1
