@@ -96,11 +96,7 @@ def render_occupancy_text(occ: Occupancy, *, title: str | None = None) -> str:
     if occ.workgroups_per_cu == 0:
         out.append(f"  a workgroup cannot launch: its {occ.waves_per_workgroup} waves need "
                    f"{-(-occ.waves_per_workgroup // occ.simds)} per SIMD, more than the resources allow")
-    step = occ.next_step
-    if step is None:
-        out.append("  next level: none (the SIMDs cannot hold another whole workgroup)")
-    else:
-        out.append(_next_step_line(step))
+    out.append(_next_step_line(occ.next_step, "the SIMDs cannot hold another whole workgroup"))
     return "\n".join(out) + "\n"
 
 
@@ -114,19 +110,17 @@ def _render_shader(occ: Occupancy, out: list[str], mode: str) -> str:
                + ", ".join(f"{_SHADER_LIMITS.get(k, k)} {v}" for k, v in sorted(occ.radv_limits.items())))
     out.append(f"  LLVM's per-wave figure for these registers ('; Occupancy:'): {occ.llvm_occupancy}")
     out.append("  limited by: " + ", ".join(_SHADER_LIMITS.get(x, x) for x in occ.limited_by))
-    step = occ.next_step
-    if step is None:
-        out.append("  next level: none (every wave slot of the SIMD is in use)")
-    else:
-        out.append(_next_step_line(step))
+    out.append(_next_step_line(occ.next_step, "every wave slot of the SIMD is in use"))
     return "\n".join(out) + "\n"
 
 
 _SHADER_LIMITS = {"vgpr": "VGPRs", "sgpr": "SGPRs", "lds": "LDS", "waves": "wave slots"}
 
 
-def _next_step_line(step: NextStep) -> str:
-    """What each resource alone must shed for the next level, as one line."""
+def _next_step_line(step: NextStep | None, why_none: str) -> str:
+    """What each resource alone must shed for the next level, as one line (``why_none``: why there is none)."""
+    if step is None:
+        return f"  next level: none ({why_none})"
     options = []
     if step.vgprs_to_remove is not None:
         options.append(f"{step.vgprs_to_remove} fewer VGPRs")
