@@ -366,6 +366,17 @@ def test_metadata_counts_past_32_bits(key: str, value: str, tmp_path: Path,
     assert "out of range (0-4294967295)" in one_message(capsys.readouterr().err, path)
 
 
+def test_workgroup_size_past_32_bits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the same bound for each dimension of .reqd_workgroup_size (a tuple of counts)
+    text = EXAMPLE.read_text().replace(".reqd_workgroup_size:\n      - 8\n",
+                                       ".reqd_workgroup_size:\n      - 295147905179352825855\n", 1)
+    assert "295147905179352825855" in text
+    path = tmp_path / "k.s"
+    path.write_text(text)
+    assert main(["analyze", str(path), "--json"]) == 2
+    assert "workgroup_size 295147905179352825855 is out of range" in one_message(capsys.readouterr().err, path)
+
+
 def test_descriptor_values_in_range_still_read(tmp_path: Path) -> None:
     text = EXAMPLE.read_text().replace(".amdhsa_system_vgpr_workitem_id 1", ".amdhsa_system_vgpr_workitem_id 2")
     path = tmp_path / "k.s"

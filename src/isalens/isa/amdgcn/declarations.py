@@ -155,6 +155,8 @@ def _check_ranges(figures: DeclaredResources, draft: Draft, file: str) -> None:
     ``.vgpr_count`` reached the JSON writer, which holds 64-bit integers only)."""
     for field in dataclasses.fields(figures):
         value = getattr(figures, field.name)
-        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= _U32:
-            raise ParseError(f"kernel '{draft.name}': declared {field.name} {value} is out of range "
-                             f"(0-{_U32})", file=file, line=draft.start_line, code="metadata")
+        # a count, or a tuple of them (the workgroup size); the raw text pairs are strings
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, int) and not isinstance(item, bool) and not 0 <= item <= _U32:
+                raise ParseError(f"kernel '{draft.name}': declared {field.name} {item} is out of range "
+                                 f"(0-{_U32})", file=file, line=draft.start_line, code="metadata")
