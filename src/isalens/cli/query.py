@@ -52,12 +52,13 @@ def write_table(names: list[str], batches: Iterable[list[tuple[Any, ...]]], out:
     count = blocks = 0
     with tempfile.TemporaryFile() as spool:
         for rows in batches:
-            cells = [[_cell(v) for v in row] for row in rows]
-            for row_cells in cells:
-                widths = [max(w, len(c)) for w, c in zip(widths, row_cells, strict=True)]
-            count += len(cells)
-            pickle.dump(cells, spool, protocol=pickle.HIGHEST_PROTOCOL)
-            blocks += 1
+            for start in range(0, len(rows), _SPOOL_ROWS):  # a fetched batch in smaller blocks: less held at once
+                cells = [[_cell(v) for v in row] for row in rows[start:start + _SPOOL_ROWS]]
+                for row_cells in cells:
+                    widths = [max(w, len(c)) for w, c in zip(widths, row_cells, strict=True)]
+                count += len(cells)
+                pickle.dump(cells, spool, protocol=pickle.HIGHEST_PROTOCOL)
+                blocks += 1
         out.write("  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)).rstrip() + "\n")
         out.write("  ".join("-" * w for w in widths) + "\n")
         spool.seek(0)
@@ -70,6 +71,8 @@ def write_table(names: list[str], batches: Iterable[list[tuple[Any, ...]]], out:
 
 #: rows fetched from DuckDB at a time when the output is streamed (CSV, JSON)
 _BATCH = 2048
+#: rows per block of the text table's spool (formatted cells of a 133-column row: tens of kB)
+_SPOOL_ROWS = 256
 
 
 def _failed(exc: Exception, scan: Path) -> IsalensError:
