@@ -212,9 +212,12 @@ rows are the loop's cycles per iteration at one wave, converted to ns at the run
 checks that the JSON's `flops` / `bytes` per iteration equal the row's work, so a kernel that compiled to
 a different shape fails loudly.
 
-What this page does **not** model: clocks. clpeak prints the maximum engine clock, not the clock the
-card sustained; where the measured FP32 rate implies a clock above the device's boost clock (RX 6900 XT)
-the error is the clock's, and the calibration should take the sustained clock where one is published.
+What this page does **not** model: clocks. Every run converts at its device's peak clock (or the clock
+its log prints, which equals it). clpeak prints the driver's maximum engine clock, not the clock the card
+sustained; a power-limited card's clock depends on the load even within one run (R9 Nano: fp64 rows imply
+~985 MHz, fp32 rows 854-927 MHz), and no published sustained clock under these loads was found for any run
+(docs/timing.md, "Clocks"; each run's `clock_note`). Part of the per-card excess (MI250X GCD, MI300X) is
+therefore clock, not the issue model; no constant is fitted to hide it.
 The prediction is the issue model's figure, not the printed `roofs.bound` (which also caps at the
 device's vector peak).
 
