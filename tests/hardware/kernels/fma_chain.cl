@@ -7,7 +7,9 @@
 //   -D SPLIT_MAD : x*x, then + c, with an empty asm between them so the multiply stays v_mul_lo_u32
 //                  (clpeak's "Integer compute": one multiply and one add per step)
 //   -D MAD24     : one v_mad_u32_u24 per step and component (clpeak's "Integer compute Fast 24bit" with
-//                  mad24()), written as inline asm because LLVM 19 lowers mad24 to v_mul_lo_u32 + add
+//                  mad24()), written as inline asm because LLVM 19 compiles this accumulator form,
+//                  x = mad24(x, x, c), mostly to v_mad_u64_u32; clpeak's own ping-pong form (x = mad24(y,
+//                  x, y); y = mad24(x, y, x)) compiles to one v_mad_i32_i24 per step, the same issue rate
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #ifndef T
