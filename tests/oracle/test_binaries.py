@@ -170,6 +170,10 @@ def test_descriptor_decoding_equals_llvm_objdump(built: dict[str, Path], tmp_pat
             if key in theirs:
                 assert value == theirs[key], (kernel.name, key)
         assert {"group_segment_fixed_size", "system_vgpr_workitem_id", "system_sgpr_workgroup_id_x"} <= theirs.keys()
+        # every user SGPR flag llvm-objdump prints is one we decode (and equal, above): they say which user SGPRs
+        # hold a value at entry (isa/amdgcn/declarations.py entry_live_in)
+        flags = {key for key in theirs if key.startswith("user_sgpr_") and key != "user_sgpr_count"}
+        assert flags and flags <= kernel.descriptor.keys(), (kernel.name, flags - kernel.descriptor.keys())
         users = sum(n for field, n in _USER_SGPRS.items() if theirs.get(f"user_sgpr_{field}") == "1")
         assert kernel.descriptor["user_sgpr_count"] == str(users), kernel.name
         if target == "gfx1100":

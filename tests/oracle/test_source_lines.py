@@ -115,23 +115,75 @@ def test_every_instruction_equals_objdump_l(builds: list[tuple[Path, str, Path, 
 
 def _table(doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     # function and inlined_at exist only in a binary's DWARF (assembly has the final location only)
-    return {k["name"]: [{key: v for key, v in row.items() if key not in ("max_live", "function", "inlined_at")}
+    return {k["name"]: [{key: v for key, v in row.items() if key not in ("function", "inlined_at")}
                         for row in k["source_lines"]]
             for k in doc["files"][0]["kernels"] if k["is_kernel"]}
 
 
-def test_assembly_and_code_object_give_the_same_source_tables(builds: list[tuple[Path, str, Path, Path]]) -> None:
+#: LLVM's IMPLICIT_DEF pseudo as AsmPrinter writes it: a comment line, no machine code
+_IMPLICIT_DEF = re.compile(r"^[ \t]*; implicit-def:.*\n", re.MULTILINE)
+
+
+def test_assembly_and_code_object_give_the_same_source_tables(builds: list[tuple[Path, str, Path, Path]],
+                                                               tmp_path: Path) -> None:
     # the .s built with -g -S and the linked object built with -g -c are the same code: .loc and DWARF must agree
-    # on every line's instructions, bytes, cycles and memory operations. max_live is left out: the binary reader's
-    # liveness still differs from the text reader's at a few kernel entries (descriptor-derived live-ins; issue
-    # 26's binary-vs-text equality), which is not a question of source lines
-    rows = 0
+    # on every column of every line: instructions, bytes, cycles, memory operations and max_live.
+    # One thing the .s says that no code object can: `; implicit-def: $vgpr2` (LLVM's IMPLICIT_DEF, a register
+    # given an undefined value on a path, e.g. the result of global_atomics.cl's atomic_add on the lanes that
+    # skip the one-lane atomic). The text reader takes it as a write, as LLVM's liveness does; the code object
+    # has no trace of it, so there the register's previous real value (v2 = s1 of line 9; s[4:5] = the dispatch
+    # pointer the descriptor enables) reaches the read and stays live up to it. So: the .s with those comment
+    # lines removed (the same code to the assembler) must equal the code object in every column, and the .s as
+    # written may differ only in max_live, only downwards, and only in a build that has such comments.
+    rows = lowered = with_markers = 0
     for _source, _target, code_object, asm in builds:
-        from_asm = _table(isalens.analyze(asm).to_dict())
+        text = asm.read_text()
+        stripped = tmp_path / asm.name
+        stripped.write_text(_IMPLICIT_DEF.sub("", text))
         from_binary = _table(isalens.analyze(code_object).to_dict())
-        assert from_asm == from_binary and any(from_asm.values()), (asm.name, code_object.name)
-        rows += sum(len(r) for r in from_asm.values())
-    print(f"\nper-source-line tables equal from .loc and DWARF: {rows} rows")
+        from_stripped = _table(isalens.analyze(stripped).to_dict())
+        assert from_stripped == from_binary and any(from_binary.values()), (asm.name, code_object.name)
+        rows += sum(len(r) for r in from_binary.values())
+        markers = len(_IMPLICIT_DEF.findall(text))
+        with_markers += markers
+        from_asm = _table(isalens.analyze(asm).to_dict())
+        assert from_asm.keys() == from_binary.keys()
+        for name, asm_rows in from_asm.items():
+            assert len(asm_rows) == len(from_binary[name]), (asm.name, name)
+            for ours, theirs in zip(asm_rows, from_binary[name], strict=True):
+                assert {k: v for k, v in ours.items() if k != "max_live"} == \
+                    {k: v for k, v in theirs.items() if k != "max_live"}, (asm.name, name, ours["line"])
+                if ours["max_live"] != theirs["max_live"]:
+                    assert markers, (asm.name, name, ours["line"])
+                    assert all(ours["max_live"][f] <= theirs["max_live"][f] for f in ("vgpr", "sgpr")), \
+                        (asm.name, name, ours["line"], ours["max_live"], theirs["max_live"])
+                    lowered += 1
+    print(f"\nper-source-line tables equal from .loc and DWARF, every column: {rows} rows, {len(builds)} builds; "
+          f"with the .s's {with_markers} implicit-def comments read, max_live lower in {lowered} rows")
+    assert with_markers > 0  # the comparison without them removed something
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_code_object_starts_from_the_entry_state_of_its_assembly(target: str, tmp_path: Path) -> None:
+    # the kernel descriptor's kernel_code_properties bits 0-6 are the .amdhsa_user_sgpr_* flags (AMDGPUUsage,
+    # "Kernel Descriptor"): read from the code object, the same user SGPRs hold a value at entry as the .s
+    # says. sgemm_8x8 is the kernel where it shows: LLVM 19 asks gfx1100 for 14 user SGPRs and enables only the
+    # kernarg pointer, so the hardware sets s0, s1 and the workgroup ids s14, s15 (LLVM's MIR: entry live-ins
+    # s[0:1], s14, s15); a reader counting all 14 user SGPRs kept s3, s5, s8 and s9 live from the entry (4 more
+    # SGPRs at three source lines). The .s's implicit-def comments are removed, as above: the code object
+    # cannot carry them
+    from isalens.ir.registers import RegFile, registers_in
+
+    source = EXAMPLES / "kernels" / "linalg" / "sgemm_8x8.cl"
+    code_object = _build(source, target, tmp_path / f"sgemm.{target}.co", "-g")
+    asm = _build(source, target, tmp_path / f"sgemm.{target}.s", "-g")
+    asm.write_text(_IMPLICIT_DEF.sub("", asm.read_text()))
+    (ours,), (theirs,) = load_input(asm)[1], load_input(code_object)[1]
+    assert ours.ir.entry_live_in == theirs.ir.entry_live_in
+    if target == "gfx1100":  # the directives by hand: kernarg_segment_ptr 1 (s[0:1]), count 14, ids x and y
+        assert registers_in(theirs.ir.entry_live_in or 0, RegFile.SGPR) == [0, 1, 14, 15]
+    assert ours.liveness().live_in == theirs.liveness().live_in
+    assert _table(isalens.analyze(asm).to_dict()) == _table(isalens.analyze(code_object).to_dict())
 
 
 def test_line_tables_change_no_code_and_no_figure(tmp_path: Path) -> None:

@@ -19,6 +19,13 @@ KD_SIZE = 64
 _ACCUM_TARGETS = ("gfx90a", "gfx940", "gfx941", "gfx942", "gfx950")
 
 
+#: kernel_code_properties bits 0-6, one per user SGPR input the hardware loads (AMDGPUUsage, "Kernel Descriptor":
+#: ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER ... ENABLE_SGPR_PRIVATE_SEGMENT_SIZE), named as the ``.amdhsa_user_sgpr_*``
+#: directives that set them, so a binary's entry state is read as the assembly's (which user SGPRs hold a value)
+_USER_SGPR_BITS = ("private_segment_buffer", "dispatch_ptr", "queue_ptr", "kernarg_segment_ptr", "dispatch_id",
+                   "flat_scratch_init", "private_segment_size")
+
+
 def _gfx12(processor: str) -> bool:
     return processor.startswith("gfx12")
 
@@ -69,8 +76,11 @@ def decode_descriptor(raw: bytes, processor: str) -> dict[str, str]:
         "granulated_lds_size": _bits(rsrc2, 15, 9),
         "uses_dynamic_stack": _bits(props, 11, 1),
     }
+    for bit, name in enumerate(_USER_SGPR_BITS):
+        fields[f"user_sgpr_{name}"] = _bits(props, bit, 1)
     preload = struct.unpack_from("<H", raw, 58)[0]
     fields["kernarg_preload_length"] = _bits(preload, 0, 7)
+    fields["user_sgpr_kernarg_preload_length"] = fields["kernarg_preload_length"]  # its directive's name
     fields["kernarg_preload_offset"] = _bits(preload, 7, 9)
     if processor.startswith("gfx1"):
         fields["wavefront_size32"] = _bits(props, 10, 1)
