@@ -213,6 +213,39 @@ def test_line_tables_change_no_code_and_no_figure(tmp_path: Path) -> None:
             assert docs[0] == docs[1], (source.name, target)
 
 
+def test_stripped_code_object_has_no_source_and_the_same_figures(tmp_path: Path) -> None:
+    # issue 27 item 5, a stripped binary: llvm-strip-19 --strip-debug removes the .debug_* sections and leaves the
+    # code; the code object then says debug_info "none", no instruction has a source, and every other key of the
+    # analyze document equals the -g build's (the oracle: the same .text bytes, checked first)
+    strip = require_tool("llvm-strip-19")
+    built = _build(EXAMPLES / "kernels" / "source" / "inlined.cl", "gfx902", tmp_path / "full.co", "-g")
+    stripped = tmp_path / "stripped.co"
+    subprocess.run([strip, "--strip-debug", "-o", str(stripped), str(built)], check=True, capture_output=True)
+    assert _code_bytes(stripped) == _code_bytes(built)
+    docs = [isalens.analyze(p).to_dict()["files"][0] for p in (built, stripped)]
+    assert {k["debug_info"] for k in docs[0]["kernels"]} == {"lines+variables"}
+    assert {k["debug_info"] for k in docs[1]["kernels"]} == {"none"}
+    assert all(row["source"] is None for k in docs[1]["kernels"] for row in k["lines"])
+    for doc in docs:
+        doc.pop("file")
+        assert doc.pop("diagnostics") == []
+        for k in doc["kernels"]:
+            for key in ("source_lines", "debug_info", "variables"):
+                k.pop(key, None)
+            for row in k["lines"]:
+                row.pop("source")
+            for held in k["peak_live_set"].values():
+                for value in held:
+                    value.pop("variables", None)
+            for item in k.get("advice", []):
+                for key in ("sources", "loop"):
+                    item.pop(key, None)
+                for value in item.get("values", []):
+                    for key in ("variables", "born", "last_use"):
+                        value.pop(key, None)
+    assert docs[0] == docs[1]
+
+
 def _code_bytes(path: Path) -> bytes:
     """The ``.text`` section's bytes (the machine code)."""
     from tests import elf_edit

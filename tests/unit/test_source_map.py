@@ -139,6 +139,25 @@ def test_debug_values_give_variable_ranges() -> None:
     ]
 
 
+def test_debug_value_in_a_register_the_code_never_sets_is_dropped_with_one_warning() -> None:
+    # by hand: VARS writes v2, v3, v4 and reads v0, v1, v2, v3 (without a descriptor a register read may be an
+    # input); v9 is neither written nor read, so "ghost in v9" contradicts the code: one warning at its line (8),
+    # no variable. "entry in v0" (read, never written: a value from outside) stays. No figure changes
+    ghost = "\t;DEBUG_VALUE: k:ghost <- [DW_OP_constu 1, DW_OP_swap, DW_OP_xderef] $vgpr9\n"
+    entry = "\t;DEBUG_VALUE: k:entry <- [DW_OP_constu 1, DW_OP_swap, DW_OP_xderef] $vgpr0\n"
+    text = VARS.replace("$vgpr2\n", "$vgpr2\n" + ghost + entry, 1)
+    warnings = [(d.line, d.message) for d in isalens.load(text).diagnostics]
+    assert warnings == [(8, "DEBUG_VALUE puts ghost in v9, which no instruction of k writes and the hardware does "
+                            "not set: it is dropped")]
+    doc = isalens.analyze(text).to_dict()["files"][0]
+    (kernel,) = doc["kernels"]
+    assert [v["name"] for v in kernel["variables"]] == ["acc", "entry", "pair[32:64]"]
+    plain = isalens.analyze(text.replace(ghost, "\n").replace(entry, "\n")).to_dict()["files"][0]["kernels"][0]
+    for key in ("vgpr", "sgpr", "occupancy"):
+        assert kernel[key] == plain[key], key
+    assert [r["live_vgpr"] for r in kernel["lines"]] == [r["live_vgpr"] for r in plain["lines"]]
+
+
 def test_peak_holders_add_up_to_the_live_count() -> None:
     # the peak is instruction 0 (v0, v1, v2 live in, v3 written and read next): in source terms v1 is acc, v2
     # pair[32:64], v0 a value from kernel entry and v3 a temporary of k.cl:3; the counts add up to the live count

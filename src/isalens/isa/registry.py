@@ -67,8 +67,13 @@ def with_source_lines(module: Module, text: str) -> Module:
         return module
     # each function's DEBUG_VALUE comments start after the previous function's last instruction
     ends = sorted(k.instructions[-1].line for k in module.kernels if k.instructions)
-    kernels = tuple(debuginfo.attach(k, directives, max((e for e in ends if k.instructions and
-                                                          e < k.instructions[0].line), default=0))
-                    for k in module.kernels)
-    notes = debuginfo.problems_as_diagnostics(directives, module.file)
-    return dataclasses.replace(module, kernels=kernels, diagnostics=(*module.diagnostics, *notes))
+    kernels = []
+    unheld: list[tuple[int, str]] = []  # DEBUG_VALUE comments naming registers the code never sets: dropped
+    for k in module.kernels:
+        after = max((e for e in ends if k.instructions and e < k.instructions[0].line), default=0)
+        dropped = debuginfo.unheld_values(k, directives.values, after)
+        unheld += dropped
+        kernels.append(debuginfo.attach(k, directives, after, frozenset(line for line, _ in dropped)))
+    notes = debuginfo.problems_as_diagnostics(dataclasses.replace(directives, problems=(
+        *directives.problems, *unheld)), module.file)
+    return dataclasses.replace(module, kernels=tuple(kernels), diagnostics=(*module.diagnostics, *notes))

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel
+from isalens.ir.registers import iter_bits, unit_name
 from isalens.ir.source import SourceLoc, SourceMap, VariableLoc, carry_forward
 from isalens.isa.amdgcn.syntax import parse_mir_register
 from isalens.lines import lines_of
 
 __all__ = ["LineDirectives", "attach", "problems_as_diagnostics", "read_llvm_lines", "read_objdump_lines",
-           "variable_ranges"]
+           "unheld_values", "variable_ranges"]
 
 _STRING = r'"((?:[^"\\]|\\.)*)"'
 _FILE_RE = re.compile(rf"^\s*\.file\s+(\d+)\s+{_STRING}(?:\s+{_STRING})?")
@@ -184,17 +185,44 @@ def read_objdump_lines(text: str) -> LineDirectives | None:
     return LineDirectives(tuple(lines), tuple(locs), tuple(files), "objdump -l")
 
 
-def attach(kernel: Kernel, directives: LineDirectives, after: int = 0) -> Kernel:
+def attach(kernel: Kernel, directives: LineDirectives, after: int = 0, skip: frozenset[int] = frozenset()) -> Kernel:
     """``kernel`` with its source map: each instruction takes the location in force at its input line, and
     the variables of the ``;DEBUG_VALUE:`` comments after input line ``after`` (the function before it ends
-    there) their registers (:func:`variable_ranges`)."""
+    there) their registers (:func:`variable_ranges`), but for the comments at the input lines ``skip``."""
     import dataclasses
 
     found = carry_forward([directives.at(ins.line) for ins in kernel.instructions])
-    variables = variable_ranges(kernel, directives.values, after) if directives.values else ()
+    values = tuple(v for v in directives.values if v[0] not in skip) if skip else directives.values
+    variables = variable_ranges(kernel, values, after) if values else ()
     kind = "lines+variables" if variables else "lines" if any(loc is not None for loc in found) else "none"
     return dataclasses.replace(kernel, source=SourceMap(tuple(found), kind, directives.origin, directives.files,
                                                         variables))
+
+
+def unheld_values(kernel: Kernel, values: tuple[tuple[int, str, int], ...],
+                  after: int = 0) -> list[tuple[int, str]]:
+    """(input line, message) of each ``;DEBUG_VALUE:`` comment inside ``kernel`` that puts a variable in registers
+    no part of which can hold a value: no instruction writes them and the hardware does not set them at entry
+    (the kernel descriptor says which; without one, a register the code reads may be an input and counts as
+    held). Such a comment contradicts the code, so it is dropped (:func:`attach` ``skip``)."""
+    ins = kernel.instructions
+    if not ins or not values:
+        return []
+    last = ins[-1].line
+    inside = [v for v in values if after < v[0] <= last and v[2]]
+    if not inside:
+        return []
+    held = 0
+    for instruction in ins:
+        held |= instruction.defs if kernel.entry_live_in is not None else instruction.defs | instruction.uses
+    held |= kernel.entry_live_in or 0
+    out = []
+    for line, name, mask in inside:
+        if not mask & held:
+            regs = ", ".join(dict.fromkeys(unit_name(u).split(".")[0] for u in iter_bits(mask)))
+            out.append((line, f"DEBUG_VALUE puts {name} in {regs}, which no instruction of {kernel.name} writes "
+                              "and the hardware does not set: it is dropped"))
+    return out
 
 
 def variable_ranges(kernel: Kernel, values: tuple[tuple[int, str, int], ...],
