@@ -122,6 +122,25 @@ def test_saves_only_to_the_opened_files(server: Server, tree: Path) -> None:
     assert (tree / "sub" / "b.cl").read_text() == "// saved\n" + KERNEL
 
 
+def test_compiles_and_snapshots_name_only_the_opened_files(server: Server, tree: Path) -> None:
+    # a compile's file names its include directory (the compiler runs on a copy beside nothing else, with -I of
+    # that file's directory): a name outside the tree would let `#include "secret.cl"` read the file beside it
+    source = '#include "secret.cl"\n' + KERNEL
+    names = ("../secret.cl", str(tree.parent / "secret.cl"), "link.cl", "../proj/a.cl", "%2e%2e/secret.cl")
+    with _ws(server, Authorization=f"token {server.token}") as ws:
+        for i, name in enumerate(names):
+            for kind in ("compile", "snapshot"):
+                ws.send(json.dumps({"id": i, "type": kind, "file": name, "source": source, "targets": ["gfx902"]}))
+                answer = json.loads(ws.recv(timeout=60))
+                assert answer == {"type": "error", "id": i, "message": answer["message"]}, (kind, name, answer)
+                assert "not a file this server was opened on" in answer["message"], (kind, name)
+                assert "must never be read" not in answer["message"]
+        ws.send(json.dumps({"id": 7, "type": "compile", "source": source, "targets": ["gfx902"]}))  # no file
+        answer = json.loads(ws.recv(timeout=60))
+        assert answer["type"] == "error" and answer["id"] == 7, answer  # answered, not dropped
+        assert answer["message"].endswith("a compile request names the file it is for"), answer
+
+
 def test_a_file_swapped_for_a_link_after_start_is_refused(tmp_path: Path) -> None:
     (tmp_path / "secret.cl").write_text(SECRET)
     (tmp_path / "proj").mkdir()

@@ -174,6 +174,8 @@ class _Server:
             raise IsalensError("not a request", code="usage")
         if "file" in message:
             self.settings.files.path_of(str(message["file"]))  # UnknownFile: not one we were opened on
+        elif message["type"] in ("compile", "snapshot", "save"):  # each works on a file: without one, no answer came
+            raise IsalensError(f"a {message['type']} request names the file it is for", code="usage")
         source = message.get("source")
         if source is not None:
             if not isinstance(source, str):
