@@ -478,6 +478,74 @@ def sdwa(llvm_mc: str, target: str, fmt: str, rows: dict[int, tuple[str, str, st
     return out
 
 
+# MAI (gfx908/gfx90a/gfx940 v_mfma*/v_smfmac*: VOP3P words with their own modifier fields; AMD CDNA ISA guides,
+# VOP3P-MAI): modifier -> (dword, bit mask of the probe value 1). ACC_CD (word 0 bit 15) makes VDST and SRC2
+# AGPRs, ACC (word 1 bits 60:59) SRC0/SRC1; CBSZ 10:8, ABID 14:11, BLGP 63:61 are printed as numbers (or BLGP as
+# neg:[...] by gfx940's f64 opcodes). Checked with llvm-mc-19 -show-encoding.
+MAI_MODIFIERS = {"cbsz": (0, 1 << 8), "abid": (0, 1 << 11), "acc_cd": (0, 1 << 15), "acc0": (1, 1 << 27),
+                 "acc1": (1, 1 << 28), "blgp": (1, 1 << 29)}
+
+
+def mai(llvm_mc: str, target: str) -> dict[int, tuple[str, str, str]]:
+    """The MAI opcodes of a gfx9 family (every VOP3P opcode that prints ``abid:1`` for ABID = 1): mnemonic, the
+    template with every modifier field 0 (VGPRs v8, v16, v24, v32 in VDST, SRC0-2), and the modifiers LLVM
+    accepts, each probed alone: ``cbsz``/``abid``/``blgp`` when it prints `` NAME:1``, ``neg`` when BLGP prints
+    `` neg:[1,0,0]``, ``acc_cd``/``acc0``/``acc1`` when the text is the same with those operands as AGPRs
+    (``acc_d``: ACC_CD makes only VDST one; ``acc_cd-``: the bit changes nothing), ``c2`` when SRC2 may be an
+    inline constant (``0``)."""
+    words = [((0x1A7 << 23) | op << 16 | VDST, (256 + SRC0) | (256 + SRC1) << 9 | (256 + SRC2) << 18)
+             for op in range(128)]
+    base = disassemble(llvm_mc, target, words)
+    names = list(MAI_MODIFIERS)
+    probes = []
+    for w0, w1 in words:
+        for name in names:
+            dword, bit = MAI_MODIFIERS[name]
+            probes.append((w0 | bit, w1) if dword == 0 else (w0, w1 | bit))
+    texts = disassemble(llvm_mc, target, probes)
+    # SRC2 = the inline constant 0: ``c2`` where LLVM prints it (v_smfmac*'s SRC2 is an index VGPR)
+    constant = dict(zip(range(128), disassemble(llvm_mc, target, [(w0, w1 & ~(0x1FF << 18) | 128 << 18)
+                                                                   for w0, w1 in words]), strict=True))
+    regs = {("v", VDST): "VDST", ("v", SRC0): "SRC0", ("v", SRC1): "SRC1", ("v", SRC2): "SRC2"}
+    agpr = {"acc_cd": ("VDST", "SRC2"), "acc0": ("SRC0",), "acc1": ("SRC1",)}
+    out: dict[int, tuple[str, str, str]] = {}
+    for op, text in enumerate(base):
+        if text is None or "/*" in text:
+            continue
+        mn, _, operands = text.partition(" ")
+        tmpl = template(operands, regs)
+        if tmpl is None:
+            continue
+        accepted = []
+        for i, name in enumerate(names):
+            got = texts[op * len(names) + i]
+            if got is None or "/*" in got:
+                continue
+            if name in agpr and got == text:  # gfx908's ACC_CD: accepted, not printed (VDST/SRC2 are AGPRs)
+                accepted.append(name + "-")
+            elif name in agpr:
+                # v_smfmac*'s ACC_CD makes VDST alone an AGPR (its SRC2 is an index VGPR): ``acc_d``
+                for label, fields in ((name, agpr[name]), ("acc_d", ("VDST",))):
+                    expect = tmpl
+                    for field in fields:
+                        expect = re.sub(rf"\{{{field}:v:", f"{{{field}:a:", expect)
+                    if expect != tmpl and template(got.partition(" ")[2], regs) == expect:
+                        accepted.append(label)
+                        break
+            elif got == f"{text} {name}:1":
+                accepted.append(name)
+            elif name == "blgp" and got == f"{text} neg:[1,0,0]":
+                accepted.append("neg")
+        got = constant[op]
+        no_src2 = {k: v for k, v in regs.items() if v != "SRC2"}
+        zero_c = re.sub(r"\{SRC2:[va]:\d+\}", "0", tmpl)
+        if got and "/*" not in got and template(got.partition(" ")[2], no_src2) == zero_c:
+            accepted.append("c2")
+        if "abid" in accepted:
+            out[op] = (mn, tmpl, ",".join(accepted))
+    return out
+
+
 def table(llvm_mc: str, target: str, layout: str,
           only: frozenset[str] | None = None) -> dict[str, dict[int, tuple[str, str, str]]]:
     """Format -> opcode -> (mnemonic, template, fields LLVM wants 0); ``only`` limits the formats probed."""
@@ -526,6 +594,10 @@ def table(llvm_mc: str, target: str, layout: str,
         out[name] = dict(sorted(rows.items()))
         if name == "VOP3":
             out["VOP3_OPSEL"] = dict(sorted(op_sel(llvm_mc, target, layout, rows).items()))
+        if name == "VOP3P" and layout == "gfx9":
+            rows_mai = mai(llvm_mc, target)
+            if rows_mai:
+                out["MAI"] = rows_mai
         if name in ("VOP1", "VOP2", "VOPC") and layout in ("gfx9", "gfx10"):
             out["SDWA_" + name] = dict(sorted(sdwa(llvm_mc, target, name, rows).items()))
         if name == "SOPK":  # hwreg(...) names: s_getreg_b32 of every register id with offset 0, size 32

@@ -61,3 +61,16 @@ def test_regenerated_op_sel_equals_table(family: str) -> None:
     fresh = gen.op_sel(llvm_mc, target, layout, rows)
     assert {op: (mn, spec, frozenset()) for op, (mn, spec, _z) in fresh.items()} == committed["VOP3_OPSEL"]
     assert sum(spec[0] != "0" for _mn, spec, _z in fresh.values()) > 10  # opcodes that print op_sel
+
+
+@pytest.mark.parametrize("family", ["gfx908", "gfx942"])
+def test_regenerated_mai_equals_table(family: str) -> None:
+    """The MAI section (v_mfma*/v_smfmac*: template with modifiers 0, the modifiers LLVM accepts) is what
+    llvm-mc-19 prints now."""
+    llvm_mc = require_tool("llvm-mc-19")
+    gen = _generator()
+    target, _layout = gen.FAMILIES[family]
+    fresh = {op: (mn, tmpl, frozenset(mods.split(",")) - {""}) for op, (mn, tmpl, mods) in
+             gen.mai(llvm_mc, target).items()}
+    assert fresh == opcode_table(family)["MAI"]
+    assert len(fresh) >= 20

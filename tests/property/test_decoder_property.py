@@ -16,7 +16,8 @@ from isalens.isa.amdgcn.decoder.tables import WAVE64_FAMILIES, family_of, layout
 from isalens.isa.amdgcn.fields import DecodeError, decode
 
 #: one target per table family, plus one without tables (every word a diagnostic)
-TARGETS = ("gfx803", "gfx902", "gfx90a", "gfx942", "gfx1010", "gfx1030", "gfx1100", "gfx1150", "gfx1200", "gfx601")
+TARGETS = ("gfx803", "gfx902", "gfx908", "gfx90a", "gfx942", "gfx1010", "gfx1030", "gfx1100", "gfx1150", "gfx1200",
+           "gfx601")
 dwords = st.integers(min_value=0, max_value=0xFFFFFFFF)
 
 
@@ -87,6 +88,7 @@ def test_every_opcode_with_random_fields(target: str) -> None:
     decoded, tried = 0, 0
     for fmt, rows in tables.items():
         base = "FLAT" if fmt.removesuffix("_GLC") in _SEGMENTS else fmt.removesuffix("_GLC")
+        base = {"MAI": "VOP3P"}.get(base, base)  # v_mfma*: VOP3P words
         if base not in seeds or fmt in ("VOPDY", "WORDS"):
             continue
         for op in rows:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from isalens.isa.amdgcn.decoder.mai import is_mai, mai
 from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem
 from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _gfx8_scalars, _literal, _Unsupported, _zero_field_value
 from isalens.isa.amdgcn.decoder.sdwa import sdwa
@@ -257,6 +258,8 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     if table is None or not fmt or (wave64 and fmt == "VOPD"):  # VOPD is wave32 only
         raise _Unsupported(f"{d.format} instructions")
     op = d.value("OPX" if fmt == "VOPD" else "OP")
+    if fmt == "VOP3P" and is_mai(op, family):
+        return Text(fmt, d.size, *mai(d, family, layout))
     row = table.get(op)
     if row is None:
         raise _Unsupported(f"{fmt} opcode {op} (LLVM 19 rejects it with every probe)")
