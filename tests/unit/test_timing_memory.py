@@ -92,9 +92,14 @@ def test_device_figures_replace_the_family_figures() -> None:
 
 
 def test_lds_read_latency_is_measured_not_acos_20() -> None:
-    # gfx9 [memory] lds = 52 (ds_read_b32 on CDNA3, tingqli/pyhip); gfx10+ keeps 20 (no RDNA figure collected)
+    # gfx9 [memory] lds = 52 (ds_read_b32 on CDNA3, tingqli/pyhip); gfx10 [memory] lds = 33 (ds_load_b32 +
+    # s_waitcnt on an RX 7900 XT, chanzhennan/ChipBenchmarker), which gfx11 and gfx12 inherit: the read issues at
+    # 0 and the s_waitcnt after it when the data is back
     assert _wait_ends_at(LDS) == 52
-    assert _wait_ends_at(LDS, "gfx1030") == 20
+    assert _wait_ends_at(LDS, "gfx1030") == 33
+    assert _wait_ends_at(LDS.replace("ds_read_b32", "ds_load_b32"), "gfx1100") == 33
+    gfx12 = LDS.replace("ds_read_b32", "ds_load_b32").replace("s_waitcnt lgkmcnt(0)", "s_wait_dscnt 0x0")
+    assert _wait_ends_at(gfx12, "gfx1200") == 33
 
 
 def test_a_level_without_a_figure_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
