@@ -194,7 +194,10 @@ def test_line_tables_change_no_code_and_no_figure(tmp_path: Path) -> None:
             plain = _build(source, target, tmp_path / f"{source.stem}.{target}.co")
             lines = _build(source, target, tmp_path / f"{source.stem}.{target}.g.co", "-gline-tables-only")
             assert _code_bytes(plain) == _code_bytes(lines), (source.name, target)
-            docs = [isalens.analyze(p, LoadOptions()).to_dict()["files"][0] for p in (plain, lines)]
+            # the builds are in tmp_path, the source beside the examples: --source-dir says where (else the -g
+            # build alone warns that its source file is not found)
+            found = LoadOptions(source_dirs=(str(source.parent),))
+            docs = [isalens.analyze(p, found).to_dict()["files"][0] for p in (plain, lines)]
             for doc, path in zip(docs, (plain, lines), strict=True):
                 doc.pop("file")
                 for d in doc["diagnostics"]:
@@ -222,7 +225,8 @@ def test_stripped_code_object_has_no_source_and_the_same_figures(tmp_path: Path)
     stripped = tmp_path / "stripped.co"
     subprocess.run([strip, "--strip-debug", "-o", str(stripped), str(built)], check=True, capture_output=True)
     assert _code_bytes(stripped) == _code_bytes(built)
-    docs = [isalens.analyze(p).to_dict()["files"][0] for p in (built, stripped)]
+    found = LoadOptions(source_dirs=(str(EXAMPLES / "kernels" / "source"),))  # the build is in tmp_path
+    docs = [isalens.analyze(p, found).to_dict()["files"][0] for p in (built, stripped)]
     assert {k["debug_info"] for k in docs[0]["kernels"]} == {"lines+variables"}
     assert {k["debug_info"] for k in docs[1]["kernels"]} == {"none"}
     assert all(row["source"] is None for k in docs[1]["kernels"] for row in k["lines"])

@@ -235,3 +235,40 @@ def test_source_dir_must_be_a_directory(tmp_path: Path, capsys: Any) -> None:
     assert main(["livereg", str(path), "--source-dir", str(tmp_path / "missing")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--source-dir" in err[0] and "not a directory" in err[0]
+
+
+def test_lines_without_text_are_one_warning_per_file(tmp_path: Path, capsys: Any) -> None:
+    # issue 27 item 5: a source file not on disk is one warning naming the file and the input line of the first
+    # instruction its lines hold (by hand from ASM: s_load_dword, input line 7, is k.cl:3; v_mov_b32, line 9,
+    # is helper.h:7); a file found but shorter than the lines named is one warning at the first instruction of
+    # a missing line (s_endpgm, input line 14, is k.cl:9); a file found whole gives none. No figure changes.
+    work = tmp_path / "input"
+    work.mkdir()
+    path = work / "k.s"
+    path.write_text(ASM.replace('"/home/u/proj" "src/k.cl"', '"/nonexistent/build" "src/k.cl"'))
+    tree = tmp_path / "checkout"
+    (tree / "src").mkdir(parents=True)
+
+    def run(*args: str) -> dict[str, Any]:
+        from isalens.cli import main
+        assert main(["analyze", str(path), "--json", *args]) == 0
+        doc: dict[str, Any] = json.loads(capsys.readouterr().out)["files"][0]
+        return doc
+
+    def warnings(doc: dict[str, Any]) -> list[tuple[int, str]]:
+        return sorted((d["line"], d["message"]) for d in doc["diagnostics"] if d["code"] == "source-text")
+
+    none_found = run()
+    got = warnings(none_found)
+    assert [line for line, _ in got] == [7, 9], got
+    assert "/nonexistent/build/src/k.cl is not found" in got[0][1] and "helper.h is not found" in got[1][1]
+    (tree / "src" / "k.cl").write_text("".join(f"int k{n};\n" for n in range(1, 10)))  # lines 1-9: whole
+    whole = run("--source-dir", str(tree))
+    assert [line for line, _ in warnings(whole)] == [9]  # helper.h only
+    (tree / "src" / "k.cl").write_text("".join(f"int k{n};\n" for n in range(1, 6)))  # 5 lines: 9 is past the end
+    short = run("--source-dir", str(tree))
+    got = warnings(short)
+    assert [line for line, _ in got] == [9, 14] and "k.cl has no line 9" in got[1][1], got
+    for doc in (whole, short):
+        for key in ("vgpr", "sgpr", "occupancy", "lines"):
+            assert doc["kernels"][0][key] == none_found["kernels"][0][key], key

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import pandas
 
     from isalens.analysis.vliw import VliwAnalysis
+    from isalens.ir.diagnostics import Diagnostic
 
 __all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "compare_variant", "compare_variants",
            "load_input", "load_module", "read_stdin", "report_of", "source_of"]
@@ -236,10 +237,15 @@ def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_st
                             compiler_stats=compiler_stats, timing_requested="timing" in extra)
     if not any(k.source_lines for k in report.kernels):
         return report
-    from isalens.engine.source_text import source_texts
+    from isalens.engine.source_text import missing_text_diagnostics, source_texts
 
-    return dataclasses.replace(report, kernels=tuple(
-        dataclasses.replace(k, source_text=source_texts(k.source_lines, source_dirs)) for k in report.kernels))
+    with_text = tuple(dataclasses.replace(k, source_text=source_texts(k.source_lines, source_dirs))
+                      for k in report.kernels)
+    missing: list[Diagnostic] = []
+    for k, loaded in zip(with_text, kernels, strict=True):
+        missing.extend(missing_text_diagnostics(k.source_lines, k.source_text, source_dirs, module.ir.file,
+                                                tuple(ins.line for ins in loaded.ir.instructions)))
+    return dataclasses.replace(report, kernels=with_text, diagnostics=(*report.diagnostics, *missing))
 
 
 def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) -> tuple[KernelReport, ...]:

@@ -8,9 +8,10 @@ from pathlib import Path, PurePath
 
 from isalens.analysis.source_lines import SourceLine
 from isalens.errors import InputError, IsalensError
+from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.reading import read_file
 
-__all__ = ["check_source_dirs", "source_texts"]
+__all__ = ["check_source_dirs", "missing_text_diagnostics", "source_texts"]
 
 
 def check_source_dirs(dirs: Sequence[str | Path]) -> tuple[Path, ...]:
@@ -69,3 +70,37 @@ def _source_file_lines(name: str, roots: Sequence[Path]) -> list[str] | None:
             except IsalensError:
                 continue
     return None
+
+
+def missing_text_diagnostics(rows: tuple[SourceLine, ...], texts: dict[tuple[str, int], str],
+                             roots: Sequence[Path], file: str | None,
+                             input_lines: Sequence[int]) -> list[Diagnostic]:
+    """One warning per source file whose lines are shown without text: the file is not found inside ``roots``,
+    or the debug information names lines past its end. ``input_lines`` holds each instruction's input
+    line, so the warning points at the first instruction the file's lines hold. Without ``roots`` no text was
+    asked for, and nothing is said."""
+    if not roots:
+        return []
+    found: set[str] = {name for name, _ in texts}
+    first: dict[str, SourceLine] = {}
+    past_end: dict[str, list[int]] = {}
+    for row in rows:
+        if (row.file, row.line) in texts or row.line <= 0:  # line 0: code with no line (compiler-made)
+            continue
+        first.setdefault(row.file, row)
+        if row.file in found:
+            past_end.setdefault(row.file, []).append(row.line)
+    out: list[Diagnostic] = []
+    where = " or ".join(str(r) for r in roots)
+    for name, row in first.items():
+        if name in past_end:
+            lines = sorted(past_end[name])
+            message = (f"source file {name} has no line {lines[0]}"
+                       + (f" (nor {len(lines) - 1} more)" if len(lines) > 1 else "")
+                       + " named by the debug information: those lines are shown without text")
+        else:
+            message = (f"source file {name} is not found under {where}: its lines are shown without text "
+                       "(--source-dir DIR says where to look)")
+        out.append(Diagnostic(Severity.WARNING, "source-text", message, file,
+                          input_lines[row.first_index] if row.first_index < len(input_lines) else None))
+    return out
