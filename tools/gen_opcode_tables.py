@@ -478,6 +478,87 @@ def sdwa(llvm_mc: str, target: str, fmt: str, rows: dict[int, tuple[str, str, st
     return out
 
 
+# DPP (VOP1/VOP2/VOPC with SRC0 = 0xFA and a second dword; gfx10+ also DPP8 with SRC0 = 0xE9, 0xEA with FI): the
+# DPP dword's modifier bits (AMD ISA guides, DPP16; checked with llvm-mc-19 -show-encoding): name -> bit
+DPP_MODIFIERS = {"r17": 1 << 17, "fi": 1 << 18, "bound_ctrl": 1 << 19, "neg0": 1 << 20, "abs0": 1 << 21,
+                 "neg1": 1 << 22, "abs1": 1 << 23}
+_DPP_IDENTITY = 0xE4 << 8 | 0xF << 24 | 0xF << 28  # quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf
+_DPP_TAIL = " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf"
+_DPP8_IDENTITY = 0o76543210 << 8  # dpp8:[0,1,2,3,4,5,6,7]
+
+
+def _dpp_word(fmt: str, op: int, src0: int) -> int:
+    if fmt == "VOP1":
+        return (0x3F << 25) | VDST << 17 | op << 9 | src0
+    if fmt == "VOP2":
+        return op << 25 | VDST << 17 | SRC1 << 9 | src0
+    return (0x3E << 25) | op << 17 | SRC1 << 9 | src0
+
+
+def dpp(llvm_mc: str, target: str, layout: str, fmt: str, rows: dict[int, tuple[str, str, str]]
+        ) -> dict[int, tuple[str, str, str]]:
+    """The DPP form of each VOP1/VOP2/VOPC opcode: its mnemonic and operand template, probed with the row's
+    registers (SRC0 v16 in the DPP dword) and the identity control with full masks (the decoder writes the
+    control, masks and flags from the instruction); the last column names what LLVM accepts, each probed
+    alone: ``neg0 abs0 neg1 abs1`` (source modifiers), ``bound_ctrl:1``/``fi:1`` as LLVM prints the bit (a name
+    ending in ``-``: accepted, not printed), ``dpp8`` and ``dpp8fi`` (gfx10+: the DPP8 form, with FI)."""
+    ops = list(rows)
+    plain = disassemble(llvm_mc, target, [(_dpp_word(fmt, op, 0xFA), SRC0 | _DPP_IDENTITY) for op in ops])
+    names = list(DPP_MODIFIERS)
+    probes = [(_dpp_word(fmt, op, 0xFA), SRC0 | _DPP_IDENTITY | DPP_MODIFIERS[n]) for op in ops for n in names]
+    if layout != "gfx9":
+        probes += [(_dpp_word(fmt, op, src0), SRC0 | _DPP8_IDENTITY) for op in ops for src0 in (0xE9, 0xEA)]
+    texts = disassemble(llvm_mc, target, probes)
+    regs = {("v", VDST): "VDST", ("s", VDST): "VDST", ("v", SRC0): "SRC0", ("v", SRC1): "VSRC1"}
+    out: dict[int, tuple[str, str, str]] = {}
+    for i, (op, text) in enumerate(zip(ops, plain, strict=True)):
+        if text is None or "/*" in text or not text.endswith(_DPP_TAIL):
+            continue
+        head = text.removesuffix(_DPP_TAIL)
+        mn, _, operands = head.partition(" ")
+        used = {k: v for k, v in regs.items() if re.search(rf"\b{k[0]}{k[1]}\b", operands)}
+        tmpl = template(operands, used)
+        if tmpl is None:
+            continue
+        accepted = []
+        for j, name in enumerate(names):
+            got = texts[i * len(names) + j]
+            if got is None or "/*" in got:
+                continue
+            if got == text:
+                accepted.append(name + "-")
+            elif name in ("bound_ctrl", "fi") and got.startswith(text + f" {name}:"):
+                accepted.append(got.removeprefix(text + " "))
+            elif name in ("neg0", "abs0", "neg1", "abs1"):
+                # only as the plain source modifier (LLVM prints gfx9 v_ldexp_f16's neg1 as sext(v24), and
+                # v_cndmask's abs1 as |v24, vcc_lo|: those stay diagnostics)
+                reg = f"v{SRC0 if name[-1] == '0' else SRC1}"
+                wrapped = f"-{reg}" if name.startswith("neg") else f"|{reg}|"
+                if got == re.sub(rf"\b{reg}\b", wrapped, text, count=1):
+                    accepted.append(name)
+        if layout != "gfx9":
+            base = len(ops) * len(names) + 2 * i
+            for k, label in enumerate(("dpp8", "dpp8fi")):
+                tail = " dpp8:[0,1,2,3,4,5,6,7]" + (" fi:1" if k else "")
+                if texts[base + k] == head + tail:
+                    accepted.append(label)
+        out[op] = (mn, tmpl, ",".join(accepted))
+    return out
+
+
+def dpp_controls(llvm_mc: str, target: str) -> dict[int, tuple[str, str, str]]:
+    """How LLVM prints each DPP_CTRL value (v_mov_b32_dpp, full masks): ``row_shl:1``, ``quad_perm:[...]``...;
+    values it rejects or comments on are absent."""
+    head = "v_mov_b32_dpp v8, v16 "
+    probes = [((0x3F << 25) | VDST << 17 | 1 << 9 | 0xFA, SRC0 | ctrl << 8 | 0xF << 24 | 0xF << 28) for ctrl in
+              range(512)]
+    out: dict[int, tuple[str, str, str]] = {}
+    for ctrl, text in enumerate(disassemble(llvm_mc, target, probes)):
+        if text and "/*" not in text and text.startswith(head) and text.endswith(" row_mask:0xf bank_mask:0xf"):
+            out[ctrl] = ("dpp", text.removeprefix(head).removesuffix(" row_mask:0xf bank_mask:0xf"), "")
+    return out
+
+
 # MAI (gfx908/gfx90a/gfx940 v_mfma*/v_smfmac*: VOP3P words with their own modifier fields; AMD CDNA ISA guides,
 # VOP3P-MAI): modifier -> (dword, bit mask of the probe value 1). ACC_CD (word 0 bit 15) makes VDST and SRC2
 # AGPRs, ACC (word 1 bits 60:59) SRC0/SRC1; CBSZ 10:8, ABID 14:11, BLGP 63:61 are printed as numbers (or BLGP as
@@ -600,6 +681,12 @@ def table(llvm_mc: str, target: str, layout: str,
                 out["MAI"] = rows_mai
         if name in ("VOP1", "VOP2", "VOPC") and layout in ("gfx9", "gfx10"):
             out["SDWA_" + name] = dict(sorted(sdwa(llvm_mc, target, name, rows).items()))
+        if name in ("VOP1", "VOP2", "VOPC"):
+            found = dpp(llvm_mc, target, layout, name, rows)
+            if found:  # LLVM 19 decodes no VOPC DPP before gfx11
+                out["DPP_" + name] = dict(sorted(found.items()))
+            if name == "VOP1":
+                out["DPP_CTRL"] = dpp_controls(llvm_mc, target)
         if name == "SOPK":  # hwreg(...) names: s_getreg_b32 of every register id with offset 0, size 32
             op = next(op for op, row in rows.items() if row[0] == "s_getreg_b32")
             texts = disassemble(llvm_mc, target, [((0xB << 28) | op << 23 | VDST << 16 | 31 << 11 | i,)
@@ -660,12 +747,33 @@ def wave64_delta(wave64: dict[str, dict[int, tuple[str, str, str]]],
     return out
 
 
+def _merged(old: dict[str, dict[int, tuple[str, str, str]]], fresh: dict[str, dict[int, tuple[str, str, str]]],
+            made: list[str]) -> dict[str, dict[int, tuple[str, str, str]]]:
+    """``old``'s sections with those in ``made`` replaced by ``fresh``'s (absent there: dropped), old sections in
+    their order, a new one after the fresh one made before it."""
+    out: dict[str, dict[int, tuple[str, str, str]]] = {}
+    order = [k for k in made if k in fresh]
+    for name in old:
+        if name not in made:
+            out[name] = old[name]
+        elif name in fresh:
+            while name not in out:
+                k = order.pop(0)
+                out[k] = fresh[k]
+    for k in order:
+        out[k] = fresh[k]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "src" / "isalens" / "isa"
                     / "amdgcn" / "data")
     ap.add_argument("--llvm-mc", default="llvm-mc-19")
+    ap.add_argument("--only", action="append", metavar="FORMAT",
+                    help="probe only these formats (and the sections made with them, e.g. VOP1 -> SDWA_VOP1, "
+                         "DPP_VOP1) and replace just those sections of the existing files")
     args = ap.parse_args(argv)
     try:
         version = subprocess.run([args.llvm_mc, "--version"], capture_output=True, text=True,
@@ -677,9 +785,14 @@ def main(argv: list[str] | None = None) -> int:
     label = f"LLVM {ver.group(1) if ver else '?'}"
     for family in args.family or sorted(FAMILIES):
         target, layout = FAMILIES[family]
-        tables = table(args.llvm_mc, target, layout)
+        only = frozenset(args.only) if args.only else None
+        tables = table(args.llvm_mc, target, layout, only)
+        made = list(tables)  # in the order table() makes them
         if family.endswith("_w64"):
-            tables = wave64_delta(tables, read(args.out / f"opcodes_{family.removesuffix('_w64')}.txt"))
+            wave32 = read(args.out / f"opcodes_{family.removesuffix('_w64')}.txt")
+            tables = wave64_delta(tables, {k: v for k, v in wave32.items() if only is None or k in made})
+        if only is not None:  # keep the other sections of the existing file
+            tables = _merged(read(args.out / f"opcodes_{family}.txt"), tables, made)
         write(args.out / f"opcodes_{family}.txt", family, target, args.llvm_mc, label, tables)
         print(family, {k: len(v) for k, v in tables.items()})
     return 0

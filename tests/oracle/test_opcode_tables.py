@@ -23,8 +23,9 @@ def _generator() -> ModuleType:
 
 
 @pytest.mark.parametrize(("family", "formats"), [("gfx9", ("SOP1", "VOPC", "SDWA_VOPC", "DS")),
-                                                 ("gfx11", ("SOP2", "VOP1", "WORDS")), ("gfx11_5", ("SOP1",)),
-                                                 ("gfx942", ("SMEM", "GLOBAL")), ("gfx10_3", ("VOP2", "SDWA_VOP2"))])
+                                                 ("gfx11", ("SOP2", "VOP1", "WORDS", "DPP_VOP1", "DPP_CTRL")),
+                                                 ("gfx11_5", ("SOP1",)), ("gfx942", ("SMEM", "GLOBAL")),
+                                                 ("gfx10_3", ("VOP2", "SDWA_VOP2", "DPP_VOP2"))])
 def test_regenerated_sample_equals_table(family: str, formats: tuple[str, ...]) -> None:
     llvm_mc = require_tool("llvm-mc-19")
     gen = _generator()

@@ -88,8 +88,8 @@ def test_every_opcode_with_random_fields(target: str) -> None:
     decoded, tried = 0, 0
     for fmt, rows in tables.items():
         base = "FLAT" if fmt.removesuffix("_GLC") in _SEGMENTS else fmt.removesuffix("_GLC")
-        base = {"MAI": "VOP3P"}.get(base, base)  # v_mfma*: VOP3P words
-        if base not in seeds or fmt in ("VOPDY", "WORDS"):
+        base = {"MAI": "VOP3P", "DPP_VOP1": "DPP", "DPP_VOP2": "DPP", "DPP_VOPC": "DPP"}.get(base, base)
+        if base not in seeds or fmt in ("VOPDY", "WORDS", "DPP_CTRL"):
             continue
         for op in rows:
             texts = 0

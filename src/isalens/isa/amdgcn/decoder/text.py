@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from isalens.isa.amdgcn.decoder.dpp import dpp
 from isalens.isa.amdgcn.decoder.mai import is_mai, mai
 from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem
 from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _gfx8_scalars, _literal, _Unsupported, _zero_field_value
@@ -19,7 +20,7 @@ __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
 
 #: formats whose text this decoder writes (others give a diagnostic)
 DONE_FORMATS = ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DS",
-                "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "SDWA")
+                "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "SDWA", "DPP", "DPP8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +253,8 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
         return Text(fmt, 4, whole[0], "")
     if fmt == "SDWA":
         return Text(fmt, d.size, *sdwa(d, family, layout, wave64))
+    if fmt in ("DPP", "DPP8"):
+        return Text(fmt, d.size, *dpp(d, family, layout, wave64))
     if fmt == "FLAT":
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "")[d.value("SEG")]
     table = opcode_table(family, wave64).get("VOPDX" if fmt == "VOPD" else fmt)
