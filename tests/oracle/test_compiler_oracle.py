@@ -64,6 +64,23 @@
   the enabled user SGPRs initialised (sgemm_8x8, above): gfx1100 815/817 (99.76%); the two left are
   divmod64 bb.1 (LLVM has more; the hardware needs neither register) and vgpr_spill_poly bb.1 (we have
   more: a spill store reads it). No block where the hardware needs a register we call dead.
+  Code we hold back (20 Rodinia OpenCL files, 69 builds on gfx902/gfx90a/gfx1030) showed two more shapes, now
+  liveness/else_only.cl and liveness/no_caller.cl: a VGPR only the "else" part of an if/else reads, which
+  the "then" part reuses after its last read there (LLVM's SIOptimizeVGPRLiveRange makes it undefined out
+  of the "then" part, and llc-19 on gfx90a prints no ``; implicit-def:`` for it: we kept it live through
+  the rest of the "then" part, 7 blocks of else_only.cl, 14 of Rodinia's cfd compute_flux), and functions
+  in a file without any call, whose returns read neither their results (v0, v[0:1]: LLVM has more, the
+  dangerous way, 8 blocks of no_caller.cl) nor, as LLVM says, the return address (ours had s[30:31]).
+  Whole corpus now: kernel blocks gfx902 840/841, gfx90a 867/868, gfx1030 864/865 (99.88%), gfx1100
+  865/867 (99.77%), function blocks 62/62 on each. The held-back blocks still differing where LLVM lists
+  more are LLVM's own over-listing, with MIR evidence: AGPRs holding callee-saved VGPRs (myocyte kernel_cam
+  bb.0, ``$agpr0 = V_ACCVGPR_WRITE_B32_e64 killed $vgpr40`` before any read; SILowerSGPRSpills adds every
+  VGPR-to-AGPR spill register as a live-in of every block); a super-register of a live lane (particle
+  likelihood_kernel gfx1030 bb.24 lists ``$sgpr24_sgpr25_sgpr26`` whole, its predecessors and successors
+  only ``$sgpr24_sgpr25_sgpr26_sgpr27:0xF0``: LivePhysRegs::addBlockLiveIns adds every sub-register that
+  overlaps a live lane); a live-in left from a removed ``s_cbranch_execz`` (particle findIndexBin bb.5 lists
+  s[18:21], which its one successor overwrites with scalar writes, ``S_XOR_B64 $exec, -1`` and
+  ``S_AND_B64 killed $vcc, $exec``, before any read).
 * per-instruction liveness: see :func:`test_per_instruction_liveness_equals_llvm_mir`.
 """
 

@@ -222,6 +222,85 @@ def test_a_function_no_code_calls_directly_returns_the_results_it_sets_up() -> N
     assert registers_in(scale_up.liveness().live_out[0], RegFile.VGPR) == [0]
 
 
+NO_CALLS = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.globl\tsum2
+\t.type\tsum2,@function
+sum2:
+\tv_add_f32_e32 v2, v0, v1
+\tv_mul_f32_e32 v0, v2, v2
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+"""
+
+
+def test_a_function_in_a_file_without_calls_returns_its_result_not_its_address() -> None:
+    """No instruction of the file calls sum2 (a helper others link against, as Rodinia's particle_double.cl
+    calcLikelihoodSum, whose double LLVM 19 returns in v[0:1]: ``S_SETPC_B64_return undef $sgpr30_sgpr31,
+    implicit killed $vgpr0, implicit killed $vgpr1``). Its return reads the result it sets up, v0 (written
+    last, read by nothing after), and not the return address s[30:31]; v2 is read by the multiply, so it is
+    a temporary, dead at the return. By hand: live before the return {v0}, at entry {v0, v1}, no SGPR."""
+    live = isalens.load(NO_CALLS).kernel("sum2").liveness()
+    assert registers_in(live.live_in[2], RegFile.VGPR) == [0]
+    assert registers_in(live.live_in[2], RegFile.SGPR) == []
+    assert registers_in(live.entry, RegFile.VGPR) == [0, 1]
+    assert registers_in(live.entry, RegFile.SGPR) == []
+
+
+# llc-19's loop of examples/kernels/liveness/no_caller.cl sum_sq (gfx902): the pointer in v[0:1] is
+# incremented in the loop, the sum in v3 is copied into v0 before the return
+SUM_COPIED = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.globl\tsum_sq
+\t.type\tsum_sq,@function
+sum_sq:
+\tv_cmp_lt_i32_e32 vcc, 0, v2
+\tv_mov_b32_e32 v3, 0
+\ts_and_saveexec_b64 s[4:5], vcc
+\ts_cbranch_execz .LBB1_4
+\ts_mov_b64 s[6:7], 0
+.LBB1_2:
+\tglobal_load_dword v4, v[0:1], off
+\tv_add_co_u32_e32 v0, vcc, 4, v0
+\tv_add_u32_e32 v2, -1, v2
+\tv_addc_co_u32_e32 v1, vcc, 0, v1, vcc
+\tv_cmp_eq_u32_e32 vcc, 0, v2
+\ts_or_b64 s[6:7], vcc, s[6:7]
+\ts_waitcnt vmcnt(0)
+\tv_fma_f32 v3, v4, v4, v3
+\ts_andn2_b64 exec, exec, s[6:7]
+\ts_cbranch_execnz .LBB1_2
+\ts_or_b64 exec, exec, s[6:7]
+.LBB1_4:
+\ts_or_b64 exec, exec, s[4:5]
+\tv_mov_b32_e32 v0, v3
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+"""
+
+# the same loop with the pointer in v[2:3], the count in v1 and the sum kept in v0 up to the return
+SUM_IN_PLACE = (SUM_COPIED.replace("vcc, 0, v2", "vcc, 0, v1").replace("v3, 0\n", "v0, 0\n")
+                .replace("v4, v[0:1]", "v4, v[2:3]").replace("v0, vcc, 4, v0", "v2, vcc, 4, v2")
+                .replace("v2, -1, v2", "v1, -1, v1").replace("v1, vcc, 0, v1, vcc", "v3, vcc, 0, v3, vcc")
+                .replace("v3, v4, v4, v3", "v0, v4, v4, v0").replace("\tv_mov_b32_e32 v0, v3\n", ""))
+
+
+@pytest.mark.parametrize("text", [SUM_COPIED, SUM_IN_PLACE], ids=["copied", "in place"])
+def test_a_function_without_callers_here_returns_its_result_not_a_spent_pointer(text: str) -> None:
+    """Both loops leave the pointer's last increment unread on the way out, which looks like a result set up
+    for the caller. LLVM returns a value in v0, v1, ... in order (llc-19: ``S_SETPC_B64_return undef
+    $sgpr30_sgpr31, implicit killed $vgpr0``): with the copy into v0 in the return's block nothing above v0
+    is a result (v1, the pointer's high half, is not); with the sum in place the run of results from v0
+    stops at v1 (the count, read by the compare after its last write), so v[2:3] are not results either.
+    By hand, live before the return: v0 alone of the VGPRs."""
+    kernel = isalens.load(text).kernel("sum_sq")
+    ret = len(kernel.ir.instructions) - 1
+    assert kernel.ir.instructions[ret].mnemonic == "s_setpc_b64"
+    assert registers_in(kernel.liveness().live_in[ret], RegFile.VGPR) == [0]
+
+
 UNKNOWN_CALL_KEEPS = """\
 \t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
 \t.text

@@ -444,3 +444,69 @@ def test_the_half_a_d16_load_keeps_is_not_read() -> None:
     live = kernel.liveness()
     assert 1 not in registers_in(live.live_out[0], RegFile.VGPR)
     assert 1 in registers_in(live.live_out[1], RegFile.VGPR)
+
+
+# An if/else with s_cbranch_execz around both parts, as llc-19 emits it for examples/kernels/liveness/
+# else_only.cl on gfx90a: the "then" part reads v1 (written before the if), then reuses v1 for a value of
+# its own and reads that; the "else" part reads v1 too. No `; implicit-def:` line ends the "then" part.
+ELSE_ONLY = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.type\tk,@function
+k:
+\tv_mov_b32_e32 v1, 7
+\tv_cmp_lt_f32_e32 vcc, 1.0, v0
+\ts_and_saveexec_b64 s[2:3], vcc
+\ts_xor_b64 s[2:3], exec, s[2:3]
+\ts_cbranch_execz .LBB0_2
+\tv_mul_f32_e32 v2, v1, v0
+\tv_mov_b32_e32 v1, v2
+\tv_add_f32_e32 v2, v1, v1
+.LBB0_2:
+\ts_or_saveexec_b64 s[4:5], s[2:3]
+\ts_xor_b64 exec, exec, s[4:5]
+\ts_cbranch_execz .LBB0_4
+\tv_mul_f32_e32 v2, v1, v1
+.LBB0_4:
+\ts_or_b64 exec, exec, s[4:5]
+\t{after}
+\tglobal_store_dword v[4:5], v2, off
+\ts_endpgm
+.Lfunc_end0:
+"""
+
+
+def _v1_live_after(text: str) -> list[bool]:
+    live = isalens.load(text).kernels[0].liveness()
+    return [1 in registers_in(live.live_out[i], RegFile.VGPR) for i in range(14)]
+
+
+def test_a_register_only_the_else_part_reads_ends_with_the_then_parts_last_read() -> None:
+    """By hand: the lanes with v0 > 1.0 run the "then" part (indices 5-7) and are off in the "else" part
+    (index 11), which the other lanes run with the 7 written at index 0. v1 is live after 0-4 (both kinds
+    of lanes need it), dead after 5 (index 6 overwrites it), live after 6 (read at 7) and dead after 7: no
+    lane that ran the "then" part reads v1 again, the "else" part's read is the other lanes' (LLVM's
+    SIOptimizeVGPRLiveRange and its MIR say the same). Live after 8-10 (the Flow block, into which the
+    skipping lanes bring their value; LLVM lists it live-in there), dead after its read at 11."""
+    assert _v1_live_after(ELSE_ONLY.format(after="s_nop 0")) == \
+        [True, True, True, True, True, False, True, False, True, True, True, False, False, False]
+
+
+def test_an_else_register_read_after_the_endif_stays_live_through_the_then_part() -> None:
+    """The same with v1 read after the endif (index 13): the lanes that ran the "then" part read there the
+    value they left in v1 at index 6, so v1 stays live after 7 and up to that read (dead after 5 still:
+    index 6 overwrites it)."""
+    assert _v1_live_after(ELSE_ONLY.format(after="v_add_f32_e32 v2, v1, v2")) == \
+        [True, True, True, True, True, False] + [True] * 7 + [False]
+
+
+def test_whole_wave_code_in_the_then_part_keeps_the_else_register_live() -> None:
+    """The same with whole-wave code around the "then" part's write of v1 (``s_or_saveexec_b64 s[6:7], -1``
+    at index 6 switches every lane on, the "else" lanes too): their v1 is no longer safe from that write, so
+    plain control flow decides: v1 live after 0-4, dead after 5 and 6 (index 7 overwrites it), live after
+    7-12 (read at 9, then by the "else" part at 13 along the Flow block), dead after 13."""
+    text = ELSE_ONLY.replace("\tv_mov_b32_e32 v1, v2\n", "\ts_or_saveexec_b64 s[6:7], -1\n\tv_mov_b32_e32 v1, v2\n"
+                             "\ts_mov_b64 exec, s[6:7]\n")
+    live = isalens.load(text.format(after="s_nop 0")).kernels[0].liveness()
+    assert [1 in registers_in(live.live_out[i], RegFile.VGPR) for i in range(18)] == \
+        [True] * 5 + [False, False] + [True] * 6 + [False] * 5

@@ -29,7 +29,7 @@ from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
 from isalens.ir.program import CallSummary, Kernel, Module
-from isalens.ir.registers import Reg, RegFile, highest_register, special_pair
+from isalens.ir.registers import Reg, RegFile, highest_register, registers_in, special_pair
 
 _SYMBOL = re.compile(r"^([.A-Za-z_$][\w.$]*)@(rel32|gotpcrel32)@lo(?:[+-]\d+)?$")
 #: how far back from a call to look for the instructions that build its target address
@@ -148,7 +148,14 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
     functions = {k.name: k for k in module.kernels}
     sites = _call_sites(module)
     if not any(sites.values()):
-        return module
+        if all(k.is_kernel for k in module.kernels):
+            return module
+        # no calls, but functions that callers outside the file call: their returns read the results they set
+        # up and not the return address, as in a file with calls (particle_double.cl calcLikelihoodSum
+        # returns its double in v[0:1]: LLVM 19's S_SETPC_B64_return reads them, and they were dead before it)
+        cc = calling_convention(unified_vgpr_file, scratch_descriptor, llvm_major)
+        return dataclasses.replace(module, kernels=tuple(
+            k if k.is_kernel else _with_effects(k, {}, {}, cc, 0, unknown_callers=True) for k in module.kernels))
     info = _usages(functions, sites, has_flat_address_space)
     if any(u.indirect for u in info.values()):
         _widen_indirect(info, functions)
@@ -299,10 +306,37 @@ def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int
                 # undefined: the address is not live for the return
                 # a function no code here calls directly returns to callers we cannot see: it returns the
                 # result registers it sets up for them (as an unknown callee receives its arguments)
-                results = _set_up_before(kernel, i, cc.results) if unknown_callers else 0
+                results = _returned(kernel, i, cc) if unknown_callers else 0
                 instructions[i] = ins._replace(uses=(ins.uses & ~cc.return_address) | exit_live | results)
     reserved = cc.function_reserved if not kernel.is_kernel else (cc.caller_reserved if site_uses else 0)
     return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved)
+
+
+def _returned(kernel: Kernel, index: int, cc: CallingConvention) -> int:
+    """The results a return at ``index`` hands to callers we cannot see: of the result registers set up for
+    it (:func:`_set_up_before`), LLVM returns a value in v0, v1, ... in order, so where the return's block
+    writes results (a copy into v0 before ``s_setpc_b64``) none above the highest of them, else the run from
+    v0 up. A pointer incremented in a loop and not read after it looks set up too (llc-19, a function
+    summing ``a[k] * a[k]``: ``v_addc_co_u32 v1, vcc, 0, v1, vcc`` in the loop, ``v_mov_b32 v0, v3`` before
+    the return, which reads v0 alone)."""
+    graph = cfg(kernel)
+    found = _set_up_before(kernel, index, cc.results, graph)
+    if not found:
+        return 0
+    block = graph.blocks[graph.block_of[index]]
+    written = 0
+    for i in range(block.start, index):
+        written |= kernel.instructions[i].defs
+    regs = registers_in(found, RegFile.VGPR)
+    if written & found:
+        top = max(registers_in(written & found, RegFile.VGPR))
+        keep = [r for r in regs if r <= top]
+    else:
+        keep = [r for k, r in enumerate(regs) if r == k]
+    mask = 0
+    for r in keep:
+        mask |= Reg(RegFile.VGPR, r).mask()
+    return found & mask
 
 
 def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention) -> list[Kernel]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from isalens.ir.instruction import BranchKind, Instruction
-from isalens.ir.operands import RegOperand
+from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import special, special_pair
 
@@ -32,6 +32,21 @@ class Loop:
 
 
 @dataclass(frozen=True, slots=True)
+class ElseRegion:
+    """An if/else as LLVM lowers it: instructions ``then_start`` .. ``flow - 1`` are the "then" part, run
+    by the "then" lanes only, which leave it only into the "Flow" block at ``flow`` (through
+    ``then_exits``: a fall-through or a jump there); in that block a restore switches every lane on again
+    and ``switch`` (the same instruction, or later in the block) switches to the "else" lanes; ``joins``
+    switch the "then" lanes back on after the "else" part (the endif)."""
+
+    then_start: int
+    flow: int
+    switch: int
+    joins: tuple[int, ...]
+    then_exits: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class CFG:
     blocks: tuple[Block, ...]
     block_of: tuple[int, ...]
@@ -42,6 +57,8 @@ class CFG:
     #: (from block, to block) edges where lanes switched off by EXEC skip a divergent region: VGPR and
     #: AGPR values flow along them (see :func:`_exec_skips`); not part of ``succs``/``preds``
     exec_skip_edges: tuple[tuple[int, int], ...] = ()
+    #: the if/else regions whose "then" part leaves only into its "Flow" block (see :func:`_else_regions`)
+    else_regions: tuple[ElseRegion, ...] = ()
 
 
 _EXEC = special_pair("exec").mask() | special("exec_lo").mask()
@@ -186,16 +203,7 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
     """
     instructions = kernel.instructions
     n = len(instructions)
-    # successor instructions of every instruction that transfers control (the rest fall through)
-    succs_of: dict[int, list[int]] = {}
-    for ins in instructions:
-        if ins.branch in (BranchKind.JUMP, BranchKind.COND) and ins.target is not None:
-            out = [kernel.labels[ins.target]]
-            if ins.branch is BranchKind.COND and ins.index + 1 < n:
-                out.append(ins.index + 1)
-            succs_of[ins.index] = [t for t in out if t < n]
-        elif ins.branch in (BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT):
-            succs_of[ins.index] = []
+    succs_of = _control_successors(kernel)
     targets = {t for out in succs_of.values() for t in out}
     pairs: list[tuple[int, int]] = []
     for w in instructions:
@@ -223,6 +231,141 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
                 continue
             pairs.append((w.index, j + 1 if j + 1 < n and _saved_mask(restore) else j))
     return pairs
+
+
+def _control_successors(kernel: Kernel) -> dict[int, list[int]]:
+    """Successor instructions of every instruction that transfers control (the rest fall through)."""
+    instructions = kernel.instructions
+    n = len(instructions)
+    succs_of: dict[int, list[int]] = {}
+    for ins in instructions:
+        if ins.branch in (BranchKind.JUMP, BranchKind.COND) and ins.target is not None:
+            out = [kernel.labels[ins.target]]
+            if ins.branch is BranchKind.COND and ins.index + 1 < n:
+                out.append(ins.index + 1)
+            succs_of[ins.index] = [t for t in out if t < n]
+        elif ins.branch in (BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT):
+            succs_of[ins.index] = []
+    return succs_of
+
+
+def _else_regions(kernel: Kernel) -> list[ElseRegion]:
+    """The if/else regions of ``kernel`` (:class:`ElseRegion`): ``s_and_saveexec sA, ...`` whose saved mask
+    becomes the "else" mask (``s_xor sB, exec, sA``) and reaches an else switch (``s_or_saveexec`` +
+    ``s_xor exec``, or one ``s_andn2_saveexec``) at the start of a block, with a "then" part in between that
+    the switch's block is the only way out of, no other code enters, holds no call and never switches lanes
+    on from a constant (whole-wave code, ``s_or_saveexec_b64 s[8:9], -1``, would write the "else" lanes
+    too)."""
+    instructions = kernel.instructions
+    n = len(instructions)
+    ifs = [(w, x) for w in instructions if w.mnemonic.startswith("s_and_saveexec_b")
+           and (x := _else_mask_at(kernel, w)) is not None]
+    if not ifs:
+        return []
+    succs_of = _control_successors(kernel)
+    targets = {t for out in succs_of.values() for t in out}
+    entered_from: dict[int, list[int]] = {}  # branch target -> the branches to it
+    for i, out in succs_of.items():
+        for t in out:
+            if t != i + 1:
+                entered_from.setdefault(t, []).append(i)
+    regions: list[ElseRegion] = []
+    for w, xor in ifs:
+        saved = _saved_mask(w)
+        restores = _restores(kernel, w.index + 1, saved, succs_of) if saved else set()
+        if len(restores) != 1:
+            continue
+        (j,) = restores
+        restore = instructions[j]
+        switch = j if restore.mnemonic.startswith(_ELSE_SWITCHES) else _else_switch(kernel, j, targets)
+        if switch is None or switch + 1 >= n:
+            continue
+        execz = _execz_after(kernel, w.index)
+        flow = j
+        if execz is not None:
+            # the lanes skipping the "then" part go to the Flow block, which may hold a wait or a copy before
+            # the restore (``.LBB3_39: s_waitcnt lgkmcnt(0)`` / ``s_andn2_saveexec_b64 s[4:5], s[0:1]``)
+            flow = succs_of[execz][0]
+            if not flow <= j or any(instructions[k].branch is not BranchKind.NONE or instructions[k].defs & _EXEC
+                                    or (k > flow and k in targets) for k in range(flow, j)):
+                continue
+        start = max(xor, execz if execz is not None else xor) + 1  # after the if's own instructions
+        exits = _then_exits(kernel, start, flow, succs_of, entered_from)
+        if not exits:
+            continue
+        joins = _restores(kernel, switch + 1, restore.defs & ~_EXEC & ~_SCC, succs_of)
+        if joins:
+            regions.append(ElseRegion(start, flow, switch, tuple(sorted(joins)), exits))
+    return regions
+
+
+def _else_mask_at(kernel: Kernel, w: Instruction) -> int | None:
+    """When ``w`` (an ``s_and_saveexec``) opens an if with an "else" part, the instruction that makes its saved
+    mask the "else" mask before EXEC changes again or control leaves (``s_xor_b64 s[0:1], exec, s[0:1]``;
+    LLVM's emitIf makes none for an if without "else"), else None."""
+    instructions = kernel.instructions
+    saved = -1  # looked up past the first instruction: most ifs without "else" go on with s_cbranch_execz
+    for k in range(w.index + 1, min(w.index + 8, len(instructions))):
+        ins = instructions[k]
+        if ins.branch is not BranchKind.NONE or ins.defs & _EXEC:
+            return None
+        if saved == -1:
+            saved = _saved_mask(w)
+        if ins.mnemonic.startswith("s_xor_b") and ins.uses & saved and ins.uses & _EXEC:
+            return k
+        if ins.defs & saved:
+            return None
+    return None
+
+
+def _then_exits(kernel: Kernel, start: int, flow: int, succs_of: dict[int, list[int]],
+                entered_from: dict[int, list[int]]) -> tuple[int, ...]:
+    """The instructions of ``start`` .. ``flow - 1`` that go on to ``flow`` when those instructions form a
+    "then" part (:func:`_else_regions`), else ()."""
+    instructions = kernel.instructions
+    if start >= flow:
+        return ()
+    written = 0
+    for i in range(start, flow):
+        written |= instructions[i].defs
+    exits: list[int] = []
+    for i in range(start, flow):
+        ins = instructions[i]
+        if ins.branch in (BranchKind.CALL, BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT):
+            return ()
+        if ins.defs & _EXEC and not _keeps_lanes_off(ins, written):
+            return ()
+        if any(not start <= k < flow for k in entered_from.get(i, ())):
+            return ()  # entered from outside
+        out = succs_of.get(i, [i + 1])
+        if any(not start <= t <= flow for t in out):
+            return ()  # leaves elsewhere
+        if flow in out:
+            if len(out) > 1:
+                return ()  # a conditional way out: the other way may need what the Flow block needs
+            exits.append(i)
+    return tuple(exits)
+
+
+#: EXEC writes that can only switch lanes off (a lane off stays off)
+_LANES_OFF = ("s_and_saveexec_", "s_andn2_saveexec_", "s_and_not1_saveexec_", "v_cmpx")
+#: the same when they read EXEC too (``s_andn2_b64 exec, exec, s[8:9]`` in a loop)
+_LANES_OFF_WITH_EXEC = ("s_and_b", "s_andn2_b", "s_and_not1_b")
+#: EXEC writes that switch lanes on again from a mask (``s_or_b64 exec, exec, s[6:7]``, a nested else switch)
+_LANES_BACK = ("s_or_b", "s_or_saveexec_b", "s_xor_b", "s_mov_b")
+
+
+def _keeps_lanes_off(ins: Instruction, written: int) -> bool:
+    """``ins`` (an EXEC write in a "then" part whose instructions write ``written``) switches on no lane that
+    was off when the part began: it only switches lanes off, or back on from masks the part itself saved."""
+    if ins.mnemonic.startswith(_LANES_OFF):
+        return True
+    if ins.mnemonic.startswith(_LANES_OFF_WITH_EXEC):
+        return bool(ins.uses & _EXEC)
+    if not ins.mnemonic.startswith(_LANES_BACK) or any(isinstance(op, ImmOperand) for op in ins.operands):
+        return False
+    masks = ins.uses & ~_EXEC & ~_SCC
+    return bool(masks) and not masks & ~written
 
 
 def _else_start(kernel: Kernel, k: int) -> int:
@@ -261,14 +404,20 @@ def _waterfall_header(kernel: Kernel, w: int, j: int) -> int | None:
 
 def _guarded_by_execz(kernel: Kernel, index: int) -> bool:
     """An ``s_cbranch_execz`` follows instruction ``index`` before EXEC changes again or control leaves."""
+    return _execz_after(kernel, index) is not None
+
+
+def _execz_after(kernel: Kernel, index: int) -> int | None:
+    """The ``s_cbranch_execz`` that follows instruction ``index`` before EXEC changes again or control
+    leaves, or None."""
     instructions = kernel.instructions
     for k in range(index + 1, len(instructions)):  # by index: a slice would copy the rest of the kernel each time
         ins = instructions[k]
         if ins.mnemonic == "s_cbranch_execz":
-            return True
+            return k
         if ins.defs & _EXEC or ins.branch is not BranchKind.NONE:
-            return False
-    return False
+            return None
+    return None
 
 
 _ENDS_BLOCK = (BranchKind.JUMP, BranchKind.COND, BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT)
@@ -345,7 +494,8 @@ def cfg(kernel: Kernel) -> CFG:
     blocks = tuple(
         Block(b, s, e, tuple(succs[b]), tuple(preds[b]), label_at.get(s)) for b, (s, e) in enumerate(spans)
     )
-    return CFG(blocks, tuple(block_of), loops, depth, unreachable, tuple(rpo), tuple(skip_edges))
+    return CFG(blocks, tuple(block_of), loops, depth, unreachable, tuple(rpo), tuple(skip_edges),
+               tuple(_else_regions(kernel)))
 
 
 def _dominators(rpo: list[int], preds: list[list[int]], count: int) -> list[int]:

@@ -23,6 +23,7 @@ are recorded in ``Liveness.undefined_reads`` for the report.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from isalens import _core
@@ -60,6 +61,10 @@ class Liveness:
         return self.block_in[0] if self.block_in else 0
 
 
+#: rounds of ending "else"-only registers (:func:`_else_only`): nested if/else levels settled
+_ELSE_ROUNDS = 8
+
+
 def _uses(ins: Instruction, lanes: HalfLanes | None, out: int) -> int:
     """Units ``ins`` reads that must hold a value, given what is live after it: a source half read only to
     compute a result half that is dead is not needed (:mod:`isalens.isa.amdgcn.lanes`)."""
@@ -69,7 +74,21 @@ def _uses(ins: Instruction, lanes: HalfLanes | None, out: int) -> int:
 def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     """Solve liveness for ``kernel`` on ``graph``."""
     lanes = [half_lanes(ins) for ins in kernel.instructions]
-    live_in, live_out, block_in, block_out, iterations = _solve(kernel, graph, lanes)
+    solution = _solve(kernel, graph, lanes, kernel.instructions)
+    instructions: list[Instruction] | None = None
+    for _round in range(_ELSE_ROUNDS):
+        done = _else_only(kernel, graph, solution[0], solution[1])
+        if not done:
+            break
+        # solved again with the "then" lanes' values of these registers ending where the "then" part does; an
+        # outer if/else's "else" part can keep a register live at an inner one's endif until the outer "then"
+        # part ends it, so another round may end more (one round per level of nesting)
+        if instructions is None:
+            instructions = list(kernel.instructions)
+        for i, units in done.items():
+            instructions[i] = instructions[i]._replace(undef_after=instructions[i].undef_after | units)
+        solution = _solve(kernel, graph, lanes, instructions)
+    live_in, live_out, block_in, block_out, iterations = solution
     undefined_reads = 0
     undefined_at: dict[int, int] = {}
     if kernel.entry_live_in is not None:
@@ -82,7 +101,8 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                     undefined_reads, {u: i for u, i in undefined_at.items() if undefined_reads >> u & 1})
 
 
-def _solve(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None]) -> _core.Solution:
+def _solve(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None],
+           instructions: Sequence[Instruction]) -> _core.Solution:
     """The dataflow itself, in the core (compiled or reference): per-instruction and per-block live sets and
     the fixpoint's passes. Blocks are visited in postorder (reverse of RPO) first, then the unreachable ones,
     so most blocks settle in one pass; only vector units flow along EXEC skip edges."""
@@ -91,8 +111,67 @@ def _solve(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None]) -> _core.S
     for a, b in graph.exec_skip_edges:
         skips[a].append(b)
     order = list(reversed(graph.reverse_postorder)) + list(graph.unreachable)
-    return _core.solve_liveness(kernel.instructions, lanes, [b.start for b in blocks], [b.end for b in blocks],
+    return _core.solve_liveness(instructions, lanes, [b.start for b in blocks], [b.end for b in blocks],
                                 [b.succs for b in blocks], skips, _VECTOR, kernel.live_at_exit, order)
+
+
+def _else_only(kernel: Kernel, graph: CFG, live_in: list[int], live_out: list[int]) -> dict[int, int]:
+    """Per last instruction of an if/else's "then" part (:class:`isalens.analysis.cfg.ElseRegion`), the vector
+    units live there only because the "else" part reads them: they end with the "then" part.
+
+    The lanes that run the "then" part are switched off in the "else" part, so what they leave in a VGPR is
+    never read there, and the "else" lanes' values cannot be touched by the "then" part's writes (a VALU
+    write only reaches active lanes; the region holds no whole-wave code, :func:`isalens.analysis.cfg.
+    _else_regions`). LLVM's SIOptimizeVGPRLiveRange says the same to its register allocator: a VGPR defined
+    before the if at its loop level, read in the "else" part, not read in the Flow block and not live at
+    the endif is undefined on the way from the "then" part (a PHI with an ``undef`` input, which usually
+    shows as ``; implicit-def:`` lines at the end of the "then" part; llc-19 leaves them out when the
+    register was rewritten in that part, Rodinia cfd compute_flux on gfx90a: v38 read in the "else" part
+    and rewritten in the "then" part is not live after its last read there). The register may then be reused
+    in the "then" part. Not ended: a unit a ``v_writelane`` in the "then" part writes (any lane), or that a
+    block in a loop nested deeper than the if writes (LLVM only does this for values defined at the if's
+    loop level)."""
+    regions = graph.else_regions
+    if not regions:
+        return {}
+    instructions = kernel.instructions
+    deeper: list[int] | None = None
+    done: dict[int, int] = {}
+    for region in regions:
+        joined = 0
+        for j in region.joins:
+            joined |= live_in[j]
+        flow_reads = 0
+        for k in range(region.flow, region.switch + 1):
+            flow_reads |= instructions[k].uses
+        units = live_in[region.flow] & _VECTOR & ~joined & ~flow_reads
+        if not any(units & live_out[e] for e in region.then_exits):
+            continue
+        if deeper is None:
+            deeper = _written_in_deeper_loops(kernel, graph)
+        units &= ~deeper[graph.loop_depth[graph.block_of[region.then_start - 1]]]
+        for k in range(region.then_start, region.flow):
+            if instructions[k].mnemonic.startswith("v_writelane"):
+                units &= ~instructions[k].defs
+        for e in region.then_exits:
+            if units & live_out[e]:
+                done[e] = done.get(e, 0) | units
+    return done
+
+
+def _written_in_deeper_loops(kernel: Kernel, graph: CFG) -> list[int]:
+    """``[d]``: the units instructions in blocks of loop depth above ``d`` write."""
+    top = max(graph.loop_depth, default=0)
+    at_depth = [0] * (top + 2)
+    for block in graph.blocks:
+        written = 0
+        for i in range(block.start, block.end):
+            written |= kernel.instructions[i].defs
+        at_depth[graph.loop_depth[block.index]] |= written
+    deeper = [0] * (top + 2)
+    for d in range(top, -1, -1):
+        deeper[d] = deeper[d + 1] | at_depth[d + 1]
+    return deeper
 
 
 def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[HalfLanes | None],
