@@ -7,7 +7,7 @@ import io
 import json
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from isalens.report.serialize import write_rows
@@ -19,6 +19,8 @@ _values = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.tex
 
 @given(st.lists(st.text(max_size=6), max_size=4, unique=True).flatmap(
     lambda names: st.tuples(st.just(names), st.lists(st.tuples(*[_values for _ in names]), max_size=4))))
+@example((["f", "b", "n", "s", "l"], [(float("inf"), True, None, "\u00e9\"\n", [1, {"k": -0.0}]),
+                                     (float("-inf"), False, float("nan"), "", []), (1e300, 0, -5, "x", {})]))
 def test_write_rows_equals_json_dumps(case: tuple[list[str], list[tuple[Any, ...]]]) -> None:
     names, rows = case
     out = io.StringIO()
