@@ -228,6 +228,14 @@ def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]
         yield "MUBUF_GLC", 128 if layout == "gfx9" else 256, _variants(lambda op, f: mubuf(op, f, 1),
                                                                        ("VDATA", "VADDR", "SRSRC"))
 
+        if layout == "gfx9":
+            # MTBUF (GCN3/Vega/CDNA ISA guides; llvm-mc-19 -show-encoding): OP 18:15, DFMT 22:19, NFMT 25:23, the
+            # rest as MUBUF; probed with DFMT 1, NFMT 0 (the default format LLVM does not print)
+            def mtbuf(op: int, f: _Fields) -> tuple[int, ...]:
+                return ((0x3A << 26) | 1 << 19 | op << 15, 0x80 << 24 | f.reg("SRSRC", SRC1, "s", 4) << 16
+                        | f.reg("VDATA", VDST) << 8 | f.reg("VADDR", SRC0))
+            yield "MTBUF", 16, _variants(mtbuf, ("VDATA", "VADDR", "SRSRC"))
+
 
 _REG = re.compile(r"\b([vsa])(\d+)\b|\b([vsa])\[(\d+):(\d+)\]")
 
@@ -559,6 +567,20 @@ def dpp_controls(llvm_mc: str, target: str) -> dict[int, tuple[str, str, str]]:
     return out
 
 
+def mtbuf_formats(llvm_mc: str, target: str) -> dict[int, tuple[str, str, str]]:
+    """How LLVM prints each MTBUF format (DFMT | NFMT << 4: `` format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]``,
+    empty for the default DFMT 1, NFMT 0) after ``tbuffer_load_format_x v8, off, s[4:7], 0``; values it rejects
+    or comments on are absent."""
+    head = "tbuffer_load_format_x v8, off, s[4:7], 0"
+    probes = [((0x3A << 26) | (fmt & 15) << 19 | (fmt >> 4) << 23, 0x80 << 24 | 1 << 16 | VDST << 8)
+              for fmt in range(128)]
+    out: dict[int, tuple[str, str, str]] = {}
+    for fmt, text in enumerate(disassemble(llvm_mc, target, probes)):
+        if text and "/*" not in text and text.startswith(head):
+            out[fmt] = ("format", text.removeprefix(head).strip(), "")
+    return out
+
+
 # MAI (gfx908/gfx90a/gfx940 v_mfma*/v_smfmac*: VOP3P words with their own modifier fields; AMD CDNA ISA guides,
 # VOP3P-MAI): modifier -> (dword, bit mask of the probe value 1). ACC_CD (word 0 bit 15) makes VDST and SRC2
 # AGPRs, ACC (word 1 bits 60:59) SRC0/SRC1; CBSZ 10:8, ABID 14:11, BLGP 63:61 are printed as numbers (or BLGP as
@@ -675,6 +697,8 @@ def table(llvm_mc: str, target: str, layout: str,
         out[name] = dict(sorted(rows.items()))
         if name == "VOP3":
             out["VOP3_OPSEL"] = dict(sorted(op_sel(llvm_mc, target, layout, rows).items()))
+        if name == "MTBUF":
+            out["MTBUF_FMT"] = mtbuf_formats(llvm_mc, target)
         if name == "VOP3P" and layout == "gfx9":
             rows_mai = mai(llvm_mc, target)
             if rows_mai:

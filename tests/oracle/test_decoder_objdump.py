@@ -568,3 +568,38 @@ def test_dpp_equals_llvm_mc(target: str, wave64: bool) -> None:
           f"{compared} compared")
     assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
     assert compared > 0.9 * decoded_by_llvm and compared > 150
+
+
+@pytest.mark.parametrize("target", ["gfx803", "gfx902", "gfx906", "gfx90a"])
+def test_mtbuf_equals_llvm_mc(target: str) -> None:
+    """MTBUF (tbuffer_*, gfx8/gfx9/CDNA; the table's MTBUF and MTBUF_FMT sections): every opcode 20 times with
+    random registers, offsets, formats, offen/idxen, SOFFSET and cache/TFE/ACC bits: wherever llvm-mc-19
+    decodes the word (without a comment) our text equals its, and we decode nearly all of those."""
+    from isalens.isa.amdgcn.decoder.tables import opcode_table
+
+    family = family_of(target)
+    assert family is not None
+    rng = random.Random(f"mtbuf{target}")
+    cases = []
+    for op in opcode_table(family)["MTBUF"]:
+        for _ in range(20):
+            w0 = 0x3A << 26 | rng.getrandbits(7) << 19 | op << 15 | rng.getrandbits(3) << 12 | rng.getrandbits(12)
+            soffset = rng.choice([rng.randrange(102), rng.randrange(128, 209), 124, 106])
+            w1 = soffset << 24 | rng.getrandbits(2) << 54 - 32 | rng.randrange(26) << 16 | rng.randrange(250) << 8 \
+                | rng.randrange(250)
+            cases.append((w0, w1))
+    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, cases)
+    compared, decoded_by_llvm, wrong = 0, 0, []
+    for words, expected in zip(cases, theirs, strict=True):
+        ours = decode_text(words, target)
+        if expected is None or "/*" in expected:
+            continue
+        decoded_by_llvm += 1
+        if isinstance(ours, Diagnostic):
+            continue
+        compared += 1
+        if ours.text != " ".join(expected.split()):
+            wrong.append(f"{words[0]:08X} {words[1]:08X}: ours {ours.text!r}, llvm-mc {expected!r}")
+    print(f"{target}: {len(cases)} MTBUF words, LLVM decodes {decoded_by_llvm}, {compared} compared")
+    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+    assert compared > 0.9 * decoded_by_llvm and compared > 150

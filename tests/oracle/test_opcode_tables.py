@@ -22,7 +22,7 @@ def _generator() -> ModuleType:
     return module
 
 
-@pytest.mark.parametrize(("family", "formats"), [("gfx9", ("SOP1", "VOPC", "SDWA_VOPC", "DS")),
+@pytest.mark.parametrize(("family", "formats"), [("gfx9", ("SOP1", "VOPC", "SDWA_VOPC", "DS", "MTBUF", "MTBUF_FMT")),
                                                  ("gfx11", ("SOP2", "VOP1", "WORDS", "DPP_VOP1", "DPP_CTRL")),
                                                  ("gfx11_5", ("SOP1",)), ("gfx942", ("SMEM", "GLOBAL")),
                                                  ("gfx10_3", ("VOP2", "SDWA_VOP2", "DPP_VOP2"))])

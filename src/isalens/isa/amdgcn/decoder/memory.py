@@ -159,7 +159,8 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
     return " ".join([out, *_cache_flags(fmt, d, family, glc_printed)])
 
 
-def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: bool) -> str:
+def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: bool, data_format: str = "") -> str:
+    """MUBUF, and MTBUF with its ``data_format`` text (`` format:[…]``), which LLVM prints after SOFFSET."""
     offen, idxen = d.value("OFFEN"), d.value("IDXEN")
     if template == "":
         if offen or idxen or d.value("OFFSET"):
@@ -187,7 +188,7 @@ def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: boo
         text = re.sub(r"\{VDATA:v:(\d+)\}", lambda m: f"{{VDATA:v:{int(m.group(1)) + 1}}}", text)
     if _acc(d, family, "MUBUF"):
         text = _to_acc(text, ("VDATA",))
-    out = _fill(text, d, layout, None) + ", " + scalar(d.value("SOFFSET"), 1, layout)
+    out = _fill(text, d, layout, None) + ", " + scalar(d.value("SOFFSET"), 1, layout) + data_format
     if d.value("OFFSET"):
         mods.append(f"offset:{d.value('OFFSET')}")
     mods += _cache_flags("MUBUF", d, family, glc_printed)

@@ -20,7 +20,7 @@ __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
 
 #: formats whose text this decoder writes (others give a diagnostic)
 DONE_FORMATS = ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DS",
-                "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "SDWA", "DPP", "DPP8")
+                "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "SDWA", "DPP", "DPP8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +324,8 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
         operands = _flat(fmt, template, d, layout, family, glc_printed)
     elif fmt == "MUBUF":
         operands = _mubuf(template, d, layout, family, glc_printed)
+    elif fmt == "MTBUF":
+        operands = _mubuf(template, d, layout, family, glc_printed, _mtbuf_format(d, family))
     elif fmt == "VOPD":
         operands = _vopd(d, family, layout, literal)
         mnemonic, operands = operands.split(" ", 1)
@@ -335,6 +337,16 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     note = f"{mnemonic} with its unused field {', '.join(ignored)} set (LLVM rejects it; the hardware ignores " \
         "the field)" if ignored else ""
     return Text(fmt, d.size, mnemonic, operands, note)
+
+
+def _mtbuf_format(d: Decoded, family: str) -> str:
+    """`` format:[…]`` as LLVM prints DFMT | NFMT << 4 (the table's MTBUF_FMT section; empty for the default)."""
+    if family == "gfx942":
+        raise _Unsupported("gfx940 MTBUF cache bits")  # sc1 is not where MUBUF has it (bit 15 is OP here)
+    row = opcode_table(family).get("MTBUF_FMT", {}).get(d.value("DFMT") | d.value("NFMT") << 4)
+    if row is None:
+        raise _Unsupported("MTBUF format")
+    return f" {row[1]}" if row[1] else ""
 
 
 def _salu_constants(mnemonic: str, template: str, d: Decoded) -> None:
