@@ -89,7 +89,7 @@ def test_every_opcode_with_random_fields(target: str) -> None:
     for fmt, rows in tables.items():
         base = "FLAT" if fmt.removesuffix("_GLC") in _SEGMENTS else fmt.removesuffix("_GLC")
         base = {"MAI": "VOP3P", "DPP_VOP1": "DPP", "DPP_VOP2": "DPP", "DPP_VOPC": "DPP"}.get(base, base)
-        if base not in seeds or fmt in ("VOPDY", "WORDS", "DPP_CTRL"):
+        if base not in seeds or fmt in ("VOPDY", "WORDS", "DPP_CTRL", "EXP", "EXP_FLAGS", "MTBUF_FMT"):
             continue
         for op in rows:
             texts = 0

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from isalens.isa.amdgcn.decoder.dpp import dpp
+from isalens.isa.amdgcn.decoder.export import export
 from isalens.isa.amdgcn.decoder.mai import is_mai, mai
 from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem
 from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _gfx8_scalars, _literal, _Unsupported, _zero_field_value
@@ -20,7 +21,7 @@ __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
 
 #: formats whose text this decoder writes (others give a diagnostic)
 DONE_FORMATS = ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DS",
-                "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "SDWA", "DPP", "DPP8")
+                "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "SDWA", "DPP", "DPP8", "EXP")
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +256,8 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
         return Text(fmt, d.size, *sdwa(d, family, layout, wave64))
     if fmt in ("DPP", "DPP8"):
         return Text(fmt, d.size, *dpp(d, family, layout, wave64))
+    if fmt == "EXP":
+        return Text(fmt, d.size, "exp", export(d, family))
     if fmt == "FLAT":
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "")[d.value("SEG")]
     table = opcode_table(family, wave64).get("VOPDX" if fmt == "VOPD" else fmt)
