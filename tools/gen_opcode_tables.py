@@ -568,29 +568,31 @@ def dpp_controls(llvm_mc: str, target: str) -> dict[int, tuple[str, str, str]]:
 
 
 def exp_table(llvm_mc: str, target: str, layout: str) -> dict[str, dict[int, tuple[str, str, str]]]:
-    """EXP (``exp mrt0 v8, v16, v24, v32 done``): section ``EXP``, each target number's name as LLVM prints it
-    (all four sources enabled); ``EXP_FLAGS``, for word 0 bits 10-13 (COMPR, DONE, VM, ROW_EN as the ISA guides
-    place them) the word LLVM prints for the bit alone (``-``: accepted, not printed; absent: rejected), and row
-    99 the order it prints all accepted ones in."""
+    """EXP (``exp mrt0 v8, v16, v24, v32 done``, gfx12 ``export``): section ``EXP``, each target number's
+    mnemonic and name as LLVM prints them (all four sources enabled); ``EXP_FLAGS``, for word 0 bits 10-13
+    (COMPR, DONE, VM, ROW_EN as the ISA guides place them) the word LLVM prints for the bit alone (``-``:
+    accepted, not printed; absent: rejected), and row 99 the order it prints all accepted ones in."""
     base = (0x31 if layout == "gfx9" else 0x3E) << 26 | 0xF
     w1 = VDST | SRC0 << 8 | SRC1 << 16 | SRC2 << 24
     sources = f"v{VDST}, v{SRC0}, v{SRC1}, v{SRC2}"
     names = {}
     for tgt, text in enumerate(disassemble(llvm_mc, target, [(base | tgt << 4, w1) for tgt in range(64)])):
-        if text and "/*" not in text and text.startswith("exp ") and text.endswith(" " + sources):
-            names[tgt] = ("exp", text.removeprefix("exp ").removesuffix(" " + sources), "")
-    if not names:  # gfx12 (LLVM 19 spells it differently: not probed)
+        mn = (text or "").partition(" ")[0]  # exp; gfx12: export
+        if text and "/*" not in text and mn in ("exp", "export") and text.endswith(" " + sources):
+            names[tgt] = (mn, text.removeprefix(mn + " ").removesuffix(" " + sources), "")
+    if not names:  # gfx90a/gfx940 have no exports
         return {}
+    mn = next(iter(names.values()))[0]
     flags: dict[int, tuple[str, str, str]] = {}
     bits = (10, 11, 12, 13)
     for bit, text in zip(bits, disassemble(llvm_mc, target, [(base | 1 << bit, w1) for bit in bits]), strict=True):
-        words = text.split()[6:] if text and "/*" not in text and text.startswith("exp mrt0 ") else None
+        words = text.split()[6:] if text and "/*" not in text and text.startswith(f"{mn} mrt0 ") else None
         if words is not None and len(words) <= 1:
-            flags[bit] = ("exp", words[0] if words else "-", "")
+            flags[bit] = (mn, words[0] if words else "-", "")
     every = sum(1 << bit for bit, row in flags.items() if row[1] != "-")
     text = disassemble(llvm_mc, target, [(base | every, w1)])[0]
     if text:
-        flags[99] = ("exp", " ".join(text.split()[6:]), "")
+        flags[99] = (mn, " ".join(text.split()[6:]), "")
     return {"EXP": names, "EXP_FLAGS": flags}
 
 

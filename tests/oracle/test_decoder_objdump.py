@@ -605,9 +605,9 @@ def test_mtbuf_equals_llvm_mc(target: str) -> None:
     assert compared > 0.9 * decoded_by_llvm and compared > 150
 
 
-@pytest.mark.parametrize("target", ["gfx803", "gfx902", "gfx1030", "gfx1100"])
+@pytest.mark.parametrize("target", ["gfx803", "gfx902", "gfx1030", "gfx1100", "gfx1200"])
 def test_export_equals_llvm_mc(target: str) -> None:
-    """EXP (the table's EXP and EXP_FLAGS sections): 400 random words with random targets, enable masks,
+    """EXP (gfx12: export; the table's EXP and EXP_FLAGS sections): 400 random words with random targets, enable masks,
     COMPR/DONE/VM/ROW_EN bits and registers (now and then a bit outside the fields): wherever llvm-mc-19 decodes
     the word (without a comment) our text equals its, and we decode nearly all of those."""
     rng = random.Random(f"exp{target}")

@@ -1,4 +1,4 @@
-"""EXP (gfx8-gfx11 ``exp``) in LLVM's spelling: ``exp mrt0 v8, v8, v16, v16 done compr vm``.
+"""EXP (gfx8-gfx11 ``exp``, gfx12 ``export``) in LLVM's spelling: ``exp mrt0 v8, v8, v16, v16 done compr vm``.
 
 Fields (AMD ISA guides, EXP; checked with ``llvm-mc-19 -show-encoding``): EN 3:0 (sources 0-3 enabled, ``off``
 otherwise), TGT 9:4, COMPR 10, DONE 11, VM 12 (gfx11: ROW_EN 13), VSRC0-3 in word 1. The tables' ``EXP`` section
@@ -15,8 +15,9 @@ from isalens.isa.amdgcn.fields import Decoded
 _KNOWN = 0xF | 0x3F << 4 | 0xF << 10 | 0x3F << 26
 
 
-def export(d: Decoded, family: str) -> str:
-    """The operands of an EXP instruction; raises :class:`_Unsupported` for what LLVM would not print."""
+def export(d: Decoded, family: str) -> tuple[str, str]:
+    """(mnemonic, operands) of an EXP instruction (``exp``; gfx12: ``export``); raises :class:`_Unsupported`
+    for what LLVM would not print."""
     tables = opcode_table(family)
     target = tables.get("EXP", {}).get(d.value("TGT"))
     flags = tables.get("EXP_FLAGS", {})
@@ -39,4 +40,4 @@ def export(d: Decoded, family: str) -> str:
         sources = [sources[0], sources[0], sources[1], sources[1]]
     enabled = d.value("EN")
     operands = ", ".join(f"v{v}" if enabled >> i & 1 else "off" for i, v in enumerate(sources))
-    return " ".join([target[1], operands, *sorted(printed, key=order.index)])
+    return target[0], " ".join([target[1], operands, *sorted(printed, key=order.index)])

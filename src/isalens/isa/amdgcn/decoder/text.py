@@ -257,7 +257,7 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     if fmt in ("DPP", "DPP8"):
         return Text(fmt, d.size, *dpp(d, family, layout, wave64))
     if fmt == "EXP":
-        return Text(fmt, d.size, "exp", export(d, family))
+        return Text(fmt, d.size, *export(d, family))
     if fmt == "FLAT":
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "")[d.value("SEG")]
     table = opcode_table(family, wave64).get("VOPDX" if fmt == "VOPD" else fmt)
