@@ -570,11 +570,12 @@ def test_dpp_equals_llvm_mc(target: str, wave64: bool) -> None:
     assert compared > 0.9 * decoded_by_llvm and compared > 150
 
 
-@pytest.mark.parametrize("target", ["gfx803", "gfx902", "gfx906", "gfx90a"])
+@pytest.mark.parametrize("target", ["gfx803", "gfx902", "gfx906", "gfx90a", "gfx942"])
 def test_mtbuf_equals_llvm_mc(target: str) -> None:
     """MTBUF (tbuffer_*, gfx8/gfx9/CDNA; the table's MTBUF and MTBUF_FMT sections): every opcode 20 times with
-    random registers, offsets, formats, offen/idxen, SOFFSET and cache/TFE/ACC bits: wherever llvm-mc-19
-    decodes the word (without a comment) our text equals its, and we decode nearly all of those."""
+    random registers, offsets, formats, offen/idxen, SOFFSET and cache/TFE/ACC bits (gfx90a scc, gfx940 sc0 sc1
+    nt): wherever llvm-mc-19 decodes the word (without a comment) our text equals its, and we decode nearly all of
+    those."""
     from isalens.isa.amdgcn.decoder.tables import opcode_table
 
     family = family_of(target)
@@ -585,7 +586,7 @@ def test_mtbuf_equals_llvm_mc(target: str) -> None:
         for _ in range(20):
             w0 = 0x3A << 26 | rng.getrandbits(7) << 19 | op << 15 | rng.getrandbits(3) << 12 | rng.getrandbits(12)
             soffset = rng.choice([rng.randrange(102), rng.randrange(128, 209), 124, 106])
-            w1 = soffset << 24 | rng.getrandbits(2) << 54 - 32 | rng.randrange(26) << 16 | rng.randrange(250) << 8 \
+            w1 = soffset << 24 | rng.getrandbits(3) << 53 - 32 | rng.randrange(26) << 16 | rng.randrange(250) << 8 \
                 | rng.randrange(250)
             cases.append((w0, w1))
     theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, cases)
@@ -633,3 +634,33 @@ def test_export_equals_llvm_mc(target: str) -> None:
     print(f"{target}: {len(cases)} EXP words, LLVM decodes {decoded_by_llvm}, {compared} compared")
     assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
     assert compared > 0.9 * decoded_by_llvm and compared > 200
+
+
+def test_gfx90a_scc_equals_llvm_mc() -> None:
+    """gfx90a's scc cache bit (MUBUF bit 15, FLAT/GLOBAL/SCRATCH bit 25; MTBUF's is in test_mtbuf_equals_llvm_mc),
+    which no field names, so the mutation oracle never sets it: every MUBUF and FLAT-family opcode of the table
+    with scc and random glc/slc on the probe registers: our text equals llvm-mc-19's wherever it decodes the word."""
+    from isalens.isa.amdgcn.decoder.tables import opcode_table
+
+    rng = random.Random("scc")
+    tables = opcode_table("gfx90a")
+    cases = []
+    for op in tables["MUBUF"]:
+        w0 = 0x38 << 26 | op << 18 | 1 << 15 | rng.getrandbits(1) << 14 | rng.getrandbits(1) << 17
+        cases.append((w0, 0x80 << 24 | 1 << 16 | 8 << 8))
+    for seg, fmt in ((0, "FLAT"), (1, "SCRATCH"), (2, "GLOBAL")):
+        for op in tables[fmt]:
+            w0 = 0x37 << 26 | 1 << 25 | op << 18 | rng.getrandbits(2) << 16 | seg << 14
+            cases.append((w0, 8 << 24 | 0x7F << 16 | 16 << 8 | 24))
+    theirs = _generator().disassemble(require_tool("llvm-mc-19"), "gfx90a", cases)
+    compared, wrong = 0, []
+    for words, expected in zip(cases, theirs, strict=True):
+        ours = decode_text(words, "gfx90a")
+        if expected is None or "/*" in expected or isinstance(ours, Diagnostic):
+            continue
+        compared += 1
+        if ours.text != " ".join(expected.split()):
+            wrong.append(f"{words[0]:08X} {words[1]:08X}: ours {ours.text!r}, llvm-mc {expected!r}")
+    print(f"gfx90a: {len(cases)} words with scc, {compared} compared")
+    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+    assert compared > 100

@@ -70,14 +70,15 @@ def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
 
 def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[str]:
     """Cache-policy bits as LLVM names them: glc/slc/dlc; gfx940 calls them sc0/sc1/nt (sc1 is bit 25 in FLAT,
-    bit 15 in MUBUF; AMD CDNA3 ISA guide, "Memory scope"); gfx12 has th:/scope: (RDNA4 ISA guide)."""
+    bit 15 in MUBUF, 53 in MTBUF; AMD CDNA3 ISA guide, "Memory scope"); gfx12 has th:/scope: (RDNA4 ISA guide)."""
     if family == "gfx12":
         th, scope = d.value("TH"), d.value("SCOPE")
         if th and not glc_printed:
             raise _Unsupported(f"temporal hint {th}")
         return ["th:TH_ATOMIC_RETURN"] * bool(th) + [f"scope:{_SCOPES[scope]}"] * bool(scope)
     if family == "gfx942":
-        sc1 = _bits(d.words, 25 if fmt != "MUBUF" else 15, 25 if fmt != "MUBUF" else 15)
+        at = {"MUBUF": 15, "MTBUF": 53}.get(fmt, 25)  # MTBUF: bit 53 (llvm-mc-19 -show-encoding)
+        sc1 = _bits(d.words, at, at)
         bits = (("sc0", d.value("GLC") and glc_printed), ("nt", d.value("SLC")), ("sc1", sc1))
         return [name for name, on in bits if on]
     out = []
@@ -85,6 +86,10 @@ def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[s
         f = d.get(flag)
         if f is not None and f.value and (flag != "GLC" or glc_printed):
             out.append(flag.lower())
+    # gfx90a's scc (system coherence): the bit gfx940 calls sc1 (llvm-mc-19 -show-encoding)
+    at = {"MUBUF": 15, "MTBUF": 53}.get(fmt, 25)
+    if family == "gfx90a" and _bits(d.words, at, at):
+        out.append("scc")
     return out
 
 
@@ -191,7 +196,7 @@ def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: boo
     out = _fill(text, d, layout, None) + ", " + scalar(d.value("SOFFSET"), 1, layout) + data_format
     if d.value("OFFSET"):
         mods.append(f"offset:{d.value('OFFSET')}")
-    mods += _cache_flags("MUBUF", d, family, glc_printed)
+    mods += _cache_flags("MTBUF" if d.format == "MTBUF" else "MUBUF", d, family, glc_printed)
     for f in (lds, tfe):
         if f is not None and f.value:
             mods.append(f.name.lower())

@@ -344,8 +344,6 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
 
 def _mtbuf_format(d: Decoded, family: str) -> str:
     """`` format:[…]`` as LLVM prints DFMT | NFMT << 4 (the table's MTBUF_FMT section; empty for the default)."""
-    if family == "gfx942":
-        raise _Unsupported("gfx940 MTBUF cache bits")  # sc1 is not where MUBUF has it (bit 15 is OP here)
     row = opcode_table(family).get("MTBUF_FMT", {}).get(d.value("DFMT") | d.value("NFMT") << 4)
     if row is None:
         raise _Unsupported("MTBUF format")
