@@ -130,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_INPUT
     _apply_max_input_size(args, parser)
+    from isalens import classcode
+    classcode.install()  # before the command imports its layers: their dataclasses' methods come compiled
     from isalens.errors import IsalensError
     # Python's cyclic garbage collector walks every live object each time the heap has grown by a quarter:
     # with the millions of small objects a large kernel keeps, pausing it cut `livereg`'s time on a

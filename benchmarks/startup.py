@@ -1,0 +1,72 @@
+"""Benchmark: start-up of a small kernel, ``isalens livereg <the 812-instruction example> --json`` (issue 32,
+item 3: target <= 0.10 s wall), beside the bare interpreter's own start (the floor no change can go below).
+
+Each variant runs ``--runs`` times (a fresh process each time, the variants alternating so that a change in
+the machine's load hits them alike); printed: the median wall and CPU (user + system, ``wait4``) seconds of
+each, and the load average before and after. Variants: the command as installed, the command with the
+dataclass method cache off (``ISALENS_CLASS_CACHE=0``, isalens.classcode), ``python -c pass`` and
+``python -S -c pass``. One warm-up run of the command first fills the caches (decoded texts, class code), as
+any earlier run on the machine does. Run single-job, e.g.
+
+    nice -n 5 .venv/bin/python benchmarks/startup.py --runs 11
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s"
+
+
+def run_once(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of ``argv``, output discarded."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{argv[0]} failed (status {status})")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument("--isalens", default=str(Path(sys.executable).parent / "isalens"),
+                        help="the program (default: isalens beside this Python)")
+    args = parser.parse_args()
+    command = [args.isalens, "livereg", str(EXAMPLE), "--json"]
+    env = dict(os.environ)
+    variants = {
+        "livereg --json": (command, env),
+        "livereg --json, class cache off": (command, {**env, "ISALENS_CLASS_CACHE": "0"}),
+        "python -c pass": ([sys.executable, "-c", "pass"], env),
+        "python -S -c pass": ([sys.executable, "-S", "-c", "pass"], env),
+    }
+    run_once(command, env)  # warm-up: the caches a previous run leaves
+    load_before = os.getloadavg()
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+    for _ in range(args.runs):
+        for name, (argv, run_env) in variants.items():
+            times[name].append(run_once(argv, run_env))
+    load_after = os.getloadavg()
+    print(f"{EXAMPLE.name}, median of {args.runs} alternating runs; load average "
+          f"{load_before[0]:.1f} before, {load_after[0]:.1f} after")
+    print("| command | wall | CPU |\n|---|---:|---:|")
+    for name, runs in times.items():
+        wall = statistics.median(w for w, _ in runs)
+        cpu = statistics.median(c for _, c in runs)
+        print(f"| `{name}` | {wall:.3f} s | {cpu:.3f} s |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

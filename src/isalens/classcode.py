@@ -1,0 +1,123 @@
+"""The methods ``@dataclass`` writes for each class, compiled once and kept across runs.
+
+Python's ``dataclasses`` writes every class's ``__init__``, ``__repr__``, ``__eq__``, ``__hash__`` and frozen
+``__setattr__``/``__delattr__`` as source text and compiles it with ``exec`` when the class is defined. The 76
+dataclasses a ``livereg`` run imports made 439 such texts: about a third of the 0.3 s CPU of ``livereg --json``
+on the 812-instruction example, two thirds of that compiling (docs/performance.md). The compiled code depends
+only on the text and the interpreter, so :func:`install` gives ``dataclasses`` an ``exec`` that looks the text
+up first, and the texts compiled in a run are written to a file under the user's cache directory at exit.
+
+The file is named by the interpreter's bytecode tag and version, so another Python never reads it. Nothing read
+is trusted blindly: the payload carries its SHA-256 and is read only if the digest matches, the file must belong
+to this user and be writable by no one else (as a ``__pycache__`` file may be), and every entry must be a text
+mapped to a code object compiled from ``<string>``; a file failing any of this is ignored and rewritten.
+``ISALENS_CLASS_CACHE=0`` turns it off; ``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import hashlib
+import marshal
+import os
+import sys
+import tempfile
+import types
+from pathlib import Path
+from typing import Any
+
+__all__ = ["install"]
+
+_MAGIC = b"isalens-classcode-1\n"
+#: a file larger than this is not read, and one holding more texts is trimmed to this run's (~0.4 MB per 500)
+_MAX_BYTES = 16 << 20
+_MAX_TEXTS = 5000
+#: source text -> its code; _USED: the texts this process looked up; _STATE: installed, dirty
+_CODES: dict[str, types.CodeType] = {}
+_USED: set[str] = set()
+_STATE = {"installed": False, "dirty": False}
+
+
+def enabled() -> bool:
+    return os.environ.get("ISALENS_CLASS_CACHE", "1") != "0"
+
+
+def path() -> Path:
+    """The cache file of this interpreter (its bytecode tag, version and marshal format)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    version = hashlib.sha256(f"{sys.version}\0{marshal.version}".encode()).hexdigest()[:16]
+    return Path(base) / "isalens" / f"classcode-{sys.implementation.cache_tag}-{version}.marshal"
+
+
+def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
+    """``exec`` as ``dataclasses`` calls it, with each source text compiled once."""
+    if isinstance(source, str):
+        code = _CODES.get(source)
+        if code is None:
+            # dont_inherit: compiled exactly as dataclasses' own exec compiles it (this module's
+            # `from __future__ import annotations` would otherwise turn the methods' annotations into strings)
+            code = _CODES[source] = compile(source, "<string>", "exec", dont_inherit=True)
+            _STATE["dirty"] = True
+        _USED.add(source)
+        source = code
+    exec(source, globals, locals)  # the text is dataclasses' own, as without this module
+
+
+def install() -> None:
+    """Compile dataclass methods through the cache from now on (once per process; a no-op when disabled)."""
+    if _STATE["installed"] or not enabled():
+        return
+    _STATE["installed"] = True
+    file = path()
+    _CODES.update(load(file))
+    # a module global shadows the builtin for dataclasses only (setattr: typeshed gives the module no `exec`)
+    setattr(dataclasses, "exec", _exec)  # noqa: B010
+    atexit.register(_save, file)
+
+
+def load(file: Path) -> dict[str, types.CodeType]:
+    """The texts and code stored in ``file``, or none if it is missing, damaged, of another format or not safely
+    owned (never an error: the cache only saves time)."""
+    try:
+        with file.open("rb") as f:
+            st = os.fstat(f.fileno())
+            if st.st_uid != os.getuid() or st.st_mode & 0o022:
+                return {}
+            data = f.read(_MAX_BYTES + 1)
+        if len(data) > _MAX_BYTES or not data.startswith(_MAGIC):
+            return {}
+        digest, payload = data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
+        if hashlib.sha256(payload).digest() != digest:
+            return {}
+        entries = marshal.loads(payload)
+    except Exception:  # any damage (truncation, bad marshal data) means "no cache"
+        return {}
+    if not isinstance(entries, dict):
+        return {}
+    return {k: v for k, v in entries.items()
+            if isinstance(k, str) and isinstance(v, types.CodeType) and v.co_filename == "<string>"}
+
+
+def _save(file: Path) -> None:
+    """Write the texts atomically (a temporary file renamed over the old one) if this run compiled new ones;
+    an unwritable cache directory is no error."""
+    if not _STATE["dirty"]:
+        return
+    entries = _CODES if len(_CODES) <= _MAX_TEXTS else {k: _CODES[k] for k in _USED}
+    try:
+        payload = marshal.dumps(entries)
+        if len(payload) > _MAX_BYTES:
+            return
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".marshal")  # mode 0600
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            os.replace(tmp, file)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except Exception:  # a cache that cannot be written only costs time next run
+        pass
+    _STATE["dirty"] = False
