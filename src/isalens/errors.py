@@ -6,13 +6,14 @@ without a traceback.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from isalens.ir.diagnostics import Diagnostic, Severity
 
-__all__ = ["READER_LIBRARIES", "ArchError", "Diagnostic", "InputError", "IsalensError", "ParseError", "Severity",
-           "UnknownInstructionError", "guarded", "raised_by_library"]
+__all__ = ["READER_LIBRARIES", "ArchError", "Diagnostic", "InputError", "IsalensError", "MissingPathError",
+           "ParseError", "Severity", "UnknownInstructionError", "guarded", "raised_by_library"]
 
 
 class IsalensError(Exception):
@@ -47,6 +48,17 @@ class ArchError(IsalensError):
 
 class InputError(IsalensError):
     """The input file cannot be read or contains no kernel."""
+
+
+class MissingPathError(InputError, FileNotFoundError):
+    """A ``str`` given to the API that can only be a file name names no file. It is an input error like any
+    other (one line, exit 2; the fuzzer's API targets count it as a rejection), and also the
+    :class:`FileNotFoundError` (``errno`` ENOENT, ``filename``) a Python caller expects of a missing path."""
+
+    def __init__(self, name: str) -> None:
+        reason = "no such file (a one-word str that looks like a path is taken as one; ISA text has instructions)"
+        InputError.__init__(self, reason, file=name, code="io")
+        self.errno, self.strerror, self.filename = errno.ENOENT, reason, name
 
 
 #: the libraries whose exceptions on damaged input are the input's fault, not ours (issue 25: "one guarded

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import dataclasses
-import errno
 import os
 import re
 from collections.abc import Callable, Collection
@@ -26,7 +25,7 @@ from isalens.arch.loader import all_archs
 from isalens.arch.model import ArchSpec
 from isalens.engine.disassembly import listing_gaps
 from isalens.engine.target import check_wave_size, resolve_arch, same_target, target_info
-from isalens.errors import ArchError, InputError, IsalensError
+from isalens.errors import ArchError, InputError, IsalensError, MissingPathError
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel, Module
@@ -199,16 +198,15 @@ _INPUT_SUFFIXES = (".s", ".asm", ".isa", ".txt", ".dump", ".co", ".hsaco", ".o",
 
 def check_not_a_missing_path(source: str | Path) -> None:
     """A ``str`` that can only be a file name (one line, no blanks, a path separator or an input file's suffix)
-    but names no file raises :class:`FileNotFoundError` (no ISA text looks like that: parsing it would give a
-    misleading "unknown instruction")."""
+    but names no file raises :class:`~isalens.errors.MissingPathError`, a :class:`FileNotFoundError` (no ISA
+    text looks like that: parsing it would give a misleading "unknown instruction")."""
     if not isinstance(source, str) or "\n" in source:
         return
     name = source.strip()
     if not name or any(c.isspace() for c in name):
         return
     if ("/" in name or "\\" in name or name.lower().endswith(_INPUT_SUFFIXES)) and not os.path.lexists(name):
-        raise FileNotFoundError(errno.ENOENT, "no such file (a one-word str that looks like a path is taken as "
-                                "one; ISA text has instructions)", name)
+        raise MissingPathError(name)
 
 
 def load(path_or_text: str | Path | None = None, arch: str | None = None, *, path: str | Path | None = None,
