@@ -160,6 +160,50 @@ def test_mutated_fields_never_give_a_different_text(objects: dict[str, list[Path
     assert not wrong, f"{len(wrong)} mutants differ, e.g. {wrong[:5]}"
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_unnamed_bits_never_give_a_different_text(objects: dict[str, list[Path]], target: str) -> None:
+    """The bits no field of our layouts names (gfx90a's scc, gfx940's sc1 ... were such bits): one instruction per
+    (format, opcode) of the compiled examples with each such bit flipped alone; wherever llvm-mc-19 decodes the
+    mutant as one instruction and we give a text, the texts are equal (a bit we do not know must give a
+    diagnostic, never a text without it)."""
+    family = family_of(target)
+    assert family is not None
+    generation = 8 if family == "gfx8" else 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
+    seen: dict[tuple[str, int], tuple[int, ...]] = {}
+    for co in objects[target]:
+        _base, words = _text_words(co)
+        i = 0
+        while i < len(words):
+            try:
+                d = decode(words[i:], generation, layout_of(family))
+            except DecodeError:
+                i += 1
+                continue
+            i += len(d.words)
+            covered = sum(((1 << (f.hi - f.lo + 1)) - 1) << f.lo for f in d.fields)
+            op = d.get("OP")
+            seen.setdefault((d.format, op.value if op else -1), (covered, *d.words))
+    mutants = []
+    for covered, *words in seen.values():
+        whole = sum(w << (32 * n) for n, w in enumerate(words))
+        for bit in range(32 * len(words)):
+            if not covered >> bit & 1:
+                value = whole ^ 1 << bit
+                mutants.append(tuple(value >> (32 * n) & 0xFFFFFFFF for n in range(len(words))))
+    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, mutants)
+    compared, wrong = 0, []
+    for words, expected in zip(mutants, theirs, strict=True):
+        ours = decode_text(words, target)
+        if expected is None or "/*" in expected or isinstance(ours, Diagnostic) or ours.size != 4 * len(words):
+            continue
+        compared += 1
+        if ours.text != " ".join(expected.split()):
+            wrong.append(f"{' '.join(f'{w:08X}' for w in words)}: ours {ours.text!r}, llvm-mc {expected!r}")
+    print(f"{target}: {len(mutants)} words with an unnamed bit flipped, {compared} compared, {len(wrong)} differ")
+    assert mutants
+    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+
+
 #: gfx10+ targets whose wave64 code (``-mwavefrontsize64``) the listing test reads too
 WAVE64_TARGETS = ("gfx1010", "gfx1030", "gfx1100", "gfx1200")
 
