@@ -510,3 +510,51 @@ def test_whole_wave_code_in_the_then_part_keeps_the_else_register_live() -> None
     live = isalens.load(text.format(after="s_nop 0")).kernels[0].liveness()
     assert [1 in registers_in(live.live_out[i], RegFile.VGPR) for i in range(18)] == \
         [True] * 5 + [False, False] + [True] * 6 + [False] * 5
+
+
+EMPTY_BLOCK = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.type\tk,@function
+k:
+\ts_cmp_lt_i32 s6, 1
+\ts_cbranch_scc1 .LBB0_3
+\t{fall}
+.LBB0_1:
+\ts_cmp_eq_u32 s8, s7
+\ts_cselect_b64 s[4:5], -1, 0
+\ts_add_i32 s8, s8, 1
+\ts_cmp_lt_i32 s8, s6
+\ts_cbranch_scc1 .LBB0_1
+\ts_branch .LBB0_4
+.LBB0_3:
+                                        ; implicit-def: $sgpr4_sgpr5
+.LBB0_4:
+\ts_and_saveexec_b64 s[0:1], s[4:5]
+\ts_endpgm
+.Lfunc_end0:
+"""
+
+
+def _s4_live_after(text: str) -> list[bool]:
+    live = isalens.load(text).kernels[0].liveness()
+    return [4 in registers_in(live.live_out[i], RegFile.SGPR) for i in range(11)]
+
+
+def test_an_implicit_def_in_an_empty_block_ends_the_register_on_the_edge_into_it_only() -> None:
+    """By hand (llc-19's shape for a loop that may run no time, Rodinia pathfinder): the guard at index 1
+    jumps to the empty block ``.LBB0_3``, where s[4:5] is undefined, and falls through into the loop, which
+    writes s[4:5] at 4 before any read; the loop's exit (7, 8) jumps past the empty block to the read at 9.
+    So s4 is dead after 0-3 (the guard's jump brings no value, its other way writes s4 first) and at the
+    entry, live after 4-8 (read at 9 along the loop's exit; 5 and 6 write s8 and scc only), dead after 9."""
+    text = EMPTY_BLOCK.format(fall="s_mov_b32 s8, 0")
+    assert _s4_live_after(text) == [False] * 4 + [True] * 5 + [False] * 2
+    assert 4 not in registers_in(isalens.load(text).kernels[0].liveness().entry, RegFile.SGPR)
+
+
+def test_an_implicit_def_in_an_empty_block_keeps_the_register_the_other_way_reads() -> None:
+    """The same with the guard's fall-through reading s[4:5] (index 2): the value must reach that read, so
+    s4 is live after 0 and 1 whatever the empty block says (the guard's live-out is one set); dead after 2
+    and 3 (4 writes it before any read), live after 4-8 as before."""
+    assert _s4_live_after(EMPTY_BLOCK.format(fall="s_mov_b64 s[10:11], s[4:5]")) == \
+        [True, True, False, False] + [True] * 5 + [False] * 2

@@ -65,6 +65,21 @@ class Liveness:
 _ELSE_ROUNDS = 8
 
 
+def _edge_ends(kernel: Kernel, live_in: list[int], instructions: Sequence[Instruction]) -> dict[int, int]:
+    """Per conditional branch into an empty block with ``; implicit-def:`` markers (``Kernel.edge_undefs``), the
+    marked units it does not end yet that are dead where its other way out goes: they end right after it.
+    A unit still live there stays live on both ways (the branch's live-out is one set)."""
+    ends: dict[int, int] = {}
+    n = len(instructions)
+    for i, other, units in kernel.edge_undefs:
+        if not (i < n and other < n):
+            continue  # a kernel cut shorter since it was read (trailing padding): no such branch
+        units &= ~live_in[other] & ~instructions[i].undef_after
+        if units:
+            ends[i] = ends.get(i, 0) | units
+    return ends
+
+
 def _uses(ins: Instruction, lanes: HalfLanes | None, out: int) -> int:
     """Units ``ins`` reads that must hold a value, given what is live after it: a source half read only to
     compute a result half that is dead is not needed (:mod:`isalens.isa.amdgcn.lanes`)."""
@@ -76,6 +91,18 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     lanes = [half_lanes(ins) for ins in kernel.instructions]
     solution = _solve(kernel, graph, lanes, kernel.instructions)
     instructions: list[Instruction] | None = None
+    for _round in range(_ELSE_ROUNDS):
+        ends = _edge_ends(kernel, solution[0], instructions or kernel.instructions)
+        if not ends:
+            break
+        # a branch into an empty block holding ``; implicit-def:`` markers ends those registers where its other
+        # way out does not need them (isalens.isa.amdgcn.parser._empty_block_undefs); ending them can make them
+        # dead on another such branch's other way, so again until nothing more ends
+        if instructions is None:
+            instructions = list(kernel.instructions)
+        for i, units in ends.items():
+            instructions[i] = instructions[i]._replace(undef_after=instructions[i].undef_after | units)
+        solution = _solve(kernel, graph, lanes, instructions)
     for _round in range(_ELSE_ROUNDS):
         done = _else_only(kernel, graph, solution[0], solution[1])
         if not done:

@@ -81,6 +81,9 @@ class Kernel:
     guessed: int = 0
     #: units live when the kernel ends: VGPRs the compiler reserved for SGPR spills stay allocated
     live_at_exit: int = 0
+    #: (conditional branch, the first instruction of its other successor, units): an ``; implicit-def:`` in an
+    #: empty block that only this branch's one edge enters ends the units there (``analysis.liveness``)
+    edge_undefs: tuple[tuple[int, int, int], ...] = ()
     #: calls resolved across the module (``analysis.calls.link_calls``); None before linking
     calls: CallSummary | None = None
     #: units the compiler reserves (a function's stack and frame pointers, scratch descriptor): its

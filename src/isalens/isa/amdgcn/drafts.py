@@ -39,6 +39,9 @@ class Draft:
     #: (instruction index it precedes, register spellings, line, after a label at that index) for
     #: ``; implicit-def:`` comments
     implicit_defs: list[tuple[int, str, int, bool]] = field(default_factory=list)
+    #: (index of the instruction after the block, register spellings, line, the labels that open the block)
+    #: for ``; implicit-def:`` comments in a block with no instruction (:meth:`drop_empty_block_markers`)
+    empty_block_defs: list[tuple[int, str, int, tuple[str, ...]]] = field(default_factory=list)
     descriptor: dict[str, str] = field(default_factory=dict)
     metadata: dict[str, str] = field(default_factory=dict)
     comments: dict[str, str] = field(default_factory=dict)
@@ -49,12 +52,19 @@ class Draft:
     def drop_empty_block_markers(self) -> None:
         """A block starts where earlier ``implicit-def`` markers opened one: that block is empty.
 
-        Instructions cannot carry a marker for a block with no instructions (it would wrongly apply to
-        every path into the next block), so such markers are dropped: the register then stays live
-        through the empty block, as it does on the path that bypasses it.
+        No instruction can carry a marker for a block with no instructions (it would wrongly apply to
+        every path into the next block), so such markers move to ``empty_block_defs``: the parser ends
+        their registers on the edges into the empty block only (the branches into it).
         """
         at = len(self.items)
-        self.implicit_defs = [d for d in self.implicit_defs if not (d[0] == at and d[3])]
+        opening = tuple(name for name, i in self.labels.items() if i == at)
+        kept = []
+        for d in self.implicit_defs:
+            if d[0] == at and d[3]:
+                self.empty_block_defs.append((at, d[1], d[2], opening))
+            else:
+                kept.append(d)
+        self.implicit_defs = kept
 
     def add_label(self, name: str, file: str, line: int) -> None:
         if name in self.labels:

@@ -120,6 +120,8 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
             ins = instructions[index - 1]
             instructions[index - 1] = ins._replace(undef_after=ins.undef_after | mask)
 
+    edge_undefs = _empty_block_undefs(draft, instructions, labels, ctx)
+
     if draft.metadata.get("aco"):
         _drop_aco_undef_exports(instructions, ctx)
 
@@ -131,7 +133,48 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
         declared=declared_resources(draft, wave, file), is_kernel=draft.is_kernel,
         entry_live_in=entry_live_in(draft, target, packed_tid, file), user_sgprs=user_sgprs(draft), file=file,
         block_starts=dict(draft.blocks), guessed=ctx.guessed, live_at_exit=spill_lanes,
+        edge_undefs=edge_undefs,
     )
+
+
+def _empty_block_undefs(draft: Draft, instructions: list[Instruction], labels: dict[str, int],
+                        ctx: ReadContext) -> tuple[tuple[int, int, int], ...]:
+    """End the registers of ``; implicit-def:`` markers in blocks with no instruction on the edges into them.
+
+    llc-19 prints such a block as a label, the marker and the next block's label (Rodinia pathfinder: a loop
+    run no time reaches ``.LBB0_22: ; implicit-def: $sgpr4_sgpr5`` / ``.LBB0_23: s_and_saveexec_b64 s[0:1],
+    s[4:5]``): the register is undefined on the way through it only, not on the other paths into the next
+    block. A jump to its label ends them right after itself (in place, ``undef_after``); a conditional branch
+    into it (taken or falling through) has another way out, where they may still be live: returned as
+    (branch, its other successor, units) for the liveness to end where that other way does not need them."""
+    n = len(instructions)
+    edges: list[tuple[int, int, int]] = []
+    for at, spellings, line, opening in draft.empty_block_defs:
+        mask = _implicit_def_mask(spellings, ctx, line)
+        if not mask or at >= n:
+            continue
+        entries: list[tuple[int, int]] = []  # (instruction entering the block, its other successor or -1)
+        names = set(opening)
+        for ins in instructions:
+            if ins.target in names and ins.branch in (BranchKind.JUMP, BranchKind.COND):
+                other = ins.index + 1 if ins.branch is BranchKind.COND and ins.index + 1 < n else -1
+                entries.append((ins.index, -1 if other == at else other))
+        before = instructions[at - 1] if at > 0 else None
+        # an instruction that is not a branch keeps them (the marker is dropped for its way): its LLVM block
+        # may have a second successor the listing no longer shows, an ``s_cbranch_execz`` a late pass removed
+        # (examples/kernels/control/switch.cl interpret on gfx90a: ``s_xor_b64 s[10:11], exec, s[10:11]`` /
+        # ``; %bb.8: ; implicit-def: $vgpr5``; LLVM keeps v5 live out of that block for the lanes it skips)
+        if before is not None and before.branch is BranchKind.COND and before.target not in names \
+                and before.target is not None:
+            target = labels[before.target]
+            entries.append((before.index, target if target < n else -1))
+        for i, other in entries:
+            if other == -1:
+                ins = instructions[i]
+                instructions[i] = ins._replace(undef_after=ins.undef_after | mask)
+            else:
+                edges.append((i, other, mask))
+    return tuple(edges)
 
 
 #: ACO's undefined operand is its physical register 128 (``Operand(RegClass)`` in aco_ir.h: an inline
