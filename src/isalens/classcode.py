@@ -22,10 +22,11 @@ import hashlib
 import marshal
 import os
 import sys
-import tempfile
 import types
 from pathlib import Path
 from typing import Any
+
+from isalens.cachefile import cache_directory, read_sealed, write_sealed
 
 __all__ = ["install"]
 
@@ -45,9 +46,8 @@ def enabled() -> bool:
 
 def path() -> Path:
     """The cache file of this interpreter (its bytecode tag, version and marshal format)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     version = hashlib.sha256(f"{sys.version}\0{marshal.version}".encode()).hexdigest()[:16]
-    return Path(base) / "isalens" / f"classcode-{sys.implementation.cache_tag}-{version}.marshal"
+    return cache_directory() / f"classcode-{sys.implementation.cache_tag}-{version}.marshal"
 
 
 def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
@@ -78,20 +78,13 @@ def install() -> None:
 
 def load(file: Path) -> dict[str, types.CodeType]:
     """The texts and code stored in ``file``, or none if it is missing, damaged, of another format or not safely
-    owned (never an error: the cache only saves time)."""
+    owned (:func:`isalens.cachefile.read_sealed`; never an error: the cache only saves time)."""
+    payload = read_sealed(file, _MAGIC, _MAX_BYTES)
+    if payload is None:
+        return {}
     try:
-        with file.open("rb") as f:
-            st = os.fstat(f.fileno())
-            if st.st_uid != os.getuid() or st.st_mode & 0o022:
-                return {}
-            data = f.read(_MAX_BYTES + 1)
-        if len(data) > _MAX_BYTES or not data.startswith(_MAGIC):
-            return {}
-        digest, payload = data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
-        if hashlib.sha256(payload).digest() != digest:
-            return {}
         entries = marshal.loads(payload)
-    except Exception:  # any damage (truncation, bad marshal data) means "no cache"
+    except Exception:  # bad marshal data under a good digest (written by another build): no cache
         return {}
     if not isinstance(entries, dict):
         return {}
@@ -100,24 +93,11 @@ def load(file: Path) -> dict[str, types.CodeType]:
 
 
 def _save(file: Path) -> None:
-    """Write the texts atomically (a temporary file renamed over the old one) if this run compiled new ones;
-    an unwritable cache directory is no error."""
+    """Write the texts (:func:`isalens.cachefile.write_sealed`) if this run compiled new ones."""
     if not _STATE["dirty"]:
         return
     entries = _CODES if len(_CODES) <= _MAX_TEXTS else {k: _CODES[k] for k in _USED}
-    try:
-        payload = marshal.dumps(entries)
-        if len(payload) > _MAX_BYTES:
-            return
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".marshal")  # mode 0600
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
-            os.replace(tmp, file)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except Exception:  # a cache that cannot be written only costs time next run
-        pass
+    payload = marshal.dumps(entries)
+    if len(payload) <= _MAX_BYTES:
+        write_sealed(file, _MAGIC, payload)
     _STATE["dirty"] = False

@@ -89,3 +89,15 @@ def test_hostile_payload_with_a_valid_digest_is_refused(tmp_path: Path) -> None:
     assert decode_cache.load(path, _accept) == {}
     _write(path, pickle.dumps({"s_nop 0": 1, 2: 3}))  # entries the caller's check refuses are dropped
     assert decode_cache.load(path, lambda e: isinstance(e, int)) == {"s_nop 0": 1}
+
+
+def test_a_file_others_may_write_is_not_read(tmp_path: Path) -> None:
+    """A cache directory may be shared (XDG_CACHE_HOME on a common disk): a file another user could have
+    written is ignored, as Python ignores such a ``__pycache__`` file (isalens/cachefile.py)."""
+    path = tmp_path / "x.pickle"
+    _write(path, pickle.dumps({"s_nop 0": 1}))
+    path.chmod(0o600)
+    assert decode_cache.load(path, _accept) == {"s_nop 0": 1}  # the intact own file is read
+    for mode in (0o620, 0o602):
+        path.chmod(mode)
+        assert decode_cache.load(path, _accept) == {}, oct(mode)

@@ -8,9 +8,10 @@ unknown-instruction policy are written here at exit and read back by the next pr
 The file is named by a key that changes whenever its content could: the isalens version and the size and
 modification time of every source and table file of the readers (``isalens/isa``, ``isalens/ir``), so an edited
 table or decoder never meets an old file. Nothing read is trusted: the payload carries its SHA-256 and is read
-only if the digest matches, the unpickler builds only isalens classes and plain containers, and the caller
-checks each entry's type; a file failing any of this is ignored (and rewritten at exit). ``ISALENS_DECODE_CACHE=0``
-turns the cache off; ``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``).
+only if the digest matches and the file is this user's own, writable by no one else (isalens/cachefile.py); the
+unpickler builds only isalens classes and plain containers, and the caller checks each entry's type; a file
+failing any of this is ignored (and rewritten at exit). ``ISALENS_DECODE_CACHE=0`` turns the cache off;
+``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``).
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ import hashlib
 import io
 import os
 import pickle
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from isalens.cachefile import cache_directory, read_sealed, write_sealed
 from isalens.version import __version__
 
 _MAGIC = b"isalens-decoded-1\n"
@@ -56,8 +57,7 @@ def _fingerprint() -> str:
 
 
 def _directory() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "isalens" / "decoded"
+    return cache_directory() / "decoded"
 
 
 def path_for(key: str) -> Path:
@@ -80,18 +80,15 @@ class _Unpickler(pickle.Unpickler):
 
 
 def load(path: Path, entry_ok: Callable[[Any], bool]) -> dict[str, Any]:
-    """The entries stored in ``path`` for which ``entry_ok`` holds, or none if the file is missing, damaged or
-    of another format (never an error: the cache only saves time)."""
+    """The entries stored in ``path`` for which ``entry_ok`` holds, or none if the file is missing, damaged, of
+    another format or not safely owned (:func:`isalens.cachefile.read_sealed`; never an error: the cache only
+    saves time)."""
+    payload = read_sealed(path, _MAGIC, _MAX_BYTES)
+    if payload is None:
+        return {}
     try:
-        with path.open("rb") as f:
-            data = f.read(_MAX_BYTES + 1)
-        if len(data) > _MAX_BYTES or not data.startswith(_MAGIC):
-            return {}
-        digest, payload = data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
-        if hashlib.sha256(payload).digest() != digest:
-            return {}
         entries = _Unpickler(io.BytesIO(payload)).load()
-    except Exception:  # any damage (truncation, bad opcodes, refused class) means "no cache"
+    except Exception:  # bad opcodes or a refused class under a good digest: no cache
         return {}
     if not isinstance(entries, dict):
         return {}
@@ -112,20 +109,10 @@ def _save_all() -> None:
 
 
 def _save(path: Path, entries: dict[str, Any]) -> None:
-    """Write atomically (a temporary file renamed over the old one): a reader sees the old file or the new one;
-    an unwritable cache directory is no error."""
+    """Write ``entries`` (:func:`isalens.cachefile.write_sealed`); one that cannot be pickled is no error."""
     try:
         payload = pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL)
-        if len(payload) > _MAX_BYTES:
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
     except Exception:  # a cache that cannot be written only costs time next run
-        pass
+        return
+    if len(payload) <= _MAX_BYTES:
+        write_sealed(path, _MAGIC, payload)

@@ -1,0 +1,54 @@
+"""Files isalens keeps under the user's cache directory to save time across runs (decoded instruction texts,
+compiled dataclass methods): a magic line, the SHA-256 of the payload and the payload, written atomically and
+read back only whole, undamaged and owned by this user with no one else allowed to write it (as Python
+trusts a ``__pycache__`` file). Reading or writing never fails: a cache only saves time. What a payload may
+hold is the caller's to check."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["cache_directory", "read_sealed", "write_sealed"]
+
+
+def cache_directory() -> Path:
+    """``$XDG_CACHE_HOME/isalens``, by default ``~/.cache/isalens``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "isalens"
+
+
+def read_sealed(path: Path, magic: bytes, max_bytes: int) -> bytes | None:
+    """The payload of ``path``, or None if it is missing, larger than ``max_bytes``, of another format, damaged,
+    or not this user's own file (another user could have planted it in a shared cache directory)."""
+    try:
+        with path.open("rb") as f:
+            st = os.fstat(f.fileno())
+            if st.st_uid != os.getuid() or st.st_mode & 0o022:
+                return None
+            data = f.read(max_bytes + 1)
+    except OSError:
+        return None
+    if len(data) > max_bytes or not data.startswith(magic):
+        return None
+    digest, payload = data[len(magic):len(magic) + 32], data[len(magic) + 32:]
+    return payload if hashlib.sha256(payload).digest() == digest else None
+
+
+def write_sealed(path: Path, magic: bytes, payload: bytes) -> None:
+    """Write ``payload`` to ``path`` atomically (a temporary file of mode 0600 renamed over the old one: a reader
+    sees the old file or the new one); an unwritable cache directory is no error."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(magic + hashlib.sha256(payload).digest() + payload)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:  # a cache that cannot be written only costs time next run
+        pass
