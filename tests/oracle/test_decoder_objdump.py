@@ -408,6 +408,29 @@ def test_zero_dword_equals_llvm_mc(target: str) -> None:
     assert theirs is not None and not isinstance(ours, Diagnostic)
     assert ours.text == " ".join(theirs.split())
 
+def _against_llvm_mc(target: str, cases: list[tuple[int, ...]], what: str, *,
+                     wave64: bool = False) -> tuple[int, int]:
+    """Our text of every case equals llvm-mc-19's wherever LLVM decodes it and we give no diagnostic (fails
+    otherwise, naming up to five differences); prints and returns (words LLVM decodes, words compared)."""
+    mattr = ("wavefrontsize64",) if wave64 else ()
+    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, cases, mattr)
+    decoded_by_llvm, compared, wrong = 0, 0, []
+    for words, expected in zip(cases, theirs, strict=True):
+        if expected is None or "/*" in expected:
+            continue
+        decoded_by_llvm += 1
+        ours = decode_text(words, target, wave64=wave64)
+        if isinstance(ours, Diagnostic):
+            continue
+        compared += 1
+        if ours.text != " ".join(expected.split()):
+            wrong.append(" ".join(f"{w:08X}" for w in words) + f": ours {ours.text!r}, llvm-mc {expected!r}")
+    print(f"{target}{' wave64' if wave64 else ''}: {len(cases)} {what} words, LLVM decodes {decoded_by_llvm}, "
+          f"{compared} compared")
+    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+    return decoded_by_llvm, compared
+
+
 
 @pytest.mark.parametrize("target", ["gfx803", "gfx902", "gfx90a", "gfx942", "gfx1010", "gfx1030"])
 @pytest.mark.parametrize("wave64", [False, True])
@@ -419,7 +442,6 @@ def test_sdwa_equals_llvm_mc(target: str, wave64: bool) -> None:
 
     if wave64 and not target.startswith("gfx10"):
         pytest.skip("wave64 tables are gfx10+")
-    llvm_mc = require_tool("llvm-mc-19")
     family = family_of(target)
     assert family is not None
     rng = random.Random(f"{target}{wave64}")
@@ -439,22 +461,7 @@ def test_sdwa_equals_llvm_mc(target: str, wave64: bool) -> None:
                 if rng.random() < 0.5:  # one modifier bit (sext/neg/abs, S0/S1, clamp/omod or SD)
                     w1 |= 1 << rng.choice((19, 20, 21, 23, 27, 28, 29, 31, 13, 14, 15))
                 cases.append((w0 & 0xFFFFFFFF, w1))
-    mattr = ("wavefrontsize64",) if wave64 else ()
-    theirs = _generator().disassemble(llvm_mc, target, cases, mattr)
-    compared, wrong, decoded_by_llvm = 0, [], 0
-    for words, expected in zip(cases, theirs, strict=True):
-        ours = decode_text(words, target, wave64=wave64)
-        if expected is None or "/*" in expected:
-            continue
-        decoded_by_llvm += 1
-        if isinstance(ours, Diagnostic):
-            continue
-        compared += 1
-        if ours.text != " ".join(expected.split()):
-            wrong.append(f"{words[0]:08X} {words[1]:08X}: ours {ours.text!r}, llvm-mc {expected!r}")
-    print(f"{target}{' wave64' if wave64 else ''}: {len(cases)} words, LLVM decodes {decoded_by_llvm}, "
-          f"{compared} compared")
-    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+    decoded_by_llvm, compared = _against_llvm_mc(target, cases, "SDWA", wave64=wave64)
     assert compared > 0.9 * decoded_by_llvm and compared > 200
 
 
@@ -548,20 +555,7 @@ def test_mai_equals_llvm_mc(target: str) -> None:
             if rng.random() < 0.6:
                 w1 |= rng.getrandbits(2) << 27 | rng.getrandbits(3) << 29
             cases.append((w0, w1))
-    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, cases)
-    compared, decoded_by_llvm, wrong = 0, 0, []
-    for words, expected in zip(cases, theirs, strict=True):
-        ours = decode_text(words, target)
-        if expected is None or "/*" in expected:
-            continue
-        decoded_by_llvm += 1
-        if isinstance(ours, Diagnostic):
-            continue
-        compared += 1
-        if ours.text != " ".join(expected.split()):
-            wrong.append(f"{words[0]:08X} {words[1]:08X}: ours {ours.text!r}, llvm-mc {expected!r}")
-    print(f"{target}: {len(cases)} MAI words, LLVM decodes {decoded_by_llvm}, {compared} compared")
-    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+    decoded_by_llvm, compared = _against_llvm_mc(target, cases, "MAI")
     assert compared > 0.95 * decoded_by_llvm and compared > 150
 
 
@@ -595,22 +589,7 @@ def test_dpp_equals_llvm_mc(target: str, wave64: bool) -> None:
                 ctrl = rng.choice([rng.randrange(512), rng.randrange(256), rng.randrange(0x100, 0x170)])
                 mods = rng.getrandbits(7) << 17 if rng.random() < 0.6 else 0
                 cases.append((w0 | 0xFA, src0 | ctrl << 8 | mods | rng.getrandbits(8) << 24))
-    mattr = ("wavefrontsize64",) if wave64 else ()
-    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, cases, mattr)
-    compared, decoded_by_llvm, wrong = 0, 0, []
-    for words, expected in zip(cases, theirs, strict=True):
-        ours = decode_text(words, target, wave64=wave64)
-        if expected is None or "/*" in expected:
-            continue
-        decoded_by_llvm += 1
-        if isinstance(ours, Diagnostic):
-            continue
-        compared += 1
-        if ours.text != " ".join(expected.split()):
-            wrong.append(f"{words[0]:08X} {words[1]:08X}: ours {ours.text!r}, llvm-mc {expected!r}")
-    print(f"{target}{' wave64' if wave64 else ''}: {len(cases)} DPP words, LLVM decodes {decoded_by_llvm}, "
-          f"{compared} compared")
-    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+    decoded_by_llvm, compared = _against_llvm_mc(target, cases, "DPP", wave64=wave64)
     assert compared > 0.9 * decoded_by_llvm and compared > 150
 
 
@@ -633,20 +612,7 @@ def test_mtbuf_equals_llvm_mc(target: str) -> None:
             w1 = soffset << 24 | rng.getrandbits(3) << 53 - 32 | rng.randrange(26) << 16 | rng.randrange(250) << 8 \
                 | rng.randrange(250)
             cases.append((w0, w1))
-    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, cases)
-    compared, decoded_by_llvm, wrong = 0, 0, []
-    for words, expected in zip(cases, theirs, strict=True):
-        ours = decode_text(words, target)
-        if expected is None or "/*" in expected:
-            continue
-        decoded_by_llvm += 1
-        if isinstance(ours, Diagnostic):
-            continue
-        compared += 1
-        if ours.text != " ".join(expected.split()):
-            wrong.append(f"{words[0]:08X} {words[1]:08X}: ours {ours.text!r}, llvm-mc {expected!r}")
-    print(f"{target}: {len(cases)} MTBUF words, LLVM decodes {decoded_by_llvm}, {compared} compared")
-    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+    decoded_by_llvm, compared = _against_llvm_mc(target, cases, "MTBUF")
     assert compared > 0.9 * decoded_by_llvm and compared > 150
 
 
@@ -663,20 +629,7 @@ def test_export_equals_llvm_mc(target: str) -> None:
         if rng.random() < 0.05:
             w0 |= 1 << rng.randrange(14, 26)
         cases.append((w0, rng.getrandbits(32)))
-    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, cases)
-    compared, decoded_by_llvm, wrong = 0, 0, []
-    for words, expected in zip(cases, theirs, strict=True):
-        ours = decode_text(words, target)
-        if expected is None or "/*" in expected:
-            continue
-        decoded_by_llvm += 1
-        if isinstance(ours, Diagnostic):
-            continue
-        compared += 1
-        if ours.text != " ".join(expected.split()):
-            wrong.append(f"{words[0]:08X} {words[1]:08X}: ours {ours.text!r}, llvm-mc {expected!r}")
-    print(f"{target}: {len(cases)} EXP words, LLVM decodes {decoded_by_llvm}, {compared} compared")
-    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
+    decoded_by_llvm, compared = _against_llvm_mc(target, cases, "EXP")
     assert compared > 0.9 * decoded_by_llvm and compared > 200
 
 
