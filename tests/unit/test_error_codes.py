@@ -30,8 +30,9 @@ def _codes_in(tree: ast.AST, where: str) -> Iterator[tuple[str, str]]:
                 else:  # passing a code on (an error re-raised as another class) adds none
                     assert ast.unparse(kw.value) in ("code", "exc.code"), f"{where}:{node.lineno}: computed code"
         elif isinstance(node, ast.FunctionDef):
-            args = node.args.args + node.args.kwonlyargs
-            defaults = [None] * (len(node.args.args) - len(node.args.defaults)) + list(node.args.defaults)
+            positional = node.args.posonlyargs + node.args.args  # the defaults cover the last of both
+            args = positional + node.args.kwonlyargs
+            defaults = [None] * (len(positional) - len(node.args.defaults)) + list(node.args.defaults)
             for arg, default in zip(args, defaults + list(node.args.kw_defaults), strict=True):
                 if arg.arg == "code" and isinstance(default, ast.Constant) and isinstance(default.value, str):
                     yield default.value, f"{where}:{node.lineno}"
@@ -54,12 +55,15 @@ def test_every_code_in_src_is_registered_and_every_registered_code_is_used() -> 
 
 
 def test_the_scanner_finds_codes_and_defaults(tmp_path: Path) -> None:
-    # the guard above is only as good as the scanner: a keyword, a default and a keyword-only default
+    # the guard above is only as good as the scanner: a keyword, a default, a keyword-only default and a default
+    # after positional-only parameters (classcode._exec's ``(source, globals=None, locals=None, /)`` made the
+    # scanner pair parameters and defaults wrongly)
     (tmp_path / "m.py").write_text(
         "def f(code='from-default'): ...\n"
         "def g(*, code: str = 'from-kwonly'): ...\n"
+        "def h(a, b=None, /, code='after-positional-only'): ...\n"
         "raise InputError('x', file=None, code='from-call')\n")
-    assert sorted(_used_codes(tmp_path)) == ["from-call", "from-default", "from-kwonly"]
+    assert sorted(_used_codes(tmp_path)) == ["after-positional-only", "from-call", "from-default", "from-kwonly"]
 
 
 def _table() -> str:
