@@ -56,12 +56,24 @@ class Draft:
         every path into the next block), so such markers move to ``empty_block_defs``: the parser ends
         their registers on the edges into the empty block only (the branches into it).
         """
+        # called at every label: only the newest markers and labels can be at this index (both are kept in
+        # input order), so neither list is walked whole (200,000 labels took minutes when they were)
         at = len(self.items)
-        opening = tuple(name for name, i in self.labels.items() if i == at)
-        kept = []
-        for d in self.implicit_defs:
-            if d[0] == at and d[3]:
-                self.empty_block_defs.append((at, d[1], d[2], opening))
+        defs = self.implicit_defs
+        first = len(defs)
+        while first and defs[first - 1][0] == at:
+            first -= 1
+        if not any(d[3] for d in defs[first:]):
+            return
+        opening: list[str] = []
+        for name, i in reversed(self.labels.items()):
+            if i != at:
+                break
+            opening.append(name)
+        kept = defs[:first]
+        for d in defs[first:]:
+            if d[3]:
+                self.empty_block_defs.append((at, d[1], d[2], tuple(reversed(opening))))
             else:
                 kept.append(d)
         self.implicit_defs = kept
