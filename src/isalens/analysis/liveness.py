@@ -23,7 +23,7 @@ are recorded in ``Liveness.undefined_reads`` for the report.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from isalens import _core
@@ -90,31 +90,16 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     """Solve liveness for ``kernel`` on ``graph``."""
     lanes = [half_lanes(ins) for ins in kernel.instructions]
     solution = _solve(kernel, graph, lanes, kernel.instructions)
-    instructions: list[Instruction] | None = None
-    for _round in range(_ELSE_ROUNDS):
-        ends = _edge_ends(kernel, solution[0], instructions or kernel.instructions)
-        if not ends:
-            break
-        # a branch into an empty block holding ``; implicit-def:`` markers ends those registers where its other
-        # way out does not need them (isalens.isa.amdgcn.parser._empty_block_undefs); ending them can make them
-        # dead on another such branch's other way, so again until nothing more ends
-        if instructions is None:
-            instructions = list(kernel.instructions)
-        for i, units in ends.items():
-            instructions[i] = instructions[i]._replace(undef_after=instructions[i].undef_after | units)
-        solution = _solve(kernel, graph, lanes, instructions)
-    for _round in range(_ELSE_ROUNDS):
-        done = _else_only(kernel, graph, solution[0], solution[1])
-        if not done:
-            break
-        # solved again with the "then" lanes' values of these registers ending where the "then" part does; an
-        # outer if/else's "else" part can keep a register live at an inner one's endif until the outer "then"
-        # part ends it, so another round may end more (one round per level of nesting)
-        if instructions is None:
-            instructions = list(kernel.instructions)
-        for i, units in done.items():
-            instructions[i] = instructions[i]._replace(undef_after=instructions[i].undef_after | units)
-        solution = _solve(kernel, graph, lanes, instructions)
+    # a branch into an empty block holding ``; implicit-def:`` markers ends those registers where its other way
+    # out does not need them (isalens.isa.amdgcn.parser._empty_block_undefs); ending them can make them dead
+    # on another such branch's other way, so again until nothing more ends
+    solution, instructions = _end_until_settled(
+        kernel, graph, lanes, solution, None, lambda sol, ins: _edge_ends(kernel, sol[0], ins))
+    # the "then" lanes' values of registers only the "else" part reads end where the "then" part does; an outer
+    # if/else's "else" part can keep a register live at an inner one's endif until the outer "then" part ends
+    # it, so another round may end more (one round per level of nesting)
+    solution, _ = _end_until_settled(
+        kernel, graph, lanes, solution, instructions, lambda sol, ins: _else_only(kernel, graph, sol[0], sol[1]))
     live_in, live_out, block_in, block_out, iterations = solution
     undefined_reads = 0
     undefined_at: dict[int, int] = {}
@@ -126,6 +111,24 @@ def liveness(kernel: Kernel, graph: CFG) -> Liveness:
                                                                 block_out)
     return Liveness(tuple(live_in), tuple(live_out), tuple(block_in), tuple(block_out), iterations,
                     undefined_reads, {u: i for u, i in undefined_at.items() if undefined_reads >> u & 1})
+
+
+def _end_until_settled(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None], solution: _core.Solution,
+                       instructions: list[Instruction] | None,
+                       ends_of: Callable[[_core.Solution, Sequence[Instruction]], dict[int, int]],
+                       ) -> tuple[_core.Solution, list[Instruction] | None]:
+    """Solve again with the units ``ends_of`` finds ended after their instructions (``undef_after``), until it
+    finds none (at most ``_ELSE_ROUNDS`` rounds); the instructions are copied on the first change only."""
+    for _round in range(_ELSE_ROUNDS):
+        ends = ends_of(solution, instructions or kernel.instructions)
+        if not ends:
+            break
+        if instructions is None:
+            instructions = list(kernel.instructions)
+        for i, units in ends.items():
+            instructions[i] = instructions[i]._replace(undef_after=instructions[i].undef_after | units)
+        solution = _solve(kernel, graph, lanes, instructions)
+    return solution, instructions
 
 
 def _solve(kernel: Kernel, graph: CFG, lanes: list[HalfLanes | None],
