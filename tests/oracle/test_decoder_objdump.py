@@ -14,6 +14,7 @@ import random
 import re
 import subprocess
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ import pytest
 from isalens.frontends.clang import opencl_flags
 from isalens.isa.amdgcn.decoder import Diagnostic, decode_stream, decode_text
 from isalens.isa.amdgcn.decoder.tables import family_of, layout_of
-from isalens.isa.amdgcn.fields import DecodeError, decode
+from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
 from tests.conftest import EXAMPLES, ROOT, require_tool
 from tests.oracle.test_opcode_tables import _generator
 
@@ -116,26 +117,49 @@ def test_decoder_text_equals_objdump(objects: dict[str, list[Path]], target: str
           + ", ".join(f"{f or '?'} {total[f] - same[f]}" for f in sorted(total) if total[f] != same[f]))
 
 
+def _decoded(code_object: Path, target: str) -> Iterator[Decoded]:
+    """Each instruction our field decoder reads in ``code_object``'s code, in order (a word it cannot read is
+    passed over)."""
+    family = family_of(target)
+    assert family is not None
+    generation = 8 if family == "gfx8" else 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
+    _base, words = _text_words(code_object)
+    i = 0
+    while i < len(words):
+        try:
+            d = decode(words[i:], generation, layout_of(family))
+        except DecodeError:
+            i += 1
+            continue
+        i += len(d.words)
+        yield d
+
+
+def _mutants_against_llvm_mc(target: str, mutants: list[tuple[int, ...]]) -> tuple[int, list[str]]:
+    """(compared, differences): our text of each mutant against llvm-mc-19's, wherever LLVM decodes it as one
+    instruction of the mutant's length (its "/*Invalid register...*/" marks an encoding it rejects, issue 28:
+    not an oracle for the text) and we give a text."""
+    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, mutants)
+    compared, wrong = 0, []
+    for words, expected in zip(mutants, theirs, strict=True):
+        ours = decode_text(words, target)
+        if expected is None or "/*" in expected or isinstance(ours, Diagnostic) or ours.size != 4 * len(words):
+            continue
+        compared += 1
+        if ours.text != " ".join(expected.split()):
+            wrong.append(f"{' '.join(f'{w:08X}' for w in words)}: ours {ours.text!r}, llvm-mc {expected!r}")
+    return compared, wrong
+
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_mutated_fields_never_give_a_different_text(objects: dict[str, list[Path]], target: str) -> None:
     """Real instructions with one random field (not the encoding or opcode) set to a random value: whenever
     llvm-mc-19 decodes the mutant as one instruction of the same length and we give a text, the texts are equal."""
-    llvm_mc = require_tool("llvm-mc-19")
+    require_tool("llvm-mc-19")
     rng = random.Random(target)
-    family = family_of(target)
-    assert family is not None
-    generation = 8 if family == "gfx8" else 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
     mutants: list[tuple[int, ...]] = []
     for co in objects[target][:12]:
-        _base, words = _text_words(co)
-        i = 0
-        while i < len(words):
-            try:
-                d = decode(words[i:], generation, layout_of(family))
-            except DecodeError:
-                i += 1
-                continue
-            i += len(d.words)
+        for d in _decoded(co, target):
             fields = [f for f in d.fields if f.name not in ("ENCODING", "OP", "LITERAL") and f.hi < 32 * len(d.words)]
             if fields:
                 f = rng.choice(fields)
@@ -145,16 +169,7 @@ def test_mutated_fields_never_give_a_different_text(objects: dict[str, list[Path
                 value &= ~(((1 << (f.hi - f.lo + 1)) - 1) << f.lo)
                 value |= rng.getrandbits(f.hi - f.lo + 1) << f.lo
                 mutants.append(tuple(value >> (32 * n) & 0xFFFFFFFF for n in range(len(d.words))))
-    theirs = _generator().disassemble(llvm_mc, target, mutants)
-    compared, wrong = 0, []
-    for words, expected in zip(mutants, theirs, strict=True):
-        ours = decode_text(words, target)
-        # LLVM's "/*Invalid register...*/" marks an encoding it rejects (issue 28): not an oracle for the text
-        if expected is None or "/*" in expected or isinstance(ours, Diagnostic) or ours.size != 4 * len(words):
-            continue
-        compared += 1
-        if ours.text != " ".join(expected.split()):
-            wrong.append(f"{' '.join(f'{w:08X}' for w in words)}: ours {ours.text!r}, llvm-mc {expected!r}")
+    compared, wrong = _mutants_against_llvm_mc(target, mutants)
     print(f"{target}: {compared} of {len(mutants)} mutants compared, {len(wrong)} differ")
     assert compared > 500
     assert not wrong, f"{len(wrong)} mutants differ, e.g. {wrong[:5]}"
@@ -166,20 +181,9 @@ def test_unnamed_bits_never_give_a_different_text(objects: dict[str, list[Path]]
     (format, opcode) of the compiled examples with each such bit flipped alone; wherever llvm-mc-19 decodes the
     mutant as one instruction and we give a text, the texts are equal (a bit we do not know must give a
     diagnostic, never a text without it)."""
-    family = family_of(target)
-    assert family is not None
-    generation = 8 if family == "gfx8" else 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
     seen: dict[tuple[str, int], tuple[int, ...]] = {}
     for co in objects[target]:
-        _base, words = _text_words(co)
-        i = 0
-        while i < len(words):
-            try:
-                d = decode(words[i:], generation, layout_of(family))
-            except DecodeError:
-                i += 1
-                continue
-            i += len(d.words)
+        for d in _decoded(co, target):
             covered = sum(((1 << (f.hi - f.lo + 1)) - 1) << f.lo for f in d.fields)
             op = d.get("OP")
             seen.setdefault((d.format, op.value if op else -1), (covered, *d.words))
@@ -190,15 +194,7 @@ def test_unnamed_bits_never_give_a_different_text(objects: dict[str, list[Path]]
             if not covered >> bit & 1:
                 value = whole ^ 1 << bit
                 mutants.append(tuple(value >> (32 * n) & 0xFFFFFFFF for n in range(len(words))))
-    theirs = _generator().disassemble(require_tool("llvm-mc-19"), target, mutants)
-    compared, wrong = 0, []
-    for words, expected in zip(mutants, theirs, strict=True):
-        ours = decode_text(words, target)
-        if expected is None or "/*" in expected or isinstance(ours, Diagnostic) or ours.size != 4 * len(words):
-            continue
-        compared += 1
-        if ours.text != " ".join(expected.split()):
-            wrong.append(f"{' '.join(f'{w:08X}' for w in words)}: ours {ours.text!r}, llvm-mc {expected!r}")
+    compared, wrong = _mutants_against_llvm_mc(target, mutants)
     print(f"{target}: {len(mutants)} words with an unnamed bit flipped, {compared} compared, {len(wrong)} differ")
     assert mutants
     assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
