@@ -8,7 +8,10 @@ the run where the card is not an isalens device or the device entry does not des
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -21,6 +24,7 @@ from isalens.arch.devices import get_device
 from isalens.arch.loader import get_arch
 
 HERE = Path(__file__).resolve().parent
+SRC = HERE.parents[1] / "src" / "isalens"
 TABLE = HERE / "measurements.toml"
 KERNELS = HERE / "kernels"
 DOC = HERE.parents[1] / "docs" / "timing-validation.md"
@@ -85,14 +89,40 @@ def timing_args(row: dict[str, Any], run: dict[str, Any]) -> tuple[str, ...]:
     return tuple(args)
 
 
+@functools.cache
+def _source_digest() -> str:
+    """A hash of every file a prediction depends on besides its arguments: isalens' source and the kernels."""
+    h = hashlib.sha256()
+    for path in sorted([*SRC.rglob("*.py"), *SRC.rglob("*.toml"), *SRC.rglob("*.pyx"), *KERNELS.iterdir()]):
+        h.update(str(path.relative_to(HERE.parents[1])).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def _cache_key(args: tuple[str, ...]) -> str:
+    return hashlib.sha256("\0".join((_source_digest(), *args)).encode()).hexdigest()
+
+
 def run_timing(args: tuple[str, ...]) -> dict[str, Any]:
-    """`isalens timing --json` through the CLI, as users run it; the parsed ``timing`` object."""
+    """`isalens timing --json` through the CLI, as users run it; the parsed ``timing`` object.
+
+    With ``ISALENS_ORACLE_CACHE=DIR`` each result is kept in DIR under a hash of the arguments, the kernels and
+    isalens' source, so regenerating the page after editing only measurements.toml (reasons, notes) reruns no
+    compile; any change to the model or a kernel misses the cache.
+    """
+    cache_dir = os.environ.get("ISALENS_ORACLE_CACHE")
+    cached = Path(cache_dir) / f"{_cache_key(args)}.json" if cache_dir else None
+    if cached is not None and cached.is_file():
+        hit: dict[str, Any] = json.loads(cached.read_text(encoding="utf-8"))
+        return hit
     proc = subprocess.run([sys.executable, "-m", "isalens", *args], capture_output=True, text=True,
                           timeout=300, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"isalens {' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()}")
     (kernel,) = json.loads(proc.stdout)["files"][0]["kernels"]  # every kernel file here holds one kernel
     timing: dict[str, Any] = kernel["timing"]
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps(timing), encoding="utf-8")
     return timing
 
 

@@ -45,9 +45,19 @@ def test_achievable_bandwidth_bounds_and_is_named(tmp_path: Path, capsys: pytest
     assert roofs["dram_gflops"] == pytest.approx(683.0)
 
 
+def test_vega20_products_take_the_mi50_streaming_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # MI50: BabelStream Copy 765 GB/s (nominal 1024); the Radeon VII and Radeon Pro VII are the same die and HBM2:
+    # 0.5 flop/B x 765 = 382.5 Gflop/s on each
+    for device in ("mi50", "radeon-vii", "radeon-pro-vii"):
+        assert get_device(device).memory_bandwidth_gbs == 1024
+        roofs = _roofs(tmp_path, capsys, "gfx906", device)
+        assert roofs["dram_bandwidth_basis"] == "achievable" and roofs["dram_bandwidth_gbs"] == 765, device
+        assert roofs["dram_gflops"] == pytest.approx(382.5), device
+
+
 def test_nominal_bandwidth_where_no_measurement_is_recorded(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    # Radeon VII: no published streaming figure recorded, nominal 1024 GB/s: 0.5 x 1024 = 512 Gflop/s
-    roofs = _roofs(tmp_path, capsys, "gfx906", "radeon-vii")
-    assert roofs["dram_bandwidth_basis"] == "nominal" and roofs["dram_bandwidth_gbs"] == 1024
-    assert roofs["dram_gflops"] == pytest.approx(512.0)
+    # RX 5700 XT: no published streaming figure recorded, nominal 448 GB/s: 0.5 x 448 = 224 Gflop/s
+    roofs = _roofs(tmp_path, capsys, "gfx1010", "rx-5700-xt")
+    assert roofs["dram_bandwidth_basis"] == "nominal" and roofs["dram_bandwidth_gbs"] == 448
+    assert roofs["dram_gflops"] == pytest.approx(224.0)
