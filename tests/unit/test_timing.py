@@ -239,6 +239,21 @@ def test_json_names_are_the_shared_vocabulary(tmp_path: Path, capsys: pytest.Cap
     assert {"blocks", "loops", "kernel"} <= set(doc)
 
 
+def test_json_keys_issue_29_keeps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29's acceptance list of keys users and scripts already read (new keys go beside them). Oracle: the
+    issue's text, key by key."""
+    doc = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--device", "ryzen-5-2400g")
+    assert {"waves", "wave_size", "family", "kernel", "loops", "blocks"} <= set(doc)
+    assert {"cycles_per_iteration", "flops", "bytes", "roofs", "bottleneck", "issue_cycles"} <= set(doc["kernel"])
+    assert doc["loops"] and doc["blocks"]
+    for loop in doc["loops"]:
+        assert {"header_line", "cycles_per_iteration", "bottleneck", "flops"} <= set(loop)
+    for block in doc["blocks"]:
+        assert {"index", "start_line", "end_line", "loop_depth"} <= set(block)
+    for roofs in (doc["kernel"]["roofs"], *(loop["roofs"] for loop in doc["loops"])):
+        assert {"bound", "compute_gflops", "issue_model_gflops"} <= set(roofs)
+
+
 def test_what_if_reevaluates_waves_and_devices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--what-if", "waves=1,4", "--what-if",
                 "device=ryzen-5-2400g,rx-vega-64")
