@@ -36,6 +36,16 @@ typedef union { T vec; int s[NC]; } lanes_t;
 __kernel void fma_chain(__global T *out, T seed) {
     T acc = seed + (T)get_local_id(0);
     T inc = seed;
+#if defined(MAD24)
+    // clpeak's mad24 operands are all VGPRs (x = mad24(y, x, y)); the addend here is the uniform kernel argument,
+    // which LLVM 19 re-copied from SGPRs inside the loop for int16 on gfx906/gfx908 (15 v_mov_b32 per 256
+    // v_mad_u32_u24, code the measured kernel does not run). Defined once by an empty asm, it stays in VGPRs.
+    {
+        lanes_t k_ = {inc};
+        __attribute__((opencl_unroll_hint)) for (int c_ = 0; c_ < (int)NC; c_++) __asm__ volatile("" : "+v"(k_.s[c_]));
+        inc = k_.vec;
+    }
+#endif
     // one loop iteration = 16 steps per component: the harness divides by this
     __attribute__((opencl_unroll_hint(1)))
     for (int i = 0; i < ITERS; i++) {
