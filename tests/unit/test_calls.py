@@ -301,6 +301,97 @@ def test_a_function_without_callers_here_returns_its_result_not_a_spent_pointer(
     assert registers_in(kernel.liveness().live_in[ret], RegFile.VGPR) == [0]
 
 
+# llc-19 for examples/kernels/liveness/no_caller_loops.cl running_total (gfx902): a void function whose loop
+# stores through v[0:1] and loads through v[2:3], advancing both by 8 bytes per iteration
+RUNNING_TOTAL = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.globl\trunning_total
+\t.type\trunning_total,@function
+running_total:
+\tglobal_load_dwordx2 v[5:6], v[2:3], off
+\tv_cmp_lt_i32_e32 vcc, 1, v4
+\ts_waitcnt vmcnt(0)
+\tglobal_store_dwordx2 v[0:1], v[5:6], off
+\ts_and_saveexec_b64 s[4:5], vcc
+\ts_cbranch_execz .LBB0_3
+\tv_add_co_u32_e32 v2, vcc, 8, v2
+\tv_addc_co_u32_e32 v3, vcc, 0, v3, vcc
+\tv_add_co_u32_e32 v0, vcc, 8, v0
+\tv_add_u32_e32 v4, -1, v4
+\tv_addc_co_u32_e32 v1, vcc, 0, v1, vcc
+\ts_mov_b64 s[6:7], 0
+.LBB0_2:
+\tglobal_load_dwordx2 v[7:8], v[2:3], off
+\tv_add_co_u32_e32 v2, vcc, 8, v2
+\tv_add_u32_e32 v4, -1, v4
+\tv_addc_co_u32_e32 v3, vcc, 0, v3, vcc
+\tv_cmp_eq_u32_e32 vcc, 0, v4
+\ts_or_b64 s[6:7], vcc, s[6:7]
+\ts_waitcnt vmcnt(0)
+\tv_add_f64 v[5:6], v[5:6], v[7:8]
+\tglobal_store_dwordx2 v[0:1], v[5:6], off
+\tv_add_co_u32_e32 v0, vcc, 8, v0
+\tv_addc_co_u32_e32 v1, vcc, 0, v1, vcc
+\ts_andn2_b64 exec, exec, s[6:7]
+\ts_cbranch_execnz .LBB0_2
+.LBB0_3:
+\ts_or_b64 exec, exec, s[4:5]
+\ts_waitcnt vmcnt(0)
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+"""
+
+# a double sum kept in v[0:1] while the loop walks the pointer that arrived in v[2:3] (the shape of
+# no_caller_loops.cl squared_offsets, cut down by hand)
+SUM_AND_POINTER = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.globl\tdsum
+\t.type\tdsum,@function
+dsum:
+\tv_mov_b32_e32 v0, 0
+\tv_mov_b32_e32 v1, 0
+\tv_cmp_lt_i32_e32 vcc, 0, v4
+\ts_and_saveexec_b64 s[6:7], vcc
+\ts_cbranch_execz .LBB1_3
+\ts_mov_b64 s[8:9], 0
+.LBB1_2:
+\tglobal_load_dwordx2 v[5:6], v[2:3], off
+\tv_add_u32_e32 v4, -1, v4
+\tv_cmp_eq_u32_e32 vcc, 0, v4
+\ts_or_b64 s[8:9], vcc, s[8:9]
+\tv_add_co_u32_e32 v2, vcc, 8, v2
+\tv_addc_co_u32_e32 v3, vcc, 0, v3, vcc
+\ts_waitcnt vmcnt(0)
+\tv_add_f64 v[0:1], v[0:1], v[5:6]
+\ts_andn2_b64 exec, exec, s[8:9]
+\ts_cbranch_execnz .LBB1_2
+\ts_or_b64 exec, exec, s[8:9]
+.LBB1_3:
+\ts_or_b64 exec, exec, s[6:7]
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+"""
+
+
+@pytest.mark.parametrize(("text", "name", "results"), [(RUNNING_TOTAL, "running_total", []),
+                                                        (SUM_AND_POINTER, "dsum", [0, 1])],
+                         ids=["void", "double"])
+def test_pointers_a_loop_walks_are_not_results(text: str, name: str, results: list[int]) -> None:
+    """Without a copy into v0 in the return's block, the results are the run from v0 up of registers set up
+    for the return: last written and not read since. A pointer's last increment in the loop is such a write,
+    but a pointer the loop reads memory at and only advances by adds is spent after it (llc-19: the void
+    running_total's return reads no VGPR; Rodinia's double calcLikelihoodSum returns v[0:1], not the pointer
+    in v[2:3]). By hand, live before the return: running_total none (v[0:1], v[2:3] are both walked
+    pointers; without the rule v0-v3), dsum v[0:1] (the sum, written by the last v_add_f64 and read by
+    nothing after; v[2:3] walked; v4 read by the compare after its last write; without the rule v0-v3)."""
+    kernel = isalens.load(text).kernel(name)
+    ret = len(kernel.ir.instructions) - 1
+    assert kernel.ir.instructions[ret].mnemonic == "s_setpc_b64"
+    assert registers_in(kernel.liveness().live_in[ret], RegFile.VGPR) == results
+
+
 UNKNOWN_CALL_KEEPS = """\
 \t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
 \t.text

@@ -318,9 +318,12 @@ def _returned(kernel: Kernel, index: int, cc: CallingConvention) -> int:
     writes results (a copy into v0 before ``s_setpc_b64``) none above the highest of them, else the run from
     v0 up. A pointer incremented in a loop and not read after it looks set up too (llc-19, a function
     summing ``a[k] * a[k]``: ``v_addc_co_u32 v1, vcc, 0, v1, vcc`` in the loop, ``v_mov_b32 v0, v3`` before
-    the return, which reads v0 alone)."""
+    the return, which reads v0 alone). Such a pointer, the address a loop reads memory at and advances
+    (:func:`_advanced_pointers`), is not a result (Rodinia particle_double.cl cdfCalc, void: v[0:1] and
+    v[2:3] advanced in its loop; calcLikelihoodSum, double: LLVM 19's return reads v[0:1], not the pointer
+    in v[2:3])."""
     graph = cfg(kernel)
-    found = _set_up_before(kernel, index, cc.results, graph)
+    found = _set_up_before(kernel, index, cc.results, graph) & ~_advanced_pointers(kernel, graph)
     if not found:
         return 0
     block = graph.blocks[graph.block_of[index]]
@@ -337,6 +340,69 @@ def _returned(kernel: Kernel, index: int, cc: CallingConvention) -> int:
     for r in keep:
         mask |= Reg(RegFile.VGPR, r).mask()
     return found & mask
+
+
+#: memory instructions whose address is a 64-bit VGPR pair (without an SGPR base)
+_POINTER_ACCESSES = ("global_", "flat_")
+#: how a loop advances a pointer: integer adds (``v_add_co_u32`` + ``v_addc_co_u32``, gfx10+
+#: ``v_add_co_ci_u32``, gfx940 ``v_lshl_add_u64``) and subtracts
+_ADVANCES = ("v_add_", "v_add3_", "v_addc_", "v_sub_", "v_subb_", "v_subrev_", "v_lshl_add_u64")
+
+
+def _advanced_pointers(kernel: Kernel, graph: CFG) -> int:
+    """VGPR units of the 64-bit addresses that a loop reads memory at (``global_``/``flat_``) and advances by
+    integer adds only, and that no block the loop leads to writes again: the loop's walking pointers, spent
+    when it ends. A function returning such a pointer advanced (a ``char *skip(char *p)``) would be missed, a
+    shape OpenCL code rarely has."""
+    instructions = kernel.instructions
+    mask = 0
+    for loop in graph.loops:
+        addresses = advanced = other = 0
+        for b in loop.blocks:
+            block = graph.blocks[b]
+            for i in range(block.start, block.end):
+                ins = instructions[i]
+                if ins.mnemonic.startswith(_ADVANCES):
+                    advanced |= ins.defs
+                else:
+                    other |= ins.defs
+                if ins.mnemonic.startswith(_POINTER_ACCESSES):
+                    addresses |= _address_pair(ins)
+        walked = addresses & advanced & ~other
+        if walked:
+            # a write after the loop (``v_mov_b32 v0, v3`` putting the result where the pointer was) is the
+            # value the return sees
+            mask |= walked & ~_written_after(kernel, graph, loop.blocks)
+    return mask
+
+
+def _written_after(kernel: Kernel, graph: CFG, body: frozenset[int]) -> int:
+    """The units written in the blocks outside ``body`` that control can reach from it."""
+    seen: set[int] = set()
+    work = [s for b in body for s in graph.blocks[b].succs if s not in body]
+    written = 0
+    while work:
+        b = work.pop()
+        if b in seen or b in body:
+            continue
+        seen.add(b)
+        block = graph.blocks[b]
+        for i in range(block.start, block.end):
+            written |= kernel.instructions[i].defs
+        work.extend(block.succs)
+    return written
+
+
+def _address_pair(ins: Instruction) -> int:
+    """The units of a ``global_``/``flat_`` instruction's address when it is a VGPR pair, else 0: the first
+    operand, or the second where the first is the loaded or returned value."""
+    regs = [op for op in ins.operands if isinstance(op, RegOperand)]
+    if regs and regs[0].mask & ins.defs:
+        regs = regs[1:]
+    if not regs or len(regs[0].regs) != 1:
+        return 0
+    reg = regs[0].regs[0]
+    return regs[0].mask if reg.file is RegFile.VGPR and reg.count == 2 else 0
 
 
 def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention) -> list[Kernel]:
