@@ -52,6 +52,11 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
 if [ "$dev" -eq 1 ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+  # ROCm LLVM's disassembler, an optional test oracle (62 MB; x86_64 Linux wheels only): its tests skip without it
+  if [ "$(uname -sm)" = "Linux x86_64" ]; then
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[rocm-oracle]' \
+      || echo "setup: warning: rocm-llvm-python not installed; the ROCm LLVM oracle tests will be skipped" >&2
+  fi
 else
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[plot,binary,scan,serve]'
 fi

@@ -657,3 +657,30 @@ def test_gfx90a_scc_equals_llvm_mc() -> None:
     print(f"gfx90a: {len(cases)} words with scc, {compared} compared")
     assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"
     assert compared > 100
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_sixteen_bit_literals_equal_llvm_mc(target: str) -> None:
+    """A literal read by a gfx11+ 16-bit VOP1/VOP2/VOPC source (found by the ROCm LLVM oracle on
+    torch-cluster-rocm: ``v_mov_b16_e32 v0.l, 0xffffbc00`` printed whole where LLVM prints ``0xbc00``), and the
+    constant K of ``v_madmk``/``v_fmaak``... (printed ``5`` where LLVM prints ``0x5``, found by this test): every
+    such opcode with literals whose high half is set, inline-able values and random dwords; wherever llvm-mc-19
+    decodes the word as one instruction, our text equals its text."""
+    from isalens.isa.amdgcn.decoder.tables import opcode_table
+    from isalens.isa.amdgcn.decoder.text import _half_kind
+
+    gen = _generator()
+    rng = random.Random(target)
+    family = family_of(target)
+    assert family is not None
+    literals = [0xFFFF0005, 5, 0xFFFFFFFF, 0xFFFFFFF5, 0xFFF5, 0x11234, 0x3800, 0xFFFFBC00, 0x3118, 0x8000, 0x10040]
+    mutants = []
+    for fmt in ("VOP1", "VOP2", "VOPC"):
+        for op, (mn, tmpl, _zero) in opcode_table(family)[fmt].items():
+            if "{SRC0:t:" in tmpl or "{SRC0:h:" in tmpl or "{LITERAL}" in tmpl or _half_kind(mn):
+                word = gen._word(fmt, op, tmpl) & ~0x1FF | 255
+                mutants += [(word, lit) for lit in (*literals, rng.getrandbits(32), rng.getrandbits(16))]
+    compared, wrong = _mutants_against_llvm_mc(target, mutants)
+    print(f"{target}: {len(mutants)} words, {compared} compared, {len(wrong)} differ")
+    assert compared > 300
+    assert not wrong, f"{len(wrong)} differ, e.g. {wrong[:5]}"

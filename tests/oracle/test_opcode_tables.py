@@ -39,6 +39,24 @@ def test_regenerated_sample_equals_table(family: str, formats: tuple[str, ...]) 
         assert len(rows) > 10 or fmt in ("WORDS", "EXP_FLAGS")
 
 
+@pytest.mark.parametrize("formats", [("VOP1", "SDWA_VOP1", "DPP_VOP1", "DPP_CTRL"), ("DS",), ("VOP3P", "MAI")])
+def test_regenerated_rocm_sample_equals_table(formats: tuple[str, ...]) -> None:
+    """gfx950's table (LLVM 19 does not know gfx950) is what ROCm LLVM's disassembler (rocm-llvm-python, optional:
+    skipped without it) gives now: gfx950's additions over gfx942 (``v_prng_b32``, ``ds_read_b64_tr_b8``, the
+    new ``v_mfma``) are in these formats."""
+    gen = _generator()
+    if gen._rocm_llvm().library() is None:
+        pytest.skip("rocm-llvm-python is not installed")
+    target, layout = gen.FAMILIES["gfx950"]
+    fresh = gen.table(gen.ROCM, target, layout, only=frozenset(formats))
+    committed = opcode_table("gfx950")
+    for fmt in formats:
+        rows = {op: (mn, tmpl, frozenset(zero.split(",")) - {""}) for op, (mn, tmpl, zero) in fresh[fmt].items()}
+        assert rows == committed[fmt], fmt
+        assert len(rows) > 10
+    assert opcode_table("gfx950")["VOP1"].keys() - opcode_table("gfx942")["VOP1"].keys()
+
+
 def test_regenerated_wave64_sample_equals_merged_table() -> None:
     """A wave64 table (``opcodes_gfx11_w64.txt``, the rows that differ from wave32's) over the wave32 one gives what
     llvm-mc-19 -mattr=+wavefrontsize64 prints now, row for row (VOP2: the carry and mask operands are ``vcc``)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _hex, _range, _signed, _Unsupported, scalar
+from isalens.isa.amdgcn.decoder.tables import CDNA3
 from isalens.isa.amdgcn.fields import Decoded, Field
 
 
@@ -61,7 +62,7 @@ def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
     else:
         head, tail = template, ""
     out = _fill(head, d, layout, None) + tail
-    if d.value("GDS") and family in ("gfx90a", "gfx942"):
+    if d.value("GDS") and family in ("gfx90a", *CDNA3):
         raise _Unsupported("GDS bit on gfx90a/gfx940")  # LLVM ignores the bit there
     if d.value("GDS"):
         out += " gds"
@@ -76,7 +77,7 @@ def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[s
         if th and not glc_printed:
             raise _Unsupported(f"temporal hint {th}")
         return ["th:TH_ATOMIC_RETURN"] * bool(th) + [f"scope:{_SCOPES[scope]}"] * bool(scope)
-    if family == "gfx942":
+    if family in CDNA3:
         at = {"MUBUF": 15, "MTBUF": 53}.get(fmt, 25)  # MTBUF: bit 53 (llvm-mc-19 -show-encoding)
         sc1 = _bits(d.words, at, at)
         bits = (("sc0", d.value("GLC") and glc_printed), ("nt", d.value("SLC")), ("sc1", sc1))
@@ -112,7 +113,7 @@ def _gfx12_vflat(d: Decoded) -> Decoded:
 
 def _acc(d: Decoded, family: str, fmt: str) -> bool:
     """gfx90a/gfx940: the data registers are AGPRs (FLAT/MUBUF bit 55, DS bit 25)."""
-    if family not in ("gfx90a", "gfx942"):
+    if family not in ("gfx90a", *CDNA3):
         return False
     return bool(_bits(d.words, 25, 25) if fmt == "DS" else _bits(d.words, 55, 55))
 
@@ -124,9 +125,9 @@ def _to_acc(template: str, names: tuple[str, ...]) -> str:
 
 
 def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_printed: bool) -> str:
-    if layout in ("gfx9", "gfx10") and _bits(d.words, 13, 13) and not (family == "gfx942" and fmt == "SCRATCH"):
+    if layout in ("gfx9", "gfx10") and _bits(d.words, 13, 13) and not (family in CDNA3 and fmt == "SCRATCH"):
         raise _Unsupported("FLAT LDS bit")  # gfx9/gfx10 "lds" (gfx940 scratch: SVE)
-    if layout == "gfx9" and family != "gfx90a" and family != "gfx942" and _bits(d.words, 55, 55):
+    if layout == "gfx9" and family not in ("gfx90a", *CDNA3) and _bits(d.words, 55, 55):
         raise _Unsupported("FLAT NV bit")
     if template == "":  # global_wb, global_inv ... (gfx12): cache policy only
         if d.value("OFFSET") or d.value("ADDR") or d.value("VDST") or d.value("DATA"):
@@ -149,7 +150,7 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
         if len(at) != 1:
             raise _Unsupported("scratch address form")
         sve = {"gfx942": _bits(d.words, 13, 13), "gfx11": _bits(d.words, 55, 55),
-               "gfx12": d.value("SVE") if layout == "gfx12" else 0}.get("gfx942" if family == "gfx942" else layout,
+               "gfx12": d.value("SVE") if layout == "gfx12" else 0}.get("gfx942" if family in CDNA3 else layout,
                                                                         int(off))
         parts[at[0]] = "{ADDR:v:1}" if sve else "off"
     text = ", ".join(parts)
@@ -171,7 +172,7 @@ def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: boo
         if offen or idxen or d.value("OFFSET"):
             raise _Unsupported("MUBUF cache operation with an address")
         # LLVM prints the cache bits of gfx940's buffer_wbl2/buffer_inv only (buffer_gl1_inv slc prints none)
-        return " ".join(_cache_flags("MUBUF", d, family, glc_printed)) if family == "gfx942" else ""
+        return " ".join(_cache_flags("MUBUF", d, family, glc_printed)) if family in CDNA3 else ""
     head, _, _soff = template.rpartition(", ")
     parts = head.split(", ")
     if len(parts) < 2 or parts[1] != "off":
@@ -188,7 +189,7 @@ def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: boo
         parts = parts[1:]
     text = ", ".join(parts)
     # gfx90a/gfx940 use bit 55 for ACC, they have no TFE
-    tfe = d.get("TFE") if family not in ("gfx90a", "gfx942") else None
+    tfe = d.get("TFE") if family not in ("gfx90a", *CDNA3) else None
     if tfe is not None and tfe.value:  # TFE returns a status dword after the data: one more data register
         text = re.sub(r"\{VDATA:v:(\d+)\}", lambda m: f"{{VDATA:v:{int(m.group(1)) + 1}}}", text)
     if _acc(d, family, "MUBUF"):

@@ -80,6 +80,25 @@ def _literal_text(value: int, count: int) -> str:
     return f"{value:#x}"
 
 
+_F16_INLINE = {0x3800: "0.5", 0xB800: "-0.5", 0x3C00: "1.0", 0xBC00: "-1.0", 0x4000: "2.0", 0xC000: "-2.0",
+               0x4400: "4.0", 0xC400: "-4.0", 0x3118: "0.15915494"}
+
+
+def _literal16(value: int, kind: str) -> str:
+    """A literal dword read by a gfx11+ 16-bit VOP1/VOP2/VOPC operand (``kind`` ``f``: half float, ``i``: 16-bit
+    integer), as LLVM 19 prints it (llvm-mc-19 probes, ``test_sixteen_bit_literals_equal_llvm_mc``): the hardware
+    reads the low half; a float prints that half as an inline constant where one encodes it, an integer only
+    when the whole dword is one (``0xffff0005`` prints ``0x5``), otherwise the low half in hex."""
+    low = value & 0xFFFF
+    if kind == "f":
+        if low <= 64 or low >= 0xFFF0:
+            return str(low - (1 << 16) if low >> 15 else low)
+        return _F16_INLINE.get(low, f"{low:#x}")
+    if value <= 64 or value >= 0xFFFFFFF0:
+        return str(value - (1 << 32) if value >> 31 else value)
+    return f"{low:#x}"
+
+
 def _source(code: int, file: str, count: int, layout: str, literal: int | None) -> str:
     """A 9-bit source field (VGPR from 256) or an 8-bit scalar field."""
     if code >= 256:
@@ -103,8 +122,9 @@ def _bits(words: Sequence[int], hi: int, lo: int) -> int:
 
 
 def _fill(template: str, d: Decoded, layout: str, literal: int | None,
-          wrap: dict[str, tuple[int, int]] | None = None) -> str:
-    """The template with every field placeholder spelled from the instruction's field values."""
+          wrap: dict[str, tuple[int, int]] | None = None, half_kind: str = "") -> str:
+    """The template with every field placeholder spelled from the instruction's field values; ``half_kind``:
+    how a literal of a 16-bit operand prints (:func:`_literal16`)."""
     halves = _true16(template, d)
 
     def sub(m: re.Match[str]) -> str:
@@ -118,6 +138,10 @@ def _fill(template: str, d: Decoded, layout: str, literal: int | None,
         if file in "th" and (value >= 256 or not nine):
             register = value - 256 if nine else value
             text = f"v{register & 127}.{'h' if register & 128 else 'l'}" if halves else f"v{register}"
+        elif value == 255 and literal is not None and (half_kind or file in "th") and nine:
+            if not half_kind:
+                raise _Unsupported("literal of a 16-bit operand of unknown type")
+            text = _literal16(literal, half_kind)
         elif nine:
             text = _source(value, file, count, layout, literal)
         elif file in "va":

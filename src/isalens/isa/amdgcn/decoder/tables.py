@@ -7,7 +7,8 @@ import re
 from functools import cache
 from importlib import resources
 
-__all__ = ["DECODED_TARGETS", "WAVE64_FAMILIES", "Row", "family_of", "layout_of", "opcode_table", "parse_table"]
+__all__ = ["CDNA3", "DECODED_TARGETS", "WAVE64_FAMILIES", "Row", "family_of", "layout_of", "opcode_table",
+           "parse_table"]
 
 #: (mnemonic, operand template, fields LLVM wants 0 for this opcode)
 Row = tuple[str, str, frozenset[str]]
@@ -15,6 +16,7 @@ Row = tuple[str, str, frozenset[str]]
 # target -> table family; targets of one family share opcode numbers and operand spelling (LLVM 19)
 _FAMILY = (
     (re.compile(r"gfx90a$"), "gfx90a"), (re.compile(r"gfx94[0-2]$"), "gfx942"),
+    (re.compile(r"gfx950$"), "gfx950"),  # table from ROCm LLVM (LLVM 19 does not know gfx950)
     # only the targets whose instruction set equals gfx900's (data/README.md): gfx904/gfx906 reuse opcodes
     (re.compile(r"gfx90[029c]$"), "gfx9"), (re.compile(r"gfx906$"), "gfx906"), (re.compile(r"gfx908$"), "gfx908"),
     (re.compile(r"gfx103[0-6]$"), "gfx10_3"),
@@ -24,9 +26,15 @@ _FAMILY = (
 )
 #: the targets the tables below cover, for people (``isalens toolchain``)
 DECODED_TARGETS = ("gfx801-gfx805, gfx810, gfx900, gfx902, gfx906, gfx908, gfx909, gfx90c, gfx90a, gfx940-gfx942, "
+                   "gfx950, "
                    "gfx1010-gfx1013, gfx1030-gfx1036, gfx1100-gfx1103, gfx1150-gfx1153, gfx1200, gfx1201")
 _LAYOUT = {"gfx8": "gfx9", "gfx9": "gfx9", "gfx906": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
+           "gfx950": "gfx9",
            "gfx10_1": "gfx10", "gfx10_3": "gfx10", "gfx11": "gfx11", "gfx11_5": "gfx11", "gfx12": "gfx12"}
+
+
+#: CDNA3 families (gfx940-gfx942, gfx950): sc0/sc1/nt cache bits, AGPR data, gfx940's scratch SVE bit
+CDNA3 = frozenset({"gfx942", "gfx950"})
 
 
 def family_of(target: str) -> str | None:

@@ -14,7 +14,7 @@ from isalens.isa.amdgcn.decoder.mai import is_mai, mai
 from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem
 from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _gfx8_scalars, _literal, _Unsupported, _zero_field_value
 from isalens.isa.amdgcn.decoder.sdwa import sdwa
-from isalens.isa.amdgcn.decoder.tables import WAVE64_FAMILIES, family_of, layout_of, opcode_table
+from isalens.isa.amdgcn.decoder.tables import CDNA3, WAVE64_FAMILIES, family_of, layout_of, opcode_table
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
 
 __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
@@ -277,7 +277,7 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     glc_printed = True
     if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF") and d.value("GLC"):
         # atomics print their returning form when GLC (gfx940: SC0) is set: the table probed with it set
-        glc = {"gfx942": " sc0", "gfx12": " th:TH_ATOMIC_RETURN"}.get(family, " glc")
+        glc = " sc0" if family in CDNA3 else {"gfx12": " th:TH_ATOMIC_RETURN"}.get(family, " glc")
         returning = opcode_table(family, wave64).get(fmt + "_GLC", {}).get(op)
         if returning is None:
             raise _Unsupported(f"{fmt} opcode {op} with{glc}")
@@ -332,14 +332,28 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     elif fmt == "VOPD":
         operands = _vopd(d, family, layout, literal)
         mnemonic, operands = operands.split(" ", 1)
-    elif fmt == "SOP2" and "{LITERAL}" in template and literal is not None:
-        # s_fmaak_f32/s_fmamk_f32's constant K: LLVM 19 prints it in hex whatever its value (0x5, 0x3f800000)
-        operands = _fill(template.replace("{LITERAL}", f"{literal:#x}"), d, layout, literal)
+    elif fmt in ("SOP2", "VOP2") and "{LITERAL}" in template and literal is not None:
+        # the constant K of s_fmaak_f32/s_fmamk_f32 and v_madmk/v_madak/v_fmamk/v_fmaak: LLVM 19 prints it in
+        # hex whatever its value (0x5, 0x3f800000; test_sixteen_bit_literals_equal_llvm_mc)
+        operands = _fill(template.replace("{LITERAL}", f"{literal:#x}"), d, layout, literal,
+                         half_kind=_half_kind(mnemonic))
     else:
-        operands = _fill(template, d, layout, literal)
+        operands = _fill(template, d, layout, literal, half_kind=_half_kind(mnemonic))
     note = f"{mnemonic} with its unused field {', '.join(ignored)} set (LLVM rejects it; the hardware ignores " \
         "the field)" if ignored else ""
     return Text(fmt, d.size, mnemonic, operands, note)
+
+
+def _half_kind(mnemonic: str) -> str:
+    """How a literal of ``mnemonic``'s 16-bit source prints: ``f`` (half float) or ``i`` (integer) by the source
+    type, the last in the name (``v_cvt_f32_f16``: f16); "" for bf16, packed sources (``v_sat_pk_u8_i16``,
+    ``v_dot2c_f32_f16``) and names without a 16-bit type."""
+    if "_pk_" in mnemonic or "_dot" in mnemonic:
+        return ""
+    types = [t for t in mnemonic.split("_") if re.fullmatch(r"(?:bf|[bfiu])\d+", t)]
+    if not types or types[-1] == "bf16" or not types[-1].endswith("16"):
+        return ""
+    return "f" if types[-1] == "f16" else "i"
 
 
 def _mtbuf_format(d: Decoded, family: str) -> str:
