@@ -3,12 +3,16 @@ item 3: target <= 0.10 s wall), beside the bare interpreter's own start (the flo
 
 Each variant runs ``--runs`` times (a fresh process each time, the variants alternating so that a change in
 the machine's load hits them alike); printed: the median wall and CPU (user + system, ``wait4``) seconds of
-each, and the load average before and after. Variants: the command as installed, the command with the
-dataclass method cache off (``ISALENS_CLASS_CACHE=0``, isalens.classcode), ``python -c pass`` and
-``python -S -c pass``. One warm-up run of the command first fills the caches (decoded texts, class code), as
-any earlier run on the machine does. Run single-job, e.g.
+each, and the load average before and after. Variants: the command as installed (``--isalens``, or this
+checkout's ``src`` with ``--this-tree``), the command with the dataclass method cache off
+(``ISALENS_CLASS_CACHE=0``, isalens.classcode) and with the TOML table cache off (``ISALENS_TABLE_CACHE=0``,
+isalens.tomlcache), another source tree (``--before DIR/src``), RGA's ``shae`` on the same file when
+``ISALENS_PEER_SHAE`` names it, ``python -c pass`` and ``python -S -c pass``. One warm-up run of each variant
+first fills the caches (decoded texts, class code, tables), as any earlier run on the machine does. On a loaded
+machine read the CPU column (wall is the share of the CPU a run got). Run single-job, e.g.
 
     nice -n 5 .venv/bin/python benchmarks/startup.py --runs 11
+    ISALENS_PEER_SHAE=/tmp/peer/shae .venv/bin/python benchmarks/startup.py --this-tree --before /tmp/old/src
 """
 
 from __future__ import annotations
@@ -42,16 +46,33 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--isalens", default=str(Path(sys.executable).parent / "isalens"),
                         help="the program (default: isalens beside this Python)")
+    parser.add_argument("--this-tree", action="store_true",
+                        help="run this checkout's src (python -m isalens, PYTHONPATH) instead of --isalens")
+    parser.add_argument("--before", type=Path, help="a source tree (its src/) to run as 'before'")
     args = parser.parse_args()
-    command = [args.isalens, "livereg", str(EXAMPLE), "--json"]
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    tail = ["livereg", str(EXAMPLE), "--json"]
+    if args.this_tree:
+        command, env = [sys.executable, "-m", "isalens", *tail], {**env, "PYTHONPATH": str(ROOT / "src")}
+    else:
+        command = [args.isalens, *tail]
     variants = {
         "livereg --json": (command, env),
         "livereg --json, class cache off": (command, {**env, "ISALENS_CLASS_CACHE": "0"}),
-        "python -c pass": ([sys.executable, "-c", "pass"], env),
-        "python -S -c pass": ([sys.executable, "-S", "-c", "pass"], env),
+        "livereg --json, table cache off": (command, {**env, "ISALENS_TABLE_CACHE": "0"}),
     }
-    run_once(command, env)  # warm-up: the caches a previous run leaves
+    if args.before:
+        variants["livereg --json, before"] = ([sys.executable, "-m", "isalens", *tail],
+                                              {**env, "PYTHONPATH": str(args.before)})
+    shae = os.environ.get("ISALENS_PEER_SHAE")
+    if shae:
+        out = f"/tmp/startup_shae_{os.getpid()}.txt"
+        variants["shae (peer)"] = ([shae, "--isa", "gfx9", "analyse-liveness", "--arch-info", "--wave-size", "64",
+                                    str(EXAMPLE), out], env)
+    variants["python -c pass"] = ([sys.executable, "-c", "pass"], env)
+    variants["python -S -c pass"] = ([sys.executable, "-S", "-c", "pass"], env)
+    for argv, run_env in variants.values():  # warm-up: the caches a previous run leaves
+        run_once(argv, run_env)
     load_before = os.getloadavg()
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
     for _ in range(args.runs):
@@ -65,6 +86,8 @@ def main() -> int:
         wall = statistics.median(w for w, _ in runs)
         cpu = statistics.median(c for _, c in runs)
         print(f"| `{name}` | {wall:.3f} s | {cpu:.3f} s |")
+    if shae:
+        Path(out).unlink(missing_ok=True)
     return 0
 
 

@@ -10,6 +10,7 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,9 +32,17 @@ def _files(xdg: Path) -> list[Path]:
     return sorted((xdg / "isalens" / "decoded").glob("*.pickle"))
 
 
-def _write(path: Path, payload: bytes) -> None:
+def _seal(path: Path, payload: bytes) -> None:
     """A file in the cache's format with a correct digest (what a damaged-but-resigned file would be)."""
     path.write_bytes(decode_cache._MAGIC + hashlib.sha256(payload).digest() + payload)
+
+
+def _write(path: Path, entries: dict[Any, Any]) -> None:
+    """``entries`` stored as the cache stores them: one pickled chunk per mnemonic (plain pickles here)."""
+    chunks: dict[str, dict[Any, Any]] = {}
+    for text, entry in entries.items():
+        chunks.setdefault(decode_cache.chunk_key(str(text)), {})[text] = entry
+    _seal(path, pickle.dumps({key: pickle.dumps(chunk) for key, chunk in chunks.items()}))
 
 
 def _accept(entry: object) -> bool:
@@ -55,7 +64,7 @@ def test_warm_run_equals_uncached_and_reads_the_cache(tmp_path: Path, oracle: st
     # the warm run really takes its decoded texts from the file: a changed entry changes the output
     key, entry = next((k, e) for k, e in entries.items() if e.mnemonic.startswith("v_") and e.defs)
     entries[key] = dataclasses.replace(entry, defs=0)
-    _write(path, pickle.dumps(entries))
+    _write(path, entries)
     assert _run(tmp_path) != oracle
 
 
@@ -81,13 +90,20 @@ def test_damaged_file_is_ignored_and_rewritten(tmp_path: Path, oracle: str, dama
 def test_hostile_payload_with_a_valid_digest_is_refused(tmp_path: Path) -> None:
     """A digest proves no damage, not good intent: the unpickler builds isalens classes only."""
     path = tmp_path / "x.pickle"
-    _write(path, pickle.dumps({"s_nop 0": os.getcwd}))  # a function of another module
+    _write(path, {"s_nop 0": os.getcwd})  # a function of another module
     assert decode_cache.load(path, _accept) == {}
-    _write(path, pickle.dumps({"s_nop 0": decode_cache.load}))  # an isalens function, not a class
+    _write(path, {"s_nop 0": decode_cache.load})  # an isalens function, not a class
     assert decode_cache.load(path, _accept) == {}
-    _write(path, pickle.dumps(["not", "a", "dict"]))
+    _seal(path, pickle.dumps({"s_nop": os.getcwd}))  # the same in the chunk table itself
     assert decode_cache.load(path, _accept) == {}
-    _write(path, pickle.dumps({"s_nop 0": 1, 2: 3}))  # entries the caller's check refuses are dropped
+    _seal(path, pickle.dumps(["not", "a", "dict"]))
+    assert decode_cache.load(path, _accept) == {}
+    _seal(path, pickle.dumps({"s_nop": pickle.dumps(["not", "a", "dict"])}))
+    assert decode_cache.load(path, _accept) == {}
+    _write(path, {"s_nop 0": 1, 2: 3, "s_endpgm": "x"})  # entries the caller's check refuses are dropped
+    assert decode_cache.load(path, lambda e: isinstance(e, int)) == {"s_nop 0": 1}
+    # an entry filed under another mnemonic's chunk is not taken from it
+    _seal(path, pickle.dumps({"s_nop": pickle.dumps({"s_nop 0": 1, "s_endpgm": 2})}))
     assert decode_cache.load(path, lambda e: isinstance(e, int)) == {"s_nop 0": 1}
 
 
@@ -95,9 +111,53 @@ def test_a_file_others_may_write_is_not_read(tmp_path: Path) -> None:
     """A cache directory may be shared (XDG_CACHE_HOME on a common disk): a file another user could have
     written is ignored, as Python ignores such a ``__pycache__`` file (isalens/cachefile.py)."""
     path = tmp_path / "x.pickle"
-    _write(path, pickle.dumps({"s_nop 0": 1}))
+    _write(path, {"s_nop 0": 1})
     path.chmod(0o600)
     assert decode_cache.load(path, _accept) == {"s_nop 0": 1}  # the intact own file is read
     for mode in (0o620, 0o602):
         path.chmod(mode)
         assert decode_cache.load(path, _accept) == {}, oct(mode)
+
+
+def test_chunks_are_unpickled_on_demand_and_written_back_unchanged(tmp_path: Path) -> None:
+    """Only the chunk of a text asked for is unpickled; a chunk never asked for is written back byte for byte, and
+    one that gained a text is written with it (so a small kernel never pays for a big one's texts)."""
+    path = tmp_path / "x.pickle"
+    _write(path, {"s_nop 0": 1, "s_nop 1": 2, "v_mov_b32 v0, 0": 3})
+    store = decode_cache.Store(path, lambda e: isinstance(e, int))
+    untouched = store.raw["v_mov_b32"]
+    assert store.take("s_nop 7") == {"s_nop 0": 1, "s_nop 1": 2}
+    assert store.take("s_nop 0") == {}  # taken once only
+    payload = store.payload([("s_nop 0", 1), ("s_nop 1", 2), ("s_nop 7", 4)], lambda e: True)
+    chunks = pickle.loads(payload)
+    assert chunks["v_mov_b32"] == untouched
+    assert pickle.loads(chunks["s_nop"]) == {"s_nop 0": 1, "s_nop 1": 2, "s_nop 7": 4}
+
+
+def test_plain_dataclasses_pickle_as_constructor_calls_and_come_back_equal() -> None:
+    """The example's decoded texts survive the constructor-call pickling equal, field for field; a dataclass whose
+    ``__init__`` does more than set its fields keeps the default way."""
+    from isalens.engine import load_input
+    from isalens.isa.amdgcn import instructions
+
+    load_input(EXAMPLE)
+    entries = next(c for c in instructions._DECODED.values() if len(c) > 100)
+    back = decode_cache._unpickle(decode_cache._dumps(entries))
+    assert back == entries and len(back) > 100
+    assert {type(e) for e in back.values()} == {instructions._Decoded}
+    assert decode_cache._plain_fields(instructions._Decoded) is not None
+
+    @dataclasses.dataclass(frozen=True)
+    class Checked:
+        x: int
+
+        def __post_init__(self) -> None:
+            assert self.x > 0
+
+    @dataclasses.dataclass(frozen=True)
+    class Derived:
+        x: int
+        y: int = dataclasses.field(init=False, default=0)
+
+    assert decode_cache._plain_fields(Checked) is None
+    assert decode_cache._plain_fields(Derived) is None

@@ -7,11 +7,11 @@ convention is picked by it, else by the release of the compiler the project inst
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from isalens import tomlcache
 from isalens.ir.registers import Reg, RegFile
 
 _FILES = {"vgprs": RegFile.VGPR, "sgprs": RegFile.SGPR, "agprs_unified": RegFile.AGPR}
@@ -88,7 +88,7 @@ def uses_scratch_descriptor(generation: int, architected_flat_scratch: bool) -> 
 @cache
 def _document() -> dict[str, object]:
     text = (resources.files("isalens.analysis") / "data" / "calling_convention.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    return tomlcache.loads(text)
 
 
 def default_llvm_major() -> int:

@@ -7,11 +7,11 @@ overrides, and an optional top-level ``extends = "<file stem>"`` whose defaults 
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from isalens import tomlcache
 from isalens.arch.model import ArchSpec
 
 _FIELDS = set(ArchSpec.__dataclass_fields__)
@@ -31,7 +31,7 @@ def _family_files() -> dict[str, dict[str, Any]]:
             # a family file has targets or is extended by one; the timing and device tables (two thirds of
             # the data, read by their own modules) are not parsed on every command's start
             if "[targets." in text or "[defaults]" in text:
-                out[entry.name[:-5]] = tomllib.loads(text)
+                out[entry.name[:-5]] = tomlcache.loads(text)
     return out
 
 

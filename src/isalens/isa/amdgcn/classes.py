@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from isalens import tomlcache
 from isalens.isa.amdgcn.semantics import base_mnemonic
 from isalens.patterns import matches
 
@@ -53,7 +53,7 @@ def _check(index: int, raw: dict[str, Any], keys: dict[str, str]) -> ClassRule:
 @cache
 def _table() -> tuple[dict[str, str], tuple[ClassRule, ...]]:
     text = (resources.files("isalens.isa.amdgcn") / "data" / "classes.toml").read_text("utf-8")
-    doc = tomllib.loads(text)
+    doc = tomlcache.loads(text)
     keys = doc.get("keys", {})
     if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
         raise ValueError("classes.toml: [keys] must map class keys to descriptions")

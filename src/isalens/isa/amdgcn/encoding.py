@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 import re
 import struct
-import tomllib
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
+from isalens import tomlcache
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.registers import RegFile, special, special_pair
@@ -125,7 +125,7 @@ def _rule(where: str, raw: dict[str, Any], formats: dict[str, _Format]) -> _Rule
 
 @cache
 def _table() -> _Table:
-    doc = tomllib.loads((resources.files("isalens.isa.amdgcn") / "data" / "encoding.toml").read_text("utf-8"))
+    doc = tomlcache.loads((resources.files("isalens.isa.amdgcn") / "data" / "encoding.toml").read_text("utf-8"))
     formats: dict[str, _Format] = {}
     for name, raw in doc.get("formats", {}).items():
         steps = raw.get("bytes")

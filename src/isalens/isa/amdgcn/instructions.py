@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import Path
 
 from isalens.errors import ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
@@ -55,10 +54,10 @@ class ReadContext:
     guessed: int = 0
     cache: dict[str, _Decoded] = dataclasses.field(init=False)
     #: where ``cache`` is kept across runs (:mod:`~isalens.isa.amdgcn.decode_cache`), None when it is not
-    cache_path: Path | None = dataclasses.field(init=False)
+    store: decode_cache.Store | None = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
-        self.cache, self.cache_path = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
+        self.cache, self.store = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
 
 
 #: decoded instruction texts, shared by every kernel and module of one process for the same target, wave
@@ -71,17 +70,15 @@ _DECODED: dict[tuple[TargetInfo, int, bool], dict[str, _Decoded]] = {}
 _DECODED_LIMIT = 100_000
 
 
-def _shared_cache(target: TargetInfo, wave_size: int, ignore_unknown: bool) -> tuple[dict[str, _Decoded],
-                                                                                    Path | None]:
+def _shared_cache(target: TargetInfo, wave_size: int,
+                  ignore_unknown: bool) -> tuple[dict[str, _Decoded], decode_cache.Store | None]:
     key = (target, wave_size, ignore_unknown)
-    path = decode_cache.path_for(repr(key)) if decode_cache.enabled() else None
+    # the texts an earlier run decoded, read a mnemonic at a time on demand (a damaged or foreign file gives none)
+    store = decode_cache.open_store(decode_cache.path_for(repr(key)), _storable) if decode_cache.enabled() else None
     cache = _DECODED.get(key)
-    if cache is None:
-        # the texts an earlier run decoded (a damaged or foreign file gives none)
-        cache = _DECODED[key] = decode_cache.load(path, _storable) if path is not None else {}
-    elif len(cache) > _DECODED_LIMIT:
+    if cache is None or len(cache) > _DECODED_LIMIT:
         cache = _DECODED[key] = {}
-    return cache, path
+    return cache, store
 
 
 def _storable(entry: object) -> bool:
@@ -175,11 +172,16 @@ def _branch_target(raw: RawInstruction, kind: BranchKind, item: DraftInstruction
 def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: ReadContext) -> Instruction:
     """The instruction of one draft line (its decoded text from the cache when the text was seen before)."""
     decoded = ctx.cache.get(item.text)
+    if decoded is None and ctx.store is not None:
+        # first text of its mnemonic not decoded in this process: the earlier runs' texts of that mnemonic
+        for text, entry in ctx.store.take(item.text).items():
+            ctx.cache.setdefault(text, entry)
+        decoded = ctx.cache.get(item.text)
     if decoded is None or decoded.guessed:
         decoded = _decode(item, ctx)
         ctx.cache[item.text] = decoded
-        if ctx.cache_path is not None and not decoded.guessed:
-            decode_cache.save_at_exit(ctx.cache_path, ctx.cache, _storable)
+        if ctx.store is not None and not decoded.guessed:
+            decode_cache.save_at_exit(ctx.store.path, ctx.cache, _storable)
     target = None
     if decoded.branch_raw is not None:
         target = _branch_target(decoded.branch_raw, decoded.branch, item, draft, ctx)

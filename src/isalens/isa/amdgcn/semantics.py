@@ -5,12 +5,12 @@ parsed operands, plus the operand-level facts no table can hold (SDWA selects, o
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from isalens import tomlcache
 from isalens.ir.instruction import BranchKind
 from isalens.ir.operands import Operand, RegOperand
 from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile, special, special_pair
@@ -87,7 +87,7 @@ def _check_rule(index: int, raw: dict[str, Any]) -> Rule:
 def rules() -> tuple[Rule, ...]:
     """The semantics table, validated."""
     text = (resources.files("isalens.isa.amdgcn") / "data" / "semantics.toml").read_text("utf-8")
-    doc = tomllib.loads(text)
+    doc = tomlcache.loads(text)
     return tuple(_check_rule(i, raw) for i, raw in enumerate(doc.get("rule", [])))
 
 
