@@ -4,8 +4,11 @@ collected (each of their assertions also runs on an own fixture), so a fresh clo
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
@@ -66,3 +69,17 @@ def require_tool(name: str) -> str:
     if path is None:
         pytest.skip(f"{name} is not installed (run scripts/setup.sh)")
     return path
+
+
+def load_tool(name: str) -> ModuleType:
+    """The script ``tools/<name>.py`` as a module (tools/ is not a package: the table generator and the ROCm
+    LLVM disassembler serve tests as oracles)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

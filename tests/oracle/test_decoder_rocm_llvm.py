@@ -15,15 +15,13 @@ Coverage (instructions spelled / all) is printed per target; docs/decoder.md rec
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from types import ModuleType
 
 import pytest
 
 from isalens.isa.amdgcn.decoder import Diagnostic, decode_stream
-from tests.conftest import ROOT
+from tests.conftest import load_tool
 
 pytest.importorskip("elftools")
 pytestmark = pytest.mark.oracle
@@ -36,11 +34,7 @@ COVERAGE_FLOOR = {"gfx950": 1.0, "gfx1250": 0.0, "gfx1251": 0.0, "gfx942": 1.0, 
 
 
 def _oracle() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rocm_llvm", ROOT / "tools" / "rocm_llvm.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["rocm_llvm"] = module
-    spec.loader.exec_module(module)
+    module = load_tool("rocm_llvm")
     if module.library() is None:
         pytest.skip("rocm-llvm-python is not installed (scripts/setup.sh --dev on x86_64 Linux, or "
                     "pip install '.[rocm-oracle]')")

@@ -3,23 +3,16 @@ makes from the installed llvm-mc-19 now: a sample of formats is regenerated and 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from types import ModuleType
 
 import pytest
 
 from isalens.isa.amdgcn.decoder.tables import opcode_table
-from tests.conftest import ROOT, require_tool
+from tests.conftest import load_tool, require_tool
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_opcode_tables", ROOT / "tools" / "gen_opcode_tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_opcode_tables"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_opcode_tables")
 
 
 @pytest.mark.parametrize(("family", "formats"), [("gfx9", ("SOP1", "VOPC", "SDWA_VOPC", "DS", "MTBUF", "MTBUF_FMT")),
