@@ -844,7 +844,9 @@ def _merged(old: dict[str, dict[int, tuple[str, str, str]]], fresh: dict[str, di
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES),
+                    help="families to generate (default: every family whose table the decoder reads; the ROCm "
+                         "LLVM ones only when rocm-llvm-python is installed)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "src" / "isalens" / "isa"
                     / "amdgcn" / "data")
     ap.add_argument("--llvm-mc", default="llvm-mc-19")
@@ -852,7 +854,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="probe only these formats (and the sections made with them, e.g. VOP1 -> SDWA_VOP1, "
                          "DPP_VOP1) and replace just those sections of the existing files")
     args = ap.parse_args(argv)
-    families = args.family or sorted(FAMILIES)
+    families = args.family or [f for f in sorted(FAMILIES)
+                               if f not in ROCM_FAMILIES or (args.out / f"opcodes_{f}.txt").is_file()]
+    if not args.family and _rocm_llvm().library() is None:
+        # the default run regenerates LLVM 19's tables without the optional package, and says what it left
+        skipped = [f for f in families if f in ROCM_FAMILIES]
+        if skipped:
+            print(f"skipping {', '.join(skipped)}: rocm-llvm-python is not installed "
+                  "(pip install '.[rocm-oracle]')", file=sys.stderr)
+        families = [f for f in families if f not in ROCM_FAMILIES]
     label = ""
     if any(f not in ROCM_FAMILIES for f in families):
         try:

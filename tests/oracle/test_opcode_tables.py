@@ -3,7 +3,8 @@ makes from the installed llvm-mc-19 now: a sample of formats is regenerated and 
 
 from __future__ import annotations
 
-from types import ModuleType
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -87,3 +88,24 @@ def test_regenerated_mai_equals_table(family: str) -> None:
              gen.mai(llvm_mc, target).items()}
     assert fresh == opcode_table(family)["MAI"]
     assert len(fresh) >= 20
+
+
+def test_default_run_without_rocm_llvm_regenerates_llvm_19_tables_and_says_what_it_skipped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the optional rocm-llvm-python the generator's default run still regenerates every table LLVM 19
+    makes and names the ROCm LLVM families it left; a family without a committed table (gfx12_5) is generated
+    only when asked for. The probing itself is replaced: this checks which families the run covers."""
+    gen = _generator()
+    for family in gen.FAMILIES:
+        (tmp_path / f"opcodes_{family}.txt").touch()
+    (tmp_path / "opcodes_gfx12_5.txt").unlink()
+    made: list[str] = []
+    monkeypatch.setattr(gen, "_rocm_llvm", lambda: SimpleNamespace(library=lambda: None))
+    monkeypatch.setattr(gen, "table", lambda llvm_mc, target, layout, only: {})
+    monkeypatch.setattr(gen, "read", lambda path: {})
+    monkeypatch.setattr(gen, "write", lambda path, family, *rest: made.append(family))
+    assert gen.main(["--out", str(tmp_path), "--llvm-mc", require_tool("llvm-mc-19")]) == 0
+    assert made == sorted(set(gen.FAMILIES) - gen.ROCM_FAMILIES)
+    assert "skipping gfx950: rocm-llvm-python is not installed" in capsys.readouterr().err
+    # asked for by name, a ROCm LLVM family without the package is an error, not a silent skip
+    assert gen.main(["--out", str(tmp_path), "--family", "gfx950"]) == 2
