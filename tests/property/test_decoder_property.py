@@ -17,7 +17,7 @@ from isalens.isa.amdgcn.fields import DecodeError, decode
 
 #: one target per table family, plus one without tables (every word a diagnostic)
 TARGETS = ("gfx803", "gfx902", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1030", "gfx1100", "gfx1150",
-           "gfx1200", "gfx601")
+           "gfx1200", "gfx1250", "gfx601")
 dwords = st.integers(min_value=0, max_value=0xFFFFFFFF)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _hex, _range, _signed, _Unsupported, scalar
-from isalens.isa.amdgcn.decoder.tables import CDNA3
+from isalens.isa.amdgcn.decoder.tables import CDNA3, layout_of
 from isalens.isa.amdgcn.fields import Decoded, Field
 
 
@@ -17,7 +17,11 @@ def _smem(template: str, d: Decoded, layout: str, family: str) -> str:
         f = d.get(name)
         if f is not None and f.value:
             raise _Unsupported(f"SMEM {name} set")
-    head, _, _last = template.rpartition(", ")
+    head, _, last = template.rpartition(", ")
+    # the table's text after the probed offset ``0x0``: gfx12.5's ``nv`` (opcode bit 7, word 0 bit 20; ROCm LLVM)
+    flags = last.removeprefix("0x0").split() if last.startswith("0x0") else []
+    if any(f != "nv" for f in flags):
+        raise _Unsupported(f"SMEM operand {last!r}")
     out = _fill(head, d, layout, None)
     field = d.get("OFFSET")
     assert field is not None
@@ -43,7 +47,9 @@ def _smem(template: str, d: Decoded, layout: str, family: str) -> str:
         f = d.get(flag)
         if f is not None and f.value:
             out += " " + flag.lower()
-    return out
+    if family == "gfx12_5" and _bits(d.words, 56, 56):
+        out += " scale_offset"  # word 1 bit 24 on gfx12.5 (ROCm LLVM; LLVM 19 ignores it on gfx12)
+    return out + "".join(f" {f}" for f in flags)
 
 
 def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
@@ -72,7 +78,7 @@ def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
 def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[str]:
     """Cache-policy bits as LLVM names them: glc/slc/dlc; gfx940 calls them sc0/sc1/nt (sc1 is bit 25 in FLAT,
     bit 15 in MUBUF, 53 in MTBUF; AMD CDNA3 ISA guide, "Memory scope"); gfx12 has th:/scope: (RDNA4 ISA guide)."""
-    if family == "gfx12":
+    if layout_of(family) == "gfx12":  # gfx12 and gfx12.5
         th, scope = d.value("TH"), d.value("SCOPE")
         if th and not glc_printed:
             raise _Unsupported(f"temporal hint {th}")

@@ -121,11 +121,43 @@ def _bits(words: Sequence[int], hi: int, lo: int) -> int:
     return (value >> lo) & ((1 << (hi - lo + 1)) - 1)
 
 
+#: the source fields that can name a literal (255; gfx12.5 also 254, a 64-bit literal)
+SOURCE_FIELDS = ("SSRC0", "SSRC1", "SRC0", "SRC1", "SRC2", "SRCX0", "SRCY0")
+#: float64 values LLVM names when a 64-bit literal holds them (ROCm LLVM, gfx1250 probes)
+_F64_NAMED = {0x3FE0000000000000: "0.5", 0xBFE0000000000000: "-0.5", 0x3FF0000000000000: "1.0",
+              0xBFF0000000000000: "-1.0", 0x4000000000000000: "2.0", 0xC000000000000000: "-2.0",
+              0x4010000000000000: "4.0", 0xC010000000000000: "-4.0"}
+
+
+def _literal64_text(value: int, kind: str) -> str:
+    """A 64-bit operand's literal value on gfx12.5 as ROCm LLVM prints it (probes of v_add_f64, v_add_nc_u64,
+    s_add_nc_u64, s_mov_b64 and v_mov_b64 with 32- and 64-bit literals; ``kind`` ``f``: a float64 operand, ``i``:
+    an integer one): a float that an integer or a 32-bit literal (its high half) spells prints so, an integer
+    from 0 to 64 in decimal and below 2**31 in hex; anything else as ``lit64(0x…)``, the 64-bit literal."""
+    if kind == "f":
+        if value == 0:
+            return "0"
+        if value in _F64_NAMED:
+            return _F64_NAMED[value]
+        if not value & 0xFFFFFFFF:
+            return f"{value >> 32:#x}"
+    elif kind != "i":
+        raise _Unsupported("64-bit literal of an operand of unknown type")
+    elif value <= 64:
+        return str(value)
+    elif value < 1 << 31:
+        return f"{value:#x}"
+    return f"lit64({value:#x})"
+
+
 def _fill(template: str, d: Decoded, layout: str, literal: int | None,
-          wrap: dict[str, tuple[int, int]] | None = None, half_kind: str = "") -> str:
+          wrap: dict[str, tuple[int, int]] | None = None, half_kind: str = "", wide: str | None = None) -> str:
     """The template with every field placeholder spelled from the instruction's field values; ``half_kind``:
-    how a literal of a 16-bit operand prints (:func:`_literal16`)."""
+    how a literal of a 16-bit operand prints (:func:`_literal16`); ``wide``: gfx12.5 only, the type of the
+    instruction's 64-bit operands (:func:`_literal64_text`), whose literals ROCm LLVM prints by rules of their
+    own (a 32-bit literal is the high half of a float64, an integer's low half)."""
     halves = _true16(template, d)
+    lit64 = d.get("LIT64")
 
     def sub(m: re.Match[str]) -> str:
         name, file, count = m.group(1), m.group(2), int(m.group(3) or 1)
@@ -135,7 +167,13 @@ def _fill(template: str, d: Decoded, layout: str, literal: int | None,
             return _literal_text(literal, count)
         value = _value(d, name)
         nine = name in _NINE_BIT or (name == "SRC0" and d.format in ("VOP1", "VOP2", "VOPC"))
-        if file in "th" and (value >= 256 or not nine):
+        if name in SOURCE_FIELDS and value == 254 and lit64 is not None:
+            if wide is None or count != 2 or file not in "vs":
+                raise _Unsupported(f"64-bit literal in {name}")
+            text = _literal64_text(lit64.value, wide)
+        elif name in SOURCE_FIELDS and value == 255 and count == 2 and wide is not None and literal is not None:
+            text = _literal64_text(literal << 32 if wide == "f" else literal, wide)
+        elif file in "th" and (value >= 256 or not nine):
             register = value - 256 if nine else value
             text = f"v{register & 127}.{'h' if register & 128 else 'l'}" if halves else f"v{register}"
         elif value == 255 and literal is not None and (half_kind or file in "th") and nine:

@@ -23,14 +23,18 @@ _FAMILY = (
     (re.compile(r"gfx80[1-5]$|gfx810$"), "gfx8"), (re.compile(r"gfx101[0-3]$"), "gfx10_1"),
     (re.compile(r"gfx110[0-3]$"), "gfx11"), (re.compile(r"gfx115[0-3]$"), "gfx11_5"),
     (re.compile(r"gfx120[01]$"), "gfx12"),
+    # table from ROCm LLVM (cpu gfx1250); gfx1251 decodes as gfx1250 does (docs/decoder.md, "gfx12.5")
+    (re.compile(r"gfx125[01]$"), "gfx12_5"),
 )
 #: the targets the tables below cover, for people (``isalens toolchain``)
 DECODED_TARGETS = ("gfx801-gfx805, gfx810, gfx900, gfx902, gfx906, gfx908, gfx909, gfx90c, gfx90a, gfx940-gfx942, "
                    "gfx950, "
-                   "gfx1010-gfx1013, gfx1030-gfx1036, gfx1100-gfx1103, gfx1150-gfx1153, gfx1200, gfx1201")
+                   "gfx1010-gfx1013, gfx1030-gfx1036, gfx1100-gfx1103, gfx1150-gfx1153, gfx1200, gfx1201, "
+                   "gfx1250, gfx1251")
 _LAYOUT = {"gfx8": "gfx9", "gfx9": "gfx9", "gfx906": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
            "gfx950": "gfx9",
-           "gfx10_1": "gfx10", "gfx10_3": "gfx10", "gfx11": "gfx11", "gfx11_5": "gfx11", "gfx12": "gfx12"}
+           "gfx10_1": "gfx10", "gfx10_3": "gfx10", "gfx11": "gfx11", "gfx11_5": "gfx11", "gfx12": "gfx12",
+           "gfx12_5": "gfx12"}
 
 
 #: CDNA3 families (gfx940-gfx942, gfx950): sc0/sc1/nt cache bits, AGPR data, gfx940's scratch SVE bit

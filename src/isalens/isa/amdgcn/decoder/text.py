@@ -12,10 +12,18 @@ from isalens.isa.amdgcn.decoder.dpp import dpp
 from isalens.isa.amdgcn.decoder.export import export
 from isalens.isa.amdgcn.decoder.mai import is_mai, mai
 from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem
-from isalens.isa.amdgcn.decoder.operands import _bits, _fill, _gfx8_scalars, _literal, _Unsupported, _zero_field_value
+from isalens.isa.amdgcn.decoder.operands import (
+    SOURCE_FIELDS,
+    _bits,
+    _fill,
+    _gfx8_scalars,
+    _literal,
+    _Unsupported,
+    _zero_field_value,
+)
 from isalens.isa.amdgcn.decoder.sdwa import sdwa
 from isalens.isa.amdgcn.decoder.tables import CDNA3, WAVE64_FAMILIES, family_of, layout_of, opcode_table
-from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
+from isalens.isa.amdgcn.fields import Decoded, DecodeError, Field, decode
 
 __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
 
@@ -163,13 +171,14 @@ def _op_sel(op_sel: int, spec: tuple[str, str, frozenset[str]] | None) -> str:
     return f" op_sel:[{','.join(map(str, shown))}]" if any(shown) else ""
 
 
-def _vop3_mods(template: str, d: Decoded, layout: str, literal: int | None, family: str) -> str:
+def _vop3_mods(template: str, d: Decoded, layout: str, literal: int | None, family: str,
+               wide: str | None = None) -> str:
     vop3b = "{SDST:" in template
     neg = _bits(d.words, 63, 61)
     abs_ = 0 if vop3b else _bits(d.words, 10, 8)
     op_sel = 0 if vop3b else _bits(d.words, 14, 11)
     wrap = {f"SRC{i}": (neg >> i & 1, abs_ >> i & 1) for i in range(3)}
-    out = _fill(template, d, layout, literal, wrap)
+    out = _fill(template, d, layout, literal, wrap, wide=wide)
     if op_sel:
         out += _op_sel(op_sel, opcode_table(family).get("VOP3_OPSEL", {}).get(d.value("OP")))
     for i in range(3):
@@ -183,7 +192,7 @@ def _vop3_mods(template: str, d: Decoded, layout: str, literal: int | None, fami
     return out
 
 
-def _vop3p_mods(template: str, d: Decoded, layout: str, literal: int | None) -> str:
+def _vop3p_mods(template: str, d: Decoded, layout: str, literal: int | None, wide: str | None = None) -> str:
     # the probe set op_sel_hi to all ones; an opcode that printed it (v_fma_mix*) has 0 as its default
     mix = template.endswith(" op_sel_hi:[1,1,1]")
     template = template.removesuffix(" op_sel_hi:[1,1,1]")
@@ -192,7 +201,7 @@ def _vop3p_mods(template: str, d: Decoded, layout: str, literal: int | None) -> 
     neg_lo, neg_hi = _bits(d.words, 63, 61), _bits(d.words, 10, 8)
     # v_fma_mix*: LLVM prints neg_lo/neg_hi as the sources' neg and abs (-v1, |v2|, neg(0))
     wrap = {f"SRC{i}": (neg_lo >> i & 1, neg_hi >> i & 1) for i in range(3)} if mix else None
-    out = _fill(template, d, layout, literal, wrap)
+    out = _fill(template, d, layout, literal, wrap, wide=wide)
     if mix:
         neg_lo = neg_hi = 0
     n = sum(f"{{SRC{i}:" in template for i in range(3))
@@ -221,7 +230,9 @@ def _vopd(d: Decoded, family: str, layout: str, literal: int | None) -> str:
     x, y = tables["VOPDX"].get(d.value("OPX")), tables["VOPDY"].get(d.value("OPY"))
     if x is None or y is None:
         raise _Unsupported(f"VOPD opcodes {d.value('OPX')}/{d.value('OPY')}")
-    return f"{x[0]} {_fill(x[1], d, layout, literal)} :: {y[0]} {_fill(y[1], d, layout, literal)}"
+    wide = "" if family == "gfx12_5" else None  # v_dual_* have 32-bit operands: a 64-bit literal is not spelled
+    x_text, y_text = _fill(x[1], d, layout, literal, wide=wide), _fill(y[1], d, layout, literal, wide=wide)
+    return f"{x[0]} {x_text} :: {y[0]} {y_text}"
 
 
 # s_delay_alu (RDNA3 ISA guide, S_DELAY_ALU): INSTID0 bits 3:0, INSTSKIP 6:4, INSTID1 10:7
@@ -277,7 +288,7 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     glc_printed = True
     if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF") and d.value("GLC"):
         # atomics print their returning form when GLC (gfx940: SC0) is set: the table probed with it set
-        glc = " sc0" if family in CDNA3 else {"gfx12": " th:TH_ATOMIC_RETURN"}.get(family, " glc")
+        glc = " sc0" if family in CDNA3 else {"gfx12": " th:TH_ATOMIC_RETURN"}.get(layout, " glc")
         returning = opcode_table(family, wave64).get(fmt + "_GLC", {}).get(op)
         if returning is None:
             raise _Unsupported(f"{fmt} opcode {op} with{glc}")
@@ -296,7 +307,8 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
         if name not in ("SADDR", "SIMM16", "SDST", "VADDR", "ADDR") and _zero_field_value(d, name):
             # LLVM 19 rejects this encoding; the hardware ignores the field (issue 28)
             # (an unused field naming a literal would make the instruction's length a guess: not read)
-            if not hardware or name not in _IGNORED_BY_HARDWARE or _zero_field_value(d, name) == 255:
+            value = _zero_field_value(d, name)
+            if not hardware or name not in _IGNORED_BY_HARDWARE or value == 255 or (value == 254 and d.get("LIT64")):
                 raise _Unsupported(f"{mnemonic} with its unused field {name} set")
             ignored.append(name)
     if ignored:
@@ -311,6 +323,7 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     if fmt == "SOPK" and not any(probe in template for probe in ("0x8234", "33332", "hwreg(")) \
             and "SIMM16" not in zero_fields:
         raise _Unsupported(f"{mnemonic}'s immediate operand")
+    wide = _wide_kind(mnemonic) if family == "gfx12_5" else None
     if fmt == "SOPP":
         operands = _sopp(mnemonic, template, op, d, family)
     elif fmt == "SOPK":
@@ -318,9 +331,9 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     elif fmt == "SMEM":
         operands = _smem(template, d, layout, family)
     elif fmt == "VOP3":
-        operands = _vop3_mods(template, d, layout, literal, family)
+        operands = _vop3_mods(template, d, layout, literal, family, wide)
     elif fmt == "VOP3P":
-        operands = _vop3p_mods(template, d, layout, literal)
+        operands = _vop3p_mods(template, d, layout, literal, wide)
     elif fmt == "DS":
         operands = _ds(template, d, layout, family)
     elif fmt in ("FLAT", "GLOBAL", "SCRATCH"):
@@ -336,12 +349,21 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
         # the constant K of s_fmaak_f32/s_fmamk_f32 and v_madmk/v_madak/v_fmamk/v_fmaak: LLVM 19 prints it in
         # hex whatever its value (0x5, 0x3f800000; test_sixteen_bit_literals_equal_llvm_mc)
         operands = _fill(template.replace("{LITERAL}", f"{literal:#x}"), d, layout, literal,
-                         half_kind=_half_kind(mnemonic))
+                         half_kind=_half_kind(mnemonic), wide=wide)
     else:
-        operands = _fill(template, d, layout, literal, half_kind=_half_kind(mnemonic))
+        operands = _fill(template, d, layout, literal, half_kind=_half_kind(mnemonic), wide=wide)
     note = f"{mnemonic} with its unused field {', '.join(ignored)} set (LLVM rejects it; the hardware ignores " \
         "the field)" if ignored else ""
     return Text(fmt, d.size, mnemonic, operands, note)
+
+
+def _wide_kind(mnemonic: str) -> str:
+    """The type of ``mnemonic``'s 64-bit operands for their literals on gfx12.5 (:func:`_literal64_text`): ``f``
+    when the name has f64, ``i`` when it has integer types only (``v_add_nc_u64``, ``s_mov_b64``), else ""."""
+    types = [t for t in mnemonic.split("_") if re.fullmatch(r"(?:bf|[bfiu])\d+", t)]
+    if "f64" in types:
+        return "f"
+    return "i" if types and all(t[0] in "biu" for t in types) else ""
 
 
 def _half_kind(mnemonic: str) -> str:
@@ -412,10 +434,27 @@ def decode_text(words: Sequence[int], target: str, *, hardware: bool = False, wa
     if d.format in ("VFLAT", "VSCRATCH", "VGLOBAL"):
         d = _gfx12_vflat(d)
     try:
+        if family == "gfx12_5":
+            d = _with_lit64(d, words)
         return _text(d, family, words, hardware, wave64)
     except _Unsupported as e:
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "FLAT")[d.value("SEG")] if d.format == "FLAT" else d.format
         return Diagnostic(fmt, d.size, d.words, f"{fmt}: {e} not decoded")
+
+
+def _with_lit64(d: Decoded, words: Sequence[int]) -> Decoded:
+    """gfx12.5: a source field 254 names a 64-bit literal, the two dwords after the instruction (ROCm LLVM's
+    ``lit64(…)``; 254 was ``src_lds_direct`` before), kept as the field LIT64."""
+    if not any(f.name in SOURCE_FIELDS and f.value == 254 for f in d.fields):
+        return d
+    if d.get("LITERAL") is not None:
+        raise _Unsupported("a 64-bit and a 32-bit literal in one instruction")
+    n = len(d.words)
+    if len(words) < n + 2:
+        raise _Unsupported("64-bit literal past the end of the code")
+    value = words[n] | words[n + 1] << 32
+    return Decoded(d.format, (*d.words, words[n], words[n + 1]),
+                   (*d.fields, Field("LIT64", 32 * n + 63, 32 * n, value, f"{value:#018x}")))
 
 
 def decode_stream(words: Sequence[int], target: str, *, wave64: bool = False) -> list[tuple[int, Text | Diagnostic]]:
