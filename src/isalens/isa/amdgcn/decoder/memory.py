@@ -138,6 +138,8 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
     if template == "":  # global_wb, global_inv ... (gfx12): cache policy only
         if d.value("OFFSET") or d.value("ADDR") or d.value("VDST") or d.value("DATA"):
             raise _Unsupported("cache operation with operands")
+        if family == "gfx12_5" and _bits(d.words, 48, 48):
+            raise _Unsupported("scale_offset on a cache operation")
         return " ".join(_cache_flags(fmt, d, family, glc_printed))
     saddr = d.value("SADDR")
     off = saddr == 0x7F or (layout != "gfx9" and saddr == (0x7D if layout == "gfx10" else 0x7C))
@@ -168,6 +170,8 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
         raise _Unsupported("FLAT offset")  # gfx8 FLAT has no offset, gfx9 FLAT no negative one
     if offset:
         out += f" offset:{offset}"
+    if family == "gfx12_5" and _bits(d.words, 48, 48):
+        out += " scale_offset"  # bit 48 on gfx12.5, printed before th/scope (ROCm LLVM; LLVM 19 ignores it)
     return " ".join([out, *_cache_flags(fmt, d, family, glc_printed)])
 
 
