@@ -88,11 +88,13 @@ class _Fields:
 
 
 def _variants(make: Callable[[int, _Fields], tuple[int, ...]], zeroable: tuple[str, ...],
-              scalar: tuple[str, ...] = (), zero_first: tuple[str, ...] = ()) -> list[Variant]:
-    """Probe makers for every choice of zeroed fields and of SGPR instead of VGPR for the ``scalar`` fields."""
+              scalar: tuple[str, ...] = (), zero_first: tuple[str, ...] = (),
+              fixed: frozenset[str] = frozenset()) -> list[Variant]:
+    """Probe makers for every choice of zeroed fields and of SGPR instead of VGPR for the ``scalar`` fields;
+    ``fixed``: ``FIELD=VALUE`` entries every probe has (the maker sets them; the row says LLVM wants them)."""
     out: list[Variant] = []
     for files in _subsets(scalar):
-        for zero in _subsets(zeroable, zero_first):
+        for zero in (z | fixed for z in _subsets(zeroable, zero_first)):
             def variant(op: int, zero: frozenset[str] = zero, files: frozenset[str] = files) -> Probe:
                 f = _Fields(zero, {n: "s" for n in files})
                 words = make(op, f)
@@ -104,8 +106,8 @@ def _variants(make: Callable[[int, _Fields], tuple[int, ...]], zeroable: tuple[s
 def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]]:
     """(format name, number of opcodes, probe variants) for one field layout family."""
     g12 = layout == "gfx12"
+    gfx12_5 = target.startswith("gfx125")
     null = {"gfx9": None, "gfx10": 0x7D, "gfx11": 0x7C, "gfx12": 0x7C}[layout]
-    del target
 
     def sop2(op: int, f: _Fields) -> tuple[int, ...]:
         return ((0b10 << 30) | op << 23 | f.reg("SDST", VDST, "s") << 16 | f.reg("SSRC1", SRC1, "s") << 8
@@ -165,13 +167,16 @@ def formats(layout: str, target: str) -> Iterator[tuple[str, int, list[Variant]]
     def vop3(op: int, f: _Fields) -> tuple[int, ...]:
         # VOP3B forms keep a scalar destination (SDST) in bits 14:8: probed as s[40:41]
         f.files.setdefault("VDST_S", "s")
-        vdst = f.reg("VDST", VDST)
-        if vdst:
+        # ROCm LLVM decodes gfx12.5's v_cmpx_*_e64 only with VDST = exec_lo (126), which it does not print
+        vdst = 126 if "VDST=126" in f.zero else f.reg("VDST", VDST)
+        if vdst and "VDST=126" not in f.zero:
             f.regs.setdefault(("s", VDST), "VDST")  # VOPC's and readlane's scalar destination
         w0 = (vop3_id << 26) | op << 16 | f.reg("SDST", SDST2, "s") << 8 | vdst
         return (w0, f.src9("SRC2", SRC2) << 18 | f.src9("SRC1", SRC1) << 9 | f.src9("SRC0", SRC0))
-    yield "VOP3", 1024, _variants(vop3, ("SDST", "SRC2", "SRC1", "SRC0", "VDST"), ("SRC0", "SRC1", "SRC2"),
-                                  zero_first=("SDST",))
+    vop3_exec = _variants(vop3, ("SDST", "SRC2", "SRC1", "SRC0"), ("SRC0", "SRC1", "SRC2"), zero_first=("SDST",),
+                          fixed=frozenset({"VDST=126"})) if gfx12_5 else []
+    yield "VOP3", 1024, [*_variants(vop3, ("SDST", "SRC2", "SRC1", "SRC0", "VDST"), ("SRC0", "SRC1", "SRC2"),
+                                    zero_first=("SDST",)), *vop3_exec]
 
     def vop3p(op: int, f: _Fields) -> tuple[int, ...]:
         head = (0x1A7 << 23) if layout == "gfx9" else (0xCC << 24)
@@ -724,6 +729,15 @@ def table(llvm_mc: str, target: str, layout: str,
                             ",".join(sorted(probe.zero)))
                 accepted[op] = (probe, text)
             todo = left
+        if llvm_mc == ROCM and layout == "gfx12" and name in _HALF_FIELDS and todo:
+            # opcodes ROCm LLVM decodes only as true16 (gfx12.5's v_mov_b16_e32: ``v8.l, v16.l``; rejected in
+            # its default fake16 mode): probed again with +real-true16; the ``.l`` template is a half always
+            probes = [variants[0](op) for op in todo]
+            texts = disassemble(llvm_mc, target, [p.words for p in probes], ("real-true16",))
+            for op, probe, text in zip(todo, probes, texts, strict=True):
+                tmpl = None if text is None else template(text.partition(" ")[2], probe.regs)
+                if text is not None and tmpl is not None and "/*" not in text and ".l" in tmpl:
+                    rows[op] = (text.partition(" ")[0], tmpl, ",".join(sorted(probe.zero)))
         # a zeroed field stays in the row only when LLVM rejects it set or prints something else then
         for field in sorted({f for p, _ in accepted.values() for f in p.zero}):
             ops = [op for op, (p, _) in accepted.items() if field in p.zero and p.unzero]

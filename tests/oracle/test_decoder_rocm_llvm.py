@@ -196,3 +196,29 @@ def test_gfx12_5_literals_equal_rocm_llvm(target: str) -> None:
     assert decoded > 300
     assert not wrong, wrong[:5]
     assert spelled >= 0.9 * decoded
+
+
+@pytest.mark.parametrize("target", ["gfx1250", "gfx1251"])
+def test_gfx12_5_cmpx_e64_equal_rocm_llvm(target: str) -> None:
+    """gfx12.5's ``v_cmpx_*_e64`` (table rows ``VDST=126``: ROCm LLVM decodes them only with VDST = exec_lo, the
+    generator's exec-destination probes): random VGPR/SGPR/constant sources equal ROCm LLVM's text; another VDST
+    is a diagnostic where ROCm LLVM rejects the word."""
+    from isalens.isa.amdgcn.decoder import decode_text
+    from isalens.isa.amdgcn.decoder.tables import opcode_table
+
+    oracle = _oracle()
+    rng = random.Random(126)
+    rows = {op: row for op, row in opcode_table("gfx12_5")["VOP3"].items() if "VDST=126" in row[2]}
+    assert len(rows) > 50
+
+    def source() -> int:
+        return rng.choice((rng.randrange(256, 512), 2 * rng.randrange(0, 50), rng.randrange(128, 209)))
+    probes = [(0x35 << 26 | op << 16 | vdst, source() | source() << 9) for op in rows for vdst in (126, 126, 8)]
+    decoded, spelled, wrong = _equal_to_rocm_llvm(oracle, target, probes)
+    print(f"{target} v_cmpx_*_e64: {spelled}/{decoded} spelled, {len(wrong)} differ")
+    assert decoded >= len(rows)
+    assert not wrong, wrong[:5]
+    assert spelled >= 0.9 * decoded
+    others = [p for p in probes if p[0] & 0xFF != 126]
+    assert all(isinstance(decode_text(list(p), target), Diagnostic) for p in others)
+    assert oracle.disassemble(target, others) == [None] * len(others)

@@ -109,3 +109,22 @@ def test_default_run_without_rocm_llvm_regenerates_llvm_19_tables_and_says_what_
     assert "skipping gfx950: rocm-llvm-python is not installed" in capsys.readouterr().err
     # asked for by name, a ROCm LLVM family without the package is an error, not a silent skip
     assert gen.main(["--out", str(tmp_path), "--family", "gfx950"]) == 2
+
+
+@pytest.mark.parametrize("formats", [("VOP1", "DPP_VOP1", "DPP_CTRL"), ("SMEM",)])
+def test_regenerated_gfx12_5_sample_equals_table(formats: tuple[str, ...]) -> None:
+    """gfx12.5's table is what ROCm LLVM gives now (skipped without rocm-llvm-python): VOP1 holds
+    ``v_mov_b16_e32``, which ROCm LLVM decodes only with +real-true16 (the generator's true16 retry), SMEM the
+    ``nv`` rows (opcode bit 7)."""
+    gen = _generator()
+    if gen._rocm_llvm().library() is None:
+        pytest.skip("rocm-llvm-python is not installed")
+    target, layout = gen.FAMILIES["gfx12_5"]
+    fresh = gen.table(gen.ROCM, target, layout, only=frozenset(formats))
+    committed = opcode_table("gfx12_5")
+    for fmt in formats:
+        rows = {op: (mn, tmpl, frozenset(zero.split(",")) - {""}) for op, (mn, tmpl, zero) in fresh[fmt].items()}
+        assert rows == committed[fmt], fmt
+        assert len(rows) > 10
+    if "VOP1" in formats:
+        assert committed["VOP1"][28][:2] == ("v_mov_b16_e32", "{VDST:h:1}, {SRC0:h:1}")

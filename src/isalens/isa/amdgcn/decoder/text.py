@@ -19,6 +19,7 @@ from isalens.isa.amdgcn.decoder.operands import (
     _gfx8_scalars,
     _literal,
     _Unsupported,
+    _value,
     _zero_field_value,
 )
 from isalens.isa.amdgcn.decoder.sdwa import sdwa
@@ -71,6 +72,10 @@ def _sopp(mnemonic: str, template: str, op: int, d: Decoded, family: str) -> str
         return tables["SENDMSG"][imm][1]
     if mnemonic == "s_delay_alu":
         return _delay_alu(imm)
+    if mnemonic == "s_set_vgpr_msb" and imm:
+        # gfx12.5: the high bits of the VGPR numbers of the instructions that follow (v256-v1023); LLVM-C's
+        # disassembler does not apply them, so their text would name the wrong registers: not spelled
+        raise _Unsupported(f"s_set_vgpr_msb {imm:#x} (VGPRs above v255)")
     if mnemonic in ("s_waitcnt_depctr", "s_wait_alu"):
         return _depctr(imm, mnemonic, tables.get("SOPP0", {}).get(op))
     if template == "5" and imm > 64 and tables.get("SOPPFFFF", {}).get(op, ("", "65535"))[1] != "65535":
@@ -303,6 +308,11 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
         template, zero_fields = template.removesuffix("gpr_idx()") + f"gpr_idx({names})", zero_fields - {"SSRC1"}
     ignored = []
     for name in sorted(zero_fields):
+        if "=" in name:  # FIELD=VALUE: LLVM decodes the opcode only with that value (gfx12.5 v_cmpx_*_e64: exec_lo)
+            field, _, want = name.partition("=")
+            if _value(d, field) != int(want):
+                raise _Unsupported(f"{mnemonic} with {field} {_value(d, field)} (LLVM decodes it with {want} only)")
+            continue
         # SDST (VOP3 modifiers), VADDR (offen/idxen) and SADDR are spelled by the format code below
         if name not in ("SADDR", "SIMM16", "SDST", "VADDR", "ADDR") and _zero_field_value(d, name):
             # LLVM 19 rejects this encoding; the hardware ignores the field (issue 28)
