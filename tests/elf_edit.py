@@ -4,10 +4,10 @@ the fuzzer damage files the same way."""
 
 from __future__ import annotations
 
-from tools.fuzz_binary import Section, contents, find_section, note, set_section
+from tools.fuzz_binary import Section, contents, find_section, note, put, set_section
 from tools.fuzz_binary import replace_contents as _replace_contents
 
-__all__ = ["SHF_COMPRESSED", "find", "note", "replace_contents", "section_bytes", "set_address", "set_header"]
+__all__ = ["SHF_COMPRESSED", "find", "note", "put", "replace_contents", "section_bytes", "set_address", "set_header"]
 
 SHF_COMPRESSED = 0x800
 
@@ -19,9 +19,10 @@ def _section(elf: bytes, name: str) -> Section:
 
 
 def set_header(elf: bytes, name: str, *, offset: int | None = None, size: int | None = None,
-               flags: int | None = None) -> bytes:
+               flags: int | None = None, link: int | None = None, entsize: int | None = None) -> bytes:
     """``elf`` with fields of section ``name``'s header replaced."""
-    for field, value in (("sh_flags", flags), ("sh_offset", offset), ("sh_size", size)):
+    for field, value in (("sh_flags", flags), ("sh_offset", offset), ("sh_size", size), ("sh_link", link),
+                         ("sh_entsize", entsize)):
         if value is not None:
             elf = set_section(elf, _section(elf, name), field, value)
     return elf

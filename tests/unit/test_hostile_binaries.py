@@ -243,7 +243,27 @@ DAMAGE = {
         "unknown compression type 9"),
     "note name without its NUL, huge size": (lambda co: E.replace_contents(
         co, ".note", struct.pack("<III", 0xFFFFFFFF, 4, 32) + b"AMDG"), "damaged"),
+    # the section table and symbols (isalens.binary.elf64; offsets of the gABI's ELF64 header: e_shoff at 0x28,
+    # e_shentsize, e_shnum, e_shstrndx u16 at 0x3a, 0x3c, 0x3e; section 0's sh_size at e_shoff + 32)
+    "section table past the end": (lambda co: E.put(co, 0x28, "<Q", len(co) - 8),
+                                   "section header table at"),
+    "section count in section 0, 2^40": (lambda co: E.put(E.put(co, 0x3C, "<H", 0), _shoff(co) + 32, "<Q", 1 << 40),
+                                         "section header table (1,099,511,627,776 headers"),
+    "section headers of 32 bytes": (lambda co: E.put(co, 0x3A, "<H", 32), "section headers of 32 bytes"),
+    "section name table index past the table": (lambda co: E.put(co, 0x3E, "<H", 0xFFF0), "is not a section"),
+    "section name past its table": (lambda co: E.set_header(co, ".shstrtab", size=1), "name offset"),
+    "32-bit ELF": (lambda co: E.put(co, 4, "<B", 1), "not a 64-bit little-endian ELF"),
+    "symbol entries of 16 bytes": (lambda co: E.set_header(co, ".symtab", entsize=16), "entries of 16 bytes"),
+    "symbol table linking to no section": (lambda co: E.set_header(co, ".symtab", link=999),
+                                           "links to section 999"),
+    "symbol name past its string table": (lambda co: E.set_header(co, ".strtab", size=1), "symbol name offset"),
+    "symbol table past the end": (lambda co: E.set_header(co, ".symtab", offset=len(co) - 8),
+                                  "lies past the end of the file"),
 }
+
+
+def _shoff(co: bytes) -> int:
+    return int(struct.unpack_from("<Q", co, 0x28)[0])
 
 
 @pytest.mark.parametrize("name", list(DAMAGE))

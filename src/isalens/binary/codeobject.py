@@ -1,5 +1,5 @@
 """One AMDGPU code object (an ELF for ``EM_AMDGPU``, code object v4-v6): target, kernels with their
-descriptor and metadata figures, and every function symbol. Read with pyelftools.
+descriptor and metadata figures, and every function symbol. Read with :mod:`isalens.binary.elf64`.
 
 The ABI version byte of ``e_ident`` gives the code object version (AMDGPUUsage, "ELF Header"): 0 v2, 1 v3,
 2 v4, 3 v5, 4 v6.
@@ -14,11 +14,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import NoteSection, SymbolTableSection
-
 from isalens.binary.descriptor import KD_SIZE, decode_descriptor, not_understood
+from isalens.binary.elf64 import SHN_UNDEF, SHT_NOBITS, SHT_NOTE, STT_FUNC, Elf64, ElfFormatError
 from isalens.binary.elf_flags import ElfFlags, decode_e_flags
 from isalens.binary.metadata import NT_AMDGPU_METADATA, kernel_fields, unpack_metadata
 from isalens.errors import InputError, guarded
@@ -102,17 +99,6 @@ class CodeObject:
         return self.target.split(":", 1)[0]
 
 
-def _notes(all_sections: list[Any]) -> list[tuple[str, int, bytes]]:
-    found = []
-    for section in all_sections:
-        if isinstance(section, NoteSection):
-            for note in section.iter_notes():
-                desc = note["n_desc"]
-                found.append((str(note["n_name"]), int(note["n_type"]) if isinstance(note["n_type"], int) else -1,
-                              desc if isinstance(desc, bytes) else b""))
-    return found
-
-
 def _bytes_at(sections: list[tuple[int, int, int]], data: bytes, address: int, size: int,
               what: str, *, file: str, where: str) -> bytes | None:
     """``size`` bytes at virtual ``address``, from the section (address, size, file offset) that holds it;
@@ -132,7 +118,7 @@ def read_code_object(data: bytes, *, file: str, source: str) -> CodeObject:
     where = source or "code object"
     if not data.startswith(b"\x7fELF"):
         raise InputError(f"{where}: not an ELF code object", file=file, code="code-object")
-    # one boundary: whatever pyelftools, construct or msgpack raise on a damaged file is named here, once
+    # one boundary: whatever msgpack or a decompressor raise on a damaged file is named here, once
     with guarded(file, where, code="code-object"):
         co = _read(data, file=file, source=source, where=where)
     return co
@@ -140,24 +126,21 @@ def read_code_object(data: bytes, *, file: str, source: str) -> CodeObject:
 
 def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
     try:
-        elf = ELFFile(io.BytesIO(data))
-        machine = elf.header["e_machine"]
-        if machine not in ("EM_AMDGPU", EM_AMDGPU):
-            raise InputError(f"{where}: ELF for {machine}, not AMDGPU", file=file, code="not-amdgpu")
-        abi = int(elf.header["e_ident"]["EI_ABIVERSION"])
-        version = _VERSIONS.get(abi, 0)
+        elf = Elf64(data)
+        if elf.machine != EM_AMDGPU:
+            raise InputError(f"{where}: ELF for machine {elf.machine}, not AMDGPU ({EM_AMDGPU})", file=file,
+                             code="not-amdgpu")
+        version = _VERSIONS.get(elf.abi_version, 0)
         if version < 4:
-            what = f"code object v{version}" if version else f"code object ABI version {abi}"
+            what = f"code object v{version}" if version else f"code object ABI version {elf.abi_version}"
             raise InputError(f"{where}: {what} is not supported (isalens reads code objects v4-v6)",
                              file=file, code="code-object-version")
-        # the section headers once (pyelftools parses them again for every look-up by name: 6 passes cost two
-        # thirds of reading a code object, and `list` reads 777 of them in librocsparse)
-        all_sections = list(elf.iter_sections())
-        by_name = {x.name: x for x in all_sections}  # the last of a name, as pyelftools' get_section_by_name
         meta: dict[str, Any] | None = None
-        for name, kind, desc in _notes(all_sections):
-            if name == "AMDGPU" and kind == NT_AMDGPU_METADATA:
-                meta = unpack_metadata(desc, file=file, where=where)
+        for section in elf.sections:
+            if section.type == SHT_NOTE:
+                for name, kind, desc in elf.notes(section):
+                    if name == "AMDGPU" and kind == NT_AMDGPU_METADATA:
+                        meta = unpack_metadata(desc, file=file, where=where)
         if meta is None:
             raise InputError(f"{where}: no AMDGPU metadata note", file=file, code="metadata")
         target = str(meta.get("amdhsa.target", "")).rsplit("--", 1)[-1]
@@ -167,15 +150,13 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
         processor = target.split(":", 1)[0]
         symbols: dict[str, tuple[int, int]] = {}
         functions: dict[str, tuple[int, int]] = {}
-        symtab = by_name.get(".symtab") or by_name.get(".dynsym")
-        if isinstance(symtab, SymbolTableSection):
-            for sym in symtab.iter_symbols():
-                symbols[sym.name] = (int(sym["st_value"]), int(sym["st_size"]))
-                if sym["st_info"]["type"] == "STT_FUNC" and sym["st_shndx"] != "SHN_UNDEF":
-                    functions[sym.name] = symbols[sym.name]
-        sections = [(int(x["sh_addr"]), int(x["sh_size"]), int(x["sh_offset"])) for x in all_sections
-                     if x["sh_type"] != "SHT_NOBITS" and x["sh_addr"]]
-        flags = decode_e_flags(int(elf.header["e_flags"]), version)
+        symtab = elf.section(".symtab") or elf.section(".dynsym")
+        for name, value, size, kind, shndx in elf.symbols(symtab) if symtab else ():
+            symbols[name] = (value, size)
+            if kind == STT_FUNC and shndx != SHN_UNDEF:
+                functions[name] = (value, size)
+        sections = [(x.address, x.size, x.offset) for x in elf.sections if x.type != SHT_NOBITS and x.address]
+        flags = decode_e_flags(elf.flags, version)
         warnings = list(flags.problems)
         if flags.processor is not None and flags.processor != processor:
             warnings.append(f"e_flags name {flags.processor}, the metadata {processor}: the metadata's is used")
@@ -192,15 +173,13 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
                                  code="descriptor")
             kernels.append(KernelInfo(name, kd_name.removesuffix(".kd"), fields, decode_descriptor(raw, processor)))
             warnings += [f"kernel {name}: {problem}" for problem in not_understood(raw, processor)]
-    except ELFError as exc:
-        raise InputError(f"{where}: unreadable ELF: {exc}", file=file, code="code-object") from None
-    except (ValueError, KeyError, IndexError, AttributeError) as exc:  # pyelftools on damaged headers
-        raise InputError(f"{where}: damaged ELF: {type(exc).__name__}: {exc}", file=file, code="code-object") from None
-    names = set(by_name)
+    except ElfFormatError as exc:
+        raise InputError(f"{where}: damaged ELF: {exc}", file=file, code="code-object") from None
+    names = {x.name for x in elf.sections}
     debug = ("none" if ".debug_line" not in names
              else "lines+variables" if names & {".debug_loclists", ".debug_loc"} else "lines")
     return CodeObject(target, version, source, data, tuple(kernels), functions,
-                      _compiler_major(by_name, data, file=file, where=where), debug, flags,
+                      _compiler_major(elf, file=file, where=where), debug, flags,
                       tuple(dict.fromkeys(warnings)))
 
 
@@ -210,16 +189,15 @@ _SHF_COMPRESSED = 0x800
 _MAX_COMMENT = 1 << 16
 
 
-def _comment_bytes(by_name: dict[str, Any], data: bytes, *, file: str, where: str) -> bytes | None:
+def _comment_bytes(elf: Elf64, *, file: str, where: str) -> bytes | None:
     """The ``.comment`` section's text, decompressed (bounded) when the section is ``SHF_COMPRESSED``."""
-    comment = by_name.get(".comment")
-    if comment is None or comment["sh_type"] == "SHT_NOBITS":
+    comment = elf.section(".comment")
+    if comment is None or comment.type == SHT_NOBITS:
         return None
-    offset, size = int(comment["sh_offset"]), int(comment["sh_size"])
-    if offset + size > len(data):
+    if comment.offset + comment.size > len(elf.data):
         raise InputError(f"{where}: section .comment lies past the end of the file", file=file, code="code-object")
-    raw = data[offset:offset + size]
-    if not int(comment["sh_flags"]) & _SHF_COMPRESSED:
+    raw = elf.contents(comment)
+    if not comment.flags & _SHF_COMPRESSED:
         return raw
     # Elf64_Chdr (gABI): u32 ch_type (1 zlib, 2 zstd), u32 reserved, u64 ch_size, u64 ch_addralign
     if len(raw) < 24:
@@ -247,8 +225,8 @@ def _comment_bytes(by_name: dict[str, Any], data: bytes, *, file: str, where: st
     return text
 
 
-def _compiler_major(by_name: dict[str, Any], data: bytes, *, file: str, where: str) -> int | None:
-    comment = _comment_bytes(by_name, data, file=file, where=where)
+def _compiler_major(elf: Elf64, *, file: str, where: str) -> int | None:
+    comment = _comment_bytes(elf, file=file, where=where)
     if comment is None:
         return None
     versions = [int(v) for v in _CLANG_RE.findall(comment)]

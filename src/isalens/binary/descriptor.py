@@ -54,40 +54,44 @@ def _bits(word: int, low: int, width: int) -> int:
 
 def decode_descriptor(raw: bytes, processor: str) -> dict[str, str]:
     """The fields of ``raw`` (64 bytes) that say what the hardware sets up and what the kernel reserves."""
-    group, private, kernarg = struct.unpack_from("<III", raw, 0)
-    entry = struct.unpack_from("<q", raw, 16)[0]
-    rsrc3, rsrc1, rsrc2 = struct.unpack_from("<III", raw, 44)
-    props = struct.unpack_from("<H", raw, 56)[0]
+    group, private, kernarg, entry, rsrc3, rsrc1, rsrc2, props, preload = _FIELDS.unpack_from(raw, 0)
     fields = {
-        "group_segment_fixed_size": group,
-        "private_segment_fixed_size": private,
-        "kernarg_size": kernarg,
-        "kernel_code_entry_byte_offset": entry,
-        "granulated_workitem_vgpr_count": _bits(rsrc1, 0, 6),
-        "granulated_wavefront_sgpr_count": _bits(rsrc1, 6, 4),
+        "group_segment_fixed_size": str(group),
+        "private_segment_fixed_size": str(private),
+        "kernarg_size": str(kernarg),
+        "kernel_code_entry_byte_offset": str(entry),
+        "granulated_workitem_vgpr_count": str(rsrc1 & 0x3F),
+        "granulated_wavefront_sgpr_count": str((rsrc1 >> 6) & 0xF),
         # RSRC2: bit 0 private segment wave offset, 1-5 user SGPRs, 7-9 workgroup ids, 10 info, 11-12 work-item ids
-        "system_sgpr_private_segment_wavefront_offset": _bits(rsrc2, 0, 1),
-        "user_sgpr_count": _bits(rsrc2, 1, 5),
-        "system_sgpr_workgroup_id_x": _bits(rsrc2, 7, 1),
-        "system_sgpr_workgroup_id_y": _bits(rsrc2, 8, 1),
-        "system_sgpr_workgroup_id_z": _bits(rsrc2, 9, 1),
-        "system_sgpr_workgroup_info": _bits(rsrc2, 10, 1),
-        "system_vgpr_workitem_id": _bits(rsrc2, 11, 2),
-        "granulated_lds_size": _bits(rsrc2, 15, 9),
-        "uses_dynamic_stack": _bits(props, 11, 1),
+        "system_sgpr_private_segment_wavefront_offset": _BIT[rsrc2 & 1],
+        "user_sgpr_count": str((rsrc2 >> 1) & 0x1F),
+        "system_sgpr_workgroup_id_x": _BIT[(rsrc2 >> 7) & 1],
+        "system_sgpr_workgroup_id_y": _BIT[(rsrc2 >> 8) & 1],
+        "system_sgpr_workgroup_id_z": _BIT[(rsrc2 >> 9) & 1],
+        "system_sgpr_workgroup_info": _BIT[(rsrc2 >> 10) & 1],
+        "system_vgpr_workitem_id": str((rsrc2 >> 11) & 3),
+        "granulated_lds_size": str((rsrc2 >> 15) & 0x1FF),
+        "uses_dynamic_stack": _BIT[(props >> 11) & 1],
     }
-    for bit, name in enumerate(_USER_SGPR_BITS):
-        fields[f"user_sgpr_{name}"] = _bits(props, bit, 1)
-    preload = struct.unpack_from("<H", raw, 58)[0]
-    fields["kernarg_preload_length"] = _bits(preload, 0, 7)
-    fields["user_sgpr_kernarg_preload_length"] = fields["kernarg_preload_length"]  # its directive's name
-    fields["kernarg_preload_offset"] = _bits(preload, 7, 9)
+    for bit, key in _USER_SGPR_KEYS:
+        fields[key] = _BIT[(props >> bit) & 1]
+    length = str(preload & 0x7F)
+    fields["kernarg_preload_length"] = length
+    fields["user_sgpr_kernarg_preload_length"] = length  # its directive's name
+    fields["kernarg_preload_offset"] = str(preload >> 7)
     if processor.startswith("gfx1"):
-        fields["wavefront_size32"] = _bits(props, 10, 1)
+        fields["wavefront_size32"] = _BIT[(props >> 10) & 1]
     if _gfx12(processor):
         # RSRC2 bit 6: ENABLE_DYNAMIC_VGPR on gfx12 (the trap handler bit before)
-        fields["dynamic_vgpr"] = _bits(rsrc2, 6, 1)
+        fields["dynamic_vgpr"] = _BIT[(rsrc2 >> 6) & 1]
     if processor in _ACCUM_TARGETS:
         # ACCUM_OFFSET: first AGPR-backed VGPR / 4 - 1
-        fields["accum_offset"] = (_bits(rsrc3, 0, 6) + 1) * 4
-    return {key: str(value) for key, value in fields.items()}
+        fields["accum_offset"] = str(((rsrc3 & 0x3F) + 1) * 4)
+    return fields
+
+
+#: the fields decode_descriptor reads, at their offsets (the module docstring): u32 x3 at 0, i64 at 16, u32 x3 at
+#: 44 (RSRC3, RSRC1, RSRC2), u16 x2 at 56 (properties, kernarg preload)
+_FIELDS = struct.Struct("<III4xq20xIIIHH")
+_BIT = ("0", "1")
+_USER_SGPR_KEYS = tuple((bit, f"user_sgpr_{name}") for bit, name in enumerate(_USER_SGPR_BITS))

@@ -18,17 +18,24 @@ NT_AMDGPU_METADATA = 32
 _MAX_DEPTH = 16
 
 
+_CONTAINERS = (dict, list, tuple)
+
+
 def _too_deep(doc: object) -> bool:
-    """Whether maps and arrays in ``doc`` nest deeper than :data:`_MAX_DEPTH` (walked without recursion)."""
-    stack: list[tuple[object, int]] = [(doc, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > _MAX_DEPTH:
-            return True
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend((v, depth + 1) for v in item)
+    """Whether maps and arrays in ``doc`` nest deeper than :data:`_MAX_DEPTH` (some value lies more than that many
+    levels down), walked level by level without recursion; only each level's containers are kept (a library's
+    metadata holds millions of scalars)."""
+    level = [doc] if type(doc) in _CONTAINERS else []
+    depth = 0  # of the containers in ``level``
+    while level:
+        inner: list[object] = []
+        for item in level:
+            values = item.values() if type(item) is dict else item
+            if depth >= _MAX_DEPTH and values:
+                return True
+            inner += [v for v in values if type(v) in _CONTAINERS]  # type: ignore[attr-defined]
+        level = inner
+        depth += 1
     return False
 
 
@@ -69,10 +76,15 @@ def kernel_fields(entry: dict[str, Any]) -> dict[str, str]:
     the form the ISA parser reads from ``.amdgpu_metadata``; lists are space-separated, ``.args`` dropped."""
     fields: dict[str, str] = {}
     for key, value in entry.items():
-        name = str(key).lstrip(".")
+        name = key.lstrip(".") if type(key) is str else str(key).lstrip(".")
         if name == "args":
             continue
-        if isinstance(value, list | tuple):
+        kind = type(value)  # msgpack gives exact types: the common ones first, the rest as before
+        if kind is str:
+            fields[name] = value
+        elif kind is int or kind is float:
+            fields[name] = str(value)
+        elif isinstance(value, list | tuple):
             fields[name] = " ".join(str(v) for v in value)
         elif isinstance(value, bool):
             fields[name] = "1" if value else "0"

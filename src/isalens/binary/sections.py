@@ -3,18 +3,29 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
-
+from isalens.binary.elf64 import (
+    SHF_EXECINSTR,
+    SHN_ABS,
+    SHN_COMMON,
+    SHN_UNDEF,
+    SHT_NOBITS,
+    STT_FILE,
+    STT_SECTION,
+    Elf64,
+    ElfFormatError,
+)
 from isalens.errors import InputError, guarded
 
 __all__ = ["CodeSection", "code_sections"]
 
-_SHF_EXECINSTR = 0x4
+#: st_info types by their gABI names ("Symbol Table"); another value is shown as its number
+_TYPE_NAMES = {0: "STT_NOTYPE", 1: "STT_OBJECT", 2: "STT_FUNC", 3: "STT_SECTION", 4: "STT_FILE", 5: "STT_COMMON",
+               6: "STT_TLS", 7: "STT_NUM", 8: "STT_RELC", 9: "STT_SRELC", 10: "STT_LOOS", 12: "STT_HIOS",
+               13: "STT_LOPROC", 15: "STT_HIPROC"}
+#: section indices that name no section: undefined, absolute, common
+_NO_SECTION = (SHN_UNDEF, SHN_ABS, SHN_COMMON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,24 +44,18 @@ def code_sections(data: bytes, *, file: str, where: str) -> list[CodeSection]:
     with guarded(file, where, code="code-object"):
         try:
             return _read(data)
-        except ELFError as exc:
-            raise InputError(f"{where}: unreadable ELF: {exc}", file=file, code="code-object") from None
+        except ElfFormatError as exc:
+            raise InputError(f"{where}: damaged ELF: {exc}", file=file, code="code-object") from None
 
 
 def _read(data: bytes) -> list[CodeSection]:
-    elf = ELFFile(io.BytesIO(data))
+    elf = Elf64(data)
     by_index: dict[int, list[tuple[int, str, str]]] = {}
-    symtab = elf.get_section_by_name(".symtab") or elf.get_section_by_name(".dynsym")
-    if isinstance(symtab, SymbolTableSection):
-        for sym in symtab.iter_symbols():
-            kind = sym["st_info"]["type"]
-            if not sym.name or kind in ("STT_SECTION", "STT_FILE") or not isinstance(sym["st_shndx"], int):
-                continue
-            by_index.setdefault(sym["st_shndx"], []).append((int(sym["st_value"]), sym.name, str(kind)))
-    out = []
-    for index, section in enumerate(elf.iter_sections()):
-        if not int(section["sh_flags"]) & _SHF_EXECINSTR or section["sh_type"] == "SHT_NOBITS":
+    symtab = elf.section(".symtab") or elf.section(".dynsym")
+    for name, value, _size, kind, shndx in elf.symbols(symtab) if symtab else ():
+        if not name or kind in (STT_SECTION, STT_FILE) or shndx in _NO_SECTION:
             continue
-        out.append(CodeSection(section.name, int(section["sh_addr"]), section.data(),
-                               tuple(sorted(by_index.get(index, [])))))
-    return out
+        by_index.setdefault(shndx, []).append((value, name, _TYPE_NAMES.get(kind, str(kind))))
+    return [CodeSection(section.name, section.address, elf.contents(section), tuple(sorted(by_index.get(index, []))))
+            for index, section in enumerate(elf.sections)
+            if section.flags & SHF_EXECINSTR and section.type != SHT_NOBITS]

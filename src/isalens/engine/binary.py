@@ -6,7 +6,6 @@ decoder or llvm-objdump into the ``objdump`` dialect, with each kernel's descrip
 from __future__ import annotations
 
 import dataclasses
-import gc
 import mmap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -76,19 +75,14 @@ def iter_code_objects(path: Path) -> Iterator[Listed]:
         raise InputError(f"reading binaries needs {exc.name}: {BINARY_EXTRA}", file=str(path),
                          code="binary-extra") from None
     with mapped(path) as data:
-        for count, ref in enumerate(find_code_objects(data, file=str(path)), 1):
+        # no collection of cycles here: reading a code object (binary.elf64, msgpack) makes none, so the pause of
+        # the cyclic collector during a command (cli.main) costs nothing; pyelftools' readers made them, and a
+        # collection every 64 code objects walked the growing listing (3 s of librocsparse's `list`)
+        for ref in find_code_objects(data, file=str(path)):
             try:
                 yield Listed(ref.source, read_code_object(ref.data, file=str(path), source=ref.source))
             except IsalensError as exc:
                 yield Listed(ref.source, None, exc)
-            # pyelftools' readers hold reference cycles, now garbage; the CLI pauses the cyclic collector for a
-            # command (cli.main), so they are collected here, every 64 code objects (each one's cycles hold
-            # its megabytes), while the heap is still small (with the collector running, as in the Python
-            # API, it finds them itself)
-            if count % 64 == 0 and not gc.isenabled():
-                gc.collect()
-    if not gc.isenabled():
-        gc.collect()
 
 
 def _matches(co: CodeObject, target: str) -> bool:
