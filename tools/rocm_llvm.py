@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["disassemble", "library", "listing"]
+__all__ = ["disassemble", "library", "listing", "occupancy"]
 
 #: a processor name as LLVM spells AMDGPU targets; anything else never reaches the library
 _CPU = re.compile(r"gfx[0-9a-f]{3,4}")
@@ -62,6 +62,80 @@ def disassemble(cpu: str, probes: list[tuple[int, ...]], features: str = "") -> 
     return out
 
 
+def occupancy(cpu: str, kernels: list[tuple[int, int, int]], features: str = "") -> list[tuple[int, int] | None]:
+    """ROCm LLVM's ``; NumVgprs`` and ``; Occupancy`` for tiny kernels compiled for ``cpu`` (its LLVM-C target
+    machine, verbose assembly), each (VGPRs it clobbers: v0 .. v(n-1) by inline asm, bytes of LDS it uses,
+    maximum workgroup size); None when ROCm LLVM emits no kernel (a feature the target lacks, e.g.
+    +wavefrontsize64 on gfx1250). Raises RuntimeError like :func:`listing`."""
+    lib = library()
+    if lib is None:
+        raise RuntimeError("rocm-llvm-python is not installed (pip install '.[rocm-oracle]')")
+    if not _CPU.fullmatch(cpu) or not _FEATURES.fullmatch(features):
+        raise RuntimeError(f"not an AMDGPU processor/feature string: {cpu!r} {features!r}")
+    run = subprocess.run([sys.executable, __file__, str(lib), cpu, features, "compile"],
+                         input="".join(f"{v} {lds} {wg}\n" for v, lds, wg in kernels), capture_output=True,
+                         text=True, check=False)
+    lines = run.stdout.splitlines()
+    if run.returncode != 0 or len(lines) != len(kernels):
+        raise RuntimeError(f"ROCm LLVM code generation failed for {cpu}: {run.stderr.strip()[-300:]}")
+    return [None if line == "-" else (int(line.split()[0]), int(line.split()[1])) for line in lines]
+
+
+def _kernel_ir(vgprs: int, lds: int, workgroup: int) -> str:
+    """LLVM IR of a kernel that clobbers v(vgprs-1) and stores one byte to an LDS array of ``lds`` bytes."""
+    decl = f"@lds = internal addrspace(3) global [{lds} x i8] poison, align 4\n" if lds else ""
+    use = (f"  store volatile i8 1, ptr addrspace(3) getelementptr ([{lds} x i8], ptr addrspace(3) @lds, i32 0, "
+           "i32 1)\n") if lds else ""
+    return (f'target triple = "amdgcn-amd-amdhsa"\n{decl}define amdgpu_kernel void @k() #0 {{\n'
+            f'  call void asm sideeffect "; use", "~{{v{vgprs - 1}}}"()\n{use}  ret void\n}}\n'
+            f'attributes #0 = {{ "amdgpu-flat-work-group-size"="1,{workgroup}" }}\n')
+
+
+def _compile_child(lib: object, cpu: str, features: str) -> None:
+    """Read ``VGPRS LDS WORKGROUP`` lines; print ``NUMVGPRS OCCUPANCY`` (or ``-``) for each kernel."""
+    import ctypes
+
+    vp = ctypes.c_void_p
+    fn = getattr
+    for name, res, args in (
+            ("LLVMContextCreate", vp, []), ("LLVMCreateMemoryBufferWithMemoryRangeCopy", vp,
+                                            [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p]),
+            ("LLVMParseIRInContext", ctypes.c_int, [vp, vp, ctypes.POINTER(vp), ctypes.POINTER(ctypes.c_char_p)]),
+            ("LLVMGetTargetFromTriple", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(vp),
+                                                       ctypes.POINTER(ctypes.c_char_p)]),
+            ("LLVMCreateTargetMachine", vp, [vp, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
+                                             ctypes.c_int, ctypes.c_int]),
+            ("LLVMSetTargetMachineAsmVerbosity", None, [vp, ctypes.c_int]),
+            ("LLVMTargetMachineEmitToMemoryBuffer", ctypes.c_int, [vp, vp, ctypes.c_int,
+                                                                   ctypes.POINTER(ctypes.c_char_p),
+                                                                   ctypes.POINTER(vp)]),
+            ("LLVMGetBufferStart", vp, [vp]), ("LLVMGetBufferSize", ctypes.c_size_t, [vp])):
+        f = fn(lib, name)
+        f.restype, f.argtypes = res, args
+    for init in ("LLVMInitializeAMDGPUTargetInfo", "LLVMInitializeAMDGPUTarget", "LLVMInitializeAMDGPUTargetMC",
+                 "LLVMInitializeAMDGPUAsmPrinter"):
+        fn(lib, init)()
+    triple, err = b"amdgcn-amd-amdhsa", ctypes.c_char_p()
+    target = vp()
+    if fn(lib, "LLVMGetTargetFromTriple")(triple, ctypes.byref(target), ctypes.byref(err)):
+        sys.exit("no AMDGPU target")
+    machine = fn(lib, "LLVMCreateTargetMachine")(target, triple, cpu.encode(), features.encode(), 2, 0, 0)
+    fn(lib, "LLVMSetTargetMachineAsmVerbosity")(machine, 1)
+    for line in sys.stdin:
+        vgprs, lds, workgroup = (int(x) for x in line.split())
+        ir = _kernel_ir(vgprs, lds, workgroup).encode()
+        context = fn(lib, "LLVMContextCreate")()
+        buf = fn(lib, "LLVMCreateMemoryBufferWithMemoryRangeCopy")(ir, len(ir), b"k")
+        module, out = vp(), vp()
+        if fn(lib, "LLVMParseIRInContext")(context, buf, ctypes.byref(module), ctypes.byref(err)) or \
+                fn(lib, "LLVMTargetMachineEmitToMemoryBuffer")(machine, module, 0, ctypes.byref(err),
+                                                               ctypes.byref(out)):
+            sys.exit(f"cannot compile: {err.value!r}")
+        text = ctypes.string_at(fn(lib, "LLVMGetBufferStart")(out), fn(lib, "LLVMGetBufferSize")(out)).decode()
+        found = re.search(r"; NumVgprs: (\d+).*?; Occupancy: (\d+)", text, re.S)
+        print(f"{found.group(1)} {found.group(2)}" if found else "-", flush=False)
+
+
 def _child(lib_path: str, cpu: str, features: str) -> None:
     """Read hex chunks from stdin, one a line; print each one's instructions as a JSON list of [length, text]."""
     import ctypes
@@ -95,4 +169,9 @@ def _child(lib_path: str, cpu: str, features: str) -> None:
 
 
 if __name__ == "__main__":
-    _child(*sys.argv[1:4])
+    if sys.argv[4:5] == ["compile"]:
+        import ctypes
+
+        _compile_child(ctypes.CDLL(sys.argv[1]), sys.argv[2], sys.argv[3])
+    else:
+        _child(*sys.argv[1:4])

@@ -162,9 +162,10 @@ def waves_with_sgprs(arch: ArchSpec, sgprs: int) -> int:
 
 
 def _eus_per_cu(arch: ArchSpec, wgp: bool) -> int:
-    # LLVM getEUsPerCU: 4 SIMDs per CU before gfx10 and per WGP in WGP mode, 2 per CU in CU mode
+    # LLVM getEUsPerCU: 4 SIMDs per CU before gfx10 and per WGP in WGP mode; in CU mode the CU's SIMDs: 2 on
+    # gfx10-gfx12, 4 on gfx12.5 (arch data simds_per_cu: "GFX12.5 only supports CU mode, which contains four SIMDs")
     if arch.generation >= 10 and not wgp:
-        return 2
+        return arch.simds_per_cu
     return 4
 
 
