@@ -63,6 +63,8 @@ def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
     elif template.endswith(" offset:513"):
         head, offset = template.removesuffix(" offset:513"), o0 | o1 << 8
         tail = f" offset:{offset}" if offset else ""
+    elif template.endswith(_SWIZZLE_PROBE):
+        head, tail = template.removesuffix(_SWIZZLE_PROBE), _swizzle(o0 | o1 << 8, family)
     elif o0 or o1:
         raise _Unsupported("DS offset form")
     else:
@@ -73,6 +75,41 @@ def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
     if d.value("GDS"):
         out += " gds"
     return out
+
+
+#: ``ds_swizzle_b32``'s table text: probed with OFFSET0 = 1, OFFSET1 = 2 (offset 0x201)
+_SWIZZLE_PROBE = ' offset:swizzle(BITMASK_PERM,"1000p")'
+_QUAD_PERM, _BITMASK_MAX = "QUAD_PERM", 0x1F
+
+
+def _swizzle(offset: int, family: str) -> str:
+    """``ds_swizzle_b32``'s 16-bit offset as LLVM 19 prints it (rules of ``AMDGPUInstPrinter::printSwizzle``,
+    facts, checked against llvm-mc-19 for all 65,536 offsets: ``test_ds_swizzle_offsets_equal_llvm_mc``): nothing
+    for 0; high byte 0x80: ``swizzle(QUAD_PERM,l0,l1,l2,l3)`` (2 bits per lane); bit 15 clear: the bitmask mode
+    (and mask 4:0, or mask 9:5, xor mask 14:10) as ``SWAP``, ``REVERSE``, ``BROADCAST`` or the 5-character
+    ``BITMASK_PERM`` string; any other value in decimal."""
+    if offset == 0:
+        return ""
+    if offset >> 8 == 0x80:
+        return f" offset:swizzle({_QUAD_PERM}," + ",".join(str(offset >> (2 * i) & 3) for i in range(4)) + ")"
+    if offset & 0x8000:
+        if family == "gfx950":  # newer LLVM (ROCm's, gfx950's oracle) names more of these modes (FFT, ROTATE)
+            raise _Unsupported("ds_swizzle offset mode")
+        return f" offset:{offset}"
+    and_mask, or_mask, xor_mask = offset & 0x1F, offset >> 5 & 0x1F, offset >> 10 & 0x1F
+    if and_mask == _BITMASK_MAX and or_mask == 0 and xor_mask.bit_count() == 1:
+        return f" offset:swizzle(SWAP,{xor_mask})"
+    if and_mask == _BITMASK_MAX and or_mask == 0 and xor_mask and not xor_mask & (xor_mask + 1):
+        return f" offset:swizzle(REVERSE,{xor_mask + 1})"
+    group = _BITMASK_MAX - and_mask + 1
+    if group > 1 and not group & (group - 1) and or_mask < group and xor_mask == 0:
+        return f" offset:swizzle(BROADCAST,{group},{or_mask})"
+    # each lane-id bit, high to low: what lane 0 (all bits 0) and lane 31 (all 1) read there: the same constant
+    # bit ("0"/"1"), the lane's own bit ("p", preserved) or its inverse ("i")
+    lo, hi = or_mask ^ xor_mask, (and_mask | or_mask) ^ xor_mask
+    bits = "".join(("1" if lo >> b & 1 else "0") if (lo ^ hi) >> b & 1 == 0 else ("i" if lo >> b & 1 else "p")
+                   for b in range(4, -1, -1))
+    return f' offset:swizzle(BITMASK_PERM,"{bits}")'
 
 
 def _cache_flags(fmt: str, d: Decoded, family: str, glc_printed: bool) -> list[str]:
