@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import msgpack
@@ -23,18 +24,16 @@ _CONTAINERS = (dict, list, tuple)
 
 def _too_deep(doc: object) -> bool:
     """Whether maps and arrays in ``doc`` nest deeper than :data:`_MAX_DEPTH` (some value lies more than that many
-    levels down), walked level by level without recursion; only each level's containers are kept (a library's
-    metadata holds millions of scalars)."""
-    level = [doc] if type(doc) in _CONTAINERS else []
+    levels down), walked level by level without recursion; each level's values are gathered by ``itertools``
+    and only the containers among them kept (a library's metadata holds a million small maps)."""
+    level: list[Any] = [doc] if type(doc) in _CONTAINERS else []
     depth = 0  # of the containers in ``level``
     while level:
-        inner: list[object] = []
-        for item in level:
-            values = item.values() if type(item) is dict else item
-            if depth >= _MAX_DEPTH and values:
-                return True
-            inner += [v for v in values if type(v) in _CONTAINERS]  # type: ignore[attr-defined]
-        level = inner
+        values = list(chain(chain.from_iterable([x.values() for x in level if type(x) is dict]),
+                            chain.from_iterable([x for x in level if type(x) is not dict])))
+        if depth >= _MAX_DEPTH and values:
+            return True
+        level = [v for v in values if type(v) in _CONTAINERS]
         depth += 1
     return False
 
