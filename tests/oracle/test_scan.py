@@ -312,3 +312,29 @@ def test_resume_is_per_kernel_and_remembers(builds: dict[str, Path], tmp_path: P
     scan(paths, tmp_path / "k.parquet", workers=1, on_unit=chosen.append, progress=False,
          options=ScanOptions(kernel="heavy"))
     assert [u.kernels for u in chosen] == [("heavy",), ("heavy",)]
+
+
+def test_rows_of_a_debug_build_equal_those_of_the_whole_document(tmp_path: Path) -> None:
+    # the scan reads no DWARF inlining entries (scan.work._ROWS_SHOW_INLINES: they reach only lists that rows
+    # leave out); its rows must equal those of the analyze document built with every DWARF part read
+    from isalens.binary.codeobject import read_code_object
+    from isalens.engine.binary import load_code_object
+    from isalens.scan.rows import rows_from_document
+    from isalens.scan.work import analyze_document
+    from tests.conftest import EXAMPLES
+    from tests.oracle.test_source_lines import _build
+
+    path = _build(EXAMPLES / "kernels" / "source" / "inlined.cl", "gfx90a", tmp_path / "full.co", "-g")
+    module = load_code_object(read_code_object(path.read_bytes(), file=str(path), source="code object"),
+                              file=str(path))
+    kernels = module.ir.kernels
+    # the build really has what the scan skips (inlined call chains) and what it keeps (variables)
+    assert any(f.inlined_at for k in kernels for f in k.source.frames)
+    assert any(k.source.variables for k in kernels)
+    expected = {r["kernel"]: r for r in rows_from_document(analyze_document(module))}
+    out = tmp_path / "r.parquet"
+    assert main(["scan", str(path), "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    rows = {r["kernel"]: r for r in read_rows(out)}
+    assert sorted(rows) == sorted(expected) and expected
+    for name, row in expected.items():
+        assert {key: rows[name].get(key) for key in row} == row, name

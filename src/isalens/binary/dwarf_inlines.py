@@ -145,7 +145,11 @@ def attach_frames(kernel: Kernel, ranges: list[FrameRange]) -> Kernel:
     addresses = [i.address if i.address is not None else -1 for i in ins]
     own = Frame(kernel.name)
     frames: list[Frame] = [own] * len(ins)
-    for r in sorted(ranges, key=lambda r: r.depth):  # deeper ranges overwrite their callers'
+    # only the ranges reaching into the kernel's addresses (the others cover no instruction of it): a code object
+    # of a library holds ten thousand ranges and a hundred kernels, each looked up by two bisections per kernel
+    lo, hi = min(addresses), max(addresses)
+    inside = [r for r in ranges if r.high > lo and r.low <= hi]
+    for r in sorted(inside, key=lambda r: r.depth):  # deeper ranges overwrite their callers'
         start = bisect.bisect_left(addresses, r.low)
         end = bisect.bisect_left(addresses, r.high)
         frames[start:end] = [r.frame] * (end - start)

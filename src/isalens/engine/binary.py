@@ -117,11 +117,12 @@ _WARNINGS_SHOWN = 5
 def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
                      wave_size: int | None = None, symbols: list[str] | None = None,
                      disassembly: str | None = None, spec: ArchSpec | None = None,
-                     disassembler: str = "ours") -> LoadedModule:
+                     disassembler: str = "ours", inlines: bool = True) -> LoadedModule:
     """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it;
     ``disassembly``, the whole object's from :func:`disassemble_all`, saves the disassembler run; ``spec``, the
     target of ``co.processor`` when the request has resolved it already; ``disassembler``: ``ours`` or
-    ``llvm`` (:mod:`isalens.engine.code_listing`)."""
+    ``llvm`` (:mod:`isalens.engine.code_listing`); ``inlines=False`` leaves out the inlining call chains of the
+    DWARF (a scan's rows need none: they show only in the document's ``source_lines`` list, not a column)."""
     if spec is None:
         spec = resolve_arch(co.processor, file=file)
     if symbols is None and kernel is not None:
@@ -151,7 +152,7 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
              if chosen is None or k.symbol in chosen}
     module = registry.parse(text, file=label, target=target_info(spec, wave_size), dialect="objdump",
                             ignore_unknown=ignore_unknown, packed_workitem_ids=spec.packed_workitem_ids, facts=facts)
-    module = _with_line_table(module, co, file)
+    module = _with_line_table(module, co, file, inlines)
     if notes:
         module = dataclasses.replace(module, diagnostics=(*notes, *module.diagnostics))
     if co.warnings:  # fields read but not understood: one line each, naming the code object and the kernel
@@ -198,9 +199,10 @@ def _read_once(reader: Callable[..., T], co: CodeObject, file: str, **keywords: 
     return cast(T, result)
 
 
-def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
+def _with_line_table(module: Module, co: CodeObject, file: str, inlines: bool = True) -> Module:
     """The kernels of ``module`` with their source lines from the code object's DWARF line table (``-g``,
-    ``-gline-tables-only``); a damaged table is a warning, and the ISA figures stand without it."""
+    ``-gline-tables-only``), their inlining call chains (with ``inlines``) and variables; a damaged table is a
+    warning, and the ISA figures stand without it."""
     if co.debug_info == "none":  # no .debug_line (read_code_object saw the sections): no second ELF parse
         return module
     from isalens.binary.dwarf_lines import attach_line_table, read_line_table
@@ -214,14 +216,15 @@ def _with_line_table(module: Module, co: CodeObject, file: str) -> Module:
         return module
     problems = list(table.problems)
     kernels = tuple(attach_line_table(k, table) for k in module.kernels)
-    from isalens.binary.dwarf_inlines import attach_frames, read_frames
+    if inlines:
+        from isalens.binary.dwarf_inlines import attach_frames, read_frames
 
-    try:  # which function each instruction is, and the call sites that inlined it
-        frames, frame_problems = _read_once(read_frames, co, file)
-        problems += frame_problems
-        kernels = tuple(attach_frames(k, frames) for k in kernels)
-    except IsalensError as exc:
-        problems.append(f"{exc.message}: no inlining call chains")
+        try:  # which function each instruction is, and the call sites that inlined it
+            frames, frame_problems = _read_once(read_frames, co, file)
+            problems += frame_problems
+            kernels = tuple(attach_frames(k, frames) for k in kernels)
+        except IsalensError as exc:
+            problems.append(f"{exc.message}: no inlining call chains")
     if co.debug_info == "lines+variables":  # location lists (-g): which registers hold which variables
         from isalens.binary.dwarf_variables import attach_variables, read_variable_ranges
 

@@ -85,6 +85,13 @@ def _parsed(unit: Unit, read: Callable[..., CodeObject]) -> CodeObject:
 
 _LISTINGS: dict[tuple[str, str, str], str] = {}
 
+#: whether a row holds anything the DWARF inlining entries decide: no, they reach only the ``source_lines`` list
+#: of the document (each line's function and call chain), which rows leave out (scan.rows); reading them was a
+#: third of a scan of librocsparse's -g code objects (pyelftools' DIE parsing, attaching them per kernel). The
+#: variables stay: a kernel's ``debug_info`` column says whether any covers it.
+#: tests/oracle/test_scan.py checks a -g build's rows equal those of the whole analyze document
+_ROWS_SHOW_INLINES = False
+
 
 def _listing(unit: Unit, co: CodeObject, disassembler: str) -> str:
     key = (unit.content_hash, unit.source, disassembler)
@@ -133,7 +140,8 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     try:
         chosen = None if options.kernel is None and unit.kernels is None else symbols
         module = load_code_object(co, file=unit.file, symbols=chosen, ignore_unknown=options.ignore_unknown,
-                                  disassembly=whole, disassembler=options.disassembler)
+                                  disassembly=whole, disassembler=options.disassembler,
+                                  inlines=_ROWS_SHOW_INLINES)
         return rows_from_document(analyze_document(module, workgroup=options.workgroup), **identity)
     except IsalensError:
         pass
@@ -147,7 +155,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     for symbol in symbols:
         try:
             module = load_code_object(co, file=unit.file, symbols=[symbol], ignore_unknown=options.ignore_unknown,
-                                      disassembly=whole)
+                                      disassembly=whole, inlines=_ROWS_SHOW_INLINES)
             rows += rows_from_document(analyze_document(module, workgroup=options.workgroup), **identity)
         except IsalensError as exc:
             rows.append(error_row(exc.message, exc.code, kernel=symbol, **identity))
