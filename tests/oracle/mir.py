@@ -29,7 +29,8 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["MirBlock", "MirInstruction", "MirOperand", "Unit", "asm_block_markers", "asm_block_starts",
-           "mir_block_instructions", "mir_block_liveins", "mir_live_after", "mir_read_live_after",
+           "mir_block_instructions", "mir_block_livein_items", "mir_block_liveins", "mir_live_after",
+           "mir_read_live_after", "mir_read_live_ins",
            "mir_register_units", "mir_reserved_registers", "without_tuple_implicits"]
 
 Unit = tuple[str, int, int]
@@ -122,8 +123,9 @@ def mir_register_units(reg: str, lane_mask: int | None = None) -> frozenset[Unit
     return frozenset(units)
 
 
-def _parse_liveins(text: str) -> frozenset[Unit]:
-    units: set[Unit] = set()
+def _parse_livein_items(text: str) -> tuple[frozenset[Unit], ...]:
+    """The units of each item of a ``liveins:`` list, in order."""
+    items: list[frozenset[Unit]] = []
     for item in text.split(","):
         item = item.strip()
         if not item:
@@ -132,8 +134,8 @@ def _parse_liveins(text: str) -> frozenset[Unit]:
         if m is None:
             raise ValueError(f"cannot parse live-in {item!r}")
         mask = int(m["mask"], 16) if m["mask"] else None
-        units |= mir_register_units(m["reg"], mask)
-    return frozenset(units)
+        items.append(mir_register_units(m["reg"], mask))
+    return tuple(items)
 
 
 _RESERVED_FIELD = re.compile(
@@ -165,9 +167,16 @@ def mir_reserved_registers(mir_text: str) -> dict[str, frozenset[Unit]]:
 
 def mir_block_liveins(mir_text: str) -> dict[str, dict[int, frozenset[Unit]]]:
     """Function name -> MIR block number -> units live on entry (empty for blocks with none)."""
-    result: dict[str, dict[int, frozenset[Unit]]] = {}
+    return {func: {n: frozenset().union(*items) for n, items in blocks.items()}
+            for func, blocks in mir_block_livein_items(mir_text).items()}
+
+
+def mir_block_livein_items(mir_text: str) -> dict[str, dict[int, tuple[frozenset[Unit], ...]]]:
+    """Function name -> MIR block number -> the units of each item its ``liveins:`` list names, in order
+    (``$sgpr0_sgpr1_sgpr2`` is one item of three registers, ``$vgpr2_vgpr3:0xC`` one of v3 alone)."""
+    result: dict[str, dict[int, tuple[frozenset[Unit], ...]]] = {}
     func: str | None = None
-    blocks: dict[int, frozenset[Unit]] = {}
+    blocks: dict[int, tuple[frozenset[Unit], ...]] = {}
     in_body = False
     block: int | None = None
     pending: list[str] | None = None  # live-in text of a list that continues on the next line
@@ -175,7 +184,7 @@ def mir_block_liveins(mir_text: str) -> dict[str, dict[int, frozenset[Unit]]]:
     def flush_pending() -> None:
         nonlocal pending
         if pending is not None and block is not None:
-            blocks[block] = _parse_liveins(" ".join(pending))
+            blocks[block] = _parse_livein_items(" ".join(pending))
         pending = None
 
     for line in mir_text.splitlines():
@@ -207,7 +216,7 @@ def mir_block_liveins(mir_text: str) -> dict[str, dict[int, frozenset[Unit]]]:
         m = _BLOCK.match(line)
         if m is not None:
             block = int(m["num"])
-            blocks.setdefault(block, frozenset())
+            blocks.setdefault(block, ())
             continue
         m = _LIVEINS.match(line)
         if m is not None and block is not None:
@@ -533,6 +542,14 @@ def mir_read_live_after(blocks: dict[int, MirBlock], *, tuple_implicits: bool = 
     if not tuple_implicits:
         blocks = {n: MirBlock(b.successors, [without_tuple_implicits(i) for i in b.instructions])
                   for n, b in blocks.items()}
+    live_in = mir_read_live_ins(blocks)
+    return {n: mir_live_after(b, live_in) for n, b in blocks.items()}
+
+
+def mir_read_live_ins(blocks: dict[int, MirBlock]) -> dict[int, frozenset[Unit]]:
+    """Block number -> the units live on entry by the MIR's reads alone (:func:`mir_read_live_after`): a
+    backward fixpoint over the MIR's own successors, ignoring the live-ins LLVM lists. A register LLVM
+    lists but no path from the block reads before a write is not in it."""
     live_in: dict[int, frozenset[Unit]] = dict.fromkeys(blocks, frozenset())
     changed = True
     while changed:
@@ -553,4 +570,4 @@ def mir_read_live_after(blocks: dict[int, MirBlock], *, tuple_implicits: bool = 
             new = frozenset(live)
             if new != live_in[n]:
                 live_in[n], changed = new, True
-    return {n: mir_live_after(b, live_in) for n, b in blocks.items()}
+    return live_in

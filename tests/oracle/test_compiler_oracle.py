@@ -89,6 +89,17 @@
   targets differed with the rule off). Held back, function blocks 78/85, 78/85, 80/85 -> 83/85, 83/85, 85/85
   (gfx902/gfx90a/gfx1030), the rest the three LLVM over-listings above; corpus: kernel blocks gfx902
   865/866, gfx90a 892/893, gfx1030 889/890, gfx1100 890/892, function blocks 76/76 on each.
+  Held-back round 5: those over-listings are named from LLVM's MIR, not by hand. A register LLVM lists
+  live-in that no path below reads before a write (LLVM's liveness rebuilt from its reads alone,
+  :func:`tests.oracle.mir.mir_read_live_ins`) is LLVM's bookkeeping when it is an SGPR (scalar code runs
+  whatever EXEC is, so LLVM's graph is the hardware's) or a register a function's entry block writes
+  before any read; a VGPR elsewhere is not excused, its switched-off lanes may be read on an edge LLVM
+  removed (:func:`over_listing`). liveness/stale_execz.cl last_below (s[14:15] on gfx9, s9 on gfx1030,
+  s5 on gfx1100), agpr_saves.cl churn (a0-a3 on gfx90a) and tuple_livein.cl block_sums (s1 on gfx1030,
+  s[4:5] on gfx1100) reproduce the three shapes: 7 blocks, each named. Corpus: kernel blocks gfx902
+  895/896, gfx90a 922/923, gfx1030 919/921, gfx1100 920/923; function blocks 120/121, 119/121, 119/120,
+  119/120 (98.35-99.17%, 100% counting LLVM's over-listing). Held back unchanged: function blocks 83/85,
+  83/85, 85/85, kernel blocks 702/702, 706/706, 700/701, every differing block named.
 * per-instruction liveness: see :func:`test_per_instruction_liveness_equals_llvm_mir`.
 """
 
@@ -112,11 +123,15 @@ from isalens.ir.registers import RegFile, registers_in
 from tests.oracle.corpus import CorpusEntry
 from tests.oracle.mir import (
     NOT_EMITTED,
+    MirBlock,
+    Unit,
     asm_block_markers,
     mir_block_instructions,
+    mir_block_livein_items,
     mir_block_liveins,
     mir_live_after,
     mir_read_live_after,
+    mir_read_live_ins,
     mir_reserved_registers,
 )
 
@@ -206,6 +221,10 @@ class BlockLiveIn:
     number: int
     ours: frozenset[tuple[str, int]]
     theirs: frozenset[tuple[str, int]]
+    #: when every register LLVM lists and we do not is one no path below reads before a write (LLVM's
+    #: liveness rebuilt from its reads alone): the name of the LLVM bookkeeping that lists it
+    #: (:func:`over_listing`), else None
+    over_listed: str | None = None
 
 
 def block_live_ins(corpus: list[CorpusEntry]) -> Iterator[BlockLiveIn]:
@@ -213,7 +232,8 @@ def block_live_ins(corpus: list[CorpusEntry]) -> Iterator[BlockLiveIn]:
     reserves are left out of both."""
     for entry in corpus:
         text = entry.llc_mir.read_text()
-        mir, reserved = mir_block_liveins(text), mir_reserved_registers(text)
+        mir, reserved = mir_block_livein_items(text), mir_reserved_registers(text)
+        instructions = mir_block_instructions(text)
         markers = asm_block_markers(entry.llc_asm.read_text())
         module = isalens.load(entry.llc_asm)
         for kernel in module.kernels:
@@ -221,6 +241,7 @@ def block_live_ins(corpus: list[CorpusEntry]) -> Iterator[BlockLiveIn]:
             defined_above = markers.get(kernel.name, {})
             skip = _registers(reserved.get(kernel.name, frozenset()))
             live = kernel.liveness()
+            read: dict[int, frozenset[Unit]] | None = None  # LLVM's live-ins from its reads alone, on demand
             n = len(kernel.ir.instructions)
             for number, start in sorted(kernel.ir.block_starts.items()):
                 if number not in blocks or start >= n:
@@ -228,9 +249,59 @@ def block_live_ins(corpus: list[CorpusEntry]) -> Iterator[BlockLiveIn]:
                 # our set before the first instruction is below every implicit-def marker; the block's
                 # entry is above the ones after its label (an empty block holds only those)
                 ours = _ours(live.live_in[start]) - skip - _registers(defined_above.get(number, frozenset()))
-                theirs = _registers(blocks[number]) - skip
+                theirs = _registers(frozenset().union(*blocks[number])) - skip
+                over = None
+                if theirs - ours:
+                    if read is None:
+                        read = mir_read_live_ins(instructions[kernel.name])
+                    over = over_listing(theirs - ours, _registers(read[number]), blocks[number],
+                                        instructions[kernel.name], number, kernel.ir.is_kernel)
                 yield BlockLiveIn(entry.source.name, entry.target, kernel.name, kernel.ir.is_kernel, number,
-                                  frozenset(ours), frozenset(theirs))
+                                  frozenset(ours), frozenset(theirs), over)
+
+
+#: LLVM's bookkeeping that lists registers no path below reads (module docstring, held-back shapes)
+OVER_LISTINGS = {
+    "tuple": "LLVM lists a whole register tuple for its live part, no read below",
+    "execz": "LLVM keeps the live-ins of an s_cbranch_execz it removed, no read below",
+    "entry": "LLVM lists registers a function's entry block writes before any read (AGPR saves)",
+    "scalar": "LLVM lists it live, no read below",
+}
+
+
+def over_listing(missing: set[tuple[str, int]], read: set[tuple[str, int]], items: tuple[frozenset[Unit], ...],
+                 blocks: dict[int, MirBlock], number: int, is_kernel: bool) -> str | None:
+    """The name (:data:`OVER_LISTINGS`) of the LLVM bookkeeping that explains why LLVM lists ``missing``
+    (registers we call dead) live into block ``number``, or None when some path below reads one of them
+    (``read``: LLVM's live-ins rebuilt from its reads over its own successors, :func:`mir_read_live_ins`) or
+    the shape does not show that the hardware cannot need them.
+
+    SGPRs: scalar instructions run whatever EXEC is, so LLVM's graph is the hardware's, and a scalar no path
+    below reads is dead. Named by what lists it: an item of ``items`` (the block's ``liveins:``) naming a
+    tuple of which another register is read below (``LivePhysRegs::addBlockLiveIns`` adds every
+    sub-register tuple overlapping a live lane: ``$sgpr0_sgpr1_sgpr2`` for a live s2); a block that ends
+    by writing EXEC without a branch (``SIPreEmitPeephole`` removed the ``s_cbranch_execz`` and its edge
+    after allocation, not the live-ins the edge needed). VGPRs and AGPRs keep values in lanes EXEC
+    switches off, on paths (removed skip edges) LLVM's graph may lack, so only one more shape: the entry
+    block of a function that writes them before any read (caller-saved there: LLVM's prologue copies the
+    callee-saved VGPRs into them, ``SILowerSGPRSpills`` lists them in every block)."""
+    if missing & read:
+        return None
+    if all(file == "s" for file, _ in missing):
+        if all(any(reg in _registers(item) and _registers(item) & read for item in items) for reg in missing):
+            return OVER_LISTINGS["tuple"]
+        emitted = [i for i in blocks[number].instructions if i.opcode not in NOT_EMITTED]
+        last = emitted[-1] if emitted else None
+        if last is not None and "BRANCH" not in last.opcode and any(
+                op.is_def and op.reg.startswith("exec") for op in last.operands):
+            return OVER_LISTINGS["execz"]
+        return OVER_LISTINGS["scalar"]
+    if number == 0 and not is_kernel:
+        written = _registers(frozenset().union(*(op.units for i in blocks[0].instructions
+                                                 for op in i.operands if op.is_def)))
+        if missing <= written:
+            return OVER_LISTINGS["entry"]
+    return None
 
 
 #: Block live-ins that differ from LLVM's for a reason the assembly text cannot show, each a documented
@@ -248,9 +319,14 @@ _ISSUE_TARGETS = ("gfx902", "gfx90a", "gfx1030", "gfx1100")
 
 
 def block_convention(block: BlockLiveIn) -> str | None:
-    """The named convention that explains a differing block, or None (a real difference)."""
-    sides = ({"ours"} if block.ours - block.theirs else set()) | ({"llvm"} if block.theirs - block.ours else set())
-    names = {_BLOCK_CONVENTIONS.get((block.source, block.function, side)) for side in sides}
+    """The named convention that explains a differing block, or None (a real difference): registers LLVM
+    lists that no path below reads by the block's :attr:`BlockLiveIn.over_listed`, the rest by
+    :data:`_BLOCK_CONVENTIONS`."""
+    names: set[str | None] = set()
+    if block.ours - block.theirs:
+        names.add(_BLOCK_CONVENTIONS.get((block.source, block.function, "ours")))
+    if block.theirs - block.ours:
+        names.add(block.over_listed or _BLOCK_CONVENTIONS.get((block.source, block.function, "llvm")))
     if None in names or not names:
         return None
     return " + ".join(sorted(n for n in names if n is not None))
@@ -258,9 +334,11 @@ def block_convention(block: BlockLiveIn) -> str | None:
 
 def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -> None:
     """Per target and per kind (kernels / non-kernel functions): the share of blocks whose live-ins equal
-    LLVM's, and every differing block named by its convention (:data:`_BLOCK_CONVENTIONS`); a block no
-    convention explains fails the test, so no block where the hardware needs a register we call dead can
-    hide. Printed: ``target kernels|functions: equal/compared (rate); by convention {...}``."""
+    LLVM's, and every differing block named by its convention (:data:`_BLOCK_CONVENTIONS`,
+    :data:`OVER_LISTINGS`); a block no convention explains fails the test, so no block where the hardware
+    needs a register we call dead can hide. Printed: ``target kernels|functions: equal/compared (rate),
+    with LLVM's over-listing N (rate); by convention {...}``, where the second figure also counts the blocks
+    whose only difference is registers LLVM lists and no path below reads (:func:`over_listing`)."""
     total = 0
     differ: list[str] = []
     unexplained: list[str] = []
@@ -270,11 +348,12 @@ def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -
     for block in block_live_ins(corpus):
         total += 1
         key = (block.target, block.is_kernel)
-        tally = per_target.setdefault(key, [0, 0])
+        tally = per_target.setdefault(key, [0, 0, 0])
         tally[0] += 1
         if block.ours == block.theirs:
             tally[1] += 1
             continue
+        tally[2] += not block.ours - block.theirs and block.over_listed is not None
         extra = sorted(block.ours - block.theirs)
         missing = sorted(block.theirs - block.ours)
         kinds["ours has more" if extra and not missing else
@@ -287,19 +366,25 @@ def test_block_live_ins_equal_llvm_post_ra_liveness(corpus: list[CorpusEntry]) -
             unexplained.append(line)
     agreement = 1 - len(differ) / max(total, 1)
     print(f"\nblock live-ins compared: {total}, equal: {total - len(differ)} ({agreement:.2%}); {dict(kinds)}")
-    for (target, is_kernel), (n, equal) in sorted(per_target.items()):
+    for (target, is_kernel), (n, equal, over) in sorted(per_target.items()):
         named = dict(conventions.get((target, is_kernel), {}))
-        print(f"  {target} {'kernels' if is_kernel else 'functions'}: {equal}/{n} ({equal / n:.2%})"
+        print(f"  {target} {'kernels' if is_kernel else 'functions'}: {equal}/{n} ({equal / n:.2%}), with "
+              f"LLVM's over-listing {equal + over} ({(equal + over) / n:.2%})"
               + (f"; by convention {named}" if named else ""))
     print("\n".join(differ[:60]))
     assert total > 6000
-    assert agreement >= 0.997
+    # measured 99.68%: 99.77% before liveness/stale_execz.cl, agpr_saves.cl and tuple_livein.cl, whose 7
+    # differing blocks reproduce LLVM's over-listing on purpose
+    assert agreement >= 0.996
     assert not unexplained, "\n".join(unexplained)
     for target in _ISSUE_TARGETS:
         kernels, functions = per_target[(target, True)], per_target[(target, False)]
-        # measured 99.76-99.88% of kernel blocks (gfx1100: 815/817, the two named above), 100% of functions
+        # measured 99.67-99.89% of kernel blocks (gfx1100: 920/923, the three named above); function blocks
+        # 98.35% (gfx90a, 119/121) to 99.17%, 100% with LLVM's over-listing: the function blocks that
+        # differ are liveness/stale_execz.cl last_below and agpr_saves.cl churn, written to show it
         assert kernels[1] / kernels[0] >= 0.995, target
-        assert functions[1] / functions[0] >= 0.99, target
+        assert functions[1] / functions[0] >= 0.98, target
+        assert (functions[1] + functions[2]) / functions[0] >= 0.99, target
 
 
 def test_peak_live_never_exceeds_requested(corpus: list[CorpusEntry]) -> None:
