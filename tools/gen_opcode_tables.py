@@ -644,6 +644,91 @@ MAI_MODIFIERS = {"cbsz": (0, 1 << 8), "abid": (0, 1 << 11), "acc_cd": (0, 1 << 1
                  "acc1": (1, 1 << 28), "blgp": (1, 1 << 29)}
 
 
+# gfx12.5 VOPD3 (96 bits; each bit flipped alone on ROCm LLVM, docs/decoder.md): encoding 31:24 = 0xCF, OPX 23:18,
+# OPY 17:12, SRCX0 8:0, SRCY0 40:32, neg bits 46:41, SRCX1 55:48, SRCX2 63:56, VDSTX 71:64, SRCY1 79:72,
+# SRCY2 87:80, VDSTY 95:88. Probe registers per field (bit position, register):
+_VOPD3_X = {"SRCX0": (0, SRC0), "SRCX1": (48, SRC1), "SRCX2": (56, SRC2), "VDSTX": (64, VDST)}
+_VOPD3_Y = {"SRCY0": (32, 48), "SRCY1": (72, 56), "SRCY2": (80, 64), "VDSTY": (88, SDST2)}
+
+
+def vopd3(llvm_mc: str, target: str) -> dict[str, dict[int, tuple[str, str, str]]]:
+    """gfx12.5's VOPD3 halves: sections ``VOPD3X``/``VOPD3Y``, each opcode probed with the other half
+    ``v_dual_mov_b32`` (opcode 8) and its own sources VGPRs (SRCX0/SRCY0 from 256), SRC2 also as an SGPR
+    (``v_dual_cndmask_b32``'s mask), unused sources zeroed (the last column, as for other formats); a
+    ``bitop3:0x20``/``0x40`` in a template is the SRC2 field read as ``bitop2``'s immediate."""
+    out: dict[str, dict[int, tuple[str, str, str]]] = {}
+    for half, mine, other, shift in (("VOPD3X", _VOPD3_X, _VOPD3_Y, 18), ("VOPD3Y", _VOPD3_Y, _VOPD3_X, 12)):
+        names = tuple(n for n in mine if n.endswith(("1", "2")))
+        rows: dict[int, tuple[str, str, str]] = {}
+        words: dict[int, tuple[int, ...]] = {}
+        todo = list(range(64))
+        for zero in _subsets(names):
+            for src2_file in ("v", "s", "i"):  # i: an immediate (bitop2's bitop3:), no register
+                probes, regs_of = [], []
+                for op in todo:
+                    value = 0xCF << 24 | op << shift | 8 << (30 - shift)  # the other half: v_dual_mov_b32
+                    regs: dict[tuple[str, int], str] = {}
+                    for name, (lo, reg) in mine.items():
+                        if name in zero:
+                            continue
+                        value |= (reg + (256 if name.endswith("0") else 0)) << lo
+                        if not (name.endswith("2") and src2_file == "i"):
+                            regs[("s" if name.endswith("2") and src2_file == "s" else "v", reg)] = name
+                    for name, (lo, reg) in other.items():  # mov: VDST and SRC0 only
+                        if name.startswith("VDST") or name.endswith("0"):
+                            value |= (reg + (256 if name.endswith("0") else 0)) << lo
+                    probes.append(tuple(value >> (32 * i) & 0xFFFFFFFF for i in range(3)))
+                    regs_of.append(regs)
+                texts = disassemble(llvm_mc, target, probes)
+                left = []
+                for op, regs, text in zip(todo, regs_of, texts, strict=True):
+                    parts = (text or "").split(" :: ")
+                    if len(parts) != 2 or "/*" in (text or ""):
+                        left.append(op)
+                        continue
+                    own = parts[0] if half == "VOPD3X" else parts[1]
+                    mn, _, operands = own.partition(" ")
+                    tmpl = template(operands, regs)
+                    src2 = next(n for n in mine if n.endswith("2"))
+                    if tmpl is None or (src2_file == "i" and src2 not in zero and " bitop3:" not in tmpl):
+                        left.append(op)
+                        continue
+                    rows[op] = (mn, tmpl, ",".join(sorted(zero)))
+                    words[op] = probes[todo.index(op)]
+                todo = left
+        out[half] = dict(sorted((op, _vopd3_negs(llvm_mc, target, half, row, words[op]))
+                                for op, row in rows.items()))
+    return out
+
+
+#: VOPD3 neg bits: source -> bit (41-46)
+_VOPD3_NEG = {"SRCX0": 41, "SRCX1": 42, "SRCX2": 43, "SRCY0": 44, "SRCY1": 45, "SRCY2": 46}
+
+
+def _vopd3_negs(llvm_mc: str, target: str, half: str, row: tuple[str, str, str], words: tuple[int, ...]
+                ) -> tuple[str, str, str]:
+    """``row`` with ``negSRC`` added to its last column for each source whose neg bit LLVM prints as ``-`` on that
+    operand (probed alone on the row's own words; LLVM rejects it on integer opcodes such as v_dual_mov_b32)."""
+    mn, tmpl, zero = row
+    value = sum(w << (32 * i) for i, w in enumerate(words))
+    base = disassemble(llvm_mc, target, [words])[0] or ""
+    own = 0 if half == "VOPD3X" else 1
+    accepted = []
+    sources = [n for n in _VOPD3_NEG if n[3] == half[-1] and f"{{{n}:" in tmpl]
+    probes = [tuple((value | 1 << _VOPD3_NEG[n]) >> (32 * i) & 0xFFFFFFFF for i in range(3)) for n in sources]
+    for name, text in zip(sources, disassemble(llvm_mc, target, probes) if probes else [], strict=True):
+        parts, plain = (text or "").split(" :: "), base.split(" :: ")
+        if len(parts) != 2 or len(plain) != 2 or parts[1 - own] != plain[1 - own]:
+            continue
+        # the operand of ``name`` in the template, by position, must gain a leading '-' and nothing else
+        at = [m.group(1) for m in re.finditer(r"\{(\w+):", tmpl)].index(name)
+        ops_plain, ops_neg = plain[own].split(", "), parts[own].split(", ")
+        if len(ops_plain) == len(ops_neg) and ops_neg[at] == "-" + ops_plain[at].split(" ")[0] + \
+                ops_plain[at][len(ops_plain[at].split(" ")[0]):] and ops_neg[:at] == ops_plain[:at]:
+            accepted.append("neg" + name)
+    return mn, tmpl, ",".join(z for z in (zero, *accepted) if z)
+
+
 def mai(llvm_mc: str, target: str) -> dict[int, tuple[str, str, str]]:
     """The MAI opcodes of a gfx9 family (every VOP3P opcode that prints ``abid:1`` for ABID = 1): mnemonic, the
     template with every modifier field 0 (VGPRs v8, v16, v24, v32 in VDST, SRC0-2), and the modifiers LLVM
@@ -784,6 +869,8 @@ def table(llvm_mc: str, target: str, layout: str,
             op = next(op for op, row in rows.items() if row[0] == "s_sendmsg")
             texts = disassemble(llvm_mc, target, [((0x17F << 23) | op << 16 | imm,) for imm in range(1024)])
             out["SENDMSG"] = {imm: ("s_sendmsg", t.partition(" ")[2], "") for imm, t in enumerate(texts) if t}
+    if target.startswith("gfx125") and (only is None or "VOPD3" in only):
+        out.update(vopd3(llvm_mc, target))
     if only is None or "EXP" in only:
         out.update(exp_table(llvm_mc, target, layout))
     if only is None or "WORDS" in only:

@@ -222,3 +222,43 @@ def test_gfx12_5_cmpx_e64_equal_rocm_llvm(target: str) -> None:
     others = [p for p in probes if p[0] & 0xFF != 126]
     assert all(isinstance(decode_text(list(p), target), Diagnostic) for p in others)
     assert oracle.disassemble(target, others) == [None] * len(others)
+
+
+@pytest.mark.parametrize("target", ["gfx1250", "gfx1251"])
+def test_gfx12_5_vopd3_equals_rocm_llvm(target: str) -> None:
+    """gfx12.5's VOPD3 (``decoder/vopd3.py``, sections VOPD3X/VOPD3Y): every X opcode with every Y opcode twice,
+    random registers, SGPR/constant/literal first sources, random neg bits and bitop3 immediates; where ROCm LLVM
+    decodes a word our text must equal its, and most must be spelled (neg bits LLVM rejects are diagnostics)."""
+    from isalens.isa.amdgcn.decoder.tables import opcode_table
+
+    oracle = _oracle()
+    rng = random.Random(3)
+    table = opcode_table("gfx12_5")
+
+    def reg(bank: int) -> int:  # VGPRs of the X half in bank 0, of the Y half in bank 2 (reg % 4): LLVM
+        return 4 * rng.randrange(0, 32) + bank  # rejects dual-issue pairs reading one bank twice
+
+    def src0(bank: int) -> int:
+        return rng.choice((256 + reg(bank), 256 + reg(bank), rng.randrange(0, 100, 2), rng.randrange(128, 209), 255))
+
+    def half(row: tuple[str, str, frozenset[str]], names: tuple[str, ...], bank: int) -> dict[str, int]:
+        values = {names[0]: src0(bank), names[1]: reg(bank), names[2]: rng.choice((106, reg(bank), rng.randrange(256))),
+                  names[3]: reg(bank) if bank == 0 else reg(bank) + 1}
+        return {n: 0 if n in row[2] else v for n, v in values.items()}
+    probes = []
+    for opx, xrow in table["VOPD3X"].items():
+        for opy, yrow in table["VOPD3Y"].items():
+            for _ in range(2):
+                f = {**half(xrow, ("SRCX0", "SRCX1", "SRCX2", "VDSTX"), 0),
+                     **half(yrow, ("SRCY0", "SRCY1", "SRCY2", "VDSTY"), 2)}
+                neg = rng.getrandbits(6) if rng.randrange(4) == 0 else 0
+                value = (0xCF << 24 | opx << 18 | opy << 12 | f["SRCX0"] | f["SRCY0"] << 32 | neg << 41
+                         | f["SRCX1"] << 48 | f["SRCX2"] << 56 | f["VDSTX"] << 64 | f["SRCY1"] << 72
+                         | f["SRCY2"] << 80 | f["VDSTY"] << 88)
+                probes.append((*(value >> (32 * i) & 0xFFFFFFFF for i in range(3)), rng.getrandbits(32)))
+    probes = [p if 255 in (p[0] & 0x1FF, p[1] & 0x1FF) else p[:3] for p in probes]
+    decoded, spelled, wrong = _equal_to_rocm_llvm(oracle, target, probes)
+    print(f"{target} VOPD3: {spelled}/{decoded} spelled, {len(wrong)} differ")
+    assert decoded > 500
+    assert not wrong, wrong[:5]
+    assert spelled >= 0.5 * decoded

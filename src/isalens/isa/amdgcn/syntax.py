@@ -44,7 +44,8 @@ class RawInstruction:
 # Flags and key:value modifiers that may follow the operands. Anything of the form ``name:value`` is
 # also a modifier; these bare words are the ones without a colon.
 _FLAG_MODIFIERS = frozenset((
-    "glc", "slc", "dlc", "scc", "nt", "sc0", "sc1", "nv", "lds", "gds", "offen", "idxen", "addr64", "tfe",
+    "glc", "slc", "dlc", "scc", "nt", "sc0", "sc1", "nv", "scale_offset", "lds", "gds", "offen", "idxen", "addr64",
+    "tfe",
     "lwe", "da", "r128", "a16", "d16", "unorm", "clamp", "done", "vm", "compr", "row_en", "off_row", "high",
     "neg_lo", "neg_hi", "row_mirror", "row_half_mirror",
 ))

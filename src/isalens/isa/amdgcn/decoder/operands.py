@@ -223,7 +223,7 @@ def _value(d: Decoded, name: str) -> int:
     field = d.get(name)
     if field is None:
         raise _Unsupported(f"no field {name} in {d.format}")
-    if name == "VDSTY":  # RDNA3 ISA guide, VOPD: VDSTY's low bit is the inverse of VDSTX's
+    if name == "VDSTY" and d.format == "VOPD":  # RDNA3 ISA guide, VOPD: VDSTY's low bit is the inverse of VDSTX's
         return field.value << 1 | (d.value("VDSTX") & 1) ^ 1
     if name == "SBASE":
         return 2 * field.value

@@ -24,6 +24,7 @@ from isalens.isa.amdgcn.decoder.operands import (
 )
 from isalens.isa.amdgcn.decoder.sdwa import sdwa
 from isalens.isa.amdgcn.decoder.tables import CDNA3, WAVE64_FAMILIES, family_of, layout_of, opcode_table
+from isalens.isa.amdgcn.decoder.vopd3 import vopd3, vopd3_decoded
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, Field, decode
 
 __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
@@ -436,11 +437,15 @@ def decode_text(words: Sequence[int], target: str, *, hardware: bool = False, wa
         return Diagnostic("", 4, tuple(words[:1]), f"no opcode table for {target}")
     if wave64 and family not in WAVE64_FAMILIES:
         return Diagnostic("", 4, tuple(words[:1]), f"no wave64 opcode table for {target}")
-    if family == "gfx12_5" and words[0] >> 24 == 0xCF:
-        # VOPD3 (v_dual_* with three-source halves, gfx12.5): not laid out yet; 12 bytes as ROCm LLVM decodes
-        # every one of torch-cluster-rocm's, so what follows stays aligned
-        return Diagnostic("VOPD3", 4 * len(words[:3]), tuple(words[:3]),
-                          "VOPD3: gfx12.5 dual-issue encoding not decoded")
+    if family == "gfx12_5" and words[0] >> 24 == 0xCF:  # VOPD3: v_dual_* with three-source halves
+        try:
+            v = vopd3_decoded(words)
+        except _Unsupported as e:
+            return Diagnostic("VOPD3", 4 * len(words[:3]), tuple(words[:3]), f"VOPD3: {e} not decoded")
+        try:
+            return Text("VOPD3", v.size, *vopd3(v, "gfx12", _wide_kind))
+        except _Unsupported as e:
+            return Diagnostic("VOPD3", v.size, v.words, f"VOPD3: {e} not decoded")
     generation = 8 if family == "gfx8" else 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
     try:
         d = decode(words, generation, layout_of(family))
