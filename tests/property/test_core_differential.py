@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import types
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -25,7 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from isalens import _core
-from isalens._core import reference
+from isalens._core import graph, listing, reference
+from isalens._core.listing import LineColumns
 from isalens.analysis.cfg import cfg
 from isalens.analysis.liveness import liveness
 from isalens.cli import main
@@ -125,15 +128,21 @@ def test_defined_passes_same_answers(problem: tuple[Any, ...], data: st.DataObje
 @settings(max_examples=300, deadline=None)
 @given(programs())
 def test_liveness_same_with_each_core(kernel: Any) -> None:
-    graph = cfg(kernel)
-    with _core_set(reference):
-        expected = liveness(kernel, graph)
+    with _core_set(REFERENCE):
+        expected_cfg = cfg(kernel)
+        expected = liveness(kernel, expected_cfg)
     with _core_set(compiled):
-        assert liveness(kernel, graph) == expected
+        got_cfg = cfg(kernel)
+        assert got_cfg == expected_cfg
+        assert liveness(kernel, got_cfg) == expected
 
 
 #: the functions isalens._core exports from the running core
-_FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined")
+_FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json",
+              "block_graph", "natural_loops")
+#: the pure-Python core as one namespace (the graph, the dataflow and the listing writer are three modules)
+REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing)
+                                                if hasattr(m, name)) for name in _FUNCTIONS})
 
 
 @contextlib.contextmanager
@@ -159,12 +168,139 @@ def _output(argv: list[str], impl: Any) -> bytes:
 @pytest.mark.parametrize("command", [["livereg", "--json"], ["analyze", "--json"]], ids=" ".join)
 def test_examples_same_json(path: Path, command: list[str]) -> None:
     argv = [*command, str(path)]
-    assert _output(argv, compiled) == _output(argv, reference)
+    assert _output(argv, compiled) == _output(argv, REFERENCE)
 
 
 @pytest.mark.skipif(not CORPUS, reason="oracle corpus not built (.cache/corpus)")
 def test_corpus_same_json() -> None:
     differ = [p.parent.name for p in CORPUS
               if _output(["livereg", "--json", str(p)], compiled)
-              != _output(["livereg", "--json", str(p)], reference)]
+              != _output(["livereg", "--json", str(p)], REFERENCE)]
     assert not differ, f"{len(differ)} of {len(CORPUS)} corpus programs differ: {differ[:5]}"
+
+
+class Line(NamedTuple):
+    line: int
+    text: str
+    defs: int
+
+
+class Loc(NamedTuple):
+    file: str
+    line: int
+
+
+#: texts with what JSON must escape (quotes, backslashes, every control character) and non-ASCII
+_TEXTS = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=12) | st.sampled_from(
+    ["v_add_f32 v0, v1, v2", 'a"b\\c', "\x00\x1f\x7f\t\n\r\x0b\x0c\x08\x1a", "é\u2028😀"])
+_NUMBERS = st.integers(-(1 << 63), (1 << 63) - 1) | st.integers(0, 300)
+#: a value the compiled writer leaves to the reference (orjson writes it, or refuses it): a bool, a float, an
+#: int beyond 64 bits, a lone surrogate
+_ODD = st.sampled_from([True, False, 1.5, 1 << 64, -(1 << 70), "x\udcff"])
+
+
+@st.composite
+def listings(draw: st.DrawFn) -> LineColumns:
+    n = draw(st.integers(0, 12))
+    nblocks = draw(st.integers(1, 4))
+    ints = st.lists(_NUMBERS, min_size=n, max_size=n)
+    locs = [Loc("a.cl", 1), Loc('q"\\.cl', 7)]
+    sources = draw(st.just(()) | st.lists(st.sampled_from([None, *locs]), min_size=n, max_size=n))
+    names = draw(st.lists(_TEXTS, max_size=3))
+    instructions: list[Any] = [Line(draw(_NUMBERS), draw(_TEXTS), draw(st.integers(0, 255))) for _ in range(n)]
+    counts: list[list[Any]] = [draw(ints) for _ in range(5)]
+    if n and draw(st.integers(0, 9)) == 0:  # now and then one odd value, in a line number, a text or a count
+        odd, at, where = draw(_ODD), draw(st.integers(0, n - 1)), draw(st.integers(0, 5))
+        if where == 5:
+            instructions[at] = instructions[at]._replace(**{"text" if isinstance(odd, str) else "line": odd})
+        else:
+            counts[where][at] = odd
+    return LineColumns(
+        instructions=instructions,
+        live_in=draw(st.lists(st.integers(0, (1 << 130) - 1), min_size=n, max_size=n)),
+        live_out=draw(st.lists(st.integers(0, (1 << 130) - 1), min_size=n, max_size=n)),
+        counts=(counts[0], counts[1], counts[2], counts[3], counts[4]),
+        block_of=draw(st.lists(st.integers(0, nblocks - 1), min_size=n, max_size=n)),
+        depth_of=draw(st.lists(_NUMBERS, min_size=nblocks, max_size=nblocks)),
+        labels_at=draw(st.dictionaries(st.integers(0, max(n - 1, 0)), st.lists(_TEXTS, max_size=2), max_size=3)),
+        sources=sources,
+        special_mask=0b1111_0000,
+        # the set's bits pick names: a different list per set, sometimes with characters to escape
+        special_names=lambda mask: [f"{names[k % len(names)]}{k}" for k in range(8) if mask >> k & 1] if names
+        else [f"r{k}" for k in range(8) if mask >> k & 1],
+        source_dict=lambda loc: {"line": loc.line, "file": loc.file})
+
+
+def _text_or_error(function: Any, cols: LineColumns) -> str:
+    try:
+        return "".join(function(cols))
+    except (TypeError, UnicodeError) as exc:  # orjson: "str is not valid UTF-8", "Integer exceeds 64-bit range"
+        return f"error {type(exc).__name__}"
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(listings())
+def test_listing_json_same_text(cols: LineColumns) -> None:
+    expected = _text_or_error(listing.line_objects_json, cols)
+    assert _text_or_error(compiled.line_objects_json, cols) == expected
+    if not expected.startswith("error"):
+        # and the text is the objects' JSON: the reference's dicts parse back from it (orjson is the oracle of
+        # the spelling; json.loads checks the content independently)
+        objects = json.loads(f"[{expected}]")
+        assert objects == json.loads(json.dumps(list(listing.line_objects(cols, 0, len(cols.instructions)))))
+
+
+@st.composite
+def flows(draw: st.DrawFn) -> tuple[list[int], list[bool], list[bool], list[int]]:
+    """What block_graph takes: per instruction a jump target or -1, ends-block and falls-through flags (in any
+    combination, jumps backwards and forwards), and extra block starts."""
+    n = draw(st.integers(1, 40))
+    jump_to = draw(st.lists(st.integers(-1, n - 1) | st.just(-1), min_size=n, max_size=n))
+    ends = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    falls = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    extra = draw(st.lists(st.integers(0, n - 1), max_size=4))
+    return jump_to, ends, falls, extra
+
+
+def _graph_or_error(function: Any, *args: Any) -> Any:
+    try:
+        return function(*args)
+    except ValueError as exc:
+        return f"ValueError {exc}"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(flows())
+def test_block_graph_same_answers(flow: tuple[list[int], list[bool], list[bool], list[int]]) -> None:
+    assert compiled.block_graph(*flow) == graph.block_graph(*flow)
+
+
+@settings(max_examples=300, deadline=None)
+@given(flows(), st.sampled_from(["target", "start"]))
+def test_block_graph_same_errors(flow: tuple[list[int], list[bool], list[bool], list[int]], bad: str) -> None:
+    jump_to, ends, falls, extra = flow
+    n = len(jump_to)
+    if bad == "target":
+        jump_to = [*jump_to[:-1], n]  # past the last instruction: the caller maps it to -1
+    else:
+        extra = [*extra, n]
+    expected = _graph_or_error(graph.block_graph, jump_to, ends, falls, extra)
+    assert expected.startswith("ValueError")
+    assert _graph_or_error(compiled.block_graph, jump_to, ends, falls, extra) == expected
+    assert _graph_or_error(graph.block_graph, [], [], [], []) == _graph_or_error(compiled.block_graph, [], [], [],
+                                                                                 [])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(1, 30).flatmap(lambda n: st.lists(st.lists(st.integers(0, n - 1), max_size=3), min_size=n,
+                                                      max_size=n)))
+def test_natural_loops_same_answers(succs: list[list[int]]) -> None:
+    """Any graph, repeated edges and self loops included (block_graph makes at most two distinct successors;
+    the loop search must not depend on it)."""
+    n = len(succs)
+    preds: list[list[int]] = [[] for _ in range(n)]
+    for b, out in enumerate(succs):
+        for x in out:
+            preds[x].append(b)
+    rpo = graph._reverse_postorder(succs)[0]
+    assert compiled.natural_loops(rpo, succs, preds, n) == graph.natural_loops(rpo, succs, preds, n)

@@ -1,10 +1,13 @@
-"""The generic dataflow kernels under the analyses, compiled when built, else the pure-Python reference.
+"""The generic kernels under the analyses (the block graph, the liveness dataflow) and the listing's JSON writer,
+compiled when built, else the pure-Python reference.
 
-:mod:`isalens._core.reference` is the readable implementation; ``_compiled`` (Cython, built by ``pip install``
-when a C compiler is present) implements the same functions and must give identical answers. This module picks
-one at import: the compiled core unless it is missing or ``ISALENS_PURE_PYTHON=1`` is set. Nothing here knows
-register semantics: callers pass unit bitsets (Python ints) and CFG spans. ``CORE`` names the running core
-(``isalens --version`` and ``isalens toolchain`` print it).
+:mod:`isalens._core.graph` (blocks, dominators, loops), :mod:`isalens._core.reference` (dataflow) and
+:mod:`isalens._core.listing` (the JSON line objects) are the readable implementation; ``_compiled`` (Cython,
+built by ``pip install`` when a C compiler is present) implements the same functions and must give identical
+answers. This module picks one at import: the compiled core unless it is missing or ``ISALENS_PURE_PYTHON=1``
+is set. Nothing here knows register semantics or an instruction set: callers pass unit bitsets (Python ints),
+per-instruction control-flow facts and the listing's columns. ``CORE`` names the running core (``isalens
+--version`` and ``isalens toolchain`` print it).
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ import os
 import sys
 import types
 
-from isalens._core import reference
+from isalens._core import graph, listing, reference
+from isalens._core.graph import Graph
+from isalens._core.listing import LineColumns
 from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 
-__all__ = ["CORE", "LaneFacts", "Solution", "UnitFacts", "mask_defined", "maybe_defined", "needed_uses",
-           "solve_liveness", "undefined_reads"]
+__all__ = ["CORE", "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "line_objects_json",
+           "mask_defined", "maybe_defined", "natural_loops", "needed_uses", "solve_liveness", "undefined_reads"]
 
 
 #: the extension, when it is used (not named ``_compiled``: ``from isalens._core import _compiled`` would then find
@@ -40,8 +45,14 @@ if _native is None:
     maybe_defined = reference.maybe_defined
     undefined_reads = reference.undefined_reads
     mask_defined = reference.mask_defined
+    line_objects_json = listing.line_objects_json
+    block_graph = graph.block_graph
+    natural_loops = graph.natural_loops
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
     undefined_reads = _native.undefined_reads
     mask_defined = _native.mask_defined
+    line_objects_json = _native.line_objects_json
+    block_graph = _native.block_graph
+    natural_loops = _native.natural_loops

@@ -1,7 +1,10 @@
-"""Type stub of the Cython extension ``_compiled.pyx`` (same signatures as :mod:`isalens._core.reference`)."""
+"""Type stub of the Cython extension ``_compiled.pyx`` (the signatures of :mod:`isalens._core.reference`,
+:mod:`isalens._core.graph` and :mod:`isalens._core.listing`)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
+from isalens._core.graph import Graph
+from isalens._core.listing import LineColumns
 from isalens._core.reference import LaneFacts, Solution, UnitFacts
 
 NAME: str
@@ -15,3 +18,9 @@ def undefined_reads(instructions: Sequence[UnitFacts], starts: Sequence[int], en
                     defined: Sequence[int], skip: Sequence[bool]) -> list[tuple[int, int]]: ...
 def mask_defined(instructions: Sequence[UnitFacts], starts: Sequence[int], ends: Sequence[int],
                  defined: Sequence[int], live_in: list[int], live_out: list[int]) -> None: ...
+def line_objects_text(cols: LineColumns, start: int, stop: int) -> str: ...
+def line_objects_json(cols: LineColumns) -> Iterator[str]: ...
+def block_graph(jump_to: Sequence[int], ends_block: Sequence[bool], falls_through: Sequence[bool],
+                extra_starts: Iterable[int]) -> Graph: ...
+def natural_loops(rpo: list[int], succs: list[list[int]], preds: list[list[int]],
+                  count: int) -> tuple[list[tuple[int, list[int]]], list[int]]: ...

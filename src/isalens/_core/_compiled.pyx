@@ -554,3 +554,577 @@ def mask_defined(instructions, starts, ends, defined, list live_in, list live_ou
     finally:
         free(sets)
         free(scratch)
+
+
+# --- the listing writer: isalens._core.listing's line objects as JSON text, without a dict per line ---
+
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
+from libc.stdlib cimport realloc
+
+import orjson as _orjson
+
+from isalens._core import listing as _listing
+
+cdef object _JSON_OPTIONS = _orjson.OPT_SORT_KEYS | _orjson.OPT_NON_STR_KEYS
+cdef const char* _HEX = b"0123456789abcdef"
+
+
+class _Unencodable(Exception):
+    """A value this writer does not spell as orjson would (not an exact int or str): the chunk is written by
+    the reference instead."""
+
+
+cdef struct _Buf:
+    char* data
+    Py_ssize_t size
+    Py_ssize_t cap
+
+
+cdef int _grow(_Buf* b, Py_ssize_t extra) except -1:
+    cdef Py_ssize_t cap = b.cap
+    cdef char* p
+    if b.size + extra <= cap:
+        return 0
+    while cap < b.size + extra:
+        cap = cap * 2 if cap else 1 << 16
+    p = <char*>realloc(b.data, cap)
+    if p == NULL:
+        raise MemoryError()
+    b.data = p
+    b.cap = cap
+    return 0
+
+
+cdef inline int _put(_Buf* b, const char* s, Py_ssize_t n) except -1:
+    _grow(b, n)
+    memcpy(b.data + b.size, s, n)
+    b.size += n
+    return 0
+
+
+cdef int _put_int(_Buf* b, object x) except -1:
+    """An exact int as orjson writes it (decimal)."""
+    cdef char tmp[24]
+    cdef long long v
+    cdef unsigned long long u
+    cdef int k = 24
+    if type(x) is not int:
+        raise _Unencodable()
+    try:
+        v = x
+    except OverflowError:
+        raise _Unencodable()
+    u = <unsigned long long>(-v) if v < 0 else <unsigned long long>v
+    while True:
+        k -= 1
+        tmp[k] = <char>(48 + u % 10)
+        u //= 10
+        if u == 0:
+            break
+    if v < 0:
+        k -= 1
+        tmp[k] = 45  # -
+    return _put(b, &tmp[k], 24 - k)
+
+
+cdef int _put_str(_Buf* b, object s) except -1:
+    """A str as a JSON string as orjson writes it: UTF-8 as it is, ``"`` and ``\\`` escaped, control characters
+    as ``\\b \\t \\n \\f \\r`` or ``\\u00xx`` (lower-case hex)."""
+    cdef Py_ssize_t n, k
+    cdef const char* p
+    cdef unsigned char c
+    if type(s) is not str:
+        raise _Unencodable()
+    try:
+        p = PyUnicode_AsUTF8AndSize(s, &n)
+    except UnicodeError:  # a lone surrogate: orjson refuses it too, the reference says how
+        raise _Unencodable()
+    _grow(b, 6 * n + 2)
+    b.data[b.size] = 34  # "
+    b.size += 1
+    for k in range(n):
+        c = <unsigned char>p[k]
+        if c >= 0x20 and c != 34 and c != 92:
+            b.data[b.size] = <char>c
+            b.size += 1
+        elif c == 34 or c == 92:
+            b.data[b.size] = 92
+            b.data[b.size + 1] = <char>c
+            b.size += 2
+        elif c == 8 or c == 9 or c == 10 or c == 12 or c == 13:
+            b.data[b.size] = 92
+            b.data[b.size + 1] = b"btn\x00fr"[c - 8]
+            b.size += 2
+        else:
+            memcpy(b.data + b.size, b"\\u00", 4)
+            b.data[b.size + 4] = _HEX[c >> 4]
+            b.data[b.size + 5] = _HEX[c & 15]
+            b.size += 6
+    b.data[b.size] = 34
+    b.size += 1
+    return 0
+
+
+cdef bytes _str_list(object items):
+    """A list of str as JSON text (``[]`` when empty)."""
+    cdef _Buf b
+    b.data = NULL
+    b.size = b.cap = 0
+    try:
+        if type(items) is not list:
+            raise _Unencodable()
+        _put(&b, "[", 1)
+        for k, item in enumerate(items):
+            if k:
+                _put(&b, ",", 1)
+            _put_str(&b, item)
+        _put(&b, "]", 1)
+        return PyBytes_FromStringAndSize(b.data, b.size)
+    finally:
+        free(b.data)
+
+
+cdef int _put_bytes(_Buf* b, bytes x) except -1:
+    return _put(b, <const char*>x, len(x))
+
+
+cdef class _Columns:
+    """:class:`isalens._core.listing.LineColumns` with every column a tuple (C-level indexing; a tuple of a
+    tuple is the same object), made once per listing."""
+
+    cdef tuple instructions, live_in, live_out, vgpr, sgpr, agpr, halves, half_only, block_of, depth_of, sources
+    cdef object labels_at, mask, special_names, source_dict, cols
+    #: each special set's names and each source location's object, as JSON text (kept across chunks)
+    cdef dict specials, objects
+
+    def __init__(self, cols):
+        self.cols = cols
+        self.instructions, self.live_in, self.live_out = tuple(cols.instructions), tuple(cols.live_in), tuple(
+            cols.live_out)
+        self.vgpr, self.sgpr, self.agpr, self.halves, self.half_only = [tuple(c) for c in cols.counts]
+        self.block_of, self.depth_of, self.sources = tuple(cols.block_of), tuple(cols.depth_of), tuple(cols.sources)
+        self.labels_at, self.mask = cols.labels_at, cols.special_mask
+        self.special_names, self.source_dict = cols.special_names, cols.source_dict
+        self.specials, self.objects = {}, {}
+
+
+def line_objects_text(cols, Py_ssize_t start, Py_ssize_t stop):
+    """See :func:`isalens._core.listing.line_objects_text`."""
+    return _chunk(_Columns(cols), start, stop)
+
+
+cdef str _chunk(_Columns c, Py_ssize_t start, Py_ssize_t stop):
+    try:
+        return _text(c, start, stop)
+    except _Unencodable:
+        return _listing.line_objects_text(c.cols, start, stop)
+
+
+cdef str _text(_Columns c, Py_ssize_t start, Py_ssize_t stop):
+    cdef _Buf b
+    cdef Py_ssize_t i
+    cdef tuple instructions = c.instructions, live_in = c.live_in, live_out = c.live_out
+    cdef tuple vgpr = c.vgpr, sgpr = c.sgpr, agpr = c.agpr, halves = c.halves, half_only = c.half_only
+    cdef tuple block_of = c.block_of, depth_of = c.depth_of, sources = c.sources
+    cdef object labels_at = c.labels_at, mask = c.mask, special_names = c.special_names
+    cdef object source_dict = c.source_dict
+    cdef bint has_sources = len(sources) > 0
+    cdef dict specials = c.specials, objects = c.objects
+    cdef bytes names, where, labels
+    b.data = NULL
+    b.size = b.cap = 0
+    try:
+        for i in range(start, stop):
+            ins = instructions[i]
+            special = (live_in[i] | live_out[i] | ins.defs) & mask
+            names = specials.get(special)
+            if names is None:
+                names = specials[special] = _str_list(special_names(special))
+            where = b"null"
+            if has_sources:
+                src = sources[i]
+                if src is not None:
+                    where = objects.get(id(src))
+                    if where is None:
+                        where = objects[id(src)] = _orjson.dumps(source_dict(src), option=_JSON_OPTIONS)
+            labels = b"[]"
+            if i in labels_at:
+                labels = _str_list(labels_at[i])
+            block = block_of[i]
+            if i > start:
+                _put(&b, ",", 1)
+            # the keys in sorted order, as orjson's OPT_SORT_KEYS writes them
+            _put(&b, '{"block":', 9)
+            _put_int(&b, block)
+            _put(&b, ',"index":', 9)
+            _put_int(&b, i)
+            _put(&b, ',"labels":', 10)
+            _put_bytes(&b, labels)
+            _put(&b, ',"line":', 8)
+            _put_int(&b, ins.line)
+            _put(&b, ',"live_agpr":', 13)
+            _put_int(&b, agpr[i])
+            _put(&b, ',"live_sgpr":', 13)
+            _put_int(&b, sgpr[i])
+            _put(&b, ',"live_special":', 16)
+            _put_bytes(&b, names)
+            _put(&b, ',"live_vgpr":', 13)
+            _put_int(&b, vgpr[i])
+            _put(&b, ',"live_vgpr_halves":', 20)
+            _put_int(&b, halves[i])
+            _put(&b, ',"loop_depth":', 14)
+            _put_int(&b, depth_of[block])
+            _put(&b, ',"source":', 10)
+            _put_bytes(&b, where)
+            _put(&b, ',"text":', 8)
+            _put_str(&b, ins.text)
+            _put(&b, ',"vgpr_half_only":', 18)
+            _put_int(&b, half_only[i])
+            _put(&b, "}", 1)
+        return PyUnicode_DecodeUTF8(b.data, b.size, NULL)
+    finally:
+        free(b.data)
+
+
+def line_objects_json(cols):
+    """See :func:`isalens._core.listing.line_objects_json`."""
+    cdef _Columns c = _Columns(cols)
+    cdef Py_ssize_t n = len(c.instructions), start
+    for start in range(0, n, _listing.LINE_CHUNK):
+        yield _chunk(c, start, min(start + _listing.LINE_CHUNK, n))
+
+
+# --- the block graph: isalens._core.graph on C arrays ---
+
+def block_graph(jump_to, ends_block, falls_through, extra_starts):
+    """See :func:`isalens._core.graph.block_graph`."""
+    cdef Py_ssize_t n = len(jump_to), i, b, nb = 0, k, t
+    if not n:
+        raise ValueError("a block graph needs at least one instruction")
+    cdef char* lead = <char*>calloc(n, 1)
+    cdef int32_t* jt = <int32_t*>malloc(n * sizeof(int32_t))
+    cdef char* ft = <char*>malloc(n)
+    cdef int32_t* start = NULL
+    cdef int32_t* block_of = NULL
+    cdef int32_t* succ = NULL  # two per block, -1 where there is none
+    cdef list starts, ends, succs, preds, bo
+    try:
+        if lead == NULL or jt == NULL or ft == NULL:
+            raise MemoryError()
+        lead[0] = 1
+        for i in range(n):
+            t = jump_to[i]
+            if t >= n:
+                raise ValueError(f"jump target {t} outside the {n} instructions")
+            jt[i] = <int32_t>t
+            if t >= 0:
+                lead[t] = 1
+            if ends_block[i] and i + 1 < n:
+                lead[i + 1] = 1
+            ft[i] = 1 if falls_through[i] else 0
+        for x in extra_starts:
+            t = x
+            if not 0 <= t < n:
+                raise ValueError(f"block start {t} outside the {n} instructions")
+            lead[t] = 1
+        for i in range(n):
+            nb += lead[i]
+        start = <int32_t*>malloc((nb + 1) * sizeof(int32_t))
+        block_of = <int32_t*>malloc(n * sizeof(int32_t))
+        succ = <int32_t*>malloc(2 * nb * sizeof(int32_t))
+        if start == NULL or block_of == NULL or succ == NULL:
+            raise MemoryError()
+        b = -1
+        for i in range(n):
+            if lead[i]:
+                b += 1
+                start[b] = <int32_t>i
+            block_of[i] = <int32_t>b
+        start[nb] = <int32_t>n
+        for b in range(nb):
+            i = start[b + 1] - 1
+            succ[2 * b] = succ[2 * b + 1] = -1
+            k = 0
+            if jt[i] >= 0:
+                succ[2 * b] = block_of[jt[i]]
+                k = 1
+            if ft[i] and b + 1 < nb and not (k and succ[2 * b] == b + 1):
+                succ[2 * b + k] = <int32_t>(b + 1)
+        starts = [start[b] for b in range(nb)]
+        ends = [start[b + 1] for b in range(nb)]
+        bo = [block_of[i] for i in range(n)]
+        succs = [[succ[k] for k in range(2 * b, 2 * b + 2) if succ[k] >= 0] for b in range(nb)]
+        preds = [[] for _ in range(nb)]
+        for b in range(nb):
+            for k in range(2 * b, 2 * b + 2):
+                if succ[k] >= 0:
+                    (<list>preds[succ[k]]).append(b)
+        rpo, unreachable, loops, depth = _graph_order(succs, preds, nb)
+        return _graph.Graph(starts, ends, bo, succs, preds, rpo, unreachable, loops, depth)
+    finally:
+        free(lead)
+        free(jt)
+        free(ft)
+        free(start)
+        free(block_of)
+        free(succ)
+
+
+from isalens._core import graph as _graph
+
+
+cdef struct _Csr:
+    int32_t* at  # count + 1 offsets
+    int32_t* items
+
+
+cdef int _csr(_Csr* c, list lists, Py_ssize_t count) except -1:
+    """``lists`` (a list of int lists) as offsets and items."""
+    cdef Py_ssize_t b, total = 0, j = 0
+    c.at = <int32_t*>malloc((count + 1) * sizeof(int32_t))
+    if c.at == NULL:
+        raise MemoryError()
+    for b in range(count):
+        total += len(<list>lists[b])
+    c.items = <int32_t*>malloc(max(total, 1) * sizeof(int32_t))
+    if c.items == NULL:
+        raise MemoryError()
+    for b in range(count):
+        c.at[b] = <int32_t>j
+        for x in <list>lists[b]:
+            if not 0 <= x < count:
+                raise ValueError(f"block {x} outside the {count} blocks")
+            c.items[j] = <int32_t>x
+            j += 1
+    c.at[count] = <int32_t>j
+    return 0
+
+
+cdef tuple _graph_order(list succs, list preds, Py_ssize_t nb):
+    """Reverse postorder, unreachable blocks, natural loops and depths of a graph (see
+    :mod:`isalens._core.graph`)."""
+    cdef _Csr s, p
+    cdef char* seen = <char*>calloc(max(nb, 1), 1)
+    cdef int32_t* stack_b = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* stack_k = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* order = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef Py_ssize_t top, norder = 0, b, k, x
+    cdef list rpo
+    s.at = s.items = p.at = p.items = NULL
+    try:
+        if seen == NULL or stack_b == NULL or stack_k == NULL or order == NULL:
+            raise MemoryError()
+        _csr(&s, succs, nb)
+        _csr(&p, preds, nb)
+        if nb:
+            seen[0] = 1
+            stack_b[0] = 0
+            stack_k[0] = 0
+            top = 1
+            while top:
+                b = stack_b[top - 1]
+                k = stack_k[top - 1]
+                if s.at[b] + k < s.at[b + 1]:
+                    stack_k[top - 1] = <int32_t>(k + 1)
+                    x = s.items[s.at[b] + k]
+                    if not seen[x]:
+                        seen[x] = 1
+                        stack_b[top] = <int32_t>x
+                        stack_k[top] = 0
+                        top += 1
+                else:
+                    top -= 1
+                    order[norder] = <int32_t>b
+                    norder += 1
+        rpo = [order[norder - 1 - k] for k in range(norder)]
+        unreachable = [b for b in range(nb) if not seen[b]]
+        loops, depth = _loops(rpo, &s, &p, nb)
+        return rpo, unreachable, loops, depth
+    finally:
+        free(seen)
+        free(stack_b)
+        free(stack_k)
+        free(order)
+        free(s.at)
+        free(s.items)
+        free(p.at)
+        free(p.items)
+
+
+def natural_loops(rpo, succs, preds, count):
+    """See :func:`isalens._core.graph.natural_loops`."""
+    cdef _Csr s, p
+    cdef Py_ssize_t nb = count
+    s.at = s.items = p.at = p.items = NULL
+    try:
+        _csr(&s, [list(x) for x in succs], nb)
+        _csr(&p, [list(x) for x in preds], nb)
+        for b in rpo:
+            if not 0 <= b < nb:
+                raise ValueError(f"block {b} outside the {nb} blocks")
+        return _loops(list(rpo), &s, &p, nb)
+    finally:
+        free(s.at)
+        free(s.items)
+        free(p.at)
+        free(p.items)
+
+
+cdef tuple _loops(list rpo, _Csr* s, _Csr* p, Py_ssize_t nb):
+    cdef Py_ssize_t nr = len(rpo), i, j, b, x, a, c, new, top, clock = 0, h, nback = 0, e
+    cdef int32_t* pos = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* idom = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* order = <int32_t*>malloc(max(nr, 1) * sizeof(int32_t))
+    cdef int32_t* enter = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* leave = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* kids_at = <int32_t*>calloc(nb + 1, sizeof(int32_t))
+    cdef int32_t* kids = <int32_t*>malloc(max(nb, s.at[nb], 1) * sizeof(int32_t))  # tree children, then back edges
+    cdef int32_t* fill = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* stack_b = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* stack_k = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* mark = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* work = NULL
+    cdef int32_t* back_h = NULL
+    cdef int32_t* back_b = NULL
+    cdef int32_t* depth = <int32_t*>calloc(max(nb, 1), sizeof(int32_t))
+    cdef bint changed
+    cdef list loops = [], body
+    try:
+        if (pos == NULL or idom == NULL or order == NULL or enter == NULL or leave == NULL or kids_at == NULL
+                or kids == NULL or fill == NULL or stack_b == NULL or stack_k == NULL or mark == NULL
+                or depth == NULL):
+            raise MemoryError()
+        for b in range(nb):
+            idom[b] = -1
+            pos[b] = 0
+            enter[b] = leave[b] = -1
+            mark[b] = -1
+        for i in range(nr):
+            order[i] = <int32_t>rpo[i]
+            pos[order[i]] = <int32_t>i
+        # immediate dominators (Cooper, Harvey and Kennedy), as the reference
+        if nr:
+            idom[order[0]] = order[0]
+            changed = True
+            while changed:
+                changed = False
+                for i in range(1, nr):
+                    b = order[i]
+                    new = -1
+                    for j in range(p.at[b], p.at[b + 1]):
+                        x = p.items[j]
+                        if idom[x] == -1:
+                            continue
+                        if new == -1:
+                            new = x
+                            continue
+                        a = x
+                        c = new
+                        while a != c:
+                            while pos[a] > pos[c]:
+                                a = idom[a]
+                            while pos[c] > pos[a]:
+                                c = idom[c]
+                        new = a
+                    if new != idom[b]:
+                        idom[b] = <int32_t>new
+                        changed = True
+        # the dominator tree's children in block order, then its depth-first entry and exit numbers
+        for b in range(nb):
+            if idom[b] != -1 and idom[b] != b:
+                kids_at[idom[b] + 1] += 1
+        for b in range(nb):
+            kids_at[b + 1] += kids_at[b]
+            fill[b] = kids_at[b]
+        for b in range(nb):
+            if idom[b] != -1 and idom[b] != b:
+                kids[fill[idom[b]]] = <int32_t>b
+                fill[idom[b]] += 1
+        for h in range(nb):
+            if idom[h] != h:
+                continue
+            enter[h] = <int32_t>clock
+            clock += 1
+            stack_b[0] = <int32_t>h
+            stack_k[0] = 0
+            top = 1
+            while top:
+                b = stack_b[top - 1]
+                j = stack_k[top - 1]
+                if kids_at[b] + j < kids_at[b + 1]:
+                    stack_k[top - 1] = <int32_t>(j + 1)
+                    c = kids[kids_at[b] + j]
+                    enter[c] = <int32_t>clock
+                    clock += 1
+                    stack_b[top] = <int32_t>c
+                    stack_k[top] = 0
+                    top += 1
+                else:
+                    top -= 1
+                    leave[b] = <int32_t>clock
+                    clock += 1
+        # back edges b -> h (h dominates b), then each header's body by one backward walk over all of them
+        back_h = <int32_t*>malloc(max(s.at[nb], 1) * sizeof(int32_t))
+        back_b = <int32_t*>malloc(max(s.at[nb], 1) * sizeof(int32_t))
+        work = <int32_t*>malloc(max(p.at[nb] + nb, 1) * sizeof(int32_t))
+        if back_h == NULL or back_b == NULL or work == NULL:
+            raise MemoryError()
+        for i in range(nr):
+            b = order[i]
+            for j in range(s.at[b], s.at[b + 1]):
+                h = s.items[j]
+                if idom[h] != -1 and enter[h] <= enter[b] and leave[b] <= leave[h]:
+                    back_h[nback] = <int32_t>h
+                    back_b[nback] = <int32_t>b
+                    nback += 1
+        # the back edges' sources grouped by header (counting sort: headers ascending, sources in rpo order)
+        for b in range(nb + 1):
+            kids_at[b] = 0
+        for e in range(nback):
+            kids_at[back_h[e] + 1] += 1
+        for b in range(nb):
+            kids_at[b + 1] += kids_at[b]
+            fill[b] = kids_at[b]
+        for e in range(nback):
+            kids[fill[back_h[e]]] = back_b[e]
+            fill[back_h[e]] += 1
+        for h in range(nb):
+            if kids_at[h] == kids_at[h + 1]:
+                continue
+            body = [h]
+            mark[h] = <int32_t>h
+            for e in range(kids_at[h], kids_at[h + 1]):
+                work[0] = kids[e]
+                top = 1
+                while top:
+                    top -= 1
+                    x = work[top]
+                    if mark[x] == h:
+                        continue
+                    mark[x] = <int32_t>h
+                    body.append(x)
+                    for j in range(p.at[x], p.at[x + 1]):
+                        if idom[p.items[j]] != -1:
+                            work[top] = p.items[j]
+                            top += 1
+            body.sort()
+            for x in body:
+                depth[x] += 1
+            loops.append((h, body))
+        return loops, [depth[b] for b in range(nb)]
+    finally:
+        free(pos)
+        free(idom)
+        free(order)
+        free(enter)
+        free(leave)
+        free(kids_at)
+        free(kids)
+        free(fill)
+        free(stack_b)
+        free(stack_k)
+        free(mark)
+        free(work)
+        free(back_h)
+        free(back_b)
+        free(depth)

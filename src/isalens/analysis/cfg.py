@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from isalens import _core
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
@@ -426,165 +427,33 @@ _FALLS_THROUGH = (BranchKind.NONE, BranchKind.COND, BranchKind.CALL)
 
 def cfg(kernel: Kernel) -> CFG:
     """Build the CFG of ``kernel``."""
-    n = len(kernel.instructions)
-    # Blocks start only where control can arrive from elsewhere: labels nobody branches to do not
-    # split blocks, so `clang -S` (which labels every MIR block) and objdump (no labels) agree.
-    leaders = {0}
-    for ins in kernel.instructions:
+    instructions = kernel.instructions
+    n = len(instructions)
+    jump_to = [-1] * n  # a target past the last instruction (a pasted snippet's exit) has no block: it leaves
+    for ins in instructions:
         if ins.target is not None and ins.branch in (BranchKind.JUMP, BranchKind.COND):
             target = kernel.labels[ins.target]
             if target < n:
-                leaders.add(target)
-        if ins.branch in _ENDS_BLOCK and ins.index + 1 < n:
-            leaders.add(ins.index + 1)
+                jump_to[ins.index] = target
     skips = _exec_skips(kernel)
-    for w, j in skips:
-        leaders.add(j)
-        if w + 1 < n:
-            leaders.add(w + 1)
-    starts = sorted(leaders)
-    label_at = {i: name for name, i in sorted(kernel.labels.items(), key=lambda kv: kv[0], reverse=True)}
-    block_of = [0] * n
-    spans = []
-    for b, start in enumerate(starts):
-        end = starts[b + 1] if b + 1 < len(starts) else n
-        spans.append((start, end))
-        for i in range(start, end):
-            block_of[i] = b
-    succs: list[list[int]] = []
-    for b, (_start, end) in enumerate(spans):
-        last = kernel.instructions[end - 1]
-        out: list[int] = []
-        # a label after the last instruction (a pasted snippet's exit) has no block: the branch leaves
-        if last.branch in (BranchKind.JUMP, BranchKind.COND) and last.target is not None \
-                and kernel.labels[last.target] < n:
-            out.append(block_of[kernel.labels[last.target]])
-        if last.branch in _FALLS_THROUGH and b + 1 < len(spans) and (b + 1) not in out:
-            out.append(b + 1)
-        succs.append(out)
+    extra = {j for _w, j in skips} | {w + 1 for w, _j in skips if w + 1 < n}
+    g = _core.block_graph(jump_to, [ins.branch in _ENDS_BLOCK for ins in instructions],
+                          [ins.branch in _FALLS_THROUGH for ins in instructions], sorted(extra))
+    block_of = g.block_of
     # skip edges stay apart from ``succs``: only VGPR/AGPR values flow along them (scalar instructions
     # run whatever EXEC is), and they are not control flow for dominators and loops
     skip_edges = sorted({(block_of[w], block_of[j]) for w, j in skips} - {
-        (a, b) for a, out in enumerate(succs) for b in out})
-    preds: list[list[int]] = [[] for _ in spans]
-    for b, out in enumerate(succs):
-        for s in out:
-            preds[s].append(b)
-
-    # reverse postorder from the entry (iterative DFS)
-    seen = [False] * len(spans)
-    order: list[int] = []
-    stack: list[tuple[int, int]] = [(0, 0)] if spans else []
-    if spans:
-        seen[0] = True
-    while stack:
-        b, k = stack[-1]
-        if k < len(succs[b]):
-            stack[-1] = (b, k + 1)
-            s = succs[b][k]
-            if not seen[s]:
-                seen[s] = True
-                stack.append((s, 0))
-        else:
-            stack.pop()
-            order.append(b)
-    rpo = order[::-1]
-    unreachable = tuple(b for b in range(len(spans)) if not seen[b])
-    loops, depth = _natural_loops(rpo, succs, preds, len(spans))
-    blocks = tuple(
-        Block(b, s, e, tuple(succs[b]), tuple(preds[b]), label_at.get(s)) for b, (s, e) in enumerate(spans)
-    )
-    return CFG(blocks, tuple(block_of), loops, depth, unreachable, tuple(rpo), tuple(skip_edges),
-               tuple(_else_regions(kernel)))
-
-
-def _dominators(rpo: list[int], preds: list[list[int]], count: int) -> list[int]:
-    """Immediate dominators (Cooper, Harvey and Kennedy's iterative algorithm); -1 = none."""
-    position = {b: i for i, b in enumerate(rpo)}
-    idom = [-1] * count
-    if not rpo:
-        return idom
-    idom[rpo[0]] = rpo[0]
-    changed = True
-    while changed:
-        changed = False
-        for b in rpo[1:]:
-            new = -1
-            for p in preds[b]:
-                if idom[p] == -1:
-                    continue
-                if new == -1:
-                    new = p
-                    continue
-                a, c = p, new
-                while a != c:
-                    while position[a] > position[c]:
-                        a = idom[a]
-                    while position[c] > position[a]:
-                        c = idom[c]
-                new = a
-            if new != idom[b]:
-                idom[b] = new
-                changed = True
-    return idom
-
-
-def _dominator_intervals(idom: list[int]) -> tuple[list[int], list[int]]:
-    """Entry and exit numbers of a depth-first walk of the dominator tree: ``a`` dominates ``b`` exactly when
-    ``b``'s interval lies inside ``a``'s. One walk instead of climbing the tree per question, which was
-    quadratic on long chains of blocks (20,000-block kernels)."""
-    children: list[list[int]] = [[] for _ in idom]
-    roots = []
-    for b, parent in enumerate(idom):
-        if parent == -1:
-            continue
-        if parent == b:
-            roots.append(b)
-        else:
-            children[parent].append(b)
-    enter = [-1] * len(idom)
-    leave = [-1] * len(idom)
-    clock = 0
-    for root in roots:
-        stack = [(root, 0)]
-        enter[root] = clock
-        clock += 1
-        while stack:
-            b, k = stack[-1]
-            if k < len(children[b]):
-                stack[-1] = (b, k + 1)
-                c = children[b][k]
-                enter[c] = clock
-                clock += 1
-                stack.append((c, 0))
-            else:
-                stack.pop()
-                leave[b] = clock
-                clock += 1
-    return enter, leave
+        (a, b) for a, out in enumerate(g.succs) for b in out})
+    label_at = {i: name for name, i in sorted(kernel.labels.items(), key=lambda kv: kv[0], reverse=True)}
+    blocks = tuple(Block(b, s, e, tuple(g.succs[b]), tuple(g.preds[b]), label_at.get(s))
+                   for b, (s, e) in enumerate(zip(g.starts, g.ends, strict=True)))
+    loops = tuple(Loop(h, frozenset(body), g.depth[h]) for h, body in g.loops)
+    return CFG(blocks, tuple(block_of), loops, tuple(g.depth), tuple(g.unreachable), tuple(g.rpo),
+               tuple(skip_edges), tuple(_else_regions(kernel)))
 
 
 def _natural_loops(rpo: list[int], succs: list[list[int]], preds: list[list[int]],
                    count: int) -> tuple[tuple[Loop, ...], tuple[int, ...]]:
-    idom = _dominators(rpo, preds, count)
-    enter, leave = _dominator_intervals(idom)
-    bodies: dict[int, set[int]] = {}
-    for b in rpo:
-        for s in succs[b]:
-            # s dominates b: a back edge b -> s
-            if idom[s] != -1 and enter[s] <= enter[b] and leave[b] <= leave[s]:
-                body = bodies.setdefault(s, {s})
-                work = [b]
-                while work:
-                    x = work.pop()
-                    if x not in body:
-                        body.add(x)
-                        work.extend(p for p in preds[x] if idom[p] != -1)
-    depth = [0] * count
-    for body in bodies.values():
-        for b in body:
-            depth[b] += 1
-    loops = tuple(
-        Loop(h, frozenset(body), depth[h]) for h, body in sorted(bodies.items())
-    )
-    return loops, tuple(depth)
+    """The natural loops and loop depths of a block graph (isalens._core.graph, the running core)."""
+    loops, depth = _core.natural_loops(rpo, succs, preds, count)
+    return tuple(Loop(h, frozenset(body), depth[h]) for h, body in loops), tuple(depth)

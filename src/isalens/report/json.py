@@ -3,7 +3,7 @@ timestamps); :func:`livereg_document` wraps it in the envelope every command pri
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from isalens.analysis.blocks import BlockLiveIn
@@ -51,6 +51,10 @@ class _LineObjects:
             return self._lines.dicts()
         return (_line_object(r) for r in self._lines)
 
+    def json_chunks(self) -> Callable[[], Iterator[str]] | None:
+        """What makes the objects' JSON text directly (:meth:`LineRows.json_chunks`), when there is one."""
+        return self._lines.json_chunks if isinstance(self._lines, LineRows) else None
+
 
 def _block_object(b: BlockLiveIn) -> dict[str, Any]:
     return {"index": b.index, "labels": list(b.labels), "first_line": b.first_line, "loop_depth": b.loop_depth,
@@ -62,7 +66,8 @@ def kernel_dict(k: KernelReport, *, lines: bool = True, stream: bool = False) ->
     listing: Any = []
     if lines:
         # LineRow's fields are the line keys, in order
-        listing = Streamed(_LineObjects(k.lines)) if stream else list(_LineObjects(k.lines))
+        objects = _LineObjects(k.lines)
+        listing = Streamed(objects, encoded=objects.json_chunks()) if stream else list(objects)
     return {
         "name": k.name,
         "kernel_demangled": demangled(k.name),

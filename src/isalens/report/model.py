@@ -10,6 +10,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from isalens import _core
+from isalens._core import listing
+from isalens._core.listing import LineColumns
 from isalens.analysis.blocks import BlockLiveIn
 from isalens.analysis.lifetimes import longest
 from isalens.analysis.occupancy import Occupancy
@@ -159,21 +162,28 @@ class LineRows(OnDemand[LineRow]):
             yield (ins.line, i, ins.text, labels_at.get(i, no_labels), vgpr[i], sgpr[i], agpr[i], halves[i],
                    half_only[i], names, block, depth_of[block], sources[i])
 
+    def columns(self) -> LineColumns:
+        """The listing as the columns the core's JSON line writer takes (:mod:`isalens._core.listing`)."""
+        press, instructions = self._pressure, self._kernel.instructions
+        return LineColumns(instructions, self._liveness.live_in, self._liveness.live_out,
+                           (press.vgpr.counts, press.sgpr.counts, press.agpr.counts, press.vgpr_halves,
+                            press.vgpr_half_only), self._block_of, self._depth_of, self._labels,
+                           self._kernel.source.locs, SPECIAL_MASK, self._special_names, SourceLoc.to_dict)
+
+    def _special_names(self, special: int) -> list[str]:
+        names = self._specials.get(special)
+        if names is None:
+            names = self._specials[special] = list(reg_names(special, RegFile.SPECIAL))
+        return names
+
     def dicts(self) -> Iterator[dict[str, Any]]:
         """The rows as the JSON line objects (keys: :class:`LineRow`'s fields), made directly: a million
         lines are written without first making a million rows and then a million ``dict(zip(...))``."""
-        # a location's object made once and shared, found by identity (the locations are kept alive by the
-        # kernel's source map; hashing a SourceLoc for each of a million lines costs more than the lookup)
-        objects: dict[int, dict[str, str | int]] = {}
-        for line, index, text, labels, v, s, a, h, half, special, block, depth, src in self._fields(range(len(self))):
-            where = None
-            if src is not None:
-                where = objects.get(id(src))
-                if where is None:
-                    where = objects[id(src)] = src.to_dict()
-            yield {"line": line, "index": index, "text": text, "labels": labels, "live_vgpr": v, "live_sgpr": s,
-                   "live_agpr": a, "live_vgpr_halves": h, "vgpr_half_only": half, "live_special": special,
-                   "block": block, "loop_depth": depth, "source": where}
+        return listing.line_objects(self.columns(), 0, len(self))
+
+    def json_chunks(self) -> Iterator[str]:
+        """The JSON text of :meth:`dicts`, chunks of objects joined by commas, from the running core."""
+        return _core.line_objects_json(self.columns())
 
 
 @dataclass(frozen=True, slots=True)

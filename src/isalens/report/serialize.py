@@ -23,10 +23,14 @@ class Streamed:
     """A JSON array whose items are made while it is written (:func:`write`), so a listing of a million
     lines never exists as a million dicts at once; :func:`dumps` writes it like a list."""
 
-    __slots__ = ("_items", "_make")
+    __slots__ = ("_encoded", "_items", "_make")
 
-    def __init__(self, items: Iterable[Any], make: Callable[[Any], Any] | None = None) -> None:
+    def __init__(self, items: Iterable[Any], make: Callable[[Any], Any] | None = None, *,
+                 encoded: Callable[[], Iterable[str]] | None = None) -> None:
         self._items, self._make = items, make  # no ``make``: the items are the values
+        # the items' JSON text already made (chunks of compact, key-sorted objects joined by commas), which
+        # :func:`write` takes instead of serialising the items (the compiled listing writer, isalens._core)
+        self._encoded = encoded
 
     def __iter__(self) -> Any:
         make = self._make
@@ -85,6 +89,13 @@ def write(doc: Any, out: Writer, *, pretty: bool = False, end: str = "\n") -> No
         out.write(head)
         out.write("[")
         first = True
+        if stream._encoded is not None:
+            for part in stream._encoded():
+                if part:
+                    out.write(part if first else "," + part)
+                    first = False
+            out.write("]")
+            continue
         chunk: list[Any] = []
         for item in stream:
             chunk.append(item)
