@@ -4,7 +4,7 @@ librocsparse0 5.3 (code objects 0 and 60 of each of its 7 bundle targets, 14 of 
 the `ds_swizzle_b32` offsets that fell back before) decoded as the binary
 path decodes it (``tools/decoder_sweep.py``) has llvm-objdump-19's text at the same address, except the
 documented encodings LLVM rejects and the hardware executes (counted and printed). The whole of librocsparse is
-a recorded measurement (docs/decoder.md), not a test: it takes most of an hour. Downloads the packages once into
+a recorded measurement (docs/decoder.md), not a test: it took 39 minutes. Downloads the packages once into
 .cache/debs (skipped cleanly offline).
 """
 
