@@ -161,3 +161,57 @@ def test_plain_dataclasses_pickle_as_constructor_calls_and_come_back_equal() -> 
 
     assert decode_cache._plain_fields(Checked) is None
     assert decode_cache._plain_fields(Derived) is None
+
+
+def test_prune_removes_what_no_run_of_this_tree_reads(tmp_path: Path) -> None:
+    """Files of other fingerprints go when stale or beyond the budget (oldest first), temporary files of killed
+    writers go, this tree's files stay however old; expected sets follow from the rules' figures alone."""
+    now = 1_000_000_000.0
+    day = 24 * 3600
+
+    def make(name: str, age_days: float, size: int = 10) -> Path:
+        path = tmp_path / name
+        path.write_bytes(b"x" * size)
+        os.utime(path, (now - age_days * day, now - age_days * day))
+        return path
+
+    mine_old = make("aaaa-1.pickle", 400)       # this tree's: kept at any age
+    mine_new = make("aaaa-2.pickle", 0)
+    stale = make("bbbb-1.pickle", 8)            # another fingerprint, unwritten for 8 days > 7
+    fresh = make("bbbb-2.pickle", 6)            # another fingerprint, 6 days: within the week
+    legacy = make("0123456789abcdef.pickle", 30)  # the older naming (no fingerprint): foreign and stale
+    old_temp = make(".tmp-abc", 2 / 24)         # 2 hours: a killed writer's
+    new_temp = make(".tmp-def", 1 / 24 / 60)    # 1 minute: may be a live writer's
+    other = make("notes.txt", 100)              # not the cache's: never touched
+    removed = decode_cache.prune(tmp_path, "aaaa", now)
+    assert sorted(removed) == sorted([stale, legacy, old_temp])
+    assert all(p.exists() for p in (mine_old, mine_new, fresh, new_temp, other))
+
+
+def test_prune_keeps_foreign_files_within_the_budget_oldest_removed_first(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    now = 1_000_000_000.0
+    monkeypatch.setattr(decode_cache, "FOREIGN_BYTES", 250)
+    paths = []
+    for i, age in enumerate((3.0, 1.0, 2.0)):  # 100 bytes each, all younger than a week: 300 > 250
+        path = tmp_path / f"cccc-{i}.pickle"
+        path.write_bytes(b"x" * 100)
+        os.utime(path, (now - age * 24 * 3600,) * 2)
+        paths.append(path)
+    mine = tmp_path / "dddd-0.pickle"
+    mine.write_bytes(b"x" * 1000)  # this tree's bytes do not count against the budget
+    # removing the oldest (3 days) leaves 200 <= 250
+    assert decode_cache.prune(tmp_path, "dddd", now) == [paths[0]]
+    assert paths[1].exists() and paths[2].exists() and mine.exists()
+
+
+def test_a_run_names_its_file_by_fingerprint_and_prunes_stale_ones(tmp_path: Path, oracle: str) -> None:
+    directory = tmp_path / "isalens" / "decoded"
+    directory.mkdir(parents=True)
+    stale = directory / "ffffffffffffffff-0123.pickle"
+    stale.write_bytes(b"old")
+    os.utime(stale, (0, 0))  # 1970: stale by any measure
+    assert _run(tmp_path) == oracle
+    [path] = _files(tmp_path)
+    assert path.name.startswith(decode_cache._prefix() + "-")
+    assert not stale.exists()

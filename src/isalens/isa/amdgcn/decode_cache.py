@@ -18,7 +18,9 @@ table or decoder never meets an old file. Nothing read is trusted: the payload c
 only if the digest matches and the file is this user's own, writable by no one else (isalens/cachefile.py); the
 unpickler builds only isalens classes and plain containers, and the caller checks each entry's type; a file
 failing any of this is ignored (and rewritten at exit). ``ISALENS_DECODE_CACHE=0`` turns the cache off;
-``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``).
+``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``). A file's name starts with the key's fingerprint;
+a run that writes removes files of other fingerprints unwritten for a week, the oldest of them beyond 1 GiB,
+and temporary files of killed writers (:func:`prune`), so upgrades and edits do not grow the directory.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import hashlib
 import io
 import os
 import pickle
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -68,10 +71,68 @@ def _directory() -> Path:
     return cache_directory() / "decoded"
 
 
+def _prefix() -> str:
+    """The start of every file name this source tree writes: its fingerprint, so files of other versions (or
+    other trees) are told apart without reading them."""
+    return _fingerprint()[:16]
+
+
 def path_for(key: str) -> Path:
     """The cache file of ``key`` (the target, wave size and policy, spelled by the caller)."""
     name = hashlib.sha256(f"{_fingerprint()}\0{key}".encode()).hexdigest()[:32]
-    return _directory() / f"{name}.pickle"
+    return _directory() / f"{_prefix()}-{name}.pickle"
+
+
+#: files of another fingerprint not written for this long are removed (they are read only by the isalens
+#: version or source tree that wrote them: after an upgrade or an edit nothing reads them again)
+STALE_SECONDS = 7 * 24 * 3600
+#: and of those younger, the oldest are removed while they hold more than this (several trees in use at once
+#: keep their files; an edited tree leaves one set of files per edit: a developer's directory reached 2.2 GB)
+FOREIGN_BYTES = 1 << 30
+#: a writer's temporary file older than this was left by a killed process (writing one takes milliseconds)
+_TEMP_SECONDS = 3600
+
+
+def prune(directory: Path, prefix: str, now: float) -> list[Path]:
+    """Remove from ``directory`` what no run of this tree reads: files of another fingerprint (not starting
+    with ``prefix``) last written over :data:`STALE_SECONDS` before ``now``, then the oldest others while
+    they hold more than :data:`FOREIGN_BYTES`, and temporary files left by killed writers. This tree's files
+    stay. Returns what was removed; a file that cannot be removed is no error (the cache only saves time)."""
+    foreign: list[tuple[float, int, Path]] = []
+    doomed: list[Path] = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if entry.name.startswith(".tmp-"):
+            if now - st.st_mtime > _TEMP_SECONDS:
+                doomed.append(Path(entry.path))
+        elif entry.name.endswith(".pickle") and not entry.name.startswith(prefix + "-"):
+            if now - st.st_mtime > STALE_SECONDS:
+                doomed.append(Path(entry.path))
+            else:
+                foreign.append((st.st_mtime, st.st_size, Path(entry.path)))
+    total = sum(size for _, size, _ in foreign)
+    for _, size, path in sorted(foreign, key=lambda f: (f[0], f[2].name)):
+        if total <= FOREIGN_BYTES:
+            break
+        doomed.append(path)
+        total -= size
+    removed: list[Path] = []
+    for path in doomed:
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
 
 
 class _Unpickler(pickle.Unpickler):
@@ -233,6 +294,7 @@ def _save_all() -> None:
         store = _STORES.get(path) or Store(path, keep)
         _save(path, store, cache, keep)
     _DIRTY.clear()
+    prune(_directory(), _prefix(), time.time())
 
 
 def _save(path: Path, store: Store, cache: dict[str, Any], keep: Callable[[Any], bool]) -> None:
