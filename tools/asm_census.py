@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Instruction formats and opcodes of the compiled examples on targets LLVM 19 cannot disassemble (gfx6/gfx7).
+
+    nice -n 5 .venv/bin/python tools/asm_census.py gfx600 gfx700 [--json FILE]
+
+LLVM 19's disassembler aborts for gfx6/gfx7 ("Disassembly not yet supported for subtarget", llvm-objdump-19
+and llvm-mc-19 --disassemble alike), so there is no objdump text to compare our decoder with. The assembler
+still works: every ``examples/kernels/**/*.cl`` is compiled with isalens' OpenCL flags to assembly
+(``clang-19 -S``) and re-assembled with ``llvm-mc-19 -show-encoding``, which gives each instruction's text as
+LLVM's printer spells it with its encoding bytes: the (text, words) pairs a gfx6/gfx7 decoder must reproduce.
+The format is named from the first dword (SI/CI ISA guides, "Microcode Formats": SMRD is top bits 11000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from isalens.frontends.clang import opencl_flags  # noqa: E402
+
+# top 6 bits of the 64-bit formats on gfx6/gfx7 (SMRD is 5 bits, 11000: both 0x30 and 0x31)
+_TOP6 = {0x30: "SMRD", 0x31: "SMRD", 0x32: "VINTRP", 0x34: "VOP3", 0x36: "DS", 0x37: "FLAT", 0x38: "MUBUF",
+         0x3A: "MTBUF", 0x3C: "MIMG", 0x3E: "EXP"}
+_ENCODING = re.compile(r"^\s+(\S[^;]*?)\s*; encoding: \[([^\]]*)\]")
+
+
+def format_of(w0: int) -> str:
+    """The encoding format of a gfx6/gfx7 instruction from its first dword."""
+    for top, name in ((0x17D, "SOP1"), (0x17E, "SOPC"), (0x17F, "SOPP")):
+        if w0 >> 23 == top:
+            return name
+    if w0 >> 28 == 0xB:
+        return "SOPK"
+    if w0 >> 30 == 0b10:
+        return "SOP2"
+    if w0 >> 31 == 0:
+        return {0x3F: "VOP1", 0x3E: "VOPC"}.get(w0 >> 25, "VOP2")
+    return _TOP6.get(w0 >> 26, f"unknown {w0 >> 26:#x}")
+
+
+def pairs(source: Path, target: str) -> list[tuple[str, list[int]]] | None:
+    """(text, dwords) of every instruction of ``source`` compiled for ``target``; None if clang rejects it."""
+    asm = subprocess.run(["clang-19", *opencl_flags(target), str(source), "-S", "-o", "-"],
+                         capture_output=True, text=True)
+    if asm.returncode:
+        return None
+    enc = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-show-encoding"],
+                         input=asm.stdout, capture_output=True, text=True, check=True)
+    out = []
+    for line in enc.stdout.splitlines():
+        m = _ENCODING.match(line)
+        if m:
+            data = bytes(int(b, 16) for b in m.group(2).split(","))
+            out.append((" ".join(m.group(1).split()),
+                        [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("targets", nargs="+")
+    ap.add_argument("--json", type=Path, help="write the counts here")
+    args = ap.parse_args(argv)
+    sources = sorted((ROOT / "examples" / "kernels").rglob("*.cl"))
+    report = {}
+    for target in args.targets:
+        formats: Counter[str] = Counter()
+        opcodes: Counter[str] = Counter()
+        objects = 0
+        for source in sources:
+            got = pairs(source, target)
+            if got is None:
+                continue
+            objects += 1
+            for text, words in got:
+                fmt = format_of(words[0])
+                formats[fmt + ("+literal" if len(words) > {"VOP3": 2, "DS": 2, "MUBUF": 2, "MTBUF": 2, "FLAT": 2,
+                                                             "MIMG": 2, "EXP": 2}.get(fmt, 1) else "")] += 1
+                opcodes[f"{fmt} {text.split()[0]}"] += 1
+        print(f"{target}: {objects} code objects, {sum(formats.values())} instructions, {len(opcodes)} opcodes")
+        print("  " + ", ".join(f"{k} {v}" for k, v in formats.most_common()))
+        report[target] = {"objects": objects, "formats": dict(formats), "opcodes": dict(opcodes)}
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
