@@ -112,6 +112,9 @@ def _disassemble(chunks: list[tuple[int, Decoded]], target: str, wave_size: int 
     # the words go in on stdin, which then ends (run_tool): llvm-mc never reads our own stdin
     proc = run_tool([mc, "-arch=amdgcn", f"-mcpu={target}", "--disassemble", *extra], file=where or None,
                     input="\n".join(lines) + "\n")
+    if "Disassembly not yet supported" in proc.stderr:  # LLVM has no gfx6/gfx7 disassembler (docs/decoder.md)
+        raise InputError(f"{Path(mc).name} cannot disassemble {target}: LLVM has no gfx6/gfx7 disassembler",
+                         code="llvm-mc")
     if "is not a recognized processor" in proc.stderr or proc.returncode not in (0, 1):
         raise InputError(f"{Path(mc).name} does not know {target}: {proc.stderr.strip().splitlines()[0]}",
                          code="llvm-mc")

@@ -1,4 +1,4 @@
-"""The bit layouts of AMDGPU instruction formats, per layout family (GFX8/GFX9/CDNA, GFX10, GFX11, GFX12),
+"""The bit layouts of AMDGPU instruction formats, per layout family (GFX6/GFX7, GFX8/GFX9/CDNA, GFX10, GFX11, GFX12),
 for :mod:`.fields`: field names and bit ranges, the encoding identifiers that tell formats apart, each
 format's dword count and the opcodes whose instruction carries a literal dword.
 
@@ -84,6 +84,32 @@ VINTRP_GFX9_10: tuple[Spec, ...] = (
     ("ATTRCHAN", 9, 8, "int"), ("VSRC", 7, 0, "vgpr"),
 )
 LAYOUT_TABLES: dict[str, dict[str, tuple[Spec, ...]]] = {
+    # GCN1/GCN2 (gfx6/gfx7; SI/CI ISA guides, "Microcode Formats", each field checked on llvm-mc-19 -show-encoding
+    # words for gfx600/gfx700, docs/decoder.md "gfx6/gfx7"): 32-bit SMRD, a 9-bit VOP3 opcode with CLAMP at 11,
+    # MUBUF's ADDR64, DS's GDS at 17; CI's FLAT has no offset
+    "gfx6": {
+        "SMRD": (("ENCODING", 31, 27, "enc"), ("OP", 26, 22, "op"), ("SDST", 21, 15, "sgpr7"),
+                 ("SBASE", 14, 9, "sbase"), ("IMM", 8, 8, "flag"), ("OFFSET", 7, 0, "int")),
+        "VOP3": (("ENCODING", 31, 26, "enc"), ("OP", 25, 17, "op"), ("CLAMP", 11, 11, "flag"),
+                 ("ABS", 10, 8, "mask3"), ("VDST", 7, 0, "vgpr"), *VOP3_TAIL),  # VOP3b: SDST 14:8, no CLAMP/ABS
+        "DS": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("GDS", 17, 17, "flag"),
+               ("OFFSET1", 15, 8, "int"), ("OFFSET0", 7, 0, "int"), *DS_TAIL),
+        "MUBUF": (("ENCODING", 31, 26, "enc"), ("OP", 24, 18, "op"), ("LDS", 16, 16, "flag"),
+                  ("ADDR64", 15, 15, "flag"), ("GLC", 14, 14, "flag"), ("IDXEN", 13, 13, "flag"),
+                  ("OFFEN", 12, 12, "flag"), ("OFFSET", 11, 0, "int"), ("SOFFSET", 63, 56, "ssrc"),
+                  ("TFE", 55, 55, "flag"), ("SLC", 54, 54, "flag"), ("SRSRC", 52, 48, "srsrc"),
+                  ("VDATA", 47, 40, "vgpr"), ("VADDR", 39, 32, "vgpr")),
+        "MTBUF": (("ENCODING", 31, 26, "enc"), ("NFMT", 25, 23, "int"), ("DFMT", 22, 19, "int"), ("OP", 18, 16, "op"),
+                  ("ADDR64", 15, 15, "flag"), ("GLC", 14, 14, "flag"), ("IDXEN", 13, 13, "flag"),
+                  ("OFFEN", 12, 12, "flag"), ("OFFSET", 11, 0, "int"), ("SOFFSET", 63, 56, "ssrc"),
+                  ("TFE", 55, 55, "flag"), ("SLC", 54, 54, "flag"), ("SRSRC", 52, 48, "srsrc"),
+                  ("VDATA", 47, 40, "vgpr"), ("VADDR", 39, 32, "vgpr")),
+        "FLAT": (("ENCODING", 31, 26, "enc"), ("OP", 24, 18, "op"), ("SLC", 17, 17, "flag"), ("GLC", 16, 16, "flag"),
+                 ("VDST", 63, 56, "vgpr"), ("TFE", 55, 55, "flag"), ("DATA", 47, 40, "vgpr"),
+                 ("ADDR", 39, 32, "vgpr")),
+        "EXP": EXP_GFX9_10,
+        "VINTRP": VINTRP_GFX9_10,
+    },
     "gfx9": {
         "SMEM": (("ENCODING", 31, 26, "enc"), ("OP", 25, 18, "op"), ("IMM", 17, 17, "flag"), ("GLC", 16, 16, "flag"),
                  ("NV", 15, 15, "flag"), ("SOE", 14, 14, "flag"), ("SDATA", 12, 6, "sgpr7"), ("SBASE", 5, 0, "sbase"),
@@ -162,14 +188,18 @@ COMMON: dict[str, tuple[Spec, ...]] = {"SOP2": SOP2, "SOPK": SOPK, "SOP1": SOP1,
 
 # Opcodes whose instruction carries a literal dword although no source field says 255 (llvm-mc-19):
 # VOP2 v_madmk/madak (GFX9: 23, 24, 36, 37; GFX940 reuses 23/24 for v_fmamk/fmaak_f32),
+# GFX6/GFX7 v_madmk/madak_f32 32, 33, SOPK s_setreg_imm32_b32 21,
 # v_fmamk/fmaak (GFX10+: 44, 45, 55, 56; GFX10.1 also v_madmk/madak_f32 32, 33),
 # SOPK s_setreg_imm32_b32 (GFX9: 20, GFX10: 21, GFX11+: 19), VOPD OPX/OPY fmaak = 1, fmamk = 2.
-VOP2_LITERAL_OPS = {"gfx9": {23, 24, 36, 37}, "gfx10": {32, 33, 44, 45, 55, 56}, "gfx11": {44, 45, 55, 56},
-                     "gfx12": {44, 45, 55, 56}}
-SETREG_IMM32 = {"gfx9": 20, "gfx10": 21, "gfx11": 19, "gfx12": 19}
+VOP2_LITERAL_OPS = {"gfx6": {32, 33}, "gfx9": {23, 24, 36, 37}, "gfx10": {32, 33, 44, 45, 55, 56},
+                    "gfx11": {44, 45, 55, 56}, "gfx12": {44, 45, 55, 56}}
+SETREG_IMM32 = {"gfx6": 21, "gfx9": 20, "gfx10": 21, "gfx11": 19, "gfx12": 19}
 
 # Encoding identifiers of the 64-bit-and-longer formats, by layout family (top 6 bits unless noted).
 TOP6 = {
+    # SMRD is 5 bits, 11000: both 0x30 and 0x31
+    "gfx6": {0x30: "SMRD", 0x31: "SMRD", 0x32: "VINTRP", 0x34: "VOP3", 0x36: "DS", 0x37: "FLAT", 0x38: "MUBUF",
+             0x3A: "MTBUF", 0x3C: "MIMG", 0x3E: "EXP"},
     "gfx9": {0x30: "SMEM", 0x31: "EXP", 0x34: "VOP3", 0x35: "VINTRP", 0x36: "DS", 0x37: "FLAT", 0x38: "MUBUF",
              0x3A: "MTBUF", 0x3C: "MIMG"},
     "gfx10": {0x3D: "SMEM", 0x3E: "EXP", 0x35: "VOP3", 0x32: "VINTRP", 0x36: "DS", 0x37: "FLAT", 0x38: "MUBUF",
@@ -181,11 +211,13 @@ TOP6 = {
 }
 #: the layout families this decoder knows (``ArchSpec.encoding_layout`` names one of them)
 LAYOUTS = tuple(TOP6)
-TOP8 = {"gfx9": {}, "gfx10": {0xCC: "VOP3P"}, "gfx11": {0xCC: "VOP3P", 0xCD: "VINTERP", 0xCE: "LDSDIR"},
+TOP8 = {"gfx6": {}, "gfx9": {}, "gfx10": {0xCC: "VOP3P"},
+        "gfx11": {0xCC: "VOP3P", 0xCD: "VINTERP", 0xCE: "LDSDIR"},
          "gfx12": {0xCC: "VOP3P", 0xCD: "VINTERP", 0xCE: "VDSDIR", 0xEC: "VFLAT", 0xED: "VSCRATCH",
                    0xEE: "VGLOBAL"}}
 #: dwords of each format before literal / NSA / DPP / SDWA dwords
 DWORDS = {"SOP1": 1, "SOP2": 1, "SOPK": 1, "SOPC": 1, "SOPP": 1, "VOP1": 1, "VOP2": 1, "VOPC": 1, "LDSDIR": 1,
-           "VDSDIR": 1, "VINTRP": 1, "SMEM": 2, "VOP3": 2, "VOP3P": 2, "VOPD": 2, "VINTERP": 2, "DS": 2, "FLAT": 2,
+           "VDSDIR": 1, "VINTRP": 1, "SMRD": 1,
+           "SMEM": 2, "VOP3": 2, "VOP3P": 2, "VOPD": 2, "VINTERP": 2, "DS": 2, "FLAT": 2,
            "MUBUF": 2, "MTBUF": 2, "MIMG": 2, "EXP": 2, "VBUFFER": 3, "VIMAGE": 3, "VSAMPLE": 3, "VFLAT": 3,
            "VSCRATCH": 3, "VGLOBAL": 3}

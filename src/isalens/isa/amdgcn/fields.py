@@ -1,5 +1,5 @@
 """Our own field decoder for AMDGPU machine code: split a dword stream into instructions and name every
-field of each (format, opcode number, registers, modifiers), for GFX8/GFX9/CDNA, GFX10, GFX11 and GFX12.
+field of each (format, opcode number, registers, modifiers), for GFX6/GFX7, GFX8/GFX9/CDNA, GFX10, GFX11 and GFX12.
 
 Bit positions are the "Microcode Formats" chapters of AMD's ISA reference guides (Vega, CDNA3, RDNA2,
 RDNA3, RDNA4); they were confirmed field by field with ``llvm-mc-19 -show-encoding`` and are checked by
@@ -101,6 +101,9 @@ def _scalar_name(code: int, family: str) -> str:
         return ("flat_scratch_lo", "flat_scratch_hi")[code - 102]
     if family == "gfx9" and code in (104, 105):
         return ("xnack_mask_lo", "xnack_mask_hi")[code - 104]
+    if family == "gfx6" and (code in (104, 105, 125) or 235 <= code <= 239):
+        # SI has s0-s103; CI's 104/105 are flat_scratch (LLVM: FLAT_SCR_LO/HI_ci); no null, no src_*_base
+        return "flat_scratch_lo (gfx7)" if code == 104 else "flat_scratch_hi (gfx7)" if code == 105 else "reserved"
     if code <= 105:
         return f"s{code}"
     specials = {106: "vcc_lo", 107: "vcc_hi", 126: "exec_lo", 127: "exec_hi", 128: "0", 235: "src_shared_base",
@@ -273,6 +276,8 @@ def _extra_dwords(fmt: str, words: Sequence[int], family: str) -> tuple[str, int
     if fmt in ("SOP1", "SOP2", "SOPC"):
         srcs = [w0 & 0xFF] if fmt == "SOP1" else [w0 & 0xFF, (w0 >> 8) & 0xFF]
         return fmt, int(0xFF in srcs)
+    if fmt == "SMRD":  # gfx7: IMM 0 with OFFSET 255 reads a 32-bit offset from the next dword (llvm-mc-19)
+        return fmt, int(not (w0 >> 8) & 1 and w0 & 0xFF == 0xFF)
     if fmt == "SOPK":
         return fmt, int((w0 >> 23) & 0x1F == SETREG_IMM32[family])
     if fmt in ("VOP3", "VOP3P") and family != "gfx9" and len(words) > 1:
@@ -317,6 +322,8 @@ def decode(words: Sequence[int], generation: int, layout: str) -> Decoded:
     if len(words) < base:
         raise DecodeError(f"{words[0]:08X}: a {fmt} instruction needs {base} dwords, got {len(words)}")
     fmt, extra = _extra_dwords(fmt, words, family)
+    if fmt == "SMRD" and extra and generation < 7:
+        raise DecodeError(f"{words[0]:08X}: an SMRD literal offset (OFFSET 255, IMM 0) is gfx7 only")
     total = base + extra
     if len(words) < total:
         raise DecodeError(f"{words[0]:08X}: a {fmt} instruction needs {total} dwords, got {len(words)}")
