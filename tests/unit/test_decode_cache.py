@@ -9,6 +9,7 @@ import os
 import pickle
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +38,22 @@ def _seal(path: Path, payload: bytes) -> None:
     path.write_bytes(decode_cache._MAGIC + hashlib.sha256(payload).digest() + payload)
 
 
-def _write(path: Path, entries: dict[Any, Any]) -> None:
-    """``entries`` stored as the cache stores them: one pickled chunk per mnemonic (plain pickles here)."""
+def _bucket(text: str, bits: int) -> str:
+    """The chunk key of the documented rule, spelled out here: the mnemonic, a space, and the low ``bits`` bits of
+    the CRC-32 of the text's UTF-8 bytes."""
+    return f"{text.split()[0]} {zlib.crc32(text.encode()) % (1 << bits)}"
+
+
+def _write(path: Path, entries: dict[Any, Any], bits: int = 0) -> None:
+    """``entries`` stored as the cache stores them: an index (mnemonic -> bits, count) and the pickled chunks of
+    each mnemonic, numbered with ``bits`` bits (plain pickles here)."""
     chunks: dict[str, dict[Any, Any]] = {}
+    counts: dict[str, int] = {}
     for text, entry in entries.items():
-        chunks.setdefault(decode_cache.chunk_key(str(text)), {})[text] = entry
-    _seal(path, pickle.dumps({key: pickle.dumps(chunk) for key, chunk in chunks.items()}))
+        chunks.setdefault(_bucket(str(text), bits), {})[text] = entry
+        counts[str(text).split()[0]] = counts.get(str(text).split()[0], 0) + 1
+    index = {word: (bits, count) for word, count in counts.items()}
+    _seal(path, pickle.dumps((index, {key: pickle.dumps(chunk) for key, chunk in chunks.items()})))
 
 
 def _accept(entry: object) -> bool:
@@ -94,17 +105,30 @@ def test_hostile_payload_with_a_valid_digest_is_refused(tmp_path: Path) -> None:
     assert decode_cache.load(path, _accept) == {}
     _write(path, {"s_nop 0": decode_cache.load})  # an isalens function, not a class
     assert decode_cache.load(path, _accept) == {}
-    _seal(path, pickle.dumps({"s_nop": os.getcwd}))  # the same in the chunk table itself
+    _seal(path, pickle.dumps(({}, {"s_nop 0": os.getcwd})))  # the same in the chunk table itself
+    assert decode_cache.load(path, _accept) == {}
+    _seal(path, pickle.dumps((os.getcwd, {})))  # and in the index
     assert decode_cache.load(path, _accept) == {}
     _seal(path, pickle.dumps(["not", "a", "dict"]))
     assert decode_cache.load(path, _accept) == {}
-    _seal(path, pickle.dumps({"s_nop": pickle.dumps(["not", "a", "dict"])}))
+    _seal(path, pickle.dumps({"s_nop 0": pickle.dumps({"s_nop 0": 1})}))  # the mnemonic-keyed format 2: no index
+    assert decode_cache.load(path, _accept) == {}
+    _seal(path, pickle.dumps(({}, {"s_nop 0": pickle.dumps(["not", "a", "dict"])})))
     assert decode_cache.load(path, _accept) == {}
     _write(path, {"s_nop 0": 1, 2: 3, "s_endpgm": "x"})  # entries the caller's check refuses are dropped
     assert decode_cache.load(path, lambda e: isinstance(e, int)) == {"s_nop 0": 1}
-    # an entry filed under another mnemonic's chunk is not taken from it
-    _seal(path, pickle.dumps({"s_nop": pickle.dumps({"s_nop 0": 1, "s_endpgm": 2})}))
+    # an entry filed under another mnemonic's chunk, or another chunk of its mnemonic, is not taken from it
+    _seal(path, pickle.dumps(({}, {"s_nop 0": pickle.dumps({"s_nop 0": 1, "s_endpgm": 2})})))
     assert decode_cache.load(path, lambda e: isinstance(e, int)) == {"s_nop 0": 1}
+    texts = [f"s_nop {i}" for i in range(8)]
+    one = next(t for t in texts if _bucket(t, 1) == "s_nop 1")  # a text of chunk 1 when numbered with 1 bit
+    _seal(path, pickle.dumps(({"s_nop": (1, 2)}, {"s_nop 0": pickle.dumps({"s_nop 99": 1, one: 2})})))
+    expected = {"s_nop 99": 1} if _bucket("s_nop 99", 1) == "s_nop 0" else {}
+    assert decode_cache.load(path, lambda e: isinstance(e, int)) == expected
+    # an index entry that is not (bits, count) within range is ignored: the mnemonic's chunks count as one
+    for bad in ((1,), (1, -1), (99, 1), ("1", 1), (True, 1)):
+        _seal(path, pickle.dumps(({"s_nop": bad}, {"s_nop 0": pickle.dumps({"s_nop 0": 1})})))
+        assert decode_cache.Store(path, _accept).index == {}, bad
 
 
 def test_a_file_others_may_write_is_not_read(tmp_path: Path) -> None:
@@ -123,15 +147,58 @@ def test_chunks_are_unpickled_on_demand_and_written_back_unchanged(tmp_path: Pat
     """Only the chunk of a text asked for is unpickled; a chunk never asked for is written back byte for byte, and
     one that gained a text is written with it (so a small kernel never pays for a big one's texts)."""
     path = tmp_path / "x.pickle"
-    _write(path, {"s_nop 0": 1, "s_nop 1": 2, "v_mov_b32 v0, 0": 3})
+    texts = {f"s_nop {i}": i for i in range(12)}
+    _write(path, {**texts, "v_mov_b32 v0, 0": 100}, bits=2)
     store = decode_cache.Store(path, lambda e: isinstance(e, int))
-    untouched = store.raw["v_mov_b32"]
-    assert store.take("s_nop 7") == {"s_nop 0": 1, "s_nop 1": 2}
-    assert store.take("s_nop 0") == {}  # taken once only
-    payload = store.payload([("s_nop 0", 1), ("s_nop 1", 2), ("s_nop 7", 4)], lambda e: True)
-    chunks = pickle.loads(payload)
-    assert chunks["v_mov_b32"] == untouched
-    assert pickle.loads(chunks["s_nop"]) == {"s_nop 0": 1, "s_nop 1": 2, "s_nop 7": 4}
+    before = dict(store.raw)
+    asked = "s_nop 77"  # not stored: its chunk (by the rule) is unpickled, no other
+    same = {t: i for t, i in texts.items() if _bucket(t, 2) == _bucket(asked, 2)}
+    assert store.take(asked) == same and same
+    assert store.take(next(iter(same))) == {}  # taken once only
+    assert set(store.taken) == {_bucket(asked, 2)}
+    payload = store.payload([*same.items(), (asked, 77)], lambda e: True)
+    index, chunks = pickle.loads(payload)
+    assert index["s_nop"] == (2, 13) and index["v_mov_b32"] == (2, 1)  # 13 needs 0 bits (< 16): not outgrown
+    changed = {key for key in chunks if chunks[key] != before.get(key)}
+    assert changed == {_bucket(asked, 2)}
+    assert pickle.loads(chunks[_bucket(asked, 2)]) == {**same, asked: 77}
+
+
+@pytest.mark.parametrize("count", [1, 15, 16, 31, 32, 100, 300])
+def test_a_mnemonic_is_split_into_chunks_of_at_most_chunk_texts_on_average(tmp_path: Path, count: int) -> None:
+    """Written from nothing, a mnemonic of ``count`` texts gets 2**b chunks for the least b with
+    count // 2**b < CHUNK_TEXTS (16: 1-15 texts one chunk, 16-31 two, 32-63 four, 100 eight (100 // 8 = 12),
+    300 thirty-two (300 // 16 = 18, 300 // 32 = 9)), and each chunk holds exactly the texts the CRC-32 rule
+    sends to it."""
+    expected_bits = {1: 0, 15: 0, 16: 1, 31: 1, 32: 2, 100: 3, 300: 5}[count]
+    assert decode_cache.CHUNK_TEXTS == 16
+    texts = {f"v_add_u32 v{i}, v1, v2": i for i in range(count)}
+    store = decode_cache.Store(tmp_path / "none.pickle", _accept)
+    index, chunks = pickle.loads(store.payload(texts.items(), _accept))
+    assert index == {"v_add_u32": (expected_bits, count)}
+    want: dict[str, dict[str, int]] = {}
+    for text, i in texts.items():
+        want.setdefault(_bucket(text, expected_bits), {})[text] = i
+    assert {key: pickle.loads(data) for key, data in chunks.items()} == want
+
+
+def test_an_outgrown_mnemonic_is_numbered_again_and_others_stay(tmp_path: Path) -> None:
+    """A mnemonic stored with 0 bits (3 texts) that reaches 40 texts is split into 4 chunks (40 // 16 = 2 needs 2
+    bits) holding all 40, including the stored ones the run never asked for; another mnemonic's chunk stays."""
+    path = tmp_path / "x.pickle"
+    old = {f"s_nop {i}": i for i in range(3)}
+    _write(path, {**old, "s_endpgm": 50})
+    store = decode_cache.Store(path, _accept)
+    kept = store.raw["s_endpgm 0"]
+    new = {f"s_nop {i}": i for i in range(3, 40)}
+    index, chunks = pickle.loads(store.payload(new.items(), _accept))
+    assert index == {"s_nop": (2, 40), "s_endpgm": (0, 1)}
+    assert chunks["s_endpgm 0"] == kept
+    everything = {**old, **new}
+    want: dict[str, dict[str, int]] = {}
+    for text, i in everything.items():
+        want.setdefault(_bucket(text, 2), {})[text] = i
+    assert {k: pickle.loads(v) for k, v in chunks.items() if k.startswith("s_nop ")} == want
 
 
 def test_plain_dataclasses_pickle_as_constructor_calls_and_come_back_equal() -> None:

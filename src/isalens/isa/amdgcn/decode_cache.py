@@ -5,10 +5,12 @@ kernel: 12,375 distinct texts of the dense 100k benchmark took about 6 s, the 74
 about 0.2 s, and the next run decodes the same texts again. The decoded texts of one target, wave size and
 unknown-instruction policy are written here at exit and read back by the next process.
 
-A file is read lazily: its payload maps each mnemonic to the pickled texts of that mnemonic (a "chunk"), and a
-chunk is unpickled only when the run first meets a text of its mnemonic that it has not decoded (a small kernel
-of a target once used for a big one no longer unpickles the big one's 30,000 texts: 0.65 s for a 13 MB file
-before). Chunks never unpickled are written back as they were read. Dataclass entries are pickled as their
+A file is read lazily: its payload holds the texts of each mnemonic in 2**bits pickled "chunks" (a text's chunk
+is picked by the CRC-32 of the text; ``bits`` grows with the mnemonic's count, so a chunk holds 2 to
+:data:`CHUNK_TEXTS` texts), and a chunk is unpickled only when the run first meets one of its texts that it has not
+decoded. A small kernel of a target once used for a big one unpickles about its own texts, not the big one's:
+one chunk per mnemonic made the 812-instruction example unpickle most of the dense kernel's 12,000 texts.
+Chunks never unpickled are written back as they were read. Dataclass entries are pickled as their
 constructor call (:class:`_Pickler`), which Python 3.11 rebuilds several times faster than through
 ``__setstate__`` (that calls ``dataclasses.fields()`` per object).
 
@@ -32,6 +34,7 @@ import io
 import os
 import pickle
 import time
+import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -39,7 +42,7 @@ from typing import Any
 from isalens.cachefile import cache_directory, read_sealed, write_sealed
 from isalens.version import __version__
 
-_MAGIC = b"isalens-decoded-2\n"
+_MAGIC = b"isalens-decoded-3\n"
 #: a file larger than this is not read (a 100,000-text cache is about 15 MB)
 _MAX_BYTES = 256 << 20
 _PACKAGE = Path(__file__).resolve().parents[2]  # src/isalens
@@ -139,18 +142,47 @@ class _Unpickler(pickle.Unpickler):
     """Builds isalens classes (dataclasses, enums) and nothing else: no function of any module is callable."""
 
     def find_class(self, module: str, name: str) -> Any:
+        found = _ALLOWED.get((module, name))
+        if found is not None:  # every chunk names the same few classes: looked up once per process
+            return found
         if module == "isalens" or module.startswith("isalens."):
             obj = super().find_class(module, name)
             if isinstance(obj, type):
+                _ALLOWED[module, name] = obj
                 return obj
         if module == "builtins" and name in ("frozenset", "set", "tuple", "list", "dict", "int", "str"):
-            return super().find_class(module, name)
+            found = _ALLOWED[module, name] = super().find_class(module, name)
+            return found
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a decode cache")
 
 
-def chunk_key(text: str) -> str:
-    """The chunk a text is stored in: its mnemonic (the first word)."""
+#: the classes :class:`_Unpickler` has allowed, by module and name
+_ALLOWED: dict[tuple[str, str], Any] = {}
+
+
+#: a mnemonic's texts are split into more chunks (twice as many) once a chunk would hold more than this on average:
+#: few enough texts that a small kernel unpickles little beyond its own, enough that a run needing every chunk
+#: (the dense kernel) pays little for the per-chunk cost of an unpickler (measured in docs/performance.md)
+CHUNK_TEXTS = 16
+#: the most bits a mnemonic's chunks are numbered with (a file's index naming more is not read)
+_MAX_BITS = 20
+
+
+def mnemonic(text: str) -> str:
+    """A text's first word (its mnemonic), "" for a blank text."""
     return text.split(None, 1)[0] if text.strip() else ""
+
+
+def bits_for(count: int) -> int:
+    """How many bits number the chunks of a mnemonic of ``count`` texts: the fewest giving at most
+    :data:`CHUNK_TEXTS` texts per chunk on average (0 bits, one chunk, up to CHUNK_TEXTS - 1 texts)."""
+    return min((count // CHUNK_TEXTS).bit_length(), _MAX_BITS)
+
+
+def chunk_key(text: str, bits: int) -> str:
+    """The chunk of ``text`` when its mnemonic's chunks are numbered with ``bits`` bits: the mnemonic and the low
+    bits of the text's CRC-32 (stable across processes, unlike ``hash``)."""
+    return f"{mnemonic(text)} {zlib.crc32(text.encode()) & ((1 << bits) - 1)}"
 
 
 class Store:
@@ -159,25 +191,35 @@ class Store:
     def __init__(self, path: Path, entry_ok: Callable[[Any], bool]) -> None:
         self.path = path
         self.entry_ok = entry_ok
+        #: mnemonic -> (the bits its chunks are numbered with, how many texts it holds)
+        self.index: dict[str, tuple[int, int]]
         #: chunk key -> its pickled entries (written back as they are unless the chunk gained texts)
-        self.raw: dict[str, bytes] = _read_chunks(path)
+        self.raw: dict[str, bytes]
+        self.index, self.raw = _read_chunks(path)
         #: chunk key -> the texts it holds, for every chunk taken (its entries went to the caller)
         self.taken: dict[str, frozenset[str]] = {}
 
+    def key(self, text: str) -> str:
+        """The chunk ``text`` is (or would be) stored in."""
+        return chunk_key(text, self.index.get(mnemonic(text), (0, 0))[0])
+
     def take(self, text: str) -> dict[str, Any]:
         """The stored entries of ``text``'s chunk, the first time it is asked for (then none). A chunk that fails
-        to unpickle, or holds an entry failing ``entry_ok`` or stored under another text, gives its good entries
-        only and is not written back as it was."""
-        key = chunk_key(text)
-        if key in self.taken:
-            return {}
+        to unpickle, or holds an entry failing ``entry_ok`` or stored under another chunk or text, gives its good
+        entries only and is not written back as it was."""
+        key = self.key(text)
+        return self._take_key(key) if key not in self.taken else {}
+
+    def _take_key(self, key: str) -> dict[str, Any]:
         data = self.raw.get(key)
         if data is None:
             self.taken[key] = frozenset()
             return {}
         entries = _unpickle(data)
-        good = {k: v for k, v in entries.items() if isinstance(k, str) and chunk_key(k) == key and self.entry_ok(v)
-                and getattr(v, "text", k) == k}
+        word, _, number = key.rpartition(" ")
+        mask = (1 << self.index.get(word, (0, 0))[0]) - 1
+        good = {k: v for k, v in entries.items() if isinstance(k, str) and mnemonic(k) == word
+                and str(zlib.crc32(k.encode()) & mask) == number and self.entry_ok(v) and getattr(v, "text", k) == k}
         if len(good) == len(entries) and good:
             self.taken[key] = frozenset(good)
         else:  # damaged: rewritten from what the run holds
@@ -187,18 +229,38 @@ class Store:
 
     def payload(self, entries: Iterable[tuple[str, Any]], keep: Callable[[Any], bool]) -> bytes:
         """The file's new payload: every chunk as read, except the chunks of ``entries`` (what ``keep`` accepts)
-        that hold a text the file did not, pickled again."""
+        that hold a text the file did not, pickled again (all of a mnemonic's chunks when its texts outgrow its
+        bits: they are numbered again with more)."""
         fresh: dict[str, dict[str, Any]] = {}
         for text, entry in entries:
             if keep(entry):
-                fresh.setdefault(chunk_key(text), {})[text] = entry
-        for key, group in fresh.items():
-            if key not in self.taken:  # decoded without asking the file first: keep what it holds too
-                group = {**self.take(key), **group}
-            if not group.keys() <= self.taken[key]:
-                self.raw[key] = _dumps(group)
-                self.taken[key] = frozenset(group)
-        return pickle.dumps(self.raw, protocol=pickle.HIGHEST_PROTOCOL)
+                fresh.setdefault(mnemonic(text), {})[text] = entry
+        for word, group in fresh.items():
+            bits, count = self.index.get(word, (0, 0))
+            for key in {self.key(text) for text in group} - self.taken.keys():
+                # decoded without asking the file first: keep what it holds too
+                group = {**self._take_key(key), **group}
+            added = sum(1 for text in group if text not in self.taken[self.key(text)])
+            if not added:
+                continue
+            count += added
+            if bits_for(count) > bits:  # outgrown: every chunk of the mnemonic read and numbered again
+                for number in range(1 << bits):
+                    key = f"{word} {number}"
+                    if key not in self.taken:
+                        group = {**self._take_key(key), **group}
+                    self.raw.pop(key, None)
+                    del self.taken[key]
+                bits, count = bits_for(len(group)), len(group)
+            self.index[word] = (bits, count)
+            chunks: dict[str, dict[str, Any]] = {}
+            for text, entry in group.items():
+                chunks.setdefault(chunk_key(text, bits), {})[text] = entry
+            for key, chunk in chunks.items():
+                if not chunk.keys() <= self.taken.get(key, frozenset()) or key not in self.raw:
+                    self.raw[key] = _dumps(chunk)
+                    self.taken[key] = frozenset(chunk)
+        return pickle.dumps((self.index, self.raw), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 #: the open store of each cache file (one per target, wave size and policy in a process)
@@ -219,24 +281,33 @@ def load(path: Path, entry_ok: Callable[[Any], bool]) -> dict[str, Any]:
     store = Store(path, entry_ok)
     entries: dict[str, Any] = {}
     for key in list(store.raw):
-        entries.update(store.take(key))
+        entries.update(store._take_key(key))
     return entries
 
 
-def _read_chunks(path: Path) -> dict[str, bytes]:
+def _read_chunks(path: Path) -> tuple[dict[str, tuple[int, int]], dict[str, bytes]]:
+    """The index and the chunks of ``path``'s payload; none when it is not (a dict of mnemonics to bits and
+    counts, a dict of chunk keys to bytes)."""
     payload = read_sealed(path, _MAGIC, _MAX_BYTES)
-    if payload is None:
-        return {}
-    chunks = _unpickle(payload)
-    return {k: v for k, v in chunks.items() if isinstance(k, str) and isinstance(v, bytes)}
+    obj = _unpickle_any(payload) if payload is not None else None
+    if not (isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], dict) and isinstance(obj[1], dict)):
+        return {}, {}
+    index = {k: v for k, v in obj[0].items() if isinstance(k, str) and isinstance(v, tuple) and len(v) == 2
+             and all(type(n) is int for n in v) and 0 <= v[0] <= _MAX_BITS and v[1] >= 0}
+    return index, {k: v for k, v in obj[1].items() if isinstance(k, str) and isinstance(v, bytes)}
+
+
+def _unpickle_any(data: bytes) -> Any:
+    """The object pickled in ``data``, or None if it is damaged or names a refused class."""
+    try:
+        return _Unpickler(io.BytesIO(data)).load()
+    except Exception:  # bad opcodes or a refused class under a good digest: no cache
+        return None
 
 
 def _unpickle(data: bytes) -> dict[Any, Any]:
     """The dict pickled in ``data``, or an empty one if it is damaged, not a dict or names a refused class."""
-    try:
-        obj = _Unpickler(io.BytesIO(data)).load()
-    except Exception:  # bad opcodes or a refused class under a good digest: no cache
-        return {}
+    obj = _unpickle_any(data)
     return obj if isinstance(obj, dict) else {}
 
 

@@ -173,7 +173,7 @@ def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: Rea
     """The instruction of one draft line (its decoded text from the cache when the text was seen before)."""
     decoded = ctx.cache.get(item.text)
     if decoded is None and ctx.store is not None:
-        # first text of its mnemonic not decoded in this process: the earlier runs' texts of that mnemonic
+        # first text of its chunk not decoded in this process: the earlier runs' texts of that chunk
         for text, entry in ctx.store.take(item.text).items():
             ctx.cache.setdefault(text, entry)
         decoded = ctx.cache.get(item.text)
