@@ -6,10 +6,11 @@ about 0.2 s, and the next run decodes the same texts again. The decoded texts of
 unknown-instruction policy are written here at exit and read back by the next process.
 
 A file is read lazily: its payload holds the texts of each mnemonic in 2**bits pickled "chunks" (a text's chunk
-is picked by the CRC-32 of the text; ``bits`` grows with the mnemonic's count, so a chunk holds 2 to
-:data:`CHUNK_TEXTS` texts), and a chunk is unpickled only when the run first meets one of its texts that it has not
-decoded. A small kernel of a target once used for a big one unpickles about its own texts, not the big one's:
-one chunk per mnemonic made the 812-instruction example unpickle most of the dense kernel's 12,000 texts.
+is picked by the CRC-32 of the text; ``bits`` grows with the mnemonic's count, so a chunk holds fewer than
+:data:`CHUNK_TEXTS` texts on average), and a chunk is unpickled only when the run first meets one of its texts
+that it has not decoded. A small kernel of a target once used for a big one unpickles about its own texts, not
+the big one's: one chunk per mnemonic made the 812-instruction example unpickle most of the dense kernel's 12,000
+texts.
 Chunks never unpickled are written back as they were read. Dataclass entries are pickled as their
 constructor call (:class:`_Pickler`), which Python 3.11 rebuilds several times faster than through
 ``__setstate__`` (that calls ``dataclasses.fields()`` per object).
