@@ -23,14 +23,13 @@ from isalens.frontends.clang import opencl_flags
 from isalens.isa.amdgcn.decoder import Diagnostic, decode_stream, decode_text
 from isalens.isa.amdgcn.decoder.tables import family_of, layout_of
 from isalens.isa.amdgcn.fields import Decoded, DecodeError, decode
-from tests.conftest import EXAMPLES, ROOT, require_tool
+from tests.conftest import EXAMPLES, ROOT, load_tool, require_tool
 from tests.oracle.test_opcode_tables import _generator
 
 TARGETS = ("gfx803", "gfx902", "gfx90a", "gfx942", "gfx1010", "gfx1030", "gfx1100", "gfx1200")
 #: formats decoded identically to objdump for every instruction of the corpus on every target
 CLAIMED = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DS",
                      "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "VOPD", "SDWA"})
-_LINE = re.compile(r"^\s+(\S.*?)\s*// ([0-9A-F]{12}): ((?:[0-9A-F]{8} ?)+)")
 _CACHE = ROOT / ".cache" / "decoder_objects"
 
 
@@ -55,15 +54,9 @@ def _code_object(source: Path, target: str, extra: tuple[str, ...] = ()) -> Path
 
 
 def _objdump(code_object: Path, target: str) -> dict[int, str]:
-    """Address -> instruction text as llvm-objdump-19 prints it (single spaces)."""
-    text = subprocess.run([require_tool("llvm-objdump-19"), "-d", f"--mcpu={target}", str(code_object)],
-                          check=True, capture_output=True, text=True).stdout
-    out = {}
-    for line in text.splitlines():
-        m = _LINE.match(line)
-        if m:
-            out[int(m.group(2), 16)] = " ".join(m.group(1).split())
-    return out
+    """Address -> instruction text as llvm-objdump-19 prints it (single spaces; the library sweep's reader)."""
+    return load_tool("decoder_sweep").objdump_texts(code_object.read_bytes(), target, False,
+                                                    require_tool("llvm-objdump-19"))
 
 
 def _text_words(code_object: Path) -> tuple[int, list[int]]:
