@@ -10,7 +10,6 @@ turn them back, so both sides are compared as the numbers the file holds.
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 from typing import Any
 
@@ -89,13 +88,19 @@ def _library() -> list[tuple[str, bytes]]:
         return []  # not downloaded here: tests/oracle/test_debian_libraries.py fetches it
     from isalens.binary.container import find_code_objects
     from isalens.engine.binary import mapped
+    from isalens.reading import set_max_input_size
 
-    os.environ.setdefault("ISALENS_MAX_INPUT_SIZE", "4G")  # 1.3 GB, over the 1 GiB default cap
+    # 1.3 GB, over the 1 GiB default cap: raised for this read only (an environment variable set here leaked
+    # into every later test's subprocesses: test_hostile_binaries then met a 4 GiB cap)
+    set_max_input_size(4 << 30)
     picked = []
-    with mapped(found[0]) as data:
-        for index, ref in enumerate(find_code_objects(data, file=str(found[0]))):
-            if index % _LIBRARY_STRIDE == 0:
-                picked.append((f"librocsparse {ref.source}", ref.data))
+    try:
+        with mapped(found[0]) as data:
+            for index, ref in enumerate(find_code_objects(data, file=str(found[0]))):
+                if index % _LIBRARY_STRIDE == 0:
+                    picked.append((f"librocsparse {ref.source}", ref.data))
+    finally:
+        set_max_input_size(None)
     return picked
 
 

@@ -18,7 +18,7 @@ DATA = Path(isalens.__file__).parent / "isa" / "amdgcn" / "data"
 #: mnemonic list -> timing table and the generation its class rules use
 LISTS = {"gfx8": ("gfx8", 8), "gfx9": ("gfx9", 9), "cdna1": ("cdna1", 9), "cdna2": ("cdna2", 9),
          "cdna3": ("cdna3", 9), "cdna4": ("cdna3", 9), "gfx10_1": ("gfx10", 10), "gfx10_3": ("gfx10", 10),
-         "gfx11": ("gfx11", 11), "gfx12": ("gfx12", 12)}
+         "gfx11": ("gfx11", 11), "gfx12": ("gfx12", 12), "gfx12_5": ("gfx12", 12)}
 
 
 #: GCN1/GCN2 have mnemonic lists but no sourced timing figures: the timing command refuses them (tested below)
