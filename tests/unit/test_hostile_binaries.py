@@ -236,6 +236,8 @@ DAMAGE = {
     "section offset >= 2^63": (lambda co: E.set_header(co, ".rodata", offset=1 << 63),
                                "lies past the end of the file"),
     "note offset >= 2^63": (lambda co: E.set_header(co, ".note", offset=(1 << 63) + 4), "damaged"),
+    ".comment past the end": (lambda co: E.set_header(co, ".comment", offset=1 << 63),
+                              "section .comment (offset 0x8000000000000000"),
     "compressed .comment": (lambda co: E.set_header(co, ".comment", flags=E.SHF_COMPRESSED | 0x30),
                             "compressed .comment declares"),
     "compressed .comment, unknown type": (lambda co: E.replace_contents(

@@ -173,13 +173,13 @@ def _read(data: bytes, *, file: str, source: str, where: str) -> CodeObject:
                                  code="descriptor")
             kernels.append(KernelInfo(name, kd_name.removesuffix(".kd"), fields, decode_descriptor(raw, processor)))
             warnings += [f"kernel {name}: {problem}" for problem in not_understood(raw, processor)]
+        compiler = _compiler_major(elf, file=file, where=where)
     except ElfFormatError as exc:
         raise InputError(f"{where}: damaged ELF: {exc}", file=file, code="code-object") from None
     names = {x.name for x in elf.sections}
     debug = ("none" if ".debug_line" not in names
              else "lines+variables" if names & {".debug_loclists", ".debug_loc"} else "lines")
-    return CodeObject(target, version, source, data, tuple(kernels), functions,
-                      _compiler_major(elf, file=file, where=where), debug, flags,
+    return CodeObject(target, version, source, data, tuple(kernels), functions, compiler, debug, flags,
                       tuple(dict.fromkeys(warnings)))
 
 
@@ -194,9 +194,7 @@ def _comment_bytes(elf: Elf64, *, file: str, where: str) -> bytes | None:
     comment = elf.section(".comment")
     if comment is None or comment.type == SHT_NOBITS:
         return None
-    if comment.offset + comment.size > len(elf.data):
-        raise InputError(f"{where}: section .comment lies past the end of the file", file=file, code="code-object")
-    raw = elf.contents(comment)
+    raw = elf.contents(comment)  # bounds checked there (ElfFormatError: the caller names the file)
     if not comment.flags & _SHF_COMPRESSED:
         return raw
     # Elf64_Chdr (gABI): u32 ch_type (1 zlib, 2 zstd), u32 reserved, u64 ch_size, u64 ch_addralign
