@@ -1,28 +1,27 @@
 """Where source variables live in a code object built with ``-g``: the DWARF location lists of its variables and
 parameters, as address ranges and the registers holding them.
 
-Read with pyelftools (DWARF 5 ``.debug_loclists``, ``DW_FORM_loclistx`` included; a single location expression
-covers its scope). Registers by AMDGPU's DWARF numbering (LLVM's AMDGPUUsage, "DWARF Register Number Mapping"):
-SGPR0-63 are 32-95, SGPR64-105 are 1088-1129; VGPRs are 1536+ in wave32 and 2560+ in wave64; AGPRs 2048+ in
-wave32 and 3072+ in wave64. A location is a register when its expression is ``DW_OP_regN``/``DW_OP_regx`` or,
-as LLVM 19 writes for OpenCL variables, ``DW_OP_bregx REG+0`` followed only by its address-space suffix
-(``DW_OP_litN, DW_OP_swap, DW_OP_xderef``); ``DW_OP_piece`` splits a value over several registers (the pieces
-are named in bits: ``acc[32:64]``). Anything else (a constant, memory, a value computed from a register with
-``DW_OP_stack_value``) is in no register: it is left out, as ``;DEBUG_VALUE:`` constants are in assembly.
+Read with our own walk of ``.debug_info`` (binary/dwarf_info.py; DWARF 5 ``.debug_loclists``, ``DW_FORM_loclistx``
+included; a single location expression covers its scope). Registers by AMDGPU's DWARF numbering (LLVM's AMDGPUUsage,
+"DWARF Register Number Mapping"): SGPR0-63 are 32-95, SGPR64-105 are 1088-1129; VGPRs are 1536+ in wave32 and 2560+
+in wave64; AGPRs 2048+ in wave32 and 3072+ in wave64. A location is a register when its expression is
+``DW_OP_regN``/``DW_OP_regx`` or, as LLVM 19 writes for OpenCL variables, ``DW_OP_bregx REG+0`` followed only by its
+address-space suffix (``DW_OP_litN, DW_OP_swap, DW_OP_xderef``); ``DW_OP_piece`` splits a value over several
+registers (the pieces are named in bits: ``acc[32:64]``). Anything else (a constant, memory, a value computed from a
+register with ``DW_OP_stack_value``) is in no register: it is left out, as ``;DEBUG_VALUE:`` constants are in
+assembly.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
-import io
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from elftools.dwarf.locationlists import BaseAddressEntry, LocationEntry, LocationExpr, LocationParser
-from elftools.elf.elffile import ELFFile
-
-from isalens.errors import guarded
+from isalens.binary.dwarf_info import DwarfFormatError, iter_variable_locations
+from isalens.binary.elf64 import Elf64, ElfFormatError
+from isalens.errors import InputError
 from isalens.ir.program import Kernel
 from isalens.ir.registers import Reg, RegFile
 from isalens.ir.source import SourceMap, VariableLoc
@@ -57,7 +56,7 @@ def dwarf_register(number: int, wave_size: int) -> Reg | None:
     return None
 
 
-def _uleb(data: list[int], at: int) -> tuple[int, int]:
+def _uleb(data: Sequence[int], at: int) -> tuple[int, int]:
     value = shift = 0
     while at < len(data):
         byte = data[at]
@@ -69,7 +68,7 @@ def _uleb(data: list[int], at: int) -> tuple[int, int]:
     raise ValueError("truncated LEB128")
 
 
-def _sleb(data: list[int], at: int) -> tuple[int, int]:
+def _sleb(data: Sequence[int], at: int) -> tuple[int, int]:
     value = shift = 0
     byte = 0x80
     while byte & 0x80:
@@ -82,7 +81,7 @@ def _sleb(data: list[int], at: int) -> tuple[int, int]:
     return (value - (1 << shift) if byte & 0x40 else value), at
 
 
-def _register_of(ops: list[int]) -> tuple[int | None, int]:
+def _register_of(ops: Sequence[int]) -> tuple[int | None, int]:
     """(DWARF register number or None, index after it) for one piece's expression at the start of ``ops``."""
     if not ops:
         return None, 0
@@ -101,7 +100,7 @@ def _register_of(ops: list[int]) -> tuple[int | None, int]:
     return None, len(ops)
 
 
-def _pieces(expr: list[int], wave_size: int) -> list[tuple[Reg, int, int | None]]:
+def _pieces(expr: Sequence[int], wave_size: int) -> list[tuple[Reg, int, int | None]]:
     """(register, first bit, bits or None for the whole value) for each register piece of ``expr``."""
     out: list[tuple[Reg, int, int | None]] = []
     bit = 0
@@ -124,79 +123,29 @@ def _pieces(expr: list[int], wave_size: int) -> list[tuple[Reg, int, int | None]
     return out
 
 
-def _name(die: Any) -> str | None:
-    attr = die.attributes.get("DW_AT_name")
-    if attr is None:
-        return None
-    value = attr.value
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def _scope_ranges(die: Any) -> list[tuple[int, int]]:
-    """Address ranges of the innermost enclosing scope with ``DW_AT_low_pc``/``DW_AT_high_pc``."""
-    parent = die.get_parent()
-    while parent is not None:
-        low = parent.attributes.get("DW_AT_low_pc")
-        high = parent.attributes.get("DW_AT_high_pc")
-        if low is not None and high is not None:
-            end = high.value if high.form == "DW_FORM_addr" else low.value + high.value
-            return [(int(low.value), int(end))]
-        parent = parent.get_parent()
-    return []
-
-
-def _cu_base(cu: Any) -> int:
-    top = cu.get_top_DIE()
-    low = top.attributes.get("DW_AT_low_pc")
-    return int(low.value) if low is not None else 0
-
-
 def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int) -> tuple[list[VariableRange],
                                                                                       list[str]]:
     """Every register location of every named variable and parameter, and what could not be read."""
-    with guarded(file, f"{where}: DWARF variable locations"):
-        elf = ELFFile(io.BytesIO(data))
-        if not elf.has_dwarf_info() or elf.get_section_by_name(".debug_info") is None:
-            return [], []
-        dwarf = elf.get_dwarf_info()
-        parser = LocationParser(dwarf.location_lists())
+    try:
+        elf = Elf64(data)
         out: list[VariableRange] = []
         problems: list[str] = []
-        for cu in dwarf.iter_CUs():
-            version = cu["version"]
-            base = _cu_base(cu)
-            for die in cu.iter_DIEs():
-                if die.tag not in ("DW_TAG_variable", "DW_TAG_formal_parameter"):
-                    continue
-                attr = die.attributes.get("DW_AT_location")
-                name = _name(die)
-                if attr is None or name is None or not LocationParser.attribute_has_location(attr, version):
-                    continue
-                try:
-                    location = parser.parse_from_attribute(attr, version, die)
-                except Exception as exc:  # pyelftools on a damaged list: that variable is dropped, said once
-                    problems.append(f"location of '{name}' unreadable ({type(exc).__name__}): dropped")
-                    continue
-                out += _ranges(name, location, die, base, wave_size, problems)
+        for variable in iter_variable_locations(elf):
+            if variable.problem is not None:
+                problems.append(f"location of '{variable.name}' unreadable ({variable.problem}): dropped")
+                continue
+            out += _ranges(variable.name, variable.spans, wave_size, problems)
         return out, problems
+    except (DwarfFormatError, ElfFormatError) as exc:
+        raise InputError(f"{where}: DWARF variable locations: damaged ({exc})", file=file, code="damaged") from None
 
 
-def _ranges(name: str, location: Any, die: Any, base: int, wave_size: int,
+def _ranges(name: str, spans: tuple[tuple[int, int, bytes], ...], wave_size: int,
             problems: list[str]) -> list[VariableRange]:
-    if isinstance(location, LocationExpr):
-        spans = [(low, high, location.loc_expr) for low, high in _scope_ranges(die)]
-    else:
-        spans = []
-        for entry in location:
-            if isinstance(entry, BaseAddressEntry):
-                base = int(entry.base_address)
-            elif isinstance(entry, LocationEntry):
-                shift = 0 if entry.is_absolute else base
-                spans.append((entry.begin_offset + shift, entry.end_offset + shift, entry.loc_expr))
     out: list[VariableRange] = []
     for low, high, expr in spans:
         try:
-            pieces = _pieces(list(expr), wave_size)
+            pieces = _pieces(expr, wave_size)
         except ValueError:
             problems.append(f"location of '{name}' is cut short: dropped")
             continue
