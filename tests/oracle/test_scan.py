@@ -315,8 +315,9 @@ def test_resume_is_per_kernel_and_remembers(builds: dict[str, Path], tmp_path: P
 
 
 def test_rows_of_a_debug_build_equal_those_of_the_whole_document(tmp_path: Path) -> None:
-    # the scan reads no DWARF inlining entries (scan.work._ROWS_SHOW_INLINES: they reach only lists that rows
-    # leave out); its rows must equal those of the analyze document built with every DWARF part read
+    # the scan reads no DWARF inlining entries (scan.work._ROWS_SHOW_INLINES) and runs no pass whose results
+    # reach only lists (scan.work.ROWLESS_PASSES): its rows must equal those of the analyze document built with
+    # every DWARF part read and every pass run
     from isalens.binary.codeobject import read_code_object
     from isalens.engine.binary import load_code_object
     from isalens.scan.rows import rows_from_document
@@ -331,7 +332,7 @@ def test_rows_of_a_debug_build_equal_those_of_the_whole_document(tmp_path: Path)
     # the build really has what the scan skips (inlined call chains) and what it keeps (variables)
     assert any(f.inlined_at for k in kernels for f in k.source.frames)
     assert any(k.source.variables for k in kernels)
-    expected = {r["kernel"]: r for r in rows_from_document(analyze_document(module))}
+    expected = {r["kernel"]: r for r in rows_from_document(analyze_document(module, leave_out=()))}
     out = tmp_path / "r.parquet"
     assert main(["scan", str(path), "--out", str(out), "--workers", "1", "--no-progress"]) == 0
     rows = {r["kernel"]: r for r in read_rows(out)}

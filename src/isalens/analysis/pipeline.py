@@ -192,19 +192,33 @@ PASSES: tuple[tuple[str, Pass], ...] = (
 OPTIONAL = frozenset({"stats", "timing", "advice"})
 
 
+#: passes a caller may leave out (see :func:`run`), with the empty result that stands in for each: no later pass
+#: but advice reads them, and they reach only the report's lists (longest-lived ranges, the peak's live set,
+#: per-block live-ins, per-source-line rows, loop names), which a scan's table rows do not hold
+LEAVABLE: Mapping[str, Callable[[], Any]] = {"ranges": tuple, "peak_live_set": dict, "block_live_ins": tuple,
+                                             "source_lines": tuple, "loop_sources": dict}
+
 _DEFAULTS = PassOptions()
 
 
 def run(kernel: Kernel, arch: ArchSpec, *, extra: Collection[str] = (), options: PassOptions = _DEFAULTS,
-        ) -> KernelAnalysis:
-    """Run every pass over ``kernel`` (the optional ones only when named in ``extra``)."""
+        leave_out: Collection[str] = ()) -> KernelAnalysis:
+    """Run every pass over ``kernel`` (the optional ones only when named in ``extra``; those named in
+    ``leave_out``, a subset of :data:`LEAVABLE`, not at all: their results are empty)."""
     unknown = set(extra) - OPTIONAL
     if unknown:
         raise ValueError(f"unknown optional pass(es): {', '.join(sorted(unknown))}")
+    if set(leave_out) - LEAVABLE.keys() or (leave_out and "advice" in extra):
+        # advice reads the peak's live set and the source lines: it would advise on empty ones
+        raise ValueError(f"cannot leave out {', '.join(sorted(leave_out))} (of {', '.join(LEAVABLE)}; "
+                         "none with advice)")
     done: dict[str, Any] = {}
     size = f"{len(kernel.instructions):,} instructions"
     for name, fn in PASSES:
         if name in OPTIONAL and name not in extra:
+            continue
+        if name in leave_out:
+            done[name] = LEAVABLE[name]()
             continue
         step(f"{kernel.name} ({size}): {name}")
         done[name] = fn(kernel, arch, done, options)

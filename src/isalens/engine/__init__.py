@@ -226,11 +226,12 @@ def livereg(source: str | Path, options: LoadOptions = LoadOptions(), *, longest
 
 
 def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_stats: dict[str, str | int],
-              *, longest: int = 10, extra: Sequence[str] = (), source_dirs: Sequence[Path] = ()) -> LiveRegReport:
-    """Run the passes over ``kernels`` of ``module`` and collect the report model (``extra``: optional passes);
-    the text of source lines is read only inside ``source_dirs`` (:func:`~isalens.engine.source_text.source_texts`;
-    none given: none is read)."""
-    analyses = [k.analyze(extra=extra) for k in kernels]
+              *, longest: int = 10, extra: Sequence[str] = (), source_dirs: Sequence[Path] = (),
+              leave_out: Sequence[str] = ()) -> LiveRegReport:
+    """Run the passes over ``kernels`` of ``module`` and collect the report model (``extra``: optional passes;
+    ``leave_out``: passes not run, their lists empty); the text of source lines is read only inside
+    ``source_dirs`` (:func:`~isalens.engine.source_text.source_texts`; none given: none is read)."""
+    analyses = [k.analyze(extra=extra, leave_out=leave_out) for k in kernels]
     step("building the report")
     report = livereg_report(analyses, file=module.ir.file,
                             dialect=module.ir.dialect, diagnostics=module.ir.diagnostics, longest_count=longest,

@@ -74,9 +74,11 @@ class LoadedKernel:
         """Per-instruction live-in/live-out unit sets (frozen)."""
         return solve_liveness(self.ir, self.cfg)
 
-    def analyze(self, extra: Collection[str] = (), options: PassOptions = _DEFAULT_PASS_OPTIONS) -> KernelAnalysis:
-        """Every analysis pass (frozen results); ``extra`` names optional passes to run too (``stats``)."""
-        return run(self.ir, self.arch, extra=extra, options=options)
+    def analyze(self, extra: Collection[str] = (), options: PassOptions = _DEFAULT_PASS_OPTIONS,
+                leave_out: Collection[str] = ()) -> KernelAnalysis:
+        """Every analysis pass (frozen results); ``extra`` names optional passes to run too (``stats``),
+        ``leave_out`` passes not to run (:data:`~isalens.analysis.pipeline.LEAVABLE`)."""
+        return run(self.ir, self.arch, extra=extra, options=options, leave_out=leave_out)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from isalens.scan.units import Unit
 if TYPE_CHECKING:
     from isalens.binary.codeobject import CodeObject
 
-__all__ = ["ScanOptions", "analyze_document", "run_unit", "run_unit_on"]
+__all__ = ["ROWLESS_PASSES", "ScanOptions", "analyze_document", "run_unit", "run_unit_on"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +46,22 @@ class ScanOptions:
     workgroup: tuple[int, int, int] | None = None
 
 
+#: the analysis passes whose results reach only lists a row leaves out (scan.rows: longest_lived, peak_live_set,
+#: blocks, source_lines; loop names reach only the HTML view): not run for a scan (about a tenth of its CPU time
+#: on librocsparse's gfx1030 code objects, docs/performance.md)
+ROWLESS_PASSES = ("ranges", "peak_live_set", "block_live_ins", "source_lines", "loop_sources")
+
+
 def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] | None = None, *,
-                     workgroup: tuple[int, int, int] | None = None) -> dict[str, Any]:
-    """The ``analyze --json`` document of ``module`` (the same passes as ``analyze``; per-line listings left out;
-    advice, which is prose, too: a scan row holds figures); ``workgroup``: the launch size (``--wg``)."""
+                     workgroup: tuple[int, int, int] | None = None,
+                     leave_out: tuple[str, ...] = ROWLESS_PASSES) -> dict[str, Any]:
+    """The ``analyze --json`` document of ``module`` as rows need it (the same passes as ``analyze`` but
+    ``leave_out``, whose lists are empty; per-line listings left out; advice, which is prose, too: a scan row
+    holds figures); ``workgroup``: the launch size (``--wg``)."""
     if workgroup is not None:
         module = with_launch_size(module, workgroup)
-    report = report_of(module, module.kernels, compiler_stats or {}, extra=("stats", "timing"))
+    report = report_of(module, module.kernels, compiler_stats or {}, extra=("stats", "timing"),
+                       leave_out=leave_out)
     # through JSON text, so a row holds exactly the values ``analyze --json`` prints (keys as strings)
     doc: dict[str, Any] = orjson.loads(render_json(report, lines=False))
     return doc

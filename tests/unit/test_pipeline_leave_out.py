@@ -1,0 +1,44 @@
+"""Passes left out of a run (analysis.pipeline.LEAVABLE, what a scan does not need): their results are empty,
+every other result equals that of the run with every pass (a differential check over the bundled examples),
+and leaving out anything else, or leaving out with advice asked for, is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from isalens.analysis.pipeline import LEAVABLE
+from isalens.engine.load import load
+from isalens.scan.work import ROWLESS_PASSES, analyze_document
+from tests.conftest import ROOT
+
+EXAMPLES = sorted((ROOT / "examples" / "isa").glob("*.s"))
+
+
+#: the document's keys the left-out passes fill (report/json.py kernel_dict)
+_THEIR_KEYS = {"longest_lived", "peak_live_set", "blocks", "source_lines"}
+
+
+@pytest.mark.parametrize("path", EXAMPLES[:4], ids=lambda p: p.stem)
+def test_left_out_passes_are_empty_and_the_rest_unchanged(path: Path) -> None:
+    module = load(path.read_text(), None)
+    whole = analyze_document(module, leave_out=())
+    part = analyze_document(module, leave_out=tuple(LEAVABLE))
+    assert part.keys() == whole.keys() and part["kernels"]
+    for mine, full in zip(part["kernels"], whole["kernels"], strict=True):
+        assert {k: v for k, v in mine.items() if k not in _THEIR_KEYS} == \
+            {k: v for k, v in full.items() if k not in _THEIR_KEYS}
+        assert not any(mine[k] for k in _THEIR_KEYS)
+        # the example has what the left-out passes find: the comparison left something out
+        assert full["longest_lived"] and full["blocks"]
+    assert {k: v for k, v in part.items() if k != "kernels"} == {k: v for k, v in whole.items() if k != "kernels"}
+    assert tuple(LEAVABLE) == ROWLESS_PASSES  # the scan leaves out every pass it may
+
+
+def test_leaving_out_a_pass_others_read_is_refused() -> None:
+    kernel = load(EXAMPLES[0].read_text(), None).kernels[0]
+    with pytest.raises(ValueError, match="cannot leave out"):
+        kernel.analyze(leave_out=("liveness",))
+    with pytest.raises(ValueError, match="none with advice"):
+        kernel.analyze(extra=("advice",), leave_out=("peak_live_set",))
