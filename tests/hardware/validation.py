@@ -194,9 +194,11 @@ class Pair:
     b: int
 
 
-def _row_index(rows: list[dict[str, Any]], run: str, family: str, t: str) -> int | None:
+def _row_index(rows: list[dict[str, Any]], run: str, family: str, t: str, shape: str = "") -> int | None:
+    """The row of ``run`` and ``family`` compiled with ``-D T=t`` alone and whose shape starts with ``shape``."""
     for i, row in enumerate(rows):
-        if row["run"] == run and row["family"] == family and row.get("defines", []) == [f"T={t}"]:
+        if (row["run"] == run and row["family"] == family and row.get("defines", []) == [f"T={t}"]
+                and row["shape"].startswith(shape)):
             return i
     return None
 
@@ -209,7 +211,10 @@ def variant_pairs(table: dict[str, Any]) -> list[Pair]:
     runs: dict[str, dict[str, Any]] = table["runs"]
     pairs = []
     for rid, run in runs.items():
-        h, h2 = _row_index(rows, rid, "fp16", "half"), _row_index(rows, rid, "fp16", "half2")
+        # the scalar row by its shape: clpeak's HIP build runs two scalar chains per thread, compiled as half2
+        h = _row_index(rows, rid, "fp16", "half", "fp16 FMA (scalar)")
+        h = _row_index(rows, rid, "fp16", "half2", "fp16 FMA (scalar") if h is None else h
+        h2 = _row_index(rows, rid, "fp16", "half2", "fp16 FMA (packed)")
         if h is not None and h2 is not None:
             pairs.append(Pair(f"{rid}: scalar vs packed fp16", h, h2))
         f1, f2 = _row_index(rows, rid, "fp32", "float"), _row_index(rows, rid, "fp32", "float2")

@@ -330,6 +330,21 @@ def test_gfx906_multiplies_at_half_rate_gfx900_at_quarter() -> None:
     assert _timing(text, "gfx900").kernel.issue_cycles["valu"] == 16
 
 
+@pytest.mark.parametrize(("arch", "scalar", "packed"), [
+    ("gfx900", 4, 4), ("gfx906", 8, 4), ("gfx908", 8, 4), ("gfx90a", 8, 4), ("gfx942", 8, 4),
+    ("gfx1010", 1, 1), ("gfx1012", 2, 1), ("gfx1030", 1, 1), ("gfx1100", 1, 1),
+])
+def test_scalar_fp16_fma_is_half_rate_where_measured(arch: str, scalar: int, packed: int) -> None:
+    """issue 29: clpeak's scalar fp16 chain (one v_fma_f16 per step, as clang-19 compiles it) measured 0.48-0.51 of
+    the scalar fp32 chain on gfx906 (MI50 x3, Radeon Pro VII), gfx908 (MI100), gfx90a (MI250X GCD) and gfx1012
+    (RX 5500 XT), 0.56 of full rate on gfx942 (MI300X), but the full rate on gfx1030/gfx1036 (timing_gfx9.toml's
+    citations). So a wave64 v_fma_f16 takes 2 x 4 cycles there, a wave32 one 2 x 1 on gfx1012; packed fp16 stays
+    at 4 (wave64) and 1 (wave32); unmeasured parts (gfx900, gfx1010) keep the full rate."""
+    fma = _timing("v_fma_f16 v0, v1, v2, v3\ns_endpgm\n", arch).kernel.issue_cycles["valu"]
+    pk = _timing("v_pk_fma_f16 v0, v1, v2, v3\ns_endpgm\n", arch).kernel.issue_cycles["valu"]
+    assert (fma, pk) == (scalar, packed)
+
+
 def test_cdna3_dual_issues_non_packed_fp32() -> None:
     fma = "v_fma_f32 v0, v1, v2, v0\nv_fma_f32 v3, v1, v2, v3\ns_endpgm\n"
     pk = "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[0:1]\ns_endpgm\n"
