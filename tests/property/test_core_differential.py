@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from isalens import _core
-from isalens._core import graph, listing, reference
+from isalens._core import graph, listing, reading, reference
 from isalens._core.listing import LineColumns
 from isalens.analysis.cfg import cfg
 from isalens.analysis.liveness import liveness
@@ -139,9 +139,10 @@ def test_liveness_same_with_each_core(kernel: Any) -> None:
 
 #: the functions isalens._core exports from the running core
 _FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json",
-              "block_graph", "natural_loops")
-#: the pure-Python core as one namespace (the graph, the dataflow and the listing writer are three modules)
-REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing)
+              "block_graph", "natural_loops", "keyed_rows")
+#: the pure-Python core as one namespace (the graph, the dataflow, the listing writer and the reader's loop are
+#: four modules)
+REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing, reading)
                                                 if hasattr(m, name)) for name in _FUNCTIONS})
 
 
@@ -304,3 +305,63 @@ def test_natural_loops_same_answers(succs: list[list[int]]) -> None:
             preds[x].append(b)
     rpo = graph._reverse_postorder(succs)[0]
     assert compiled.natural_loops(rpo, succs, preds, n) == graph.natural_loops(rpo, succs, preds, n)
+
+
+class Item:
+    """A line as the reader drafts it (``DraftInstruction``'s attributes, in a slotted class of its own)."""
+
+    __slots__ = ("address", "encoding", "line", "text")
+
+    def __init__(self, line: int, text: str, address: int | None, encoding: tuple[int, ...]) -> None:
+        self.line, self.text, self.address, self.encoding = line, text, address, encoding
+
+
+class Row(NamedTuple):
+    index: int
+    line: int
+    text: str
+    size: int
+    target: str | None
+
+
+_KEYS = ("a", "b", "c", "s_nop 0", "é😀")
+
+
+@st.composite
+def line_items(draw: st.DrawFn) -> tuple[int, list[Item], dict[str, tuple[Any, ...]], list[Any]]:
+    """Lines of a few texts (most repeated), now and then with an address or encoding words, tails for some of
+    the texts, and some rows already made (a sentinel object each)."""
+    n = draw(st.integers(0, 30))
+    items = [Item(draw(_NUMBERS), draw(st.sampled_from(_KEYS)), draw(st.none() | st.none() | st.integers(0, 99)),
+                  draw(st.just(()) | st.just(()) | st.tuples(st.integers(0, 9)))) for _ in range(n)]
+    tails = {key: (key, draw(st.integers(0, 16)), draw(st.none() | _TEXTS))
+             for key in draw(st.sets(st.sampled_from(_KEYS)))}
+    rows: list[Any] = [draw(st.none() | st.none() | st.just(object())) for _ in range(n)]
+    return draw(_NUMBERS), items, tails, rows
+
+
+@settings(max_examples=1000, deadline=None)
+@given(line_items())
+def test_keyed_rows_same_rows(case: tuple[int, list[Item], dict[str, tuple[Any, ...]], list[Any]]) -> None:
+    first, items, tails, rows = case
+    want, got = list(rows), list(rows)
+    missing = reading.keyed_rows(Row, first, items, tails, want)
+    assert compiled.keyed_rows(Row, first, items, tails, got) == missing
+    assert [(type(r), r) for r in got] == [(type(r), r) for r in want]
+    # and the reference keeps its word: a made row is the tail behind its index and line, made only for a line
+    # without address and encoding words; every other empty row is named missing, in order
+    for k, item in enumerate(items):
+        if rows[k] is not None:
+            assert want[k] is rows[k]
+        elif item.address is None and not item.encoding and item.text in tails:
+            assert type(want[k]) is Row and want[k] == (first + k, item.line, *tails[item.text])
+        else:
+            assert want[k] is None
+    assert missing == [k for k, row in enumerate(want) if row is None]
+
+
+def test_keyed_rows_same_error_on_short_rows() -> None:
+    items = [Item(1, "a", None, ())]
+    for function in (reading.keyed_rows, compiled.keyed_rows):
+        with pytest.raises(ValueError, match="differ in length"):
+            function(Row, 0, items, {"a": ("a", 4, None)}, [])

@@ -1,10 +1,13 @@
 """Type stub of the Cython extension ``_compiled.pyx`` (the signatures of :mod:`isalens._core.reference`,
-:mod:`isalens._core.graph` and :mod:`isalens._core.listing`)."""
+:mod:`isalens._core.graph`, :mod:`isalens._core.listing` and
+:mod:`isalens._core.reading`)."""
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from isalens._core.graph import Graph
 from isalens._core.listing import LineColumns
+from isalens._core.reading import LineItem
 from isalens._core.reference import LaneFacts, Solution, UnitFacts
 
 NAME: str
@@ -24,3 +27,5 @@ def block_graph(jump_to: Sequence[int], ends_block: Sequence[bool], falls_throug
                 extra_starts: Iterable[int]) -> Graph: ...
 def natural_loops(rpo: list[int], succs: list[list[int]], preds: list[list[int]],
                   count: int) -> tuple[list[tuple[int, list[int]]], list[int]]: ...
+def keyed_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem],
+               tails: dict[str, tuple[Any, ...]], rows: list[Any]) -> list[int]: ...

@@ -1128,3 +1128,46 @@ cdef tuple _loops(list rpo, _Csr* s, _Csr* p, Py_ssize_t nb):
         free(back_h)
         free(back_b)
         free(depth)
+
+
+# --- the reader's per-line loop (reference: isalens/_core/reading.py) ------------------------------------------
+
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_SIZE, PyTuple_GET_ITEM
+from cpython.ref cimport Py_INCREF
+
+
+def keyed_rows(cls, object first, items, dict tails, list rows):
+    """See :func:`isalens._core.reading.keyed_rows`: the same rows, each built as one tuple of ``cls``."""
+    cdef Py_ssize_t n = len(items), k, m, j
+    cdef list seq = items if type(items) is list else list(items)
+    cdef list missing = []
+    cdef object item, t, row
+    cdef tuple tail, values
+    if len(rows) != n:
+        raise ValueError("rows and items differ in length")
+    for k in range(n):
+        if rows[k] is not None:
+            continue
+        item = seq[k]
+        if item.address is not None or item.encoding:
+            missing.append(k)
+            continue
+        t = tails.get(item.text)
+        if t is None:
+            missing.append(k)
+            continue
+        tail = <tuple?>t
+        m = PyTuple_GET_SIZE(tail)
+        values = PyTuple_New(m + 2)
+        row = first + k  # a Python int: ``first`` may be any int
+        Py_INCREF(row)
+        PyTuple_SET_ITEM(values, 0, row)
+        row = item.line
+        Py_INCREF(row)
+        PyTuple_SET_ITEM(values, 1, row)
+        for j in range(m):
+            row = <object>PyTuple_GET_ITEM(tail, j)
+            Py_INCREF(row)
+            PyTuple_SET_ITEM(values, j + 2, row)
+        rows[k] = tuple.__new__(cls, values)
+    return missing

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
+from typing import Any
 
+from isalens import _core
 from isalens.errors import ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
@@ -55,30 +58,36 @@ class ReadContext:
     cache: dict[str, _Decoded] = dataclasses.field(init=False)
     #: where ``cache`` is kept across runs (:mod:`~isalens.isa.amdgcn.decode_cache`), None when it is not
     store: decode_cache.Store | None = dataclasses.field(init=False)
+    #: per text, its instruction's fields after ``index`` and ``line`` for a line with no address and no encoding
+    #: words, when nothing else of the line changes them (:func:`build_instructions`)
+    tails: dict[str, tuple[Any, ...]] = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
-        self.cache, self.store = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
+        self.cache, self.store, self.tails = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
 
 
 #: decoded instruction texts, shared by every kernel and module of one process for the same target, wave
 #: size and unknown-instruction policy: a library's code objects repeat most of their texts (gfx1030 code
 #: objects of librocsparse: 94,905 instructions, 8,760 distinct texts per code object, 6,852 over 14 of them)
 _DECODED: dict[tuple[TargetInfo, int, bool], dict[str, _Decoded]] = {}
+#: the instruction tails of the texts in ``_DECODED`` (:attr:`ReadContext.tails`), emptied with it
+_TAILS: dict[tuple[TargetInfo, int, bool], dict[str, tuple[Any, ...]]] = {}
 #: a cache that grows past this many texts starts again: memory stays bounded in a long-lived process (a
 #: scan worker holds one cache per target; with 400,000 each, workers scanning librocsparse's seven targets
 #: grew past 2 GB)
 _DECODED_LIMIT = 100_000
 
 
-def _shared_cache(target: TargetInfo, wave_size: int,
-                  ignore_unknown: bool) -> tuple[dict[str, _Decoded], decode_cache.Store | None]:
+def _shared_cache(target: TargetInfo, wave_size: int, ignore_unknown: bool,
+                  ) -> tuple[dict[str, _Decoded], decode_cache.Store | None, dict[str, tuple[Any, ...]]]:
     key = (target, wave_size, ignore_unknown)
     # the texts an earlier run decoded, read a mnemonic at a time on demand (a damaged or foreign file gives none)
     store = decode_cache.open_store(decode_cache.path_for(repr(key)), _storable) if decode_cache.enabled() else None
     cache = _DECODED.get(key)
     if cache is None or len(cache) > _DECODED_LIMIT:
         cache = _DECODED[key] = {}
-    return cache, store
+        _TAILS[key] = {}
+    return cache, store, _TAILS.setdefault(key, {})
 
 
 def _storable(entry: object) -> bool:
@@ -167,6 +176,35 @@ def _branch_target(raw: RawInstruction, kind: BranchKind, item: DraftInstruction
     if kind is BranchKind.CALL:
         return None
     raise ParseError(f"{raw.mnemonic} has no branch target", file=ctx.file, line=item.line, code="branch-target")
+
+
+def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Draft,
+                       ctx: ReadContext) -> list[Instruction]:
+    """The instructions of ``items`` (the first one's index is ``first``), as :func:`build_instruction` makes
+    them one by one.
+
+    Most lines repeat a text seen before: their instruction is the text's tail (``ctx.tails``) behind their
+    index and line, made by the core's loop (:func:`isalens._core.keyed_rows`, compiled when built). A tail is
+    kept only where nothing of the line itself enters the instruction or the diagnostics: no address or
+    encoding words (a numeric branch target, the exact size), not guessed (it warns per line) and no notes
+    (one per line). Lines are read in order, so the first error or diagnostic is the one reading them one by
+    one would give (a line made from a tail gives neither)."""
+    rows: list[Any] = [None] * len(items)
+    missing = _core.keyed_rows(Instruction, first, items, ctx.tails, rows)
+    if not missing:
+        return rows
+    tails = ctx.tails
+    for k in missing:
+        item = items[k]
+        plain = item.address is None and not item.encoding
+        if plain and item.text in tails:
+            continue  # its text was first read a few lines before: made by the second pass below
+        ins = rows[k] = build_instruction(first + k, item, draft, ctx)
+        decoded = ctx.cache[item.text]
+        if plain and not decoded.guessed and not decoded.notes:
+            tails[item.text] = tuple(ins)[2:]
+    _core.keyed_rows(Instruction, first, items, tails, rows)
+    return rows
 
 
 def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: ReadContext) -> Instruction:

@@ -20,7 +20,7 @@ from isalens.isa.amdgcn.declarations import declared_resources, entry_live_in, u
 from isalens.isa.amdgcn.dialects import read, sniff
 from isalens.isa.amdgcn.drafts import Draft
 from isalens.isa.amdgcn.indexing import Limits, apply_indexing
-from isalens.isa.amdgcn.instructions import ReadContext, build_instruction, check_kernel_ranges
+from isalens.isa.amdgcn.instructions import ReadContext, build_instructions, check_kernel_ranges
 from isalens.isa.amdgcn.radv_dump import declared_family
 from isalens.isa.amdgcn.syntax import parse_mir_register
 from isalens.progress import step
@@ -75,8 +75,7 @@ def _build_kernel(draft: Draft, target: TargetInfo, file: str, ignore_unknown: b
     for first in range(0, len(items), _PROGRESS_EVERY):  # a million instructions take seconds: say how far
         if first:
             step(f"reading {draft.name}: {first:,} of {len(items):,} instructions")
-        instructions.extend([build_instruction(i, item, draft, ctx)
-                             for i, item in enumerate(items[first:first + _PROGRESS_EVERY], first)])
+        instructions.extend(build_instructions(items[first:first + _PROGRESS_EVERY], first, draft, ctx))
     check_kernel_ranges(instructions, ctx)
     # indexed operands (s_set_gpr_idx_on, *_movrel*) read/write the whole range they can reach
     limits = Limits(target.addressable_vgprs, target.addressable_sgprs)

@@ -1,0 +1,92 @@
+"""Instructions made from a text's tail (``isa/amdgcn/instructions.build_instructions``) equal the ones made
+line by line (``build_instruction``, the reader's definition), with either core's loop.
+
+The oracle is the line-by-line reader: every line through ``build_instruction`` in order, as the reader did
+before the tails existed. Compared: every field of every instruction, its type, and the diagnostics (one per
+guessed line, in order). The inputs make the tail's conditions matter: repeated texts, label branches, unknown
+instructions read with ``--ignore-unknown`` (a warning per line), and an objdump listing whose lines repeat a
+text first read without an address (its address, encoding words and numeric branch targets differ per line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from isalens import _core
+from isalens._core import reading
+from isalens.engine.load import load
+from isalens.ir.instruction import Instruction
+from isalens.isa.amdgcn import instructions, parser
+from isalens.isa.amdgcn.drafts import Draft, DraftInstruction
+from isalens.isa.amdgcn.instructions import ReadContext, build_instruction
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples" / "isa").glob("*.s"))
+CORPUS = sorted((ROOT / ".cache" / "corpus").glob("*/clang.s"))[::10]
+
+#: a loop whose body repeats (label branches, the same texts many times) and an unknown instruction per pass
+LLVM = ('\t.text\n\t.amdgcn_target "amdgcn-amd-amdhsa--gfx902"\n\t.globl k\n\t.p2align 8\n\t.type k,@function\n'
+        "k:\n\ts_mov_b32 s0, 4\n.LBB0_1:\n" + "\tv_add_f32_e32 v1, v1, v2\n\tv_frob_b32 v3, v1\n\ts_nop 0\n" * 3
+        + "\ts_add_i32 s0, s0, -1\n\ts_cmp_lg_u32 s0, 0\n\ts_cbranch_scc1 .LBB0_1\n"
+        + "\ts_cbranch_scc1 .LBB0_1\n\tglobal_store_dword v[4:5], v1, off\n\ts_endpgm\n.Lfunc_end0:\n")
+#: the same texts with addresses and encoding words; ``s_branch 1`` twice: a different target each time
+OBJDUMP = ("\nk.o:\tfile format elf64-amdgpu\n\nDisassembly of section .text:\n\n0000000000001000 <k>:\n"
+           "\ts_nop 0  // 000000001000: BF800000\n\ts_branch 1  // 000000001004: BF820001\n"
+           "\ts_nop 0  // 000000001008: BF800000\n\ts_nop 0  // 00000000100C: BF800000\n"
+           "\ts_branch 1  // 000000001010: BF820001\n\ts_nop 0  // 000000001014: BF800000\n"
+           "\ts_nop 0  // 000000001018: BF800000\n\ts_endpgm  // 00000000101C: BF810000\n")
+
+
+def _one_by_one(items: Sequence[DraftInstruction], first: int, draft: Draft, ctx: ReadContext) -> list[Instruction]:
+    return [build_instruction(i, item, draft, ctx) for i, item in enumerate(items, first)]
+
+
+def _read(texts: list[tuple[str, str | None, str | None]], ignore_unknown: bool) -> list[Any]:
+    """Each text read in turn in one process (tails made by one input serve the next), from an empty cache."""
+    instructions._DECODED.clear()
+    instructions._TAILS.clear()
+    out: list[Any] = []
+    for text, dialect, arch in texts:
+        module = load(text, arch, dialect=dialect, ignore_unknown=ignore_unknown).ir
+        out.append([[(type(ins), tuple(ins)) for ins in kernel.instructions] for kernel in module.kernels])
+        out.append(module.diagnostics)
+    return out
+
+
+@pytest.fixture(params=["reference", "running core"])
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    if request.param == "reference":
+        monkeypatch.setattr(_core, "keyed_rows", reading.keyed_rows)
+    yield str(request.param)
+
+
+def _same(texts: list[tuple[str, str | None, str | None]], ignore_unknown: bool,
+          monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    got = _read(texts, ignore_unknown)
+    with monkeypatch.context() as m:
+        m.setattr(parser, "build_instructions", _one_by_one)
+        want = _read(texts, ignore_unknown)
+    assert got == want
+    return got
+
+
+def test_tails_equal_line_by_line(core: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    got = _same([(LLVM, "llvm", None), (OBJDUMP, "objdump", "gfx902"), (LLVM, "llvm", None)], True, monkeypatch)
+    # what the comparison must have covered: a warning per unknown line (3 per read of LLVM), the objdump
+    # lines' own addresses and targets (0x1004 + 4 + 4 * 1 = 0x100c; 0x1010 + 8 = 0x1018)
+    assert sum("v_frob_b32" in d.message for d in got[1]) == 3
+    assert {kind for kind, _ in got[2][0]} == {Instruction}
+    rows = [row for _, row in got[2][0]]
+    assert len(rows) == 8 and [r[10] for r in rows[:3]] == [0x1000, 0x1004, 0x1008]
+    assert [r[9] for r in rows if r[3] == "s_branch"] == ["@0x100c", "@0x1018"]
+    assert all(r[11] for r in rows)
+
+
+@pytest.mark.parametrize("path", EXAMPLES + CORPUS, ids=lambda p: p.parent.name if p in CORPUS else p.name)
+def test_files_equal_line_by_line(path: Path, core: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = path.read_text()
+    _same([(text, None, None), (text, None, None)], False, monkeypatch)
