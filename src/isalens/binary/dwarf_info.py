@@ -4,8 +4,9 @@ with the address ranges and DWARF expressions of that location (DWARF 2-5, as LL
 Why our own: pyelftools parses every attribute of every DIE through its ``construct`` structs, which was a third
 of a scan of librocsparse's ``-g`` code objects (docs/performance.md). A row needs only the variables' locations,
 so this walk decodes the attributes of the DIEs that matter (variables, parameters and the scopes around them) and
-skips the rest by the sizes their forms give. pyelftools still reads the line table and the inlining entries
-(binary/dwarf_lines.py, binary/dwarf_inlines.py) and is the oracle of this module's tests.
+skips the rest by the sizes their forms give; it also finds each unit's line program for
+binary/dwarf_line_program.py. pyelftools still reads the inlining entries (binary/dwarf_inlines.py) and is the
+oracle of this module's tests.
 
 Layouts from the DWARF 5 standard (dwarfstd.org, "DWARF Debugging Information Format Version 5"):
 
@@ -38,7 +39,8 @@ from dataclasses import dataclass
 
 from isalens.binary.elf64 import Elf64
 
-__all__ = ["DwarfFormatError", "VariableLocation", "iter_variable_locations"]
+__all__ = ["DwarfFormatError", "VariableLocation", "iter_variable_locations", "line_program_offsets", "read_sleb",
+           "read_uint", "read_uleb"]
 
 
 class DwarfFormatError(ValueError):
@@ -56,10 +58,10 @@ class VariableLocation:
 
 
 _TAG_FORMAL_PARAMETER, _TAG_VARIABLE = 0x05, 0x34
-_AT_LOCATION, _AT_NAME, _AT_LOW_PC, _AT_HIGH_PC = 0x02, 0x03, 0x11, 0x12
+_AT_LOCATION, _AT_NAME, _AT_STMT_LIST, _AT_LOW_PC, _AT_HIGH_PC = 0x02, 0x03, 0x10, 0x11, 0x12
 _AT_STR_OFFSETS_BASE, _AT_ADDR_BASE, _AT_LOCLISTS_BASE = 0x72, 0x73, 0x8C
-_WANTED = frozenset({_AT_LOCATION, _AT_NAME, _AT_LOW_PC, _AT_HIGH_PC, _AT_STR_OFFSETS_BASE, _AT_ADDR_BASE,
-                     _AT_LOCLISTS_BASE})
+_WANTED = frozenset({_AT_LOCATION, _AT_NAME, _AT_STMT_LIST, _AT_LOW_PC, _AT_HIGH_PC, _AT_STR_OFFSETS_BASE,
+                     _AT_ADDR_BASE, _AT_LOCLISTS_BASE})
 
 # forms (§7.5.6, table 7.6) and the GNU extensions pyelftools also knows
 _ADDR, _BLOCK2, _BLOCK4, _DATA2, _DATA4, _DATA8, _STRING, _BLOCK, _BLOCK1, _DATA1 = (
@@ -530,6 +532,10 @@ class _Reader:
             at += length
 
 
+#: the checked primitives, for binary/dwarf_line_program.py
+read_uleb, read_sleb, read_uint = _uleb, _sleb, _int
+
+
 def _cstring(table: bytes, offset: int, what: str) -> bytes:
     if offset >= len(table):
         raise DwarfFormatError(f"{what}: string offset {offset:#x} lies past the end ({len(table):#x})")
@@ -544,3 +550,23 @@ def iter_variable_locations(elf: Elf64) -> Iterator[VariableLocation]:
     if not reader.info:
         return iter(())
     return reader.variables()
+
+
+def line_program_offsets(elf: Elf64) -> list[tuple[int, int]]:
+    """(``DW_AT_stmt_list`` offset into ``.debug_line``, address size) of each unit whose first DIE has one, in
+    unit order."""
+    reader = _Reader(elf)
+    out: list[tuple[int, int]] = []
+    for unit in reader.units():
+        if unit.dies >= unit.end:
+            continue
+        code, at = _uleb(reader.info, unit.dies, unit.end, f".debug_info unit at {unit.offset:#x}")
+        if code == 0:
+            continue
+        if code not in unit.abbrevs:
+            reader._plan(unit, code)  # raises: the code is not in the table
+        for name, form, implicit in unit.abbrevs[code].attributes:
+            value, at = reader._value(unit, at, form, implicit)
+            if name == _AT_STMT_LIST and isinstance(value, int):
+                out.append((value, unit.address_size))
+    return out

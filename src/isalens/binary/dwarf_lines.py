@@ -1,26 +1,27 @@
 """The DWARF line table of a code object built with ``-g`` or ``-gline-tables-only``: address -> source line.
 
-Read with pyelftools (DWARF 2-5; LLVM 19 writes version 5, whose file entries carry a directory index into
-``include_directory``: DWARF 5 §6.2.4). Each row of a sequence covers the addresses up to the next row; the
-``end_sequence`` row ends it. Nothing here assumes the table is sane: rows outside the sequence, file indices
-out of range and absent sections are reported as problems, never guessed.
+Read with our own line-program reader (binary/dwarf_line_program.py; DWARF 2-5; LLVM 19 writes version 5, whose file
+entries carry a directory index into the directory list: DWARF 5 §6.2.4). Each row of a sequence covers the
+addresses up to the next row; the ``end_sequence`` row ends it. Nothing here assumes the table is sane: rows outside
+the sequence, file indices out of range and absent sections are reported as problems, never guessed.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
-import io
 import posixpath
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from elftools.elf.elffile import ELFFile
-
-from isalens.errors import guarded
+from isalens.binary.dwarf_info import DwarfFormatError
+from isalens.binary.dwarf_line_program import iter_line_programs
+from isalens.binary.elf64 import Elf64, ElfFormatError
+from isalens.errors import InputError
 from isalens.ir.program import Kernel
 from isalens.ir.source import SourceLoc, SourceMap, carry_forward
 
-__all__ = ["LineTable", "attach_line_table", "file_names", "read_line_table"]
+__all__ = ["LineTable", "attach_line_table", "file_names", "joined_names", "read_line_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +49,19 @@ def _text(value: object) -> str:
 
 
 def file_names(header: object, version: int) -> list[str]:
-    """Full paths of the line program's file entries, by index (DWARF 5 counts from 0, earlier from 1)."""
-    entries = list(header["file_entry"] or ())  # type: ignore[index]
+    """Full paths of a pyelftools line program header's file entries, by index (binary/dwarf_inlines.py)."""
+    entries = [(_text(e.name), int(e.dir_index)) for e in header["file_entry"] or ()]  # type: ignore[index]
     dirs = [_text(d) for d in header["include_directory"] or ()]  # type: ignore[index]
+    return joined_names(dirs, entries, version)
+
+
+def joined_names(dirs: Sequence[str], entries: Sequence[tuple[str, int]], version: int) -> list[str]:
+    """Full paths of a line program's file entries (name, directory index), by index (DWARF 5 counts from 0,
+    earlier from 1)."""
     names: list[str] = [] if version >= 5 else [""]
     # DWARF 5: directory 0 is the compilation directory, and the others may be relative to it
     base = dirs[0] if version >= 5 and dirs else ""
-    for entry in entries:
-        name = _text(entry.name)
-        index = int(entry.dir_index)
+    for name, index in entries:
         if version < 5:
             index -= 1  # DWARF 2-4: directory 0 is the compilation directory, not in the list
         if not posixpath.isabs(name) and 0 <= index < len(dirs):
@@ -69,39 +74,30 @@ def file_names(header: object, version: int) -> list[str]:
 
 def read_line_table(data: bytes, *, file: str, where: str) -> LineTable:
     """The line table of the code object ``data``; empty when it has no ``.debug_line``."""
-    with guarded(file, f"{where}: DWARF line table", code="dwarf"):
-        elf = ELFFile(io.BytesIO(data))
-        if elf.get_section_by_name(".debug_line") is None or not elf.has_dwarf_info():
-            return LineTable((), (), ())
-        dwarf = elf.get_dwarf_info(relocate_dwarf_sections=False)
-        rows: list[tuple[int, int, SourceLoc]] = []
-        problems: list[str] = []
-        for cu in dwarf.iter_CUs():
-            program = dwarf.line_program_for_CU(cu)
-            if program is None:
+    rows: list[tuple[int, int, SourceLoc]] = []
+    problems: list[str] = []
+    try:
+        for program in iter_line_programs(Elf64(data)):
+            if not 2 <= program.version <= 5:
+                problems.append(f"line table version {program.version} is not DWARF 2-5: its rows are left out")
                 continue
-            version = int(program.header["version"])
-            if not 2 <= version <= 5:  # a damaged header: pyelftools leaves its file list out (None)
-                problems.append(f"line table version {version} is not DWARF 2-5: its rows are left out")
-                continue
-            names = file_names(program.header, version)
+            names = joined_names(program.directories, program.files, program.version)
             pending: tuple[int, SourceLoc] | None = None
-            for entry in program.get_entries():
-                state = entry.state
-                if state is None:
-                    continue
-                if pending is not None and state.address >= pending[0]:
-                    rows.append((pending[0], state.address, pending[1]))
+            for address, index, line, column, end_sequence in program.rows:
+                if pending is not None and address >= pending[0]:
+                    rows.append((pending[0], address, pending[1]))
                 elif pending is not None:
-                    problems.append(f"line table row at {state.address:#x} goes back from {pending[0]:#x}")
+                    problems.append(f"line table row at {address:#x} goes back from {pending[0]:#x}")
                 pending = None
-                if state.end_sequence:
+                if end_sequence:
                     continue
-                if not 0 <= state.file < len(names):
-                    problems.append(f"line table row at {state.address:#x} names file {state.file}, which the "
-                                    "table does not list")
+                if not 0 <= index < len(names):
+                    problems.append(f"line table row at {address:#x} names file {index}, which the table does "
+                                    "not list")
                     continue
-                pending = (state.address, SourceLoc(names[state.file], int(state.line), int(state.column)))
+                pending = (address, SourceLoc(names[index], line, column))
+    except (DwarfFormatError, ElfFormatError) as exc:
+        raise InputError(f"{where}: DWARF line table: damaged ({exc})", file=file, code="dwarf") from None
     rows.sort(key=lambda r: r[0])
     return LineTable(tuple(r[0] for r in rows), tuple(r[1] for r in rows), tuple(r[2] for r in rows),
                      tuple(problems))
