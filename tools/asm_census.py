@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,6 +62,70 @@ def pairs(source: Path, target: str) -> list[tuple[str, list[int]]] | None:
             data = bytes(int(b, 16) for b in m.group(2).split(","))
             out.append((" ".join(m.group(1).split()),
                         [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]))
+    return out
+
+
+_LABEL = re.compile(r"^([.\w$]+):")
+_FIXUP = re.compile(r"^\s+;\s+fixup \w+ - offset: (\d+), value: (\S+), kind: (\w+)")
+_ALIGN = re.compile(r"^\s+\.p2align\s+(\d+)")
+_SECTION = re.compile(r"^\s+\.(text|section|data|rodata|bss)\b")
+
+
+@dataclass
+class Encoded:
+    """One instruction of an assembled listing: LLVM's text (a branch's label replaced by the SIMM16 the object
+    holds, as llvm-objdump prints it), its dwords from the assembled object, and ``relocated``: an operand is a
+    symbol the linker fills (``sym@rel32@lo+4``): its text cannot be compared."""
+
+    text: str
+    words: list[int]
+    relocated: bool = False
+
+
+def encoded(source: Path, target: str, workdir: Path) -> list[Encoded] | None:
+    """Every instruction of ``source`` compiled for ``target`` with the bytes of the assembled object (fixups
+    resolved by LLVM, unlike ``-show-encoding``'s ``A`` bytes); None if clang rejects the source. Each branch's
+    label must be where its SIMM16 points (asserted), and every other byte must equal ``-show-encoding``'s."""
+    asm = subprocess.run(["clang-19", *opencl_flags(target), str(source), "-S", "-o", "-"],
+                         capture_output=True, text=True)
+    if asm.returncode:
+        return None
+    mc = ["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}"]
+    listing = subprocess.run([*mc, "-show-encoding"], input=asm.stdout, capture_output=True, text=True,
+                             check=True).stdout
+    obj, text = workdir / "a.o", workdir / "text.bin"
+    subprocess.run([*mc, "-filetype=obj", "-o", str(obj)], input=asm.stdout, text=True, check=True)
+    subprocess.run(["llvm-objcopy-19", "-O", "binary", "--only-section=.text", str(obj), str(text)], check=True)
+    data = text.read_bytes()
+    out: list[Encoded] = []
+    labels: dict[str, int] = {}
+    branches: list[tuple[int, int, str]] = []  # (index in out, address, label)
+    address, in_text = 0, True
+    for line in listing.splitlines():
+        if m := _SECTION.match(line):
+            in_text = m.group(1) == "text"
+        elif m := _LABEL.match(line):
+            labels[m.group(1)] = address
+        elif (m := _ALIGN.match(line)) and in_text:
+            address = -(-address // (1 << int(m.group(1)))) * (1 << int(m.group(1)))
+        elif m := _ENCODING.match(line):
+            shown = m.group(2).split(",")
+            raw = data[address:address + len(shown)]
+            assert all(b == "A" or int(b, 16) == raw[i] for i, b in enumerate(shown)), (source.name, line)
+            words = [int.from_bytes(raw[i:i + 4], "little") for i in range(0, len(raw), 4)]
+            out.append(Encoded(" ".join(m.group(1).split()), words))
+            address += len(shown)
+        elif m := _FIXUP.match(line):
+            if m.group(3) == "fixup_si_sopp_br":
+                branches.append((len(out) - 1, address - 4, m.group(2)))
+            else:
+                out[-1].relocated = True
+    for index, at, label in branches:
+        simm = out[index].words[0] & 0xFFFF
+        simm -= (simm >> 15) << 16
+        assert labels[label] == at + 4 + 4 * simm, (source.name, label)
+        # as LLVM's disassembler prints a branch (gfx8+: ``s_branch 65535``): the unsigned SIMM16
+        out[index].text = out[index].text.replace(label, str(simm & 0xFFFF))
     return out
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from isalens.errors import InputError
-from isalens.frontends.objdump import disassemble, tidy
+from isalens.frontends.objdump import DisassemblyUnsupported, disassemble, tidy
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.isa.amdgcn.decoder.listing import NotDecoded, objdump_listing
 
@@ -50,6 +50,11 @@ def code_listing(co: CodeObject, *, file: str, symbols: Sequence[str] | None = N
         try:
             listing = _ours(co, file, symbols, wave64)
         except NotDecoded as exc:
+            if co.processor.startswith(("gfx6", "gfx7")):  # nothing to fall back to (docs/decoder.md, "gfx6/gfx7")
+                raise DisassemblyUnsupported(
+                    f"{co.source}: our decoder does not read {exc.reason}, and LLVM 19's disassembler does not support "
+                    f"{co.processor} (gfx6/gfx7); its metadata is listed by `isalens list`", file=file,
+                    code="disassembler-target") from None
             note = Diagnostic(Severity.NOTE, "disassembler", f"{co.source}: our decoder does not read "
                               f"{exc.reason}; this code object was disassembled by llvm-objdump", file, None)
             text = disassemble(co.data, co.processor, file=file, source=co.source, symbols=symbols,

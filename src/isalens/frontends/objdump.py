@@ -1,7 +1,8 @@
 """Disassemble AMDGPU code objects with llvm-objdump (LLVM 19) into the text the ``objdump`` dialect reads.
 
 LLVM 19's AMDGPU disassembler does not handle gfx6/gfx7 (SI/CI) and knows no processor newer than itself:
-both get a one-line :class:`DisassemblyUnsupported` naming the target instead of an abort or wrong text.
+both get a one-line :class:`DisassemblyUnsupported` naming the target instead of an abort or wrong text (our own
+decoder, ``--disassembler ours``, reads gfx6/gfx7).
 """
 
 from __future__ import annotations
@@ -59,8 +60,9 @@ def check_disassemblable(processor: str, *, file: str, source: str) -> None:
     """Raise :class:`DisassemblyUnsupported` when LLVM 19 cannot disassemble ``processor``."""
     if _PRE_GFX8.match(processor):
         raise DisassemblyUnsupported(
-            f"{source}: LLVM 19's disassembler does not support {processor} (gfx6/gfx7); its metadata is listed by "
-            "`isalens list`", file=file, code="disassembler-target")
+            f"{source}: LLVM 19's disassembler does not support {processor} (gfx6/gfx7); isalens' own decoder reads it "
+            "(--disassembler ours, the default); its metadata is listed by `isalens list`", file=file,
+            code="disassembler-target")
     known = _known_processors()
     if known and processor not in known:
         raise DisassemblyUnsupported(

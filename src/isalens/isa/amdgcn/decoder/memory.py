@@ -52,6 +52,21 @@ def _smem(template: str, d: Decoded, layout: str, family: str) -> str:
     return out + "".join(f" {f}" for f in flags)
 
 
+def _smrd(template: str, d: Decoded, layout: str) -> str:
+    """gfx6/gfx7 SMRD (SI/CI ISA guides): IMM 1: OFFSET is an immediate in dwords, printed in hex as LLVM does
+    (``s_load_dword s5, s[2:3], 0x4``); IMM 0: an SGPR, or on gfx7 (OFFSET 255) the literal dword after the
+    instruction (the field decoder reads it as LITERAL; a gfx6 word with it is refused there)."""
+    if not template.endswith(", 0x0"):  # s_memtime, s_dcache_inv: the table lists SBASE/IMM/OFFSET as left 0
+        return _fill(template, d, layout, None)
+    out = _fill(template.removesuffix(", 0x0"), d, layout, None)
+    literal = d.get("LITERAL")
+    if literal is not None:
+        return f"{out}, {literal.value:#x}"
+    if d.value("IMM"):
+        return f"{out}, {d.value('OFFSET'):#x}"
+    return f"{out}, {scalar(d.value('OFFSET'), 1, layout)}"
+
+
 def _ds(template: str, d: Decoded, layout: str, family: str) -> str:
     if _acc(d, family, "DS"):
         template = _to_acc(template, ("VDST", "DATA0", "DATA1"))
@@ -168,6 +183,8 @@ def _to_acc(template: str, names: tuple[str, ...]) -> str:
 
 
 def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_printed: bool) -> str:
+    if layout == "gfx6":
+        return _flat_gfx7(template, d, family, glc_printed)
     if layout in ("gfx9", "gfx10") and _bits(d.words, 13, 13) and not (family in CDNA3 and fmt == "SCRATCH"):
         raise _Unsupported("FLAT LDS bit")  # gfx9/gfx10 "lds" (gfx940 scratch: SVE)
     if layout == "gfx9" and family not in ("gfx90a", *CDNA3) and _bits(d.words, 55, 55):
@@ -212,6 +229,14 @@ def _flat(fmt: str, template: str, d: Decoded, layout: str, family: str, glc_pri
     return " ".join([out, *_cache_flags(fmt, d, family, glc_printed)])
 
 
+def _flat_gfx7(template: str, d: Decoded, family: str, glc_printed: bool) -> str:
+    """CI's FLAT (CI ISA guide, FLAT: no offset, segment or saddr; ``flat_load_dword v1, v[2:3] glc slc``):
+    bits 15:0 and 54:48 are unused, TFE (55) is not spelled."""
+    if _bits(d.words, 15, 0) or _bits(d.words, 55, 48):
+        raise _Unsupported("FLAT with its unused bits or TFE set")
+    return " ".join([_fill(template, d, "gfx6", None), *_cache_flags("FLAT", d, family, glc_printed)])
+
+
 def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: bool, data_format: str = "") -> str:
     """MUBUF, and MTBUF with its ``data_format`` text (`` format:[…]``), which LLVM prints after SOFFSET."""
     offen, idxen = d.value("OFFEN"), d.value("IDXEN")
@@ -225,7 +250,13 @@ def _mubuf(template: str, d: Decoded, layout: str, family: str, glc_printed: boo
     if len(parts) < 2 or parts[1] != "off":
         raise _Unsupported("MUBUF template")
     mods = []
-    if offen and idxen:
+    addr64 = d.get("ADDR64")  # gfx6/gfx7: a 64-bit address in VADDR (SI/CI ISA guides, MUBUF)
+    if addr64 is not None and addr64.value:
+        if offen or idxen:
+            raise _Unsupported("MUBUF addr64 with offen/idxen")
+        parts[1] = _range("v", d.value("VADDR"), 2)
+        mods.append("addr64")
+    elif offen and idxen:
         parts[1] = _range("v", d.value("VADDR"), 2)
         mods.append("idxen offen")
     elif offen or idxen:

@@ -32,11 +32,17 @@ def scalar(code: int, count: int, layout: str, literal: int | None = None) -> st
     # a range of SGPRs/TTMPs starts at a multiple of 2 (pairs) or 4 (wider); LLVM drops the low bits of a
     # misaligned register number, so we do the same
     align = 1 if count == 1 else 2 if count == 2 else 4
-    if code <= 105 and not (layout == "gfx9" and code >= 102):
+    if code <= 105 and not (layout == "gfx9" and code >= 102) and not (layout == "gfx6" and code >= 104):
         return _range("s", code & -align, count)
     pairs = {106: "vcc", 126: "exec"}
     if layout == "gfx9":
         pairs |= {102: "flat_scratch", 104: "xnack_mask"}
+    elif layout == "gfx6":
+        # SI/CI (SI/CI ISA guides, "SGPRs"; llvm-mc-19): s0-s103, CI's flat_scratch at 104 (the decoder refuses 104
+        # and 105 for SI, which has neither); no null (125), src_shared_base... (235-239), nor 1/(2*pi) (248)
+        if code in (125, 248) or 235 <= code <= 239:
+            raise _Unsupported(f"scalar operand code {code} (reserved on gfx6/gfx7)")
+        pairs |= {104: "flat_scratch"}
     if code in pairs or code - 1 in pairs:
         base = pairs.get(code) or pairs[code - 1]
         if count == 2 and code in pairs:
@@ -61,7 +67,7 @@ def scalar(code: int, count: int, layout: str, literal: int | None = None) -> st
     if code in _SPECIALS:
         return _SPECIALS[code]
     if code == 255 and literal is not None:
-        return _literal_text(literal, count)
+        return _literal_text(literal, count, layout)
     raise _Unsupported(f"scalar operand code {code}")
 
 
@@ -70,12 +76,13 @@ _F32_INLINE = {0x3F000000: "0.5", 0xBF000000: "-0.5", 0x3F800000: "1.0", 0xBF800
                0x3E22F983: "0.15915494"}
 
 
-def _literal_text(value: int, count: int) -> str:
-    """A 32-bit literal dword: LLVM prints a value that an inline constant could encode as that constant."""
+def _literal_text(value: int, count: int, layout: str = "") -> str:
+    """A 32-bit literal dword: LLVM prints a value that an inline constant could encode as that constant (gfx6/gfx7
+    have no 1/(2*pi) inline constant: its bits print in hex there, llvm-mc-19)."""
     if count == 1:
         if value <= 64 or value >= 0xFFFFFFF0:
             return str(value - (1 << 32) if value >> 31 else value)
-        if value in _F32_INLINE:
+        if value in _F32_INLINE and not (layout == "gfx6" and value == 0x3E22F983):
             return _F32_INLINE[value]
     return f"{value:#x}"
 
@@ -164,7 +171,7 @@ def _fill(template: str, d: Decoded, layout: str, literal: int | None,
         if name == "LITERAL":
             if literal is None:
                 raise _Unsupported("literal operand without a literal dword")
-            return _literal_text(literal, count)
+            return _literal_text(literal, count, layout)
         value = _value(d, name)
         nine = name in _NINE_BIT or (name == "SRC0" and d.format in ("VOP1", "VOP2", "VOPC"))
         if name in SOURCE_FIELDS and value == 254 and lit64 is not None:
@@ -235,12 +242,19 @@ def _value(d: Decoded, name: str) -> int:
 _SCALAR_FIELDS = ("SDST", "SSRC0", "SSRC1", "SDATA", "SOFFSET", "SADDR", "SRC0", "SRC1", "SRC2")
 
 
-def _gfx8_scalars(d: Decoded, template: str) -> None:
-    """gfx8 numbers TBA/TMA/TTMP differently (108-111 tba/tma, ttmp from 112; GCN3 ISA guide): not spelled."""
-    for name in (*_SCALAR_FIELDS, *(("VDST",) if "{VDST:s:" in template else ())):
+def _gfx8_scalars(d: Decoded, template: str, family: str = "gfx8") -> None:
+    """gfx6-gfx8 number TBA/TMA/TTMP differently (108-111 tba/tma, ttmp from 112; SI/CI/GCN3 ISA guides): not
+    spelled. SI (gfx6) has no SGPR codes 104/105 (CI's flat_scratch): refused too."""
+    nine = ("SRC0", "SRC1", "SRC2") if d.format in ("VOP1", "VOP2", "VOPC", "VOP3") else ()
+    for name in (*_SCALAR_FIELDS, *(("VDST",) if "{VDST:s:" in template else ()),
+                 *(("VSRC1",) if "{VSRC1:s:" in template else ())):
         f = d.get(name)
-        if f is not None and 108 <= f.value <= 123:
+        if f is None or (name in nine and f.value >= 256):
+            continue
+        if 108 <= f.value <= 123:
             raise _Unsupported(f"gfx8 trap register in {name}")
+        if family == "gfx6" and f.value in (104, 105):
+            raise _Unsupported(f"SGPR code {f.value} in {name} (none on gfx6)")
     base = d.get("SBASE")
     if base is not None and 108 <= 2 * base.value <= 123:
         raise _Unsupported("gfx8 trap register in SBASE")

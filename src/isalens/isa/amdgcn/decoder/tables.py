@@ -1,5 +1,6 @@
 """The generated opcode tables (``data/opcodes_<family>.txt``, made by ``tools/gen_opcode_tables.py`` from
-LLVM 19's disassembler): per encoding format, opcode -> (mnemonic, operand template)."""
+LLVM 19's disassembler; gfx6/gfx7's by ``tools/gen_opcode_tables_si.py`` from its assembler): per encoding
+format, opcode -> (mnemonic, operand template)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ Row = tuple[str, str, frozenset[str]]
 
 # target -> table family; targets of one family share opcode numbers and operand spelling (LLVM 19)
 _FAMILY = (
+    # tables from LLVM's assembler (tools/gen_opcode_tables_si.py: LLVM 19 has no gfx6/gfx7 disassembler)
+    (re.compile(r"gfx60[0-2]$"), "gfx6"), (re.compile(r"gfx70[0-5]$"), "gfx7"),
     (re.compile(r"gfx90a$"), "gfx90a"), (re.compile(r"gfx94[0-2]$"), "gfx942"),
     (re.compile(r"gfx950$"), "gfx950"),  # table from ROCm LLVM (LLVM 19 does not know gfx950)
     # only the targets whose instruction set equals gfx900's (data/README.md): gfx904/gfx906 reuse opcodes
@@ -27,11 +30,13 @@ _FAMILY = (
     (re.compile(r"gfx125[01]$"), "gfx12_5"),
 )
 #: the targets the tables below cover, for people (``isalens toolchain``)
-DECODED_TARGETS = ("gfx801-gfx805, gfx810, gfx900, gfx902, gfx906, gfx908, gfx909, gfx90c, gfx90a, gfx940-gfx942, "
+DECODED_TARGETS = ("gfx600-gfx602, gfx700-gfx705, "
+                   "gfx801-gfx805, gfx810, gfx900, gfx902, gfx906, gfx908, gfx909, gfx90c, gfx90a, gfx940-gfx942, "
                    "gfx950, "
                    "gfx1010-gfx1013, gfx1030-gfx1036, gfx1100-gfx1103, gfx1150-gfx1153, gfx1200, gfx1201, "
                    "gfx1250, gfx1251")
-_LAYOUT = {"gfx8": "gfx9", "gfx9": "gfx9", "gfx906": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
+_LAYOUT = {"gfx6": "gfx6", "gfx7": "gfx6",
+           "gfx8": "gfx9", "gfx9": "gfx9", "gfx906": "gfx9", "gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9",
            "gfx950": "gfx9",
            "gfx10_1": "gfx10", "gfx10_3": "gfx10", "gfx11": "gfx11", "gfx11_5": "gfx11", "gfx12": "gfx12",
            "gfx12_5": "gfx12"}

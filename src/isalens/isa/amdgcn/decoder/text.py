@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from isalens.isa.amdgcn.decoder.dpp import dpp
 from isalens.isa.amdgcn.decoder.export import export
 from isalens.isa.amdgcn.decoder.mai import is_mai, mai
-from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem
+from isalens.isa.amdgcn.decoder.memory import _ds, _flat, _gfx12_vflat, _mubuf, _smem, _smrd
 from isalens.isa.amdgcn.decoder.operands import (
     SOURCE_FIELDS,
     _bits,
@@ -30,7 +30,7 @@ from isalens.isa.amdgcn.fields import Decoded, DecodeError, Field, decode
 __all__ = ["DONE_FORMATS", "Diagnostic", "Text", "decode_stream", "decode_text"]
 
 #: formats whose text this decoder writes (others give a diagnostic)
-DONE_FORMATS = ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DS",
+DONE_FORMATS = ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "SMRD", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DS",
                 "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "SDWA", "DPP", "DPP8", "EXP")
 
 
@@ -129,13 +129,15 @@ def _waitcnt(imm: int, layout: str, family: str) -> str:
         fields = (("vmcnt", imm >> 10 & 0x3F, 0x3F), ("expcnt", imm & 7, 7), ("lgkmcnt", imm >> 4 & 0x3F, 0x3F))
     else:
         lgkm_bits = 0x3F if layout == "gfx10" else 0xF
-        vmcnt, vm_top = ((imm & 0xF, 0xF) if family == "gfx8"  # gfx8 has no vmcnt bits 15:14
+        vmcnt, vm_top = ((imm & 0xF, 0xF) if family in _VMCNT4  # gfx6-gfx8 have no vmcnt bits 15:14
                          else ((imm & 0xF) | (imm >> 14 & 3) << 4, 0x3F))
         fields = (("vmcnt", vmcnt, vm_top), ("expcnt", imm >> 4 & 7, 7), ("lgkmcnt", imm >> 8 & lgkm_bits, lgkm_bits))
     shown = [f"{n}({v})" for n, v, top in fields if v != top]
     return " ".join(shown or [f"{n}({v})" for n, v, _ in fields])
 
 
+#: families whose vmcnt is 4 bits (SI/CI/GCN3 ISA guides, S_WAITCNT)
+_VMCNT4 = frozenset({"gfx6", "gfx7", "gfx8"})
 _HWREG = re.compile(r"hwreg\([^)]*\)")
 
 
@@ -182,7 +184,14 @@ def _vop3_mods(template: str, d: Decoded, layout: str, literal: int | None, fami
     vop3b = "{SDST:" in template
     neg = _bits(d.words, 63, 61)
     abs_ = 0 if vop3b else _bits(d.words, 10, 8)
-    op_sel = 0 if vop3b else _bits(d.words, 14, 11)
+    op_sel = 0 if vop3b or layout == "gfx6" else _bits(d.words, 14, 11)
+    # gfx6/gfx7 (SI/CI ISA guides, VOP3a): CLAMP is bit 11, bits 16:12 are unused; VOP3b has no CLAMP (SDST is
+    # 14:8, bits 16:15 unused; llvm-mc-19 drops a written clamp); gfx8+: CLAMP is bit 15
+    clamp_bit = 15
+    if layout == "gfx6":
+        clamp_bit = 0 if vop3b else 11
+        if _bits(d.words, 16, 15 if vop3b else 12):
+            raise _Unsupported(f"VOP3 with its unused bits 16:{15 if vop3b else 12} set")
     wrap = {f"SRC{i}": (neg >> i & 1, abs_ >> i & 1) for i in range(3)}
     out = _fill(template, d, layout, literal, wrap, wide=wide)
     if op_sel:
@@ -190,7 +199,7 @@ def _vop3_mods(template: str, d: Decoded, layout: str, literal: int | None, fami
     for i in range(3):
         if (abs_ | neg) >> i & 1 and f"{{SRC{i}:" not in template:
             raise _Unsupported(f"modifier on unused source {i}")
-    if _bits(d.words, 15, 15):
+    if clamp_bit and _bits(d.words, clamp_bit, clamp_bit):
         out += " clamp"
     omod = _bits(d.words, 60, 59)
     if omod:
@@ -275,7 +284,7 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
         return Text(fmt, d.size, *dpp(d, family, layout, wave64))
     if fmt == "EXP":
         return Text(fmt, d.size, *export(d, family))
-    if fmt == "FLAT":
+    if fmt == "FLAT" and d.get("SEG") is not None:  # gfx7's FLAT has no segment
         fmt = ("FLAT", "SCRATCH", "GLOBAL", "")[d.value("SEG")]
     table = opcode_table(family, wave64).get("VOPDX" if fmt == "VOPD" else fmt)
     if table is None or not fmt or (wave64 and fmt == "VOPD"):  # VOPD is wave32 only
@@ -289,8 +298,8 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
     mnemonic, template, zero_fields = row
     if fmt in ("SOP1", "SOP2", "SOPC"):
         _salu_constants(mnemonic, template, d)
-    if family == "gfx8":
-        _gfx8_scalars(d, template)
+    if family in _VMCNT4:  # the trap registers of gfx6-gfx8 (and SI's missing 104/105)
+        _gfx8_scalars(d, template, family)
     glc_printed = True
     if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF") and d.value("GLC"):
         # atomics print their returning form when GLC (gfx940: SC0) is set: the table probed with it set
@@ -341,6 +350,8 @@ def _text(d: Decoded, family: str, words: Sequence[int], hardware: bool = False,
         operands = _sopk(template, d, family, literal)
     elif fmt == "SMEM":
         operands = _smem(template, d, layout, family)
+    elif fmt == "SMRD":
+        operands = _smrd(template, d, layout)
     elif fmt == "VOP3":
         operands = _vop3_mods(template, d, layout, literal, family, wide)
     elif fmt == "VOP3P":
@@ -446,7 +457,8 @@ def decode_text(words: Sequence[int], target: str, *, hardware: bool = False, wa
             return Text("VOPD3", v.size, *vopd3(v, "gfx12", _wide_kind))
         except _Unsupported as e:
             return Diagnostic("VOPD3", v.size, v.words, f"VOPD3: {e} not decoded")
-    generation = 8 if family == "gfx8" else 9 if layout_of(family) == "gfx9" else int(layout_of(family)[3:])
+    generation = {"gfx6": 6, "gfx7": 7, "gfx8": 8}.get(family) or (9 if layout_of(family) == "gfx9"
+                                                                   else int(layout_of(family)[3:]))
     try:
         d = decode(words, generation, layout_of(family))
     except DecodeError as e:
@@ -458,7 +470,7 @@ def decode_text(words: Sequence[int], target: str, *, hardware: bool = False, wa
             d = _with_lit64(d, words)
         return _text(d, family, words, hardware, wave64)
     except _Unsupported as e:
-        fmt = ("FLAT", "SCRATCH", "GLOBAL", "FLAT")[d.value("SEG")] if d.format == "FLAT" else d.format
+        fmt = ("FLAT", "SCRATCH", "GLOBAL", "FLAT")[d.value("SEG")] if d.get("SEG") is not None else d.format
         return Diagnostic(fmt, d.size, d.words, f"{fmt}: {e} not decoded")
 
 
