@@ -135,11 +135,17 @@ def test_decoder_layouts_come_from_the_data() -> None:
     assert decode([0xBF810000], 9, get_arch("gfx902").encoding_layout).format == "SOPP"
 
 
-def test_decode_gfx7_says_llvm_cannot_disassemble_it(capsys: pytest.CaptureFixture[str]) -> None:
-    require_tool("llvm-mc-19")  # which aborts with "Disassembly not yet supported for subtarget" for gfx6/gfx7
-    assert main(["decode", "--arch", "gfx700", "BF810000"]) == 2
+def test_decode_gfx7_text_is_our_decoders(capsys: pytest.CaptureFixture[str]) -> None:
+    # llvm-mc-19 --disassemble aborts ("Disassembly not yet supported for subtarget") for gfx6/gfx7: the text is
+    # our decoder's. Expected text: llvm-mc-19 -mcpu=gfx700 -show-encoding prints `s_load_dword s5, s[2:3], 0x4 ;
+    # encoding: [0x04,0x83,0x02,0xc0]` and `s_endpgm ; encoding: [0x00,0x00,0x81,0xbf]`
+    assert main(["decode", "--arch", "gfx700", "C0028304", "BF810000"]) == 0
+    out = capsys.readouterr().out
+    assert "s_load_dword s5, s[2:3], 0x4" in out and "s_endpgm" in out, out
+    # an image instruction (MIMG, top bits 111100) is not spelled for gfx6/gfx7: one line naming the word
+    assert main(["decode", "--arch", "gfx700", "F0001F00", "00020F0B"]) == 2
     err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(err) == 1 and "cannot disassemble gfx700" in err[0], err
+    assert len(err) == 1 and "F0001F00" in err[0] and "MIMG" in err[0], err
 
 
 @pytest.mark.parametrize(("name", "family", "gfx"), [

@@ -103,7 +103,24 @@ def _split(words: Sequence[int], generation: int, where: str, layout: str) -> li
     return out
 
 
+def _ours(chunks: list[tuple[int, Decoded]], target: str, where: str) -> list[str]:
+    """gfx6/gfx7, which LLVM cannot disassemble: the text from our decoder (checked against LLVM's assembler,
+    docs/decoder.md "gfx6/gfx7"); an instruction it does not spell is an error naming it."""
+    from isalens.isa.amdgcn.decoder.text import Diagnostic, decode_text
+
+    out = []
+    for offset, d in chunks:
+        result = decode_text(d.words, target)
+        if isinstance(result, Diagnostic):
+            raise InputError(f"isalens cannot spell {_hex(d.words)} (at byte {offset:#x}) for {target}: {result.reason}"
+                             " (LLVM has no gfx6/gfx7 disassembler)", file=where or None, code="decode")
+        out.append(result.text)
+    return out
+
+
 def _disassemble(chunks: list[tuple[int, Decoded]], target: str, wave_size: int | None, where: str) -> list[str]:
+    if target.startswith(("gfx6", "gfx7")):
+        return _ours(chunks, target, where)
     mc = find_llvm_mc()
     lines = [" ".join(f"0x{b:02x}" for w in d.words for b in w.to_bytes(4, "little")) for _, d in chunks]
     extra = []
@@ -135,7 +152,8 @@ def _disassemble(chunks: list[tuple[int, Decoded]], target: str, wave_size: int 
 def decode_words(words: Sequence[int], arch: str | ArchSpec, *, wave_size: int | None = None,
                  where: str = "") -> list[DecodedInstruction]:
     """Split ``words`` into instructions, decode their fields and get their text from LLVM's disassembler
-    (``arch``: a target name, or the request's target already resolved)."""
+    (gfx6/gfx7, which it cannot disassemble: from our decoder; ``arch``: a target name, or the request's target
+    already resolved)."""
     spec = arch if isinstance(arch, ArchSpec) else resolve_arch(arch)
     check_wave_size(spec, wave_size, file=where or None)
     chunks = _split(words, spec.generation, where, spec.encoding_layout)  # bench: layout from arch data
