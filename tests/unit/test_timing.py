@@ -345,6 +345,16 @@ def test_scalar_fp16_fma_is_half_rate_where_measured(arch: str, scalar: int, pac
     assert (fma, pk) == (scalar, packed)
 
 
+@pytest.mark.parametrize(("arch", "cycles"), [("gfx1030", 16), ("gfx1100", 16), ("gfx1103", 32), ("gfx1200", 16),
+                                             ("gfx1201", 32)])
+def test_rdna3_rdna4_fp64_rate_where_measured(arch: str, cycles: int) -> None:
+    """issue 29 ("RDNA3 parts may differ from RDNA2"): clpeak's fp64 chain measured 1/32.7 of single-issue FP32 on
+    a Radeon 760M (gfx1103: 87.6 of 2,867 Gflop/s) and 1/31 on an RX 9070 XT (gfx1201: 828 of 25,607), against 1/16
+    on RDNA2 (RX 6900 XT 1,582 of 24,483). A wave32 FP32 op issues in 1 cycle, so v_fma_f64 takes 32 there and 16
+    on the unmeasured RDNA3/RDNA4 targets, as on RDNA2."""
+    assert _timing("v_fma_f64 v[0:1], v[2:3], v[4:5], v[0:1]\ns_endpgm\n", arch).kernel.issue_cycles["valu"] == cycles
+
+
 def test_cdna3_dual_issues_non_packed_fp32() -> None:
     fma = "v_fma_f32 v0, v1, v2, v0\nv_fma_f32 v3, v1, v2, v3\ns_endpgm\n"
     pk = "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[0:1]\ns_endpgm\n"
