@@ -236,21 +236,34 @@ def table(llvm_mc: str, family: str) -> tuple[dict[str, dict[int, tuple[str, str
     if conflicts:
         print(f"{family}: {len(conflicts)} probes gave another row for an opcode already seen (first kept):",
               *conflicts[:20], sep="\n  ")
-    _extras(llvm_mc, target, generation, tables)
+    _extras(llvm_mc, target, generation, tables, gfx8.get("MTBUF_FMT", {}))
     rejected = [n for n in names if n not in accepted and n not in skipped]
     order = ("SOP2", "SOP1", "SOPC", "SOPK", "HWREG", "SOPP", "SENDMSG", "SOPP0", "SOPPFFFF", "SMRD", "VOP2", "VOP1",
-             "VOPC", "VOP3", "DS", "FLAT", "FLAT_GLC", "MUBUF", "MUBUF_GLC", "MTBUF")
+             "VOPC", "VOP3", "DS", "FLAT", "FLAT_GLC", "MUBUF", "MUBUF_GLC", "MTBUF", "MTBUF_FMT")
     return ({k: dict(sorted(tables[k].items())) for k in order if k in tables}, rejected, skipped)
 
 
-def _extras(llvm_mc: str, target: str, generation: int, tables: dict[str, dict[int, tuple[str, str, str]]]) -> None:
+def _extras(llvm_mc: str, target: str, generation: int, tables: dict[str, dict[int, tuple[str, str, str]]],
+            formats: dict[int, tuple[str, str, str]]) -> None:
     """The immediate-operand sections the decoder reads: HWREG (each register id), SENDMSG (each message code),
-    SOPP0/SOPPFFFF (each SOPP opcode with the immediate 0 / 0xffff)."""
+    SOPP0/SOPPFFFF (each SOPP opcode with the immediate 0 / 0xffff), MTBUF_FMT (each DFMT | NFMT << 4 that gfx8's
+    table names, written as gfx8 prints it; kept when our fields read that format back from the encoding)."""
     sopp = sorted(tables.get("SOPP", {}).items())
     lines = [f"s_getreg_b32 s40, hwreg({i}, 0, 32)" for i in range(64)]
     lines += [f"s_sendmsg {i}" for i in range(1024)]
     lines += [f"{mn} {imm}" for _op, (mn, _t, _z) in sopp for imm in ("0", "0xffff")]
+    fmts = sorted(formats.items())
+    head = "tbuffer_load_format_x v8, off, s[52:55], 0"
+    lines += [f"{head} {text}".rstrip() for _fmt, (_f, text, _z) in fmts]
     got = _assemble(llvm_mc, target, lines)
+    for (fmt, _row), r in zip(fmts, got[len(got) - len(fmts):], strict=True):
+        if r is None or "tbuffer" not in r[0]:
+            continue
+        d = decode(r[2], generation, "gfx6")
+        text = f"{r[0]} {r[1]}"
+        if d.format == "MTBUF" and d.value("DFMT") | d.value("NFMT") << 4 == fmt and text.startswith(head):
+            tables.setdefault("MTBUF_FMT", {})[fmt] = ("format", text.removeprefix(head).strip(), "")
+    got = got[:len(got) - len(fmts)]
     for i, r in enumerate(got[:64]):
         if r is not None:
             tables.setdefault("HWREG", {})[i] = (r[0], r[1].removeprefix("s40, "), "")

@@ -147,3 +147,29 @@ def test_instruction_our_decoder_does_not_read_is_one_line(tmp_path: Path,
     assert main(["analyze", str(co)]) == 2
     err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(err) == 1 and "MIMG" in err[0] and "does not support gfx600" in err[0], err
+
+
+@pytest.mark.parametrize("target", ["gfx600", "gfx700"])
+def test_mtbuf_equal_llvm_assembler(target: str) -> None:
+    """No compiled example has MTBUF: every format the table names and the address forms, written for llvm-mc-19,
+    decode back to the text it prints for them."""
+    require_tool("llvm-mc-19")
+    formats = [text for _f, text, _z in parse_table((DATA / "opcodes_gfx6.txt").read_text("utf-8"))
+               ["MTBUF_FMT"].values()]
+    assert len(formats) > 100
+    lines = [f"tbuffer_load_format_x v8, off, s[52:55], 0 {f}".rstrip() for f in formats]
+    lines += ["tbuffer_store_format_xy v[1:2], v[2:3], s[4:7], 0 format:[BUF_DATA_FORMAT_32] addr64 offset:16 glc",
+              "tbuffer_load_format_xyzw v[4:7], v9, s[8:11], s3 format:[BUF_NUM_FORMAT_SINT] offen offset:4095 slc",
+              "tbuffer_load_format_xyz v[4:6], v[9:10], s[8:11], 1 idxen offen",
+              "tbuffer_store_format_x v1, v2, s[4:7], s0 idxen"]
+    proc = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-show-encoding"],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, check=True)
+    assert not proc.stderr.strip(), proc.stderr[:1000]
+    got = [(" ".join(line.split(";")[0].split()), m.group(1)) for line in proc.stdout.splitlines()
+           if (m := _ENCODING.search(line))]
+    assert len(got) == len(lines)
+    for text, encoding in got:
+        data = bytes(int(b, 16) for b in encoding.split(","))
+        words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+        result = decode_text(words, target)
+        assert isinstance(result, Text) and result.text == text, (text, result)

@@ -10,7 +10,7 @@ import pytest
 from isalens.isa.amdgcn.decoder import Diagnostic, Text, decode_stream, decode_text
 
 
-@pytest.mark.parametrize("target", ["gfx902", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200", "gfx601"])
+@pytest.mark.parametrize("target", ["gfx902", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200", "gfx601", "gfx700"])
 def test_random_words_decode_or_diagnose(target: str) -> None:
     rng = random.Random(target)
     words = [rng.getrandbits(32) for _ in range(4000)]
