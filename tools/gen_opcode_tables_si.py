@@ -81,8 +81,11 @@ OWN = {"s_memtime": ("SMEM", "{SDST:s:2}"), "s_dcache_inv": ("SMEM", ""), "s_dca
        "v_writelane_b32": ("VOP2", "{VDST:v:1}, {SRC0:s:1}, 5")}
 #: OWN templates' constant probes: the text written -> the field that holds it and that field's code
 CONSTANT_PROBES = {"5": ("VSRC1", 128 + 5, "{VSRC1:s:1}")}
-#: formats this table does not cover (MIMG, EXP, VINTRP; docs/decoder.md): their mnemonics are listed, not probed
+#: formats this table does not cover (MIMG, VINTRP; docs/decoder.md): their mnemonics are listed, not probed (EXP's
+#: exp is, by :func:`_exports`)
 NOT_PROBED = re.compile(r"^(image_|exp$|v_interp_)")
+#: probed by :func:`_extras` instead (its own sections, EXP and EXP_FLAGS)
+OWN_SECTIONS = frozenset({"exp"})
 
 _PLACE = re.compile(r"\{(\w+)(?::([vsa]):(\d+))?\}")
 _LINE = re.compile(r"^\s+(\S+)(?:\s+(.*?))?\s*; encoding: \[([^\]]*)\]")
@@ -200,7 +203,8 @@ def table(llvm_mc: str, family: str) -> tuple[dict[str, dict[int, tuple[str, str
     skipped = []
     for name in names:
         if NOT_PROBED.match(name):
-            skipped.append(name)
+            if name not in OWN_SECTIONS:
+                skipped.append(name)
             continue
         for section, mn, tmpl in candidates(name, gfx8):
             text, regs = _fill(tmpl)
@@ -237,9 +241,10 @@ def table(llvm_mc: str, family: str) -> tuple[dict[str, dict[int, tuple[str, str
         print(f"{family}: {len(conflicts)} probes gave another row for an opcode already seen (first kept):",
               *conflicts[:20], sep="\n  ")
     _extras(llvm_mc, target, generation, tables, gfx8.get("MTBUF_FMT", {}))
-    rejected = [n for n in names if n not in accepted and n not in skipped]
+    _exports(llvm_mc, target, generation, tables, gfx8.get("EXP", {}))
+    rejected = [n for n in names if n not in accepted and n not in skipped and n not in OWN_SECTIONS]
     order = ("SOP2", "SOP1", "SOPC", "SOPK", "HWREG", "SOPP", "SENDMSG", "SOPP0", "SOPPFFFF", "SMRD", "VOP2", "VOP1",
-             "VOPC", "VOP3", "DS", "FLAT", "FLAT_GLC", "MUBUF", "MUBUF_GLC", "MTBUF", "MTBUF_FMT")
+             "VOPC", "VOP3", "DS", "FLAT", "FLAT_GLC", "MUBUF", "MUBUF_GLC", "MTBUF", "MTBUF_FMT", "EXP", "EXP_FLAGS")
     return ({k: dict(sorted(tables[k].items())) for k in order if k in tables}, rejected, skipped)
 
 
@@ -278,6 +283,40 @@ def _extras(llvm_mc: str, target: str, generation: int, tables: dict[str, dict[i
     del generation
 
 
+_EXP_SOURCES = "v8, v16, v24, v32"
+#: EXP_FLAGS: word 0 bit -> the word written for it (SI/CI ISA guides, EXP: COMPR 10, DONE 11, VM 12); with
+#: compr the sources are written v8, v8, v16, v16 (two halves per register), as LLVM prints them
+_EXP_FLAGS = {10: "compr", 11: "done", 12: "vm"}
+
+
+def _exports(llvm_mc: str, target: str, generation: int, tables: dict[str, dict[int, tuple[str, str, str]]],
+             names: dict[int, tuple[str, str, str]]) -> None:
+    """EXP (graphics; not in the compiled examples): each target name gfx8's table has, written
+    ``exp NAME v8, v16, v24, v32``, kept when our fields read its number and sources back; EXP_FLAGS as in
+    tools/gen_opcode_tables.py (each flag bit alone, row 99 the order LLVM prints all of them in)."""
+    lines = [f"exp {name} {_EXP_SOURCES}" for _tgt, (_mn, name, _z) in sorted(names.items())]
+    for tgt, r in zip(sorted(names), _assemble(llvm_mc, target, lines), strict=True):
+        if r is None or r[0] != "exp" or not r[1].endswith(" " + _EXP_SOURCES):
+            continue
+        d = decode(r[2], generation, "gfx6")
+        if d.format == "EXP" and d.value("TGT") == tgt and [d.value(f"VSRC{i}") for i in range(4)] == [8, 16, 24, 32]:
+            tables.setdefault("EXP", {})[tgt] = ("exp", r[1].removesuffix(" " + _EXP_SOURCES), "")
+    flags = {}
+    probes = [(bit, f"exp mrt0 {'v8, v8, v16, v16' if word == 'compr' else _EXP_SOURCES} {word}")
+              for bit, word in _EXP_FLAGS.items()]
+    # LLVM's order (the assembler takes no other): as it prints them
+    probes.append((99, "exp mrt0 v8, v8, v16, v16 done compr vm"))
+    for (bit, _text), r in zip(probes, _assemble(llvm_mc, target, [t for _b, t in probes]), strict=True):
+        if r is None:
+            continue
+        d = decode(r[2], generation, "gfx6")
+        want = sum(1 << b for b in _EXP_FLAGS) if bit == 99 else 1 << bit
+        if d.format == "EXP" and d.words[0] >> 10 & 0xF == want >> 10:
+            flags[bit] = ("exp", " ".join(r[1].split()[5:]) if bit == 99 else r[1].split()[-1], "")
+    if flags:
+        tables["EXP_FLAGS"] = dict(sorted(flags.items()))
+
+
 def write(path: Path, family: str, llvm_mc: str, version: str, tables: dict[str, dict[int, tuple[str, str, str]]],
           rejected: list[str], skipped: list[str]) -> None:
     target = FAMILIES[family][0]
@@ -289,7 +328,7 @@ def write(path: Path, family: str, llvm_mc: str, version: str, tables: dict[str,
         "# format are our gfx6 field decoder's reading of LLVM's encoding, the template LLVM's printed operands.",
         "# Rows: [FORMAT] sections; 'opcode<TAB>mnemonic<TAB>operand template<TAB>fields left 0'.",
         "# Template fields: {FIELD:file:count} = the named field's register(s); other text is printed verbatim.",
-        f"# Not probed (MIMG, EXP, VINTRP: not decoded for gfx6/gfx7): {len(skipped)} mnemonics.",
+        f"# Not probed (MIMG, VINTRP: not decoded for gfx6/gfx7): {len(skipped)} mnemonics; exp in EXP/EXP_FLAGS.",
         f"# Rejected by LLVM with every template tried, or decoded fields not the probe's: {len(rejected)}:",
     ]
     line = "#  "

@@ -162,6 +162,11 @@ def test_mtbuf_equal_llvm_assembler(target: str) -> None:
               "tbuffer_load_format_xyzw v[4:7], v9, s[8:11], s3 format:[BUF_NUM_FORMAT_SINT] offen offset:4095 slc",
               "tbuffer_load_format_xyz v[4:6], v[9:10], s[8:11], 1 idxen offen",
               "tbuffer_store_format_x v1, v2, s[4:7], s0 idxen"]
+    _round_trip(lines, target)
+
+
+def _round_trip(lines: list[str], target: str) -> None:
+    """Each line assembled by llvm-mc-19 decodes back to the text llvm-mc-19 prints for it."""
     proc = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-show-encoding"],
                           input="\n".join(lines) + "\n", capture_output=True, text=True, check=True)
     assert not proc.stderr.strip(), proc.stderr[:1000]
@@ -173,3 +178,16 @@ def test_mtbuf_equal_llvm_assembler(target: str) -> None:
         words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
         result = decode_text(words, target)
         assert isinstance(result, Text) and result.text == text, (text, result)
+
+
+@pytest.mark.parametrize("target", ["gfx600", "gfx700"])
+def test_exp_equal_llvm_assembler(target: str) -> None:
+    """EXP (graphics: none in the compiled examples): every target name of the table, sources off, and the flags,
+    written for llvm-mc-19, decode back to the text it prints."""
+    require_tool("llvm-mc-19")
+    names = [name for _mn, name, _z in parse_table((DATA / "opcodes_gfx6.txt").read_text("utf-8"))["EXP"].values()]
+    assert {"mrt0", "mrtz", "null", "pos0", "param31"} <= set(names)
+    lines = [f"exp {name} v1, v2, v3, v4" for name in names]
+    lines += ["exp mrt1 v5, off, v7, off done", "exp mrtz v1, v1, v2, v2 compr vm",
+              "exp pos3 off, off, off, v9 done vm", "exp param0 v3, v3, off, off done compr vm"]
+    _round_trip(lines, target)
