@@ -81,22 +81,52 @@ def test_decoder_text_equals_llvm_assembler(target: str, tmp_path: Path) -> None
     assert not differ, "\n".join(differ[:30])
 
 
+def _declared(co: Path) -> dict[str, tuple[int, int]]:
+    """The compiler's own figures per kernel: .name -> (.vgpr_count, .sgpr_count) of the metadata note
+    (``llvm-readelf-19 --notes``: a kernel's entry starts at "  - ", its own keys are indented by 4 spaces)."""
+    notes = subprocess.run([require_tool("llvm-readelf-19"), "--notes", str(co)], capture_output=True, text=True,
+                           check=True).stdout
+    return {m.group(1): (int(v.group(1)), int(c.group(1)))
+            for block in re.split(r"\n  - ", notes)[1:]
+            if (m := re.search(r"^    \.name:\s+(\S+)", block, re.M))
+            and (c := re.search(r"^    \.sgpr_count:\s+(\d+)", block, re.M))
+            and (v := re.search(r"^    \.vgpr_count:\s+(\d+)", block, re.M))}
+
+
+@pytest.mark.parametrize("target", ["gfx600", "gfx700"])
+def test_every_example_counts_equal_metadata(target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every compiled example's code object through the binary path (our decoder): each kernel's requested VGPRs
+    and SGPRs (``livereg --json``) equal its metadata's .vgpr_count/.sgpr_count."""
+    clang = require_tool("clang-19")
+    compared = 0
+    differ = []
+    for source in sorted((EXAMPLES / "kernels").rglob("*.cl")):
+        co = tmp_path / f"{source.stem}.co"
+        if subprocess.run([clang, *opencl_flags(target), str(source), "-o", str(co)], capture_output=True).returncode:
+            continue
+        declared = _declared(co)
+        assert main(["livereg", "--json", str(co)]) == 0, source.name
+        doc = json.loads(capsys.readouterr().out)
+        kernels = {k["name"]: k for f in doc["files"] for k in f["kernels"]}
+        assert set(declared) <= set(kernels), source.name  # and the non-kernel functions (calls.cl)
+        for name, counts in declared.items():
+            compared += 1
+            ours = (kernels[name]["vgpr"]["requested"], kernels[name]["sgpr"]["requested"])
+            if ours != counts:
+                differ.append(f"{source.name} {name}: ours {ours}, metadata {counts}")
+    print(f"{target}: {compared} kernels, {compared - len(differ)} with VGPR and SGPR counts equal to the metadata")
+    assert not differ, differ
+    assert compared > 100
+
+
 @pytest.mark.parametrize("target", ["gfx600", "gfx700"])
 @pytest.mark.parametrize("kernel", ["control/branches.cl", "linalg/sgemm_4x4.cl"])
 def test_gfx67_code_object_counts_equal_metadata(target: str, kernel: str, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     clang = require_tool("clang-19")
-    readelf = require_tool("llvm-readelf-19")
     co = tmp_path / "k.co"
     subprocess.run([clang, *opencl_flags(target), str(EXAMPLES / "kernels" / kernel), "-o", str(co)], check=True)
-    notes = subprocess.run([readelf, "--notes", str(co)], capture_output=True, text=True, check=True).stdout
-    # the compiler's own figures, per kernel: .name, .sgpr_count and .vgpr_count in the metadata note
-    # (a kernel's entry starts at "  - ", its own keys are indented by 4 spaces, its arguments' by more)
-    declared = {m.group(1): (int(v.group(1)), int(c.group(1)))
-                for block in re.split(r"\n  - ", notes)[1:]
-                if (m := re.search(r"^    \.name:\s+(\S+)", block, re.M))
-                and (c := re.search(r"^    \.sgpr_count:\s+(\d+)", block, re.M))
-                and (v := re.search(r"^    \.vgpr_count:\s+(\d+)", block, re.M))}
+    declared = _declared(co)
     assert declared
     for command in ("livereg", "analyze"):
         assert main([command, "--json", str(co)]) == 0
