@@ -287,7 +287,8 @@ OpenCL C reproducing each benchmark's loop shape as its documentation describes 
   `-D SCALAR`; `-D POINTERS` chases 64-bit pointers through flat loads, gpu-benches' HIP form); the
   footprint the source used decides which level (L1, L2, MALL, DRAM) it hits, and the prediction passes
   that level as `--memory-level`.
-- `mfma_loop.cl`: a chain of MFMA instructions per wave (clpeak's `mfma_*` tests on CDNA3).
+- `mfma_loop.cl`: clpeak's `mfma_*` HIP kernels on CDNA3: 8 accumulators per wave, one 16x16 MFMA into
+  each per loop iteration (f16, bf16, i8, fp8 forms).
 
 ## How predictions are computed
 
