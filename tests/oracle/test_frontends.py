@@ -255,6 +255,17 @@ def test_driver_abort_is_reported(radv_ok: None) -> None:
     assert "\n" not in str(info.value)
 
 
+def test_gfx6_gfx7_shader_without_disassembly_is_refused_in_one_line(radv_ok: None) -> None:
+    # Mesa 22.3 disassembles gfx6/gfx7 with LLVM, which has none for them: RADV's whole "Assembly" is one
+    # sentence. Read as assembly it became "unknown instruction 'shader'"; now one line naming the chip.
+    result = radv.compile_shader(SHADERS / "constant_color.frag", "tahiti")
+    assert result.assembly.strip() == "Shader disassembly is not supported in the current configuration."
+    for family, gfx in (("tahiti", "gfx600"), ("hawaii", "gfx701")):
+        with pytest.raises(CompilerError, match=rf"gives no assembly for {gfx}") as info:
+            load_source(SHADERS / "constant_color.frag", family)
+        assert "\n" not in str(info.value) and info.value.code == "unsupported-target"
+
+
 def test_missing_radv_gives_the_install_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     if radv.find_glslang() is None:
         pytest.skip(f"glslang is not installed ({radv.GLSLANG_INSTALL})")

@@ -28,7 +28,6 @@ from isalens.arch.timing import AcoCosts, aco_costs
 from isalens.engine.load import LoadedKernel, load
 from isalens.errors import InputError
 from isalens.frontends import radv
-from isalens.frontends.clang import CompilerError
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, SPECIAL_NAMES, VGPR_BASE
@@ -257,9 +256,7 @@ def aco_timing_shader(source: Path, arch: str, *, stage: str | None = None, entr
     re-compute ACO's figures and put ACO's own beside them."""
     result = radv.compile_shader(source, arch, stage=stage, entry=entry, defines=defines, wave=wave, lang=lang,
                                  include_dirs=include_dirs)
-    text = result.assembly_lines
-    if not text.strip():
-        raise CompilerError("RADV returned no \"Assembly\" representation", file=str(source), code="driver")
+    text = result.checked_assembly()
     with tempfile.TemporaryDirectory(prefix="isalens-aco-") as tmp:
         asm = Path(tmp) / f"{source.stem}.s"
         asm.write_text(text)

@@ -110,9 +110,7 @@ def _load_radv(path: Path, arch: str | None, stage: str | None, entry: str, defi
                         file=str(path), code="arch-required")
     result = radv.compile_shader(path, arch, stage=stage, entry=entry, defines=defines, include_dirs=include_dirs,
                                  wave=wave, lang=lang)
-    text = result.assembly_lines
-    if not text.strip():
-        raise CompilerError("RADV returned no \"Assembly\" representation", file=str(path), code="driver")
+    text = result.checked_assembly()
     bad = _INVALID_RE.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1

@@ -334,6 +334,22 @@ class RadvResult:
         """:attr:`assembly` with ACO's "(then repeated N times)" lines written out, one line per instruction."""
         return expand_repeats(self.assembly)
 
+    def checked_assembly(self) -> str:
+        """:attr:`assembly_lines`, or a one-line :class:`CompilerError` when RADV gave no instructions: no
+        "Assembly" representation, or Mesa's sentence for chips it cannot disassemble (gfx6/gfx7: Mesa
+        disassembles them with LLVM, and LLVM has no gfx6/gfx7 disassembler; Mesa 22.3 prints
+        ``Shader disassembly is not supported in the current configuration.`` as the whole "Assembly")."""
+        text = self.assembly_lines
+        if not text.strip():
+            raise CompilerError('RADV returned no "Assembly" representation', file=str(self.source), code="driver")
+        if text.strip() == _NO_DISASSEMBLY:
+            raise CompilerError(
+                f"RADV ({self.target.family}) gives no assembly for {self.target.gfx}: Mesa disassembles gfx6/gfx7 "
+                "with LLVM, which cannot disassemble them; for compute code compile OpenCL/HIP with clang "
+                f"(isalens analyze kernel.cl --arch {self.target.gfx})", file=str(self.source),
+                code="unsupported-target")
+        return text
+
     @property
     def statistics(self) -> dict[str, int | float | bool]:
         return self.executable.statistics
@@ -341,6 +357,10 @@ class RadvResult:
     @property
     def wave_size(self) -> int:
         return self.executable.subgroup_size
+
+
+#: Mesa's whole "Assembly" representation where it has no disassembler for the chip (radv_shader.c, Mesa 22.3)
+_NO_DISASSEMBLY = "Shader disassembly is not supported in the current configuration."
 
 
 def expand_repeats(assembly: str) -> str:
