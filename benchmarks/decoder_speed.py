@@ -13,6 +13,7 @@ first), llvm-objdump's (process, text and the padding step), and reading either 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -50,17 +51,22 @@ def main() -> int:
     parser.add_argument("--megabytes", type=float, default=20.0, help=".text bytes to decode (default 20)")
     parser.add_argument("--per-target", type=int, default=0, help="at most this many code objects per target")
     parser.add_argument("--no-parse", action="store_true", help="skip reading the listings into kernels")
+    parser.add_argument("--via-text", action="store_true",
+                        help="also time our decoder's listing written as text and read back (before issue 28's drafts)")
     args = parser.parse_args()
     library = args.library or debian_librocsparse()
     if library is None:
         sys.stderr.write("no library: pass --library or let apt-get download librocsparse0 (offline?)\n")
         return 2
     os.environ.setdefault("ISALENS_MAX_INPUT_SIZE", "4G")
+    # each path decodes every distinct instruction text itself: no file of an earlier run's texts
+    os.environ.setdefault("ISALENS_DECODE_CACHE", "0")
     from isalens.binary.sections import code_sections
     from isalens.engine.binary import list_code_objects
-    from isalens.engine.code_listing import code_listing
+    from isalens.engine.code_listing import code_listing, code_reading
     from isalens.engine.target import resolve_arch, target_info
     from isalens.isa import registry
+    from isalens.isa.amdgcn import instructions as instructions_module
     from isalens.isa.amdgcn.decoder import listing as listing_module
     from isalens.isa.amdgcn.decoder.tables import family_of
 
@@ -80,37 +86,64 @@ def main() -> int:
         total += size
         if total >= budget:
             break
-    listing_module._CACHE.clear()
-    ours_s = llvm_s = parse_ours_s = parse_llvm_s = 0.0
-    instructions = fallbacks = 0
+
+    def clock() -> tuple[float, float]:
+        """(wall, CPU of this process and its finished children) seconds."""
+        t = os.times()
+        return time.perf_counter(), t.user + t.system + t.children_user + t.children_system
+
+    def since(start: tuple[float, float], into: list[float]) -> tuple[float, float]:
+        now = clock()
+        into[0] += now[0] - start[0]
+        into[1] += now[1] - start[1]
+        return now
+
+    # the cyclic collector is paused, as isalens' CLI pauses it for every command (cli.main): the millions of
+    # objects a library's kernels are would otherwise be walked again and again
+    gc.disable()
+    # one path after the other, each from empty caches (the decoded words, the decoded texts of the reader): the
+    # reader's cache is shared by the whole process, so a path read second would find the texts of the first
+    kept = []
     for co in chosen:
-        t = time.perf_counter()
-        ours, notes = code_listing(co, file=str(library), disassembler="ours")
-        if any(n.code == "disassembler" for n in notes):  # llvm-objdump made this one: not counted
-            fallbacks += 1
-            continue
-        ours_s += time.perf_counter() - t
-        t = time.perf_counter()
-        theirs, _ = code_listing(co, file=str(library), disassembler="llvm")
-        llvm_s += time.perf_counter() - t
-        instructions += theirs.count("// ")
-        if args.no_parse:
-            continue
-        target = target_info(resolve_arch(co.processor, file=str(library)), None)
-        for text, slot in ((ours, "ours"), (theirs, "llvm")):
-            t = time.perf_counter()
-            registry.parse(text, file=str(library), target=target, dialect="objdump", ignore_unknown=True)
-            if slot == "ours":
-                parse_ours_s += time.perf_counter() - t
-            else:
-                parse_llvm_s += time.perf_counter() - t
-    result = {
-        "library": library.name, "code_objects": len(chosen), "fell_back": fallbacks,
-        "targets": sorted(per_target), "text_bytes": total, "instructions": instructions,
-        "ours_listing_s": round(ours_s, 2), "llvm_objdump_listing_s": round(llvm_s, 2),
-        "listing_speedup": round(llvm_s / ours_s, 2) if ours_s else None,
-        "read_ours_s": round(parse_ours_s, 2), "read_llvm_s": round(parse_llvm_s, 2),
-        "end_to_end_speedup": round((llvm_s + parse_llvm_s) / (ours_s + parse_ours_s), 2) if ours_s else None,
+        reading = code_reading(co, file=str(library), disassembler="ours")
+        if not any(n.code == "disassembler" for n in reading.notes):  # else llvm-objdump made it: not counted
+            kept.append((co, target_info(resolve_arch(co.processor, file=str(library)), None)))
+    figures: dict[str, dict[str, float]] = {}
+    instructions = 0
+    for path in ("ours", *(["ours-via-text"] if args.via_text else []), "llvm"):
+        listing_module._CACHE.clear()
+        instructions_module._DECODED.clear()
+        decode, read = [0.0, 0.0], [0.0, 0.0]
+        count = 0
+        for co, target in kept:
+            start = clock()
+            if path == "ours":  # the drafts straight from the decoded instructions, as `isalens analyze` reads
+                reading = code_reading(co, file=str(library), disassembler="ours")
+                start = since(start, decode)
+                if args.no_parse:
+                    continue
+                module = reading.parse(file=str(library), target=target, ignore_unknown=True,
+                                       packed_workitem_ids=False)
+            else:  # the listing's text, read back by the objdump reader
+                text, _ = code_listing(co, file=str(library), disassembler="ours" if path != "llvm" else "llvm")
+                start = since(start, decode)
+                if args.no_parse:
+                    continue
+                module = registry.parse(text, file=str(library), target=target, dialect="objdump",
+                                        ignore_unknown=True)
+            since(start, read)
+            count += sum(len(k.instructions) for k in module.kernels)
+        instructions = instructions or count
+        figures[path] = {"listing_s": round(decode[0], 2), "listing_cpu_s": round(decode[1], 2),
+                         "read_s": round(read[0], 2), "read_cpu_s": round(read[1], 2),
+                         "total_s": round(decode[0] + read[0], 2), "total_cpu_s": round(decode[1] + read[1], 2)}
+    llvm_total = figures["llvm"]
+    result: dict[str, object] = {
+        "library": library.name, "code_objects": len(chosen), "fell_back": len(chosen) - len(kept),
+        "targets": sorted(per_target), "text_bytes": total, "instructions": instructions, **figures,
+        "speedup": {path: {"wall": round(llvm_total["total_s"] / f["total_s"], 2) if f["total_s"] else None,
+                           "cpu": round(llvm_total["total_cpu_s"] / f["total_cpu_s"], 2) if f["total_cpu_s"] else None}
+                    for path, f in figures.items() if path != "llvm"},
     }
     print(json.dumps(result, indent=1))
     return 0

@@ -131,7 +131,7 @@ def sweep_code_object(data: bytes, processor: str, wave64: bool, objdump: str, w
                     index = zeros
                     continue
                 address = start + 4 * index
-                result = _decoded(words, index, processor, wave64)
+                result = _decoded(words, index, processor, wave64)[0]  # (result, text, reads back)
                 size = max(4, min(result.size, 4 * (stop - index)))
                 encoding = " ".join(f"{w:08X}" for w in words[index:index + size // 4])
                 expected = theirs.get(address)

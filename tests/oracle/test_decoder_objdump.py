@@ -228,10 +228,11 @@ def test_wave64_listing_equals_objdump_line_for_line(wave64_objects: dict[str, l
 
 def _compare_listings(paths: list[Path], target: str) -> None:
     from isalens.binary.codeobject import read_code_object
-    from isalens.engine.code_listing import code_listing
+    from isalens.engine.code_listing import code_listing, code_reading
+    from isalens.isa.amdgcn.trailer_listing import read_trailer_listing
 
     require_tool("llvm-objdump-19")
-    same, fallback, wrong = 0, 0, []
+    same, fallback, wrong, drafts_differ = 0, 0, [], []
     for path in paths:
         co = read_code_object(path.read_bytes(), file=str(path), source="code object")
         # a code object of functions alone (examples/kernels/liveness/agpr_saves.cl) has no first kernel
@@ -241,12 +242,17 @@ def _compare_listings(paths: list[Path], target: str) -> None:
                 fallback += 1
                 continue
             theirs, _ = code_listing(co, file=str(path), symbols=symbols, disassembler="llvm")
+            # what the binary path reads: the drafts made without the text, equal to the reader's of the text
+            drafted = code_reading(co, file=str(path), symbols=symbols).drafted
+            if drafted is None or drafted.result != read_trailer_listing(ours, str(path), objdump=True):
+                drafts_differ.append(f"{path.name} {symbols or 'all'}")
             if _listing_lines(ours) == _listing_lines(theirs):
                 same += 1
             else:
                 wrong.append(f"{path.name} {symbols or 'all'}")
     print(f"{target}: {same} listings identical, {fallback} fell back to llvm-objdump")
     assert not wrong, f"listings differ: {wrong[:5]}"
+    assert not drafts_differ, f"drafts differ from the listing's reader: {drafts_differ[:5]}"
     assert same > fallback
 
 

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 
 from isalens.ir.program import KernelFacts, Module, TargetInfo
 from isalens.isa.amdgcn import debuginfo, dialects
-from isalens.isa.amdgcn.parser import detect_target, parse_module
+from isalens.isa.amdgcn.drafts import ReadResult
+from isalens.isa.amdgcn.parser import detect_target, parse_drafts, parse_module
 from isalens.isa.amdgcn.radv_dump import declared_family as _radv_family
 
 DIALECTS = dialects.DIALECTS
@@ -53,6 +54,14 @@ def parse(text: str, *, file: str, target: TargetInfo, dialect: str | None = Non
     module = parse_module(text, file=file, target=target, dialect=dialect, ignore_unknown=ignore_unknown,
                           packed_workitem_ids=packed_workitem_ids, facts=facts)
     return with_source_lines(module, text)
+
+
+def parse_read(result: ReadResult, *, file: str, target: TargetInfo, dialect: str, ignore_unknown: bool = False,
+               packed_workitem_ids: bool = False, facts: Mapping[str, KernelFacts] | None = None) -> Module:
+    """:func:`parse` of a text whose reader's drafts are ``result`` (made without the text: our decoder's
+    ``objdump_drafts``), for a text that carries no source lines (no ``.loc``, no ``; FILE:LINE``)."""
+    return parse_drafts(result, file=file, target=target, dialect=dialect, ignore_unknown=ignore_unknown,
+                        packed_workitem_ids=packed_workitem_ids, facts=facts)
 
 
 def with_source_lines(module: Module, text: str) -> Module:

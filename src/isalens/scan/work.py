@@ -13,7 +13,8 @@ import orjson
 
 from isalens import __version__
 from isalens.engine import report_of
-from isalens.engine.binary import disassemble_all, load_code_object, select_kernels
+from isalens.engine.binary import load_code_object, read_all, select_kernels
+from isalens.engine.code_listing import CodeReading
 from isalens.engine.load import LoadedModule, load, with_launch_size
 from isalens.engine.sources import load_source
 from isalens.errors import IsalensError
@@ -92,7 +93,7 @@ def _parsed(unit: Unit, read: Callable[..., CodeObject]) -> CodeObject:
     return co
 
 
-_LISTINGS: dict[tuple[str, str, str], str] = {}
+_LISTINGS: dict[tuple[str, str, str], CodeReading] = {}
 
 #: whether a row holds anything the DWARF inlining entries decide: no, they reach only the ``source_lines`` list
 #: of the document (each line's function and call chain), which rows leave out (scan.rows); reading them was a
@@ -102,13 +103,13 @@ _LISTINGS: dict[tuple[str, str, str], str] = {}
 _ROWS_SHOW_INLINES = False
 
 
-def _listing(unit: Unit, co: CodeObject, disassembler: str) -> str:
+def _listing(unit: Unit, co: CodeObject, disassembler: str) -> CodeReading:
     key = (unit.content_hash, unit.source, disassembler)
-    text = _LISTINGS.get(key)
-    if text is None:
-        _LISTINGS.clear()  # one: a listing is megabytes of text
-        text = _LISTINGS[key] = disassemble_all(co, unit.file, disassembler)
-    return text
+    reading = _LISTINGS.get(key)
+    if reading is None:
+        _LISTINGS.clear()  # one: a listing is megabytes of text (or drafts)
+        reading = _LISTINGS[key] = read_all(co, unit.file, disassembler)
+    return reading
 
 
 def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
@@ -140,7 +141,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     # kernel's limit on one argument; with --kernel, its symbols, numbered as `livereg --kernel` numbers them);
     # rows_from_document keeps only kernels. A unit of some kernels cuts them from the whole listing, kept for
     # the code object's next unit: their lines keep the numbers they have in it (peak lines), as if unsplit
-    whole: str | None = None
+    whole: CodeReading | None = None
     try:
         if options.kernel is None:
             whole = _listing(unit, co, options.disassembler)
@@ -155,7 +156,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     except IsalensError:
         pass
     try:
-        whole = whole or disassemble_all(co, unit.file, options.disassembler)
+        whole = whole or read_all(co, unit.file, options.disassembler)
     except IsalensError as exc:
         return each_failed(exc)
     # one kernel spoils the code object: analyse them one by one, so only that one becomes an error row (cut

@@ -230,6 +230,18 @@ def _mask_of(op: object) -> int:
 _SCC = special("scc").mask()
 
 
+#: (mnemonic, generation) -> the semantics table's ``indexed`` field: asked for every kernel, and a library has
+#: thousands of kernels over the same few hundred mnemonics
+_INDEXED: dict[tuple[str, int], str | None] = {}
+
+
+def _indexed_kind(mnemonic: str, generation: int) -> str | None:
+    key = (mnemonic, generation)
+    if key not in _INDEXED:
+        _INDEXED[key] = semantics.effect_of(mnemonic, generation).indexed
+    return _INDEXED[key]
+
+
 def apply_indexing(instructions: list[Instruction], generation: int, limits: Limits, block_starts: set[int]
                    ) -> list[tuple[int, str]]:
     """Widen indexed operands in ``instructions`` (replaced in place); return (index, note) per line.
@@ -238,7 +250,7 @@ def apply_indexing(instructions: list[Instruction], generation: int, limits: Lim
     (reads through it), ``dst`` (writes through it), ``both`` or ``swap``. Index bounds are only
     trusted within a block (``block_starts``: labelled instructions).
     """
-    kinds = {m: semantics.effect_of(m, generation).indexed for m in {ins.mnemonic for ins in instructions}}
+    kinds = {m: _indexed_kind(m, generation) for m in {ins.mnemonic for ins in instructions}}
     if not any(kinds.values()) and "s_set_gpr_idx_on" not in kinds and "s_set_gpr_idx_idx" not in kinds:
         return []  # nothing indexed: the common case costs one pass over the mnemonics
     indexed_kind = {ins.index: kind for ins in instructions if (kind := kinds[ins.mnemonic]) is not None}

@@ -194,11 +194,24 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
     if not missing:
         return rows
     tails = ctx.tails
+    cache = ctx.cache
+    new = tuple.__new__
     for k in missing:
         item = items[k]
         plain = item.address is None and not item.encoding
         if plain and item.text in tails:
             continue  # its text was first read a few lines before: made by the second pass below
+        decoded = cache.get(item.text)
+        if not plain and decoded is not None and not decoded.guessed and decoded.branch_raw is None \
+                and not decoded.notes:
+            # a disassembly's line (address, words) of a text decoded before, no branch target to resolve: what
+            # build_instruction gives, made here (a library's code objects are millions of such lines)
+            encoding = item.encoding
+            facts = (decoded.sized.get(len(encoding)) or _sized(decoded, encoding)) if encoding else decoded.facts
+            rows[k] = new(Instruction, (first + k, item.line, decoded.text, decoded.mnemonic, decoded.operands,
+                                        decoded.modifiers, decoded.defs, decoded.uses, decoded.branch, None,
+                                        item.address, encoding, 0, 0, False, decoded.ops, decoded.referenced, facts))
+            continue
         ins = rows[k] = build_instruction(first + k, item, draft, ctx)
         decoded = ctx.cache[item.text]
         if plain and not decoded.guessed and not decoded.notes:

@@ -18,14 +18,14 @@ from isalens.ir.program import Kernel, KernelFacts, Module, TargetInfo
 from isalens.ir.registers import Reg, RegFile
 from isalens.isa.amdgcn.declarations import declared_resources, entry_live_in, user_sgprs, wave_size_of
 from isalens.isa.amdgcn.dialects import read, sniff
-from isalens.isa.amdgcn.drafts import Draft
+from isalens.isa.amdgcn.drafts import Draft, ReadResult
 from isalens.isa.amdgcn.indexing import Limits, apply_indexing
 from isalens.isa.amdgcn.instructions import ReadContext, build_instructions, check_kernel_ranges
 from isalens.isa.amdgcn.radv_dump import declared_family
 from isalens.isa.amdgcn.syntax import parse_mir_register
 from isalens.progress import step
 
-__all__ = ["MAX_INSTRUCTIONS", "detect_target", "parse_module", "sniff"]
+__all__ = ["MAX_INSTRUCTIONS", "detect_target", "parse_drafts", "parse_module", "sniff"]
 
 #: the most instructions one input may hold (1.2-1.9 GB of analysis per million instructions of 256-VGPR
 #: code: docs/performance.md, docs/robustness.md)
@@ -206,7 +206,14 @@ def parse_module(text: str, *, file: str, target: TargetInfo, dialect: str | Non
     not kernels.
     """
     dialect = dialect or sniff(text)
-    result = read(text, file, dialect)
+    return parse_drafts(read(text, file, dialect), file=file, target=target, dialect=dialect,
+                        ignore_unknown=ignore_unknown, packed_workitem_ids=packed_workitem_ids, facts=facts)
+
+
+def parse_drafts(result: ReadResult, *, file: str, target: TargetInfo, dialect: str, ignore_unknown: bool = False,
+                 packed_workitem_ids: bool = False, facts: Mapping[str, KernelFacts] | None = None) -> Module:
+    """:func:`parse_module` from what a dialect reader made of the text (or what our decoder made without
+    writing it: ``decoder.listing.objdump_drafts``)."""
     total = 0
     for draft in result.drafts:
         total += len(draft.items)

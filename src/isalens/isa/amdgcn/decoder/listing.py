@@ -14,13 +14,14 @@ each instruction as ``\\tTEXT`` left-justified to 60 characters, then ``// ADDR:
 from __future__ import annotations
 
 from array import array
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from isalens.isa.amdgcn.decoder.text import Diagnostic, Text, decode_text
+from isalens.isa.amdgcn.drafts import LABEL_RE, Draft, DraftInstruction, ReadResult
 
-__all__ = ["Listing", "NotDecoded", "Section", "objdump_listing"]
+__all__ = ["Drafted", "Listing", "NotDecoded", "Section", "objdump_drafts", "objdump_listing"]
 
 #: symbol types a block may start at; any other (data objects, STT_NOTYPE labels, which LLVM's symbolizer prints
 #: as branch operands) makes objdump print something this module does not write
@@ -66,13 +67,51 @@ def objdump_listing(sections: Sequence[Section], target: str, *, symbols: Collec
     :class:`NotDecoded` naming the first thing it cannot write as objdump would."""
     lines = ["", f"{label}:\tfile format elf64-amdgpu"]
     notes: list[str] = []
-    for section in sections:
-        _section(section, target, wave64, symbols, lines, notes)
+    for section, blocks in _walk(sections, target, wave64, symbols, notes):
+        lines += ["", f"Disassembly of section {section.name}:"]
+        for names, here, rows in blocks:
+            lines.append("")
+            lines += [f"{here:016x} <{x}>:" for x in names]
+            for row in rows:
+                if row is None:
+                    lines.append("\t\t...")
+                    continue
+                address, (_result, text, _plain, words, branch) = row
+                text = "\t" + text
+                encoding = " ".join(f"{w:08X}" for w in words)
+                tail = _branch_comment(words[0], address, section.symbols) if branch else ""
+                lines.append(f"{text:<60}// {address:012X}: {encoding}{tail}")
     return Listing("\n".join(lines) + "\n", notes)
 
 
-def _section(section: Section, target: str, wave64: bool, chosen: Collection[str] | None, lines: list[str],
-             notes: list[str]) -> None:
+#: one decoded instruction: (address, its cache entry); None for a ``\t\t...`` line
+_Row = tuple[int, "_Entry"] | None
+#: (the symbol names of a block's header lines, its address, its rows)
+_Block = tuple[list[str], int, list[_Row]]
+
+
+@dataclass(slots=True)
+class _SectionWithSymbols:
+    """A section with the symbols its listing uses (those inside it, a dummy one at its start when none is)."""
+
+    name: str
+    symbols: list[tuple[int, str, str]]
+
+
+def _walk(sections: Sequence[Section], target: str, wave64: bool, chosen: Collection[str] | None,
+          notes: list[str]) -> list[tuple[_SectionWithSymbols, list[_Block]]]:
+    """The sections objdump prints something for, each with its blocks: the one walk both the text
+    (:func:`objdump_listing`) and the reader's drafts (:func:`objdump_drafts`) are written from."""
+    out: list[tuple[_SectionWithSymbols, list[_Block]]] = []
+    for section in sections:
+        walked = _section(section, target, wave64, chosen, notes)
+        if walked is not None:
+            out.append(walked)
+    return out
+
+
+def _section(section: Section, target: str, wave64: bool, chosen: Collection[str] | None,
+             notes: list[str]) -> tuple[_SectionWithSymbols, list[_Block]] | None:
     start, data = section.address, section.data
     end = start + len(data)
     syms = [s for s in section.symbols if start <= s[0] < end]
@@ -89,34 +128,34 @@ def _section(section: Section, target: str, wave64: bool, chosen: Collection[str
     if array("I", b"\x01\0\0\0")[0] != 1:  # pragma: no cover - big-endian host
         words.byteswap()
     addresses = sorted({s[0] for s in syms})
-    printed = False
+    blocks: list[_Block] = []
     for n, here in enumerate(addresses):
         names = [s[1] for s in syms if s[0] == here]
         if chosen is not None:
             names = [x for x in names if x in chosen]
             if not names:
                 continue
-        if not printed:
-            lines += ["", f"Disassembly of section {section.name}:"]
-            printed = True
-        lines.append("")
-        lines += [f"{here:016x} <{x}>:" for x in names]
         stop = addresses[n + 1] if n + 1 < len(addresses) else end
-        _block(words, (here - start) // 4, (stop - start) // 4, start, syms, target, wave64, lines, notes)
+        blocks.append((names, here, _block(words, (here - start) // 4, (stop - start) // 4, start, target, wave64,
+                                           notes)))
+    return (_SectionWithSymbols(section.name, syms), blocks) if blocks else None
 
 
-def _block(words: array[int], index: int, stop: int, base: int, syms: list[tuple[int, str, str]], target: str,
-           wave64: bool, lines: list[str], notes: list[str]) -> None:
+def _block(words: array[int], index: int, stop: int, base: int, target: str, wave64: bool,
+           notes: list[str]) -> list[_Row]:
+    rows: list[_Row] = []
+    one = _caches(target, wave64)[0]  # looked up here first: most instructions are one dword seen before
     while index < stop:
         zeros = index
         while zeros < stop and words[zeros] == 0:
             zeros += 1
         if zeros - index >= 2:  # at least 8 zero bytes: whole dwords skipped
-            lines.append("\t\t...")
+            rows.append(None)
             index = zeros
             continue
         address = base + 4 * index
-        result = _decoded(words, index, target, wave64)
+        entry = one.get(words[index]) or _decoded(words, index, target, wave64)
+        result = entry[0]
         if isinstance(result, Diagnostic):
             raise NotDecoded(f"{result.reason} at {address:#x}")
         size = result.size // 4
@@ -124,48 +163,164 @@ def _block(words: array[int], index: int, stop: int, base: int, syms: list[tuple
             raise NotDecoded(f"instruction at {address:#x} runs past the section's end")
         if result.note:
             notes.append(f"{address:#x}: {result.note}")
-        text = "\t" + result.text
-        encoding = " ".join(f"{w:08X}" for w in words[index:index + size])
-        tail = _branch_comment(result.mnemonic, words[index], address, syms) if result.mnemonic in _BRANCHES else ""
-        lines.append(f"{text:<60}// {address:012X}: {encoding}{tail}")
+        rows.append((address, entry))
         index += size
+    return rows
 
 
-#: (target, wave64) -> (first two dwords -> the instruction they start, or None when it is longer than two
-#: dwords; first three dwords -> such an instruction): code repeats its encodings, and decoding one costs tens
-#: of microseconds
-_Cache = tuple[dict[tuple[int, int], "Text | Diagnostic | None"], dict[tuple[int, int, int], "Text | Diagnostic"]]
+#: a decoded instruction (or the decoder's diagnostic), its text, whether the ``objdump`` reader reads that text
+#: back unchanged from a listing line (:func:`_reads_back`), its dwords, and whether it branches (a comment
+#: naming the target follows it)
+_Entry = tuple["Text | Diagnostic", str, bool, tuple[int, ...], bool]
+#: (target, wave64) -> the instructions decoded so far: code repeats its encodings, and decoding one costs tens
+#: of microseconds. Three dictionaries: one-dword instructions by their dword; the others by their first two
+#: dwords (None there when the instruction is longer than two); those by their first three
+_Cache = tuple[dict[int, "_Entry"], dict[tuple[int, int], "_Entry | None"], dict[tuple[int, int, int], "_Entry"]]
 _CACHE: dict[tuple[str, bool], _Cache] = {}
 _CACHE_LIMIT = 1 << 20
 
 
-def _decoded(words: array[int], index: int, target: str, wave64: bool) -> Text | Diagnostic:
-    """``decode_text`` of the instruction at ``words[index]``, remembered by its first two or three dwords: an
-    instruction's length follows from its first two dwords (format, and source fields naming a literal), and its
-    text from its own dwords (a two-dword key for a one-dword instruction is only more specific)."""
+def _caches(target: str, wave64: bool) -> _Cache:
     caches = _CACHE.get((target, wave64))
-    if caches is None or len(caches[0]) + len(caches[1]) > _CACHE_LIMIT:
-        caches = _CACHE[(target, wave64)] = ({}, {})
-    two, three = caches
+    if caches is None or len(caches[0]) + len(caches[1]) + len(caches[2]) > _CACHE_LIMIT:
+        caches = _CACHE[(target, wave64)] = ({}, {}, {})
+    return caches
+
+
+def _decoded(words: array[int], index: int, target: str, wave64: bool) -> _Entry:
+    """``decode_text`` of the instruction at ``words[index]``, remembered by its dwords. A one-dword instruction
+    depends on its dword alone: its format and length follow from it (a literal or a second dword would make it
+    longer), and its text from its fields (``tests/unit/test_decoder_listing.py`` checks the decoder agrees with
+    any next dword). A longer one's length follows from its first two dwords (format, and source fields naming a
+    literal), and its text from its own dwords."""
+    one, two, three = _caches(target, wave64)
+    first = words[index]
+    hit = one.get(first)
+    if hit is not None:
+        return hit
     n = len(words)
-    key = (words[index], words[index + 1] if index + 1 < n else -1)
+    key = (first, words[index + 1] if index + 1 < n else -1)
+    hit = two.get(key)
+    if hit is not None:
+        return hit
     key3 = (*key, words[index + 2] if index + 2 < n else -1)
     if key in two:
-        hit = two[key]
-        if hit is not None:
-            return hit
-        if key3 in three:
-            return three[key3]
+        found = three.get(key3)
+        if found is not None:
+            return found
     result = decode_text(words[index:index + 8], target, hardware=True, wave64=wave64)
-    if result.size <= 8:
-        two[key] = result
+    entry: _Entry
+    if isinstance(result, Text):
+        # the words its key holds (a hit elsewhere has the same ones): no slice per instruction
+        entry = (result, result.text, _reads_back(result.text), tuple(words[index:index + result.size // 4]),
+                 result.mnemonic in _BRANCHES)
+    else:
+        entry = (result, "", False, (), False)
+    if result.size == 4 and isinstance(result, Text):  # a diagnostic may be about what follows (a literal cut off)
+        one[first] = entry
+    elif result.size <= 8:
+        two[key] = entry
     elif result.size == 12:
         two[key] = None
-        three[key3] = result
-    return result
+        three[key3] = entry
+    return entry
 
 
-def _branch_comment(mnemonic: str, word: int, address: int, syms: list[tuple[int, str, str]]) -> str:
+def _reads_back(text: str) -> bool:
+    """Whether the ``objdump`` reader (``trailer_listing``) reads ``text`` back unchanged from its listing line
+    (``\\tTEXT  // ADDR: WORDS``): it cuts a line at ``//`` and ``;``, strips it, skips comment-like lines and
+    takes ``name:`` for a label. LLVM's spellings never do any of this; a text that did would be read from the
+    listing itself (:func:`objdump_drafts` gives None)."""
+    return bool(text) and text == text.strip() and "//" not in text and ";" not in text and "\n" not in text \
+        and "\r" not in text and not text.startswith(("#", "Disassembly of")) and "file format" not in text \
+        and LABEL_RE.match(text) is None
+
+
+def _plain_name(name: str) -> bool:
+    """Whether a symbol name prints on one listing line that the reader takes as objdump wrote it (a header
+    ``ADDR <name>:``, a branch comment ``<name+0x8>``)."""
+    return bool(name) and "\n" not in name and "\r" not in name and "file format" not in name and "//" not in name
+
+
+@dataclass(slots=True)
+class Drafted:
+    """What the ``objdump`` reader makes of a listing (``trailer_listing.read_trailer_listing`` after
+    ``frontends.objdump.tidy``), made from the decoded instructions without writing and reading the text: the
+    same drafts, lines numbered as in the text."""
+
+    result: ReadResult
+    notes: list[str]
+    #: what the tidied text shows beside the instructions' texts, for :meth:`mentions`: its file-format and section
+    #: lines (None: whichever functions are kept) and each function's name and branch comments (its draft's index)
+    shown: list[tuple[int | None, str]]
+
+    def mentions(self, needles: Collection[str]) -> bool:
+        """Whether any of ``needles`` is in the tidied listing's text; a needle is a word of letters, digits and
+        ``_`` holding a letter beyond a-f (so never inside an address or encoding word, which are hexadecimal)."""
+        return any(n in x for n in needles for _, x in self.shown) or any(
+            n in item.text for draft in self.result.drafts for item in draft.items for n in needles)
+
+    def only(self, symbols: Collection[str]) -> Drafted:
+        """The drafts of the text cut by ``frontends.objdump.only_functions``: the functions ``symbols`` alone
+        (every other one blanked, line numbers kept)."""
+        kept = [i for i, d in enumerate(self.result.drafts) if d.name in symbols]
+        index = {old: new for new, old in enumerate(kept)}
+        return Drafted(ReadResult([self.result.drafts[i] for i in kept]), self.notes,
+                       [(None if owner is None else index[owner], x) for owner, x in self.shown
+                        if owner is None or owner in index])
+
+
+def objdump_drafts(sections: Sequence[Section], target: str, *, symbols: Collection[str] | None = None,
+                   wave64: bool = False, extents: Mapping[str, tuple[int, int]] | None = None) -> Drafted | None:
+    """The ``objdump`` reader's drafts of ``tidy(objdump_listing(...).text, extents)``, built straight from the
+    decoded instructions (reading the text back cost as much as decoding it: docs/performance.md, issue 28);
+    None when the text would not read back as written (a symbol name holding a line break, say), for the caller
+    to read the text instead. Raises :class:`NotDecoded` as :func:`objdump_listing` does."""
+    notes: list[str] = []
+    walked = _walk(sections, target, wave64, symbols, notes)
+    extents = extents or {}
+    drafts: list[Draft] = []
+    shown: list[tuple[int | None, str]] = [(None, "code-object.elf:\tfile format elf64-amdgpu")]
+    line = 2  # the blank first line and the file-format line
+    for section, blocks in walked:
+        if not _plain_name(section.name) or not all(_plain_name(s[1]) for s in section.symbols):
+            return None
+        line += 2  # a blank line and "Disassembly of section NAME:"
+        shown.append((None, f"Disassembly of section {section.name}:"))
+        for block_names, here, rows in blocks:
+            line += 1
+            # tidy's rules, per header: a name starting with "." (the section's own dummy symbol) blanks the header
+            # and the block; the last header's symbol size ends what is code (padding after it blanked)
+            current: Draft | None = None
+            for name in block_names:
+                line += 1
+                if not name.startswith("."):
+                    current = Draft(name, line, base_address=here, is_kernel=True)
+                    drafts.append(current)
+                    shown.append((len(drafts) - 1, name))
+            last = block_names[-1]
+            extent = extents.get(last)
+            end = extent[0] + extent[1] if extent and extent[1] else None
+            if last.startswith(".") or current is None:
+                line += len(rows)
+                continue
+            items = current.items
+            for row in rows:
+                line += 1
+                if row is None:
+                    continue
+                address, (_result, text, plain, words, branch) = row
+                if end is not None and address >= end:
+                    continue
+                if not plain:
+                    return None
+                items.append(DraftInstruction(line, text, address, words))
+                if branch:
+                    shown.append((len(drafts) - 1, _branch_comment(words[0], address, section.symbols)))
+    return Drafted(ReadResult(drafts), notes, shown)
+
+
+def _branch_comment(word: int, address: int, syms: list[tuple[int, str, str]]) -> str:
     """`` <symbol+0xOFFSET>`` for the branch target (SIMM16 dwords after the next instruction)."""
     simm = word & 0xFFFF
     target = address + 4 + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
