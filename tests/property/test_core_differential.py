@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from isalens import _core
-from isalens._core import graph, listing, reading, reference
+from isalens._core import graph, listing, reading, reference, schedule
 from isalens._core.listing import LineColumns
 from isalens.analysis.cfg import cfg
 from isalens.analysis.liveness import liveness
@@ -139,10 +139,11 @@ def test_liveness_same_with_each_core(kernel: Any) -> None:
 
 #: the functions isalens._core exports from the running core
 _FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json",
-              "block_graph", "natural_loops", "keyed_rows")
-#: the pure-Python core as one namespace (the graph, the dataflow, the listing writer and the reader's loop are
-#: four modules)
-REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing, reading)
+              "block_graph", "natural_loops", "keyed_rows", "schedule_passes")
+#: the pure-Python core as one namespace (the graph, the dataflow, the listing writer, the reader's loop and the
+#: schedule are five modules)
+REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing, reading,
+                                                                           schedule)
                                                 if hasattr(m, name)) for name in _FUNCTIONS})
 
 
@@ -365,3 +366,76 @@ def test_keyed_rows_same_error_on_short_rows() -> None:
     for function in (reading.keyed_rows, compiled.keyed_rows):
         with pytest.raises(ValueError, match="differ in length"):
             function(Row, 0, items, {"a": ("a", 4, None)}, [])
+
+
+class Timing(NamedTuple):
+    counters: tuple[str, ...]
+
+
+class Costs(NamedTuple):
+    """What the schedule reads of an instruction (``InstructionCosts``' fields, in a class of its own)."""
+
+    unit: str
+    issue: int
+    latency: int
+    uses: tuple[int, ...]
+    defs: tuple[int, ...]
+    waits: tuple[tuple[str, int], ...]
+    hazard_checks: tuple[tuple[int, str, tuple[int, ...]], ...]
+    producer: str
+    memory: bool
+    nop: bool
+    timing: Timing
+
+
+#: register units: a few that collide often, a high one, now and then one the compiled arrays do not take
+_UNITS = st.sampled_from([0, 1, 2, 3, 64, 300]) | st.integers(-2, 1 << 21)
+_COUNTERS = st.sampled_from(["vmcnt", "lgkmcnt", "expcnt"])
+#: cycle counts: small, and now and then beyond what the compiled core keeps in C (it hands those back)
+_CYCLES = st.integers(0, 40) | st.integers(-(1 << 42), 1 << 42)
+
+
+@st.composite
+def schedules(draw: st.DrawFn) -> tuple[list[list[int]], list[Costs], int, bool, int, Costs]:
+    """A kernel's costs (units shared, memory ops on counters, waits, hazard producers and checks), orders
+    through some of its instructions (repeated, in any order) scheduled one after the other on the same costs
+    (the compiled core keeps a kernel's costs between calls), the interval, hazard flag and passes, and a cost
+    that replaces the first one for a last call."""
+    n = draw(st.integers(1, 10))
+    units = st.lists(st.sampled_from([0, 1, 2, 3, 64, 300]), max_size=3).map(tuple)
+
+    def cost() -> Costs:
+        memory = draw(st.booleans())
+        return Costs(
+            unit=draw(st.sampled_from(["valu", "salu", "vmem", "lds"])),
+            issue=draw(st.integers(0, 8) | _CYCLES), latency=draw(st.integers(0, 30) | _CYCLES),
+            uses=draw(units | st.lists(_UNITS, max_size=2).map(tuple)), defs=draw(units),
+            # a wait's limit is a count of outstanding operations: never negative
+            waits=tuple(draw(st.lists(st.tuples(_COUNTERS, st.integers(0, 3) | st.integers(0, 1 << 42)),
+                                      max_size=2))),
+            hazard_checks=tuple(draw(st.lists(st.tuples(st.integers(0, 5), st.sampled_from(["valu", "salu"]),
+                                                        units), max_size=2))),
+            producer=draw(st.sampled_from(["", "", "valu", "salu"])), memory=memory,
+            nop=draw(st.integers(0, 5)) == 0,
+            timing=Timing(tuple(draw(st.lists(_COUNTERS, max_size=2))) if memory else ()))
+
+    statics = [cost() for _ in range(n)]
+    orders = draw(st.lists(st.lists(st.integers(0, n - 1), max_size=14), min_size=1, max_size=3))
+    return (orders, statics, draw(st.integers(1, 8) | _CYCLES), draw(st.booleans()), draw(st.integers(0, 3)),
+            cost())
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schedules())
+def test_schedule_same_records(case: tuple[list[list[int]], list[Costs], int, bool, int, Costs]) -> None:
+    orders, statics, interval, hazards, passes, other = case
+    for order in [*orders, orders[0]]:
+        expected = schedule.schedule_passes(order, statics, interval, hazards, passes)
+        got = compiled.schedule_passes(order, statics, interval, hazards, passes)
+        assert got == expected
+        assert [type(x) for recs, _ in got for r in recs for x in r] == \
+            [type(x) for recs, _ in expected for r in recs for x in r]
+    statics[0] = other  # an element replaced in the same list: read again
+    order = [0, *orders[0], 0]
+    assert compiled.schedule_passes(order, statics, interval, hazards, passes) == \
+        schedule.schedule_passes(order, statics, interval, hazards, passes)

@@ -1,9 +1,10 @@
-"""The generic kernels under the analyses (the block graph, the liveness dataflow), the reader's per-line loop
-and the listing's JSON writer, compiled when built, else the pure-Python reference.
+"""The generic kernels under the analyses (the block graph, the liveness dataflow, the timing step's schedule),
+the reader's per-line loop and the listing's JSON writer, compiled when built, else the pure-Python reference.
 
 :mod:`isalens._core.graph` (blocks, dominators, loops), :mod:`isalens._core.reference` (dataflow),
-:mod:`isalens._core.listing` (the JSON line objects) and :mod:`isalens._core.reading` (instruction rows from a
-text's known tail) are the readable implementation; ``_compiled`` (Cython, built by ``pip install`` when a C
+:mod:`isalens._core.listing` (the JSON line objects), :mod:`isalens._core.reading` (instruction rows from a
+text's known tail) and :mod:`isalens._core.schedule` (one wave's in-order schedule) are the readable
+implementation; ``_compiled`` (Cython, built by ``pip install`` when a C
 compiler is present) implements the same functions and must give identical answers. This module picks one at
 import: the compiled core unless it is missing or ``ISALENS_PURE_PYTHON=1`` is set. Nothing here knows register
 semantics or an instruction set: callers pass unit bitsets (Python ints), per-instruction control-flow facts,
@@ -17,14 +18,14 @@ import os
 import sys
 import types
 
-from isalens._core import graph, listing, reading, reference
+from isalens._core import graph, listing, reading, reference, schedule
 from isalens._core.graph import Graph
 from isalens._core.listing import LineColumns
 from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 
 __all__ = ["CORE", "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "keyed_rows",
-           "line_objects_json", "mask_defined", "maybe_defined", "natural_loops", "needed_uses", "solve_liveness",
-           "undefined_reads"]
+           "line_objects_json", "mask_defined", "maybe_defined", "natural_loops", "needed_uses",
+           "schedule_passes", "solve_liveness", "undefined_reads"]
 
 
 #: the extension, when it is used (not named ``_compiled``: ``from isalens._core import _compiled`` would then find
@@ -51,6 +52,7 @@ if _native is None:
     block_graph = graph.block_graph
     natural_loops = graph.natural_loops
     keyed_rows = reading.keyed_rows
+    schedule_passes = schedule.schedule_passes
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -60,3 +62,4 @@ else:
     block_graph = _native.block_graph
     natural_loops = _native.natural_loops
     keyed_rows = _native.keyed_rows
+    schedule_passes = _native.schedule_passes

@@ -1,6 +1,6 @@
 """Type stub of the Cython extension ``_compiled.pyx`` (the signatures of :mod:`isalens._core.reference`,
-:mod:`isalens._core.graph`, :mod:`isalens._core.listing` and
-:mod:`isalens._core.reading`)."""
+:mod:`isalens._core.graph`, :mod:`isalens._core.listing`, :mod:`isalens._core.reading` and
+:mod:`isalens._core.schedule`)."""
 
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -9,6 +9,7 @@ from isalens._core.graph import Graph
 from isalens._core.listing import LineColumns
 from isalens._core.reading import LineItem
 from isalens._core.reference import LaneFacts, Solution, UnitFacts
+from isalens._core.schedule import Record, ScheduleCosts
 
 NAME: str
 
@@ -29,3 +30,5 @@ def natural_loops(rpo: list[int], succs: list[list[int]], preds: list[list[int]]
                   count: int) -> tuple[list[tuple[int, list[int]]], list[int]]: ...
 def keyed_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem],
                tails: dict[str, tuple[Any, ...]], rows: list[Any]) -> list[int]: ...
+def schedule_passes(order: Sequence[int], statics: Sequence[ScheduleCosts], interval: int, hazards: bool,
+                    passes: int) -> list[tuple[list[Record], int]]: ...

@@ -1171,3 +1171,297 @@ def keyed_rows(cls, object first, items, dict tails, list rows):
             PyTuple_SET_ITEM(values, j + 2, row)
         rows[k] = tuple.__new__(cls, values)
     return missing
+
+
+# --- the timing step's in-order schedule (reference: isalens/_core/schedule.py) --------------------------------
+
+from collections import deque as _deque
+
+from isalens._core import schedule as _schedule_ref
+
+#: units and cycle counts beyond these are left to the reference (Python ints do not overflow; C arrays of
+#: units must stay small)
+cdef long long _MAX_UNIT = 1 << 20
+cdef long long _MAX_CYCLES = 1 << 40
+
+
+cdef inline bint _small(object x):
+    return type(x) is int and -_MAX_CYCLES <= x <= _MAX_CYCLES
+
+
+cdef class _Costs:
+    """The costs of one kernel's instructions in C arrays, each read on first use (the timing step schedules
+    every block, then every loop body twice, through the same list), and the per-unit state of the schedule,
+    valid where its stamp is the current call's (no clearing between calls)."""
+
+    cdef object statics
+    cdef Py_ssize_t n
+    cdef list objs, waits, checks, counters
+    cdef long long* issue
+    cdef long long* latency
+    cdef char* memory
+    cdef char* nop
+    cdef Py_ssize_t* unit_of
+    cdef Py_ssize_t* kind_of
+    cdef Py_ssize_t* use_at
+    cdef Py_ssize_t* def_at
+    cdef int32_t* units
+    cdef Py_ssize_t nunits, units_cap, top
+    cdef dict unit_ids, kind_ids
+    # per register unit (cap), per execution unit, per (producer kind, register unit)
+    cdef Py_ssize_t cap, nexec, nkinds
+    cdef long long* ready
+    cdef long long* producer
+    cdef long long* ready_at
+    cdef long long* unit_free
+    cdef long long* free_at
+    cdef long long* written
+    cdef long long* written_at
+    cdef long long epoch
+
+    def __cinit__(self, statics):
+        self.statics = statics
+        self.n = len(statics)
+        self.objs = [None] * self.n
+        self.waits = [None] * self.n
+        self.checks = [None] * self.n
+        self.counters = [None] * self.n
+        self.issue = <long long*>malloc((self.n + 1) * sizeof(long long))
+        self.latency = <long long*>malloc((self.n + 1) * sizeof(long long))
+        self.memory = <char*>malloc(self.n + 1)
+        self.nop = <char*>malloc(self.n + 1)
+        self.unit_of = <Py_ssize_t*>malloc((self.n + 1) * sizeof(Py_ssize_t))
+        self.kind_of = <Py_ssize_t*>malloc((self.n + 1) * sizeof(Py_ssize_t))
+        self.use_at = <Py_ssize_t*>malloc((self.n + 1) * sizeof(Py_ssize_t))
+        self.def_at = <Py_ssize_t*>malloc((self.n + 1) * 2 * sizeof(Py_ssize_t))
+        self.units_cap = 1024
+        self.units = <int32_t*>malloc(self.units_cap * sizeof(int32_t))
+        self.nunits = 0
+        self.top = 0  # one past the highest register unit read
+        self.unit_ids, self.kind_ids = {}, {}
+        self.cap = self.nexec = self.nkinds = 0
+        self.ready = self.producer = self.ready_at = self.unit_free = self.free_at = NULL
+        self.written = self.written_at = NULL
+        self.epoch = 0
+        if not (self.issue and self.latency and self.memory and self.nop and self.unit_of and self.kind_of
+                and self.use_at and self.def_at and self.units):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.issue)
+        free(self.latency)
+        free(self.memory)
+        free(self.nop)
+        free(self.unit_of)
+        free(self.kind_of)
+        free(self.use_at)
+        free(self.def_at)
+        free(self.units)
+        free(self.ready)
+        free(self.producer)
+        free(self.ready_at)
+        free(self.unit_free)
+        free(self.free_at)
+        free(self.written)
+        free(self.written_at)
+
+    cdef int _push(self, object x) except -1:
+        """Append register unit ``x`` to the flat unit list; 1 when it is not one the arrays take."""
+        cdef int32_t* p
+        if type(x) is not int or x < 0 or x >= _MAX_UNIT:
+            return 1
+        if self.nunits == self.units_cap:
+            p = <int32_t*>realloc(self.units, self.units_cap * 2 * sizeof(int32_t))
+            if p == NULL:
+                raise MemoryError()
+            self.units = p
+            self.units_cap *= 2
+        self.units[self.nunits] = <int32_t>x
+        self.nunits += 1
+        if x >= self.top:
+            self.top = x + 1
+        return 0
+
+    cdef int read(self, Py_ssize_t i) except -1:
+        """Read instruction ``i``'s costs; 1 when one of them is beyond the arrays (the reference runs)."""
+        st = self.statics[i]
+        x_issue, x_latency = st.issue, st.latency
+        if not (_small(x_issue) and _small(x_latency)):
+            return 1
+        self.issue[i], self.latency[i] = x_issue, x_latency
+        self.memory[i] = 1 if st.memory else 0
+        self.nop[i] = 1 if st.nop else 0
+        self.unit_of[i] = self.unit_ids.setdefault(st.unit, len(self.unit_ids))
+        self.use_at[i] = self.nunits
+        for x in st.uses:
+            if self._push(x):
+                return 1
+        self.def_at[2 * i] = self.nunits
+        for x in st.defs:
+            if self._push(x):
+                return 1
+        self.def_at[2 * i + 1] = self.nunits
+        waits = st.waits
+        if waits:
+            for counter, limit in waits:
+                if not _small(limit):
+                    return 1
+        checks = st.hazard_checks
+        if checks:
+            for needed, kind, hunits in checks:
+                if not _small(needed):
+                    return 1
+                self.kind_ids.setdefault(kind, len(self.kind_ids))
+                for x in hunits:
+                    if type(x) is not int or x < 0 or x >= _MAX_UNIT:
+                        return 1
+                    if x >= self.top:
+                        self.top = x + 1
+        producer = st.producer
+        self.kind_of[i] = self.kind_ids.setdefault(producer, len(self.kind_ids)) if producer else -1
+        self.waits[i] = waits if waits else None
+        self.checks[i] = checks if checks else None
+        self.counters[i] = st.timing.counters if self.memory[i] else None
+        self.objs[i] = st
+        return 0
+
+    cdef int fit(self) except -1:
+        """Size the per-unit arrays for every unit read so far (stamps of new arrays are 0: not valid)."""
+        cdef Py_ssize_t cap = self.cap if self.cap >= self.top else self.top
+        cdef Py_ssize_t nexec = len(self.unit_ids), nkinds = len(self.kind_ids)
+        if cap > self.cap:
+            free(self.ready)
+            free(self.producer)
+            free(self.ready_at)
+            self.ready = <long long*>calloc(cap, sizeof(long long))
+            self.producer = <long long*>calloc(cap, sizeof(long long))
+            self.ready_at = <long long*>calloc(cap, sizeof(long long))
+            if not (self.ready and self.producer and self.ready_at):
+                raise MemoryError()
+        if cap > self.cap or nkinds > self.nkinds:
+            free(self.written)
+            free(self.written_at)
+            self.written = <long long*>calloc(cap * nkinds + 1, sizeof(long long))
+            self.written_at = <long long*>calloc(cap * nkinds + 1, sizeof(long long))
+            if not (self.written and self.written_at):
+                raise MemoryError()
+        if nexec > self.nexec:
+            free(self.unit_free)
+            free(self.free_at)
+            self.unit_free = <long long*>calloc(nexec + 1, sizeof(long long))
+            self.free_at = <long long*>calloc(nexec + 1, sizeof(long long))
+            if not (self.unit_free and self.free_at):
+                raise MemoryError()
+        self.cap, self.nkinds, self.nexec = cap, nkinds, nexec
+        return 0
+
+
+cdef _Costs _last_costs = None
+
+
+def schedule_passes(order, statics, interval, hazards, passes):
+    """See :func:`isalens._core.schedule.schedule_passes`: the same records, from C arrays of the instructions'
+    costs (each read once per list of costs: the same ``statics`` list, element for element, is taken to hold
+    the same costs as when they were read; the timing step never changes them) and of the register units'
+    ready cycles, producers and hazard writes."""
+    global _last_costs
+    cdef list seq = list(order)
+    cdef Py_ssize_t n = len(seq), k, i, j, npass, kid, cap, checked
+    cdef long long c_interval, start, earliest, begin, end = 0, next_issue = 0, wait_states = 0, free_at, t
+    cdef long long done, issue_k, finish, at, epoch
+    cdef int32_t u
+    cdef bint c_hazards = bool(hazards)
+    cdef _Costs c
+    cdef list out, recs, objs
+    cdef dict queues = {}
+    cdef object i_obj, reason, blocker, q, st
+    if not (_small(interval) and type(passes) is int and 0 <= passes <= 1 << 20):
+        return _schedule_ref.schedule_passes(order, statics, interval, hazards, passes)
+    c_interval = interval
+    npass = passes
+    c = _last_costs
+    if c is None or c.statics is not statics or c.n != len(statics):
+        c = _last_costs = _Costs(statics)
+    objs = c.objs
+    for k in range(n):
+        i_obj = seq[k]
+        if type(i_obj) is not int or not 0 <= i_obj < c.n:
+            return _schedule_ref.schedule_passes(order, statics, interval, hazards, passes)
+        i = i_obj
+        st = statics[i]
+        if objs[i] is not st and c.read(i):
+            objs[i] = None
+            return _schedule_ref.schedule_passes(order, statics, interval, hazards, passes)
+    c.fit()
+    cap = c.cap
+    c.epoch += 1
+    epoch = c.epoch
+    out = []
+    for _ in range(npass):
+        begin = end
+        recs = []
+        for k in range(n):
+            i_obj = seq[k]
+            i = i_obj
+            earliest = start = next_issue
+            reason, blocker = "", None
+            kid = c.unit_of[i]
+            free_at = c.unit_free[kid] if c.free_at[kid] == epoch else 0
+            if free_at > start:
+                start, reason = free_at, "unit"
+            for j in range(c.use_at[i], c.def_at[2 * i]):
+                u = c.units[j]
+                t = c.ready[u] if c.ready_at[u] == epoch else 0  # a unit not written yet is ready at 0
+                if t > start:
+                    start, reason = t, "dependency"
+                    blocker = c.producer[u] if c.ready_at[u] == epoch else None
+            if c.waits[i] is not None:
+                for counter, limit in c.waits[i]:
+                    q = queues.get(counter)
+                    while q is not None and len(q) > limit:
+                        x_done, who = q.popleft()
+                        if x_done > start:
+                            start, reason, blocker = x_done, counter, who
+            if c.checks[i] is not None:
+                for needed, kind, hunits in c.checks[i]:
+                    checked = c.kind_ids[kind] * cap
+                    for x in hunits:
+                        u = x
+                        if c.written_at[checked + u] == epoch:
+                            at = c.written[checked + u]
+                            if wait_states - at < <long long>needed:
+                                # the data hazard table of the ISA guide: leave ``needed`` after the producer
+                                start = start + <long long>needed - (wait_states - at)
+                                reason, blocker = "hazard", None
+            issue_k = c.issue[i]
+            kid = c.unit_of[i]
+            c.unit_free[kid] = start + issue_k
+            c.free_at[kid] = epoch
+            if c.def_at[2 * i + 1] > c.def_at[2 * i]:
+                done = start + (issue_k if c.memory[i] else c.latency[i])
+                for j in range(c.def_at[2 * i], c.def_at[2 * i + 1]):
+                    u = c.units[j]
+                    c.ready[u] = done
+                    c.producer[u] = i
+                    c.ready_at[u] = epoch
+            if c.memory[i]:
+                for counter in c.counters[i]:
+                    q = queues.get(counter)
+                    if q is None:
+                        q = queues[counter] = _deque()
+                    q.append((start + c.latency[i], i_obj))
+            if c_hazards:
+                wait_states += issue_k if c.nop[i] else 1
+                if c.kind_of[i] >= 0:
+                    checked = c.kind_of[i] * cap
+                    for j in range(c.def_at[2 * i], c.def_at[2 * i + 1]):
+                        u = c.units[j]
+                        c.written[checked + u] = wait_states
+                        c.written_at[checked + u] = epoch
+            next_issue = start + (issue_k if c.nop[i] else c_interval)
+            finish = start + (issue_k if issue_k > c_interval else c_interval)
+            if finish > end:
+                end = finish
+            recs.append((i_obj, start - begin, start - earliest, reason, blocker))
+        out.append((recs, end - begin))
+    return out

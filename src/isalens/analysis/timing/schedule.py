@@ -4,10 +4,10 @@ what, given the costs of :mod:`~isalens.analysis.timing.costs`; the schedule as 
 from __future__ import annotations
 
 from array import array
-from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from isalens import _core
 from isalens.analysis.timing.costs import InstructionCosts
 from isalens.analysis.timing.model import LineTiming
 from isalens.ondemand import OnDemand
@@ -74,72 +74,10 @@ def run_schedule(order: Sequence[int], statics: Sequence[InstructionCosts], inte
                  passes: int) -> list[SchedulePass]:
     """Simulate one wave's in-order schedule through ``order``, ``passes`` times back to back (a loop's
     iterations), one record per pass: (index, start from the pass's beginning, stall, reason, index waited
-    for). The step is written out in this loop, state in locals: it runs a few times per instruction."""
-    next_issue = end = wait_states = 0  # earliest cycle of the next issue; schedule end; wait states so far
-    unit_free: dict[str, int] = {}
-    ready: dict[int, int] = {}  # register unit -> cycle its value is ready
-    producer: dict[int, int] = {}  # register unit -> index of the instruction that wrote it
-    queues: dict[str, deque[tuple[int, int]]] = {}  # counter -> (completion cycle, index) in issue order
-    #: (producer kind, register unit) -> wait-state count when it was last written (hazard rules)
-    written: dict[tuple[str, int], int] = {}
-    out = []
-    for _ in range(passes):
-        begin = end
-        recs: list[tuple[int, int, int, str, int | None]] = []
-        append = recs.append
-        for i in order:
-            st = statics[i]
-            earliest = start = next_issue
-            reason, blocker = "", None
-            unit = st.unit
-            free = unit_free.get(unit, 0)
-            if free > start:
-                start, reason = free, "unit"
-            for u in st.uses:
-                t = ready.get(u, 0)
-                if t > start:
-                    start, reason, blocker = t, "dependency", producer.get(u)
-            if st.waits:
-                for counter, limit in st.waits:
-                    q = queues.get(counter)
-                    while q is not None and len(q) > limit:
-                        done, who = q.popleft()
-                        if done > start:
-                            start, reason, blocker = done, counter, who
-            if st.hazard_checks:
-                for needed, kind, units in st.hazard_checks:
-                    for u in units:
-                        at = written.get((kind, u))
-                        if at is not None and wait_states - at < needed:
-                            # the data hazard table of the ISA guide: leave ``needed`` after the producer
-                            start, reason, blocker = start + needed - (wait_states - at), "hazard", None
-            issue = st.issue
-            unit_free[unit] = start + issue
-            defs = st.defs
-            if defs:
-                done = start + (issue if st.memory else st.latency)
-                for u in defs:
-                    ready[u] = done
-                    producer[u] = i
-            if st.memory:
-                for counter in st.timing.counters:
-                    q = queues.get(counter)
-                    if q is None:
-                        q = queues[counter] = deque()
-                    q.append((start + st.latency, i))
-            if hazards:
-                wait_states += issue if st.nop else 1
-                if st.producer:
-                    for u in defs:
-                        written[(st.producer, u)] = wait_states
-            # s_nop holds the wave for its wait states; anything else lets the next instruction follow
-            next_issue = start + (issue if st.nop else interval)
-            finish = start + (issue if issue > interval else interval)
-            if finish > end:
-                end = finish
-            append((i, start - begin, start - earliest, reason, blocker))
-        out.append(SchedulePass(recs, end - begin))
-    return out
+    for). The loop is the core's (:func:`isalens._core.schedule_passes`, compiled when built; its reference is
+    ``_core/schedule.py``)."""
+    runs = _core.schedule_passes(order, statics, interval, hazards, passes)
+    return [SchedulePass(recs, length) for recs, length in runs]
 
 
 def critical_path(recs: Sequence[tuple[int, int, int, str, int | None]], lines: Sequence[int]) -> tuple[int, ...]:

@@ -1,0 +1,124 @@
+"""The reference of the timing step's in-order schedule of one wave (docs/timing.md), on per-instruction costs.
+
+``analysis/timing/costs.py`` computes each instruction's costs (unit, issue cycles, latency, the register units
+it reads and writes, the counters it waits on or increments, the hazard rules it checks);
+``analysis/timing/schedule.run_schedule`` asks this loop when each instruction of a block or loop body issues,
+how long it stalled and for what. Nothing here knows an instruction set: units are ints, counters and
+execution units are names. The compiled core (``_compiled.pyx``) runs the same loop on C arrays and must give
+identical records (tests/property/test_core_differential.py).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Protocol
+
+__all__ = ["Record", "ScheduleCosts", "schedule_passes"]
+
+#: (index, start from the pass's beginning, stall, reason, index waited for)
+Record = tuple[int, int, int, str, int | None]
+
+
+class _Counters(Protocol):
+    @property
+    def counters(self) -> tuple[str, ...]: ...
+
+
+class ScheduleCosts(Protocol):
+    """What the schedule reads of an instruction (``analysis.timing.costs.InstructionCosts`` has these)."""
+
+    @property
+    def unit(self) -> str: ...
+    @property
+    def issue(self) -> int: ...
+    @property
+    def latency(self) -> int: ...
+    @property
+    def uses(self) -> tuple[int, ...]: ...
+    @property
+    def defs(self) -> tuple[int, ...]: ...
+    @property
+    def waits(self) -> tuple[tuple[str, int], ...]: ...
+    @property
+    def hazard_checks(self) -> tuple[tuple[int, str, tuple[int, ...]], ...]: ...
+    @property
+    def producer(self) -> str: ...
+    @property
+    def memory(self) -> bool: ...
+    @property
+    def nop(self) -> bool: ...
+    @property
+    def timing(self) -> _Counters: ...
+
+
+def schedule_passes(order: Sequence[int], statics: Sequence[ScheduleCosts], interval: int, hazards: bool,
+             passes: int) -> list[tuple[list[Record], int]]:
+    """Simulate one wave's in-order schedule through ``order``, ``passes`` times back to back (a loop's
+    iterations): per pass its records and its length in cycles. The step is written out in this loop, state in
+    locals: it runs a few times per instruction."""
+    next_issue = end = wait_states = 0  # earliest cycle of the next issue; schedule end; wait states so far
+    unit_free: dict[str, int] = {}
+    ready: dict[int, int] = {}  # register unit -> cycle its value is ready
+    producer: dict[int, int] = {}  # register unit -> index of the instruction that wrote it
+    queues: dict[str, deque[tuple[int, int]]] = {}  # counter -> (completion cycle, index) in issue order
+    #: (producer kind, register unit) -> wait-state count when it was last written (hazard rules)
+    written: dict[tuple[str, int], int] = {}
+    out: list[tuple[list[Record], int]] = []
+    for _ in range(passes):
+        begin = end
+        recs: list[Record] = []
+        append = recs.append
+        for i in order:
+            st = statics[i]
+            earliest = start = next_issue
+            reason, blocker = "", None
+            unit = st.unit
+            free = unit_free.get(unit, 0)
+            if free > start:
+                start, reason = free, "unit"
+            for u in st.uses:
+                t = ready.get(u, 0)
+                if t > start:
+                    start, reason, blocker = t, "dependency", producer.get(u)
+            if st.waits:
+                for counter, limit in st.waits:
+                    q = queues.get(counter)
+                    while q is not None and len(q) > limit:
+                        done, who = q.popleft()
+                        if done > start:
+                            start, reason, blocker = done, counter, who
+            if st.hazard_checks:
+                for needed, kind, units in st.hazard_checks:
+                    for u in units:
+                        at = written.get((kind, u))
+                        if at is not None and wait_states - at < needed:
+                            # the data hazard table of the ISA guide: leave ``needed`` after the producer
+                            start, reason, blocker = start + needed - (wait_states - at), "hazard", None
+            issue = st.issue
+            unit_free[unit] = start + issue
+            defs = st.defs
+            if defs:
+                done = start + (issue if st.memory else st.latency)
+                for u in defs:
+                    ready[u] = done
+                    producer[u] = i
+            if st.memory:
+                for counter in st.timing.counters:
+                    q = queues.get(counter)
+                    if q is None:
+                        q = queues[counter] = deque()
+                    q.append((start + st.latency, i))
+            if hazards:
+                wait_states += issue if st.nop else 1
+                if st.producer:
+                    for u in defs:
+                        written[(st.producer, u)] = wait_states
+            # s_nop holds the wave for its wait states; anything else lets the next instruction follow
+            next_issue = start + (issue if st.nop else interval)
+            finish = start + (issue if issue > interval else interval)
+            if finish > end:
+                end = finish
+            append((i, start - begin, start - earliest, reason, blocker))
+        out.append((recs, end - begin))
+    return out
