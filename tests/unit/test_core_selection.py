@@ -40,3 +40,23 @@ def test_compiled_core_runs_when_built() -> None:
     env["PYTHONPATH"] = str(SRC)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_out_of_date_extension_gives_the_reference_and_says_so() -> None:
+    """An extension built from older sources (here a module standing in for it, lacking the newest function)
+    must not break the import: the reference runs, and the core's name says why."""
+    code = ("import sys, types\n"
+            "fake = types.ModuleType('isalens._core._compiled')\n"
+            "fake.solve_liveness = fake.maybe_defined = fake.undefined_reads = fake.mask_defined = print\n"
+            "fake.line_objects_json = fake.block_graph = fake.natural_loops = fake.keyed_rows = print\n"
+            "sys.modules['isalens._core._compiled'] = fake\n"
+            "import isalens._core as c\n"
+            "from isalens._core import schedule, reference\n"
+            "print(c.CORE)\n"
+            "print(c.schedule_passes is schedule.schedule_passes, c.solve_liveness is reference.solve_liveness)\n")
+    env = {k: v for k, v in os.environ.items() if k != "ISALENS_PURE_PYTHON"}
+    env["PYTHONPATH"] = str(SRC)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    core, same = out.stdout.strip().splitlines()
+    assert core == "pure-python (compiled core out of date, no schedule_passes: rebuild it with pip install -e .)"
+    assert same == "True True"

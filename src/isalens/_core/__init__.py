@@ -28,6 +28,9 @@ __all__ = ["CORE", "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts",
            "schedule_passes", "solve_liveness", "undefined_reads"]
 
 
+#: what the extension must define (one compiled function per reference function)
+_COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json", "block_graph",
+             "natural_loops", "keyed_rows", "schedule_passes")
 #: the extension, when it is used (not named ``_compiled``: ``from isalens._core import _compiled`` would then find
 #: this attribute instead of importing the submodule)
 _native: types.ModuleType | None = None
@@ -42,6 +45,12 @@ else:
         CORE = "pure-python (compiled core not built)"
     else:
         CORE = "compiled"
+        # an extension built from older sources (an editable install whose .pyx changed since its last build)
+        # lacks the newer functions: the whole reference runs, and says why, instead of failing at import
+        _missing = [name for name in _COMPILED if not hasattr(_native, name)]
+        if _missing:
+            _native = None
+            CORE = f"pure-python (compiled core out of date, no {_missing[0]}: rebuild it with pip install -e .)"
 
 if _native is None:
     solve_liveness = reference.solve_liveness
