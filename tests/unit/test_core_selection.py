@@ -60,3 +60,33 @@ def test_out_of_date_extension_gives_the_reference_and_says_so() -> None:
     core, same = out.stdout.strip().splitlines()
     assert core == "pure-python (compiled core out of date, no schedule_passes: rebuild it with pip install -e .)"
     assert same == "True True"
+
+
+def test_extension_older_than_its_source_gives_the_reference(tmp_path: Path) -> None:
+    """An extension with every function but built before its ``.pyx`` last changed (a function may have
+    changed under its name) is not used: the file dates decide, as for Python's own .pyc files."""
+    built, source = tmp_path / "_compiled.so", tmp_path / "_compiled.pyx"
+    built.write_bytes(b"")
+    source.write_text("")
+    os.utime(built, (1_000_000, 1_000_000))
+    os.utime(source, (2_000_000, 2_000_000))
+    names = ", ".join(f"'{n}'" for n in ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined",
+                                         "line_objects_json", "block_graph", "natural_loops", "keyed_rows",
+                                         "schedule_passes"))
+    code = ("import sys, types\n"
+            "fake = types.ModuleType('isalens._core._compiled')\n"
+            f"fake.__file__ = {str(built)!r}\n"
+            f"for name in ({names}): setattr(fake, name, print)\n"
+            "sys.modules['isalens._core._compiled'] = fake\n"
+            "import isalens._core as c\n"
+            "from isalens._core import reference\n"
+            "print(c.CORE)\n"
+            "print(c.solve_liveness is reference.solve_liveness)\n")
+    env = {k: v for k, v in os.environ.items() if k != "ISALENS_PURE_PYTHON"}
+    env["PYTHONPATH"] = str(SRC)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines() == [
+        "pure-python (compiled core older than _compiled.pyx: rebuild it with pip install -e .)", "True"]
+    os.utime(built, (3_000_000, 3_000_000))  # rebuilt after the source changed: used
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines() == ["compiled", "False"]

@@ -31,6 +31,18 @@ __all__ = ["CORE", "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts",
 #: what the extension must define (one compiled function per reference function)
 _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json", "block_graph",
              "natural_loops", "keyed_rows", "schedule_passes")
+def _older_than_source(native: types.ModuleType) -> bool:
+    """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
+    source changed since its last build); False where no source sits beside it (an installed wheel)."""
+    built = getattr(native, "__file__", None)
+    if not built:
+        return False
+    try:
+        return os.stat(os.path.join(os.path.dirname(built), "_compiled.pyx")).st_mtime > os.stat(built).st_mtime
+    except OSError:
+        return False
+
+
 #: the extension, when it is used (not named ``_compiled``: ``from isalens._core import _compiled`` would then find
 #: this attribute instead of importing the submodule)
 _native: types.ModuleType | None = None
@@ -51,6 +63,11 @@ else:
         if _missing:
             _native = None
             CORE = f"pure-python (compiled core out of date, no {_missing[0]}: rebuild it with pip install -e .)"
+        elif _native is not None and _older_than_source(_native):
+            # a function changed since the build keeps its name, so the names cannot tell: the file dates do
+            # (as Python's own .pyc files compare the source's date)
+            _native = None
+            CORE = "pure-python (compiled core older than _compiled.pyx: rebuild it with pip install -e .)"
 
 if _native is None:
     solve_liveness = reference.solve_liveness
