@@ -4,10 +4,14 @@ the fuzzer damage files the same way."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 from tools.fuzz_binary import Section, contents, find_section, note, put, set_section
 from tools.fuzz_binary import replace_contents as _replace_contents
 
-__all__ = ["SHF_COMPRESSED", "find", "note", "put", "replace_contents", "section_bytes", "set_address", "set_header"]
+__all__ = ["SHF_COMPRESSED", "damage_section", "find", "note", "put", "replace_contents", "section_bytes",
+           "set_address", "set_header"]
 
 SHF_COMPRESSED = 0x800
 
@@ -45,3 +49,18 @@ def replace_contents(elf: bytes, name: str, data: bytes) -> bytes:
 
 def section_bytes(elf: bytes, name: str) -> bytes:
     return contents(elf, _section(elf, name))
+
+
+def damage_section(elf: bytes, sections: Sequence[str], rng: random.Random) -> bytes:
+    """``elf`` with one of ``sections`` (picked by ``rng``; a name listed twice is picked twice as often) cut short
+    (one time in five) or with 1-4 random two-byte overwrites; unchanged when the file has no such section."""
+    section = rng.choice(list(sections))
+    if find(elf, section) is None:
+        return elf
+    data = bytearray(section_bytes(elf, section))
+    if rng.random() < 0.2:
+        return replace_contents(elf, section, bytes(data[: rng.randrange(len(data) + 1)]))
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(data))
+        data[at : at + 2] = rng.randbytes(2)
+    return replace_contents(elf, section, bytes(data))

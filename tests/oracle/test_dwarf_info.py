@@ -181,16 +181,8 @@ def test_variables_of_a_kernel_by_wave_size(code_objects: list[tuple[str, bytes,
 # -- damaged input -------------------------------------------------------------------------------------------------
 
 def _damaged(data: bytes, rng: random.Random) -> bytes:
-    section = rng.choice([".debug_info", ".debug_abbrev", ".debug_loclists", ".debug_str_offsets", ".debug_addr"])
-    if E.find(data, section) is None:
-        return data
-    contents = bytearray(E.section_bytes(data, section))
-    if rng.random() < 0.2:
-        return E.replace_contents(data, section, bytes(contents[:rng.randrange(len(contents) + 1)]))
-    for _ in range(rng.randint(1, 4)):
-        at = rng.randrange(len(contents))
-        contents[at:at + 2] = rng.randbytes(2)
-    return E.replace_contents(data, section, bytes(contents))
+    sections = [".debug_info", ".debug_abbrev", ".debug_loclists", ".debug_str_offsets", ".debug_addr"]
+    return E.damage_section(data, sections, rng)
 
 
 def test_damaged_sections_raise_one_format_error(code_objects: list[tuple[str, bytes, int]]) -> None:
