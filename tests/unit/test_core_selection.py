@@ -8,9 +8,12 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+
+from isalens._core import _COMPILED
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 BUILT = importlib.util.find_spec("isalens._core._compiled") is not None
@@ -42,22 +45,30 @@ def test_compiled_core_runs_when_built() -> None:
     assert out.stdout.strip() == "True"
 
 
-def test_out_of_date_extension_gives_the_reference_and_says_so() -> None:
-    """An extension built from older sources (here a module standing in for it, lacking the newest function)
-    must not break the import: the reference runs, and the core's name says why."""
+def _with_fake_extension(names: Iterable[str], *shown: str, file: Path | None = None) -> list[str]:
+    """The lines a child process prints (one ``print(...)`` per text of ``shown``) after importing
+    isalens._core with a module standing in for the built extension: it defines ``names`` and, when ``file`` is
+    given, says it was loaded from there."""
     code = ("import sys, types\n"
             "fake = types.ModuleType('isalens._core._compiled')\n"
-            "fake.solve_liveness = fake.maybe_defined = fake.undefined_reads = fake.mask_defined = print\n"
-            "fake.line_objects_json = fake.block_graph = fake.natural_loops = fake.keyed_rows = print\n"
+            + (f"fake.__file__ = {str(file)!r}\n" if file is not None else "")
+            + f"for name in {tuple(names)!r}: setattr(fake, name, print)\n"
             "sys.modules['isalens._core._compiled'] = fake\n"
             "import isalens._core as c\n"
             "from isalens._core import schedule, reference\n"
-            "print(c.CORE)\n"
-            "print(c.schedule_passes is schedule.schedule_passes, c.solve_liveness is reference.solve_liveness)\n")
+            + "".join(f"print({text})\n" for text in shown))
     env = {k: v for k, v in os.environ.items() if k != "ISALENS_PURE_PYTHON"}
     env["PYTHONPATH"] = str(SRC)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    core, same = out.stdout.strip().splitlines()
+    return out.stdout.strip().splitlines()
+
+
+def test_out_of_date_extension_gives_the_reference_and_says_so() -> None:
+    """An extension built from older sources (here a module standing in for it, lacking the newest function)
+    must not break the import: the reference runs, and the core's name says why."""
+    core, same = _with_fake_extension(
+        [name for name in _COMPILED if name != "schedule_passes"], "c.CORE",
+        "c.schedule_passes is schedule.schedule_passes, c.solve_liveness is reference.solve_liveness")
     assert core == "pure-python (compiled core out of date, no schedule_passes: rebuild it with pip install -e .)"
     assert same == "True True"
 
@@ -70,23 +81,8 @@ def test_extension_older_than_its_source_gives_the_reference(tmp_path: Path) -> 
     source.write_text("")
     os.utime(built, (1_000_000, 1_000_000))
     os.utime(source, (2_000_000, 2_000_000))
-    names = ", ".join(f"'{n}'" for n in ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined",
-                                         "line_objects_json", "block_graph", "natural_loops", "keyed_rows",
-                                         "schedule_passes"))
-    code = ("import sys, types\n"
-            "fake = types.ModuleType('isalens._core._compiled')\n"
-            f"fake.__file__ = {str(built)!r}\n"
-            f"for name in ({names}): setattr(fake, name, print)\n"
-            "sys.modules['isalens._core._compiled'] = fake\n"
-            "import isalens._core as c\n"
-            "from isalens._core import reference\n"
-            "print(c.CORE)\n"
-            "print(c.solve_liveness is reference.solve_liveness)\n")
-    env = {k: v for k, v in os.environ.items() if k != "ISALENS_PURE_PYTHON"}
-    env["PYTHONPATH"] = str(SRC)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip().splitlines() == [
+    shown = ("c.CORE", "c.solve_liveness is reference.solve_liveness")
+    assert _with_fake_extension(_COMPILED, *shown, file=built) == [
         "pure-python (compiled core older than _compiled.pyx: rebuild it with pip install -e .)", "True"]
     os.utime(built, (3_000_000, 3_000_000))  # rebuilt after the source changed: used
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip().splitlines() == ["compiled", "False"]
+    assert _with_fake_extension(_COMPILED, *shown, file=built) == ["compiled", "False"]
