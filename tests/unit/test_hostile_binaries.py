@@ -468,16 +468,13 @@ def test_repeated_metadata_with_one_damaged_kernel_reads_each_kernel_once(
     from isalens.engine import binary
 
     runs: list[Any] = []
+    real = binary.code_reading
 
-    def counting(real: Any) -> Any:
-        def counted(*args: Any, **kwargs: Any) -> Any:  # either disassembler: our decoder or llvm-objdump
-            runs.append(args)
-            return real(*args, **kwargs)
-        return counted
+    def counted(*args: Any, **kwargs: Any) -> Any:  # either disassembler: our decoder's drafts or llvm-objdump's text
+        runs.append(args)
+        return real(*args, **kwargs)
 
-    # the text (code_listing) or our decoder's drafts read without it (code_reading, 34eed7a): either is one run
-    monkeypatch.setattr(binary, "code_listing", counting(binary.code_listing))
-    monkeypatch.setattr(binary, "code_reading", counting(binary.code_reading))
+    monkeypatch.setattr(binary, "code_reading", counted)
     path = _damaged_repeated(tmp_path, 1500)
     out = tmp_path / "rows.parquet"
     assert main(["scan", str(path), "--out", str(out), "--workers", "1"]) in (0, 1), capsys.readouterr().err

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 from isalens.arch.loader import normalize_arch_name
 from isalens.arch.model import ArchSpec
 from isalens.binary.bundle import is_binary_file
-from isalens.engine.code_listing import CodeReading, code_listing, code_reading, wave64_code
+from isalens.engine.code_listing import CodeReading, code_reading, wave64_code
 from isalens.engine.load import LoadedModule, finish_module
 from isalens.engine.target import resolve_arch, target_info
 from isalens.errors import InputError, IsalensError
@@ -32,7 +32,7 @@ T = TypeVar("T")
 
 BINARY_EXTRA = "pip install 'isalens[binary]' (pyelftools, msgpack, zstandard)"
 
-__all__ = ["Listed", "disassemble_all", "is_binary_file", "iter_code_objects", "list_code_objects", "load_binary",
+__all__ = ["Listed", "is_binary_file", "iter_code_objects", "list_code_objects", "load_binary",
            "load_code_object", "mapped", "read_all", "select_kernels", "wave64_code"]
 
 
@@ -114,11 +114,10 @@ _WARNINGS_SHOWN = 5
 
 def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
                      wave_size: int | None = None, symbols: list[str] | None = None,
-                     disassembly: str | CodeReading | None = None, spec: ArchSpec | None = None,
+                     disassembly: CodeReading | None = None, spec: ArchSpec | None = None,
                      disassembler: str = "ours", inlines: bool = True) -> LoadedModule:
     """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it;
-    ``disassembly``, the whole object's from :func:`disassemble_all` (or :func:`read_all`), saves the disassembler
-    run; ``spec``, the
+    ``disassembly``, the whole object's from :func:`read_all`, saves the disassembler run; ``spec``, the
     target of ``co.processor`` when the request has resolved it already; ``disassembler``: ``ours`` or
     ``llvm`` (:mod:`isalens.engine.code_listing`); ``inlines=False`` leaves out the inlining call chains of the
     DWARF (a scan's rows need none: they show only in the document's ``source_lines`` list, not a column)."""
@@ -129,20 +128,19 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
     label = f"{file} [{co.source}]"
     if symbols == []:
         return LoadedModule(Module(kernels=(), dialect="objdump", arch=spec.name, file=label), spec)
-    whole = CodeReading(disassembly, None, ()) if isinstance(disassembly, str) else disassembly
-    if whole is None:  # our decoder's drafts go to the reader without the text (code_reading)
+    if disassembly is None:  # our decoder's drafts go to the reader without the text (code_reading)
         reading = code_reading(co, file=file, symbols=symbols, disassembler=disassembler)
     else:
-        reading = whole if symbols is None else whole.only(symbols)
+        reading = disassembly if symbols is None else disassembly.only(symbols)
     keep = None
     if symbols is not None and reading.mentions(_CALLS):
         # a chosen kernel calls functions: they must be read too, or its registers would be a lower bound
         keep = set(symbols)
-        if whole is None:
+        if disassembly is None:
             reading = code_reading(co, file=file, disassembler=disassembler)
         else:  # the chosen kernels and every function that is not a kernel (what a kernel can call)
             entry_points = {k.symbol for k in co.kernels}
-            reading = whole.only([*symbols, *(f for f in co.functions if f not in entry_points)])
+            reading = disassembly.only([*symbols, *(f for f in co.functions if f not in entry_points)])
     notes = reading.notes
     reserve = {"reserve_xnack_mask": "1" if _xnack_reserved(co) else "0"}
     # cut from one disassembly, the text holds only the chosen kernels: only their facts (the fallback of a scan
@@ -170,14 +168,10 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
     return LoadedModule(dataclasses.replace(loaded.ir, kernels=kept), spec)
 
 
-def disassemble_all(co: CodeObject, file: str, disassembler: str = "ours") -> str:
-    """The listing of every function of ``co``, once (cut per kernel by :func:`only_functions`)."""
-    return code_listing(co, file=file, disassembler=disassembler)[0]
-
-
 def read_all(co: CodeObject, file: str, disassembler: str = "ours") -> CodeReading:
-    """:func:`disassemble_all` as the reader reads it (our decoder's drafts, without the text; cut per kernel by
-    ``CodeReading.only``), without its notes, as a text from :func:`disassemble_all` has none."""
+    """Every function of ``co`` once, as the reader reads it (our decoder's drafts without the text, else the
+    listing's text; cut per kernel by ``CodeReading.only``), without the listing's notes: the caller reads the
+    code object whole, and the notes are its own (a cut of it has none, as ``CodeReading.only`` gives)."""
     return dataclasses.replace(code_reading(co, file=file, disassembler=disassembler), notes=())
 
 
