@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 
 __all__ = ["cache_directory", "read_sealed", "write_sealed"]
@@ -40,6 +39,8 @@ def read_sealed(path: Path, magic: bytes, max_bytes: int) -> bytes | None:
 def write_sealed(path: Path, magic: bytes, payload: bytes) -> None:
     """Write ``payload`` to ``path`` atomically (a temporary file of mode 0600 renamed over the old one: a reader
     sees the old file or the new one); an unwritable cache directory is no error."""
+    import tempfile  # on use: a run whose caches are complete writes nothing
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

@@ -9,10 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from isalens import tomlcache
 from isalens.ir.registers import Reg, RegFile
+
+#: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
+#: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)
+_DATA = Path(__file__).parent / "data"
 
 _FILES = {"vgprs": RegFile.VGPR, "sgprs": RegFile.SGPR, "agprs_unified": RegFile.AGPR}
 
@@ -87,7 +91,7 @@ def uses_scratch_descriptor(generation: int, architected_flat_scratch: bool) -> 
 
 @cache
 def _document() -> dict[str, object]:
-    text = (resources.files("isalens.analysis") / "data" / "calling_convention.toml").read_text("utf-8")
+    text = (_DATA / "calling_convention.toml").read_text("utf-8")
     return tomlcache.loads(text)
 
 

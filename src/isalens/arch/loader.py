@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from isalens import tomlcache
 from isalens.arch.model import ArchSpec
+
+#: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
+#: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)
+_DATA = Path(__file__).parent / "data"
 
 _FIELDS = set(ArchSpec.__dataclass_fields__)
 
@@ -23,7 +27,7 @@ class UnknownArchError(KeyError):
 
 @cache
 def _family_files() -> dict[str, dict[str, Any]]:
-    data = resources.files("isalens.arch") / "data"
+    data = _DATA
     out: dict[str, dict[str, Any]] = {}
     for entry in data.iterdir():
         if entry.name.endswith(".toml"):

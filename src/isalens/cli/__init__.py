@@ -10,32 +10,15 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from isalens import __version__
-from isalens.cli import (
-    advise,
-    analyze,
-    arch,
-    check,
-    compare,
-    decode,
-    diff,
-    examples,
-    livereg,
-    occupancy,
-    query,
-    scan,
-    serve,
-    sweep,
-    timing,
-    toolchain,
-    vliw,
-)
-from isalens.cli import list as list_cmd  # not "list": the builtin stays visible here
+from isalens.cli import examples
 from isalens.cli.common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
 
 if TYPE_CHECKING:
@@ -43,31 +26,36 @@ if TYPE_CHECKING:
 
 __all__ = ["build_parser", "main"]
 
-#: command name -> the function that runs it (each module's ``register`` adds the flags)
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "livereg": livereg.run,
-    "analyze": analyze.run,
-    "compare": compare.run,
-    "occupancy": occupancy.run_occupancy,
-    "tile": occupancy.run_tile,
-    "vliw": vliw.run,
-    "toolchain": toolchain.run,
-    "decode": decode.run,
-    "timing": timing.run,
-    "advise": advise.run,
-    "sweep": sweep.run,
-    "list": list_cmd.run,
-    "scan": scan.run,
-    "query": query.run,
-    "diff": diff.run,
-    "check": check.run,
-    "arch": arch.run,
-    "serve": serve.run,
+#: command name -> (its module in this package, the function there that runs it). A command's module is imported
+#: only when that command runs (or ``isalens --help`` lists them all): importing the 18 modules and building every
+#: sub-command's flags was 0.03-0.05 s of a small kernel's 0.23 s ``livereg --json`` (docs/performance.md).
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "livereg": ("livereg", "run"),
+    "analyze": ("analyze", "run"),
+    "compare": ("compare", "run"),
+    "occupancy": ("occupancy", "run_occupancy"),
+    "tile": ("occupancy", "run_tile"),
+    "vliw": ("vliw", "run"),
+    "toolchain": ("toolchain", "run"),
+    "decode": ("decode", "run"),
+    "timing": ("timing", "run"),
+    "advise": ("advise", "run"),
+    "sweep": ("sweep", "run"),
+    "list": ("list", "run"),
+    "scan": ("scan", "run"),
+    "query": ("query", "run"),
+    "diff": ("diff", "run"),
+    "check": ("check", "run"),
+    "arch": ("arch", "run"),
+    "serve": ("serve", "run"),
 }
-_REGISTER = (livereg.register, analyze.register, compare.register, occupancy.register, vliw.register,
-             toolchain.register, decode.register, timing.register, advise.register, sweep.register,
-             list_cmd.register, scan.register, query.register, diff.register,
-             check.register, arch.register, serve.register)
+#: the modules whose ``register`` adds the sub-commands, in the order ``isalens --help`` lists them
+_MODULES = ("livereg", "analyze", "compare", "occupancy", "vliw", "toolchain", "decode", "timing", "advise", "sweep",
+            "list", "scan", "query", "diff", "check", "arch", "serve")
+
+
+def _command_module(name: str) -> ModuleType:
+    return importlib.import_module(f"isalens.cli.{name}")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -87,7 +75,9 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command, or of ``command`` alone (the others' modules stay unimported;
+    parsing a command line that starts with ``command`` gives the same result with either)."""
     parser = _Parser(
         prog="isalens",
         description="Static analysis of AMD GPU ISA: register liveness and pressure, occupancy, instruction "
@@ -96,11 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and the core that runs, exit")
     _add_max_input_size(parser, argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for register in _REGISTER:
-        register(sub)
+    for module in (_MODULES if command is None else (_COMMANDS[command][0],)):
+        _command_module(module).register(sub)
     examples.attach(sub.choices)  # every command's --help ends with examples (tests/unit/test_help_examples.py)
-    for command in sub.choices.values():  # before or after the command name alike
-        _add_max_input_size(command, argparse.SUPPRESS)
+    for command_parser in sub.choices.values():  # before or after the command name alike
+        _add_max_input_size(command_parser, argparse.SUPPRESS)
     return parser
 
 
@@ -124,7 +114,11 @@ def _apply_max_input_size(args: argparse.Namespace, parser: argparse.ArgumentPar
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    # [*argv], not list(argv): importing the `list` command's module binds `list` in this package's namespace
+    argv = sys.argv[1:] if argv is None else [*argv]
+    # a command line that starts with a command's name needs that command's flags only; anything else (top-level
+    # --help, options before the command, a mistyped command) gets the whole parser and argparse's own answer
+    parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
@@ -137,12 +131,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # with the millions of small objects a large kernel keeps, pausing it cut `livereg`'s time on a
     # 100k-instruction kernel by 27-45% (docs/performance.md). Analyses make no reference cycles worth collecting
     # (memory is unchanged without it), so it is paused for the command and resumed after.
+    module, function = _COMMANDS[args.command]
+    command: Callable[[argparse.Namespace], int] = getattr(_command_module(module), function)
     collecting = gc.isenabled()
     gc.disable()
     try:
         if sys.stderr.isatty():  # a status line while a long run prints nothing yet (isalens.progress)
-            return _with_status_line(COMMANDS[args.command], args)
-        return COMMANDS[args.command](args)
+            return _with_status_line(command, args)
+        return command(args)
     except IsalensError as exc:
         sys.stderr.write(f"isalens: {exc}\n")
         return EXIT_INPUT

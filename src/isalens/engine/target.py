@@ -3,8 +3,6 @@ not the name, is handed down to the readers (:func:`target_info`) and the passes
 
 from __future__ import annotations
 
-import difflib
-
 from isalens.arch.loader import UnknownArchError, all_archs, get_arch, normalize_arch_name
 from isalens.arch.model import ArchSpec
 from isalens.errors import ArchError
@@ -24,6 +22,8 @@ def resolve_arch(name: str, *, file: str | None = None) -> ArchSpec:
             raise ArchError(f"'{name}' is a VLIW (R600-Cayman) target: `isalens vliw --target {name}` (or "
                             "`isalens analyze`) reads its code; this command reads GCN, CDNA and RDNA ISA",
                             file=file, code="vliw-target") from None
+        import difflib  # on use: only a mistyped target needs it
+
         close = difflib.get_close_matches(name.lower(), sorted(all_archs()), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ArchError(f"unknown target architecture '{name}'{hint} (see `isalens arch list`)", file=file,

@@ -10,7 +10,6 @@ from isalens.ir.program import KernelFacts, Module, TargetInfo
 from isalens.isa.amdgcn import debuginfo, dialects
 from isalens.isa.amdgcn.drafts import ReadResult
 from isalens.isa.amdgcn.parser import detect_target, parse_drafts, parse_module
-from isalens.isa.amdgcn.radv_dump import declared_family as _radv_family
 
 DIALECTS = dialects.DIALECTS
 
@@ -42,7 +41,9 @@ def not_code(text: str, dialect: str) -> str | None:
 
 def declared_family(text: str) -> str | None:
     """A GPU family the text names outside any code (``Null hardware (RADV RAVEN)``), if any."""
-    named = _radv_family(text)
+    from isalens.isa.amdgcn.radv_dump import declared_family as radv_family  # on use: an error's hint
+
+    named = radv_family(text)
     return named[0] if named else None
 
 

@@ -11,10 +11,14 @@ checked.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from isalens.isa.amdgcn.semantics import base_mnemonic
 from isalens.lines import lines_of
+
+#: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
+#: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)
+_DATA = Path(__file__).parent / "data"
 
 __all__ = ["counted", "families", "most_operands"]
 
@@ -24,7 +28,7 @@ _COLUMNS = "# columns:"
 
 @cache
 def _table() -> tuple[tuple[str, ...], dict[str, tuple[int | None, ...]]]:
-    text = (resources.files("isalens.isa.amdgcn") / "data" / _FILE).read_text("utf-8")
+    text = (_DATA / _FILE).read_text("utf-8")
     columns: tuple[str, ...] = ()
     rows: dict[str, tuple[int | None, ...]] = {}
     for number, line in enumerate(lines_of(text), start=1):

@@ -7,17 +7,21 @@ guessing its effects.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from isalens.isa.amdgcn.semantics import base_mnemonic
 from isalens.lines import lines_of
+
+#: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
+#: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)
+_DATA = Path(__file__).parent / "data"
 
 # Which lists make up a target's instruction set is target data (``ArchSpec.mnemonic_lists``, handed to the
 # readers as ``TargetInfo.mnemonic_lists``); this module only reads the lists.
 
 
-def _data() -> resources.abc.Traversable:
-    return resources.files("isalens.isa.amdgcn") / "data"
+def _data() -> Path:
+    return _DATA
 
 
 @cache

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from isalens import tomlcache
 from isalens.isa.amdgcn.semantics import base_mnemonic
 from isalens.patterns import matches
+
+#: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
+#: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)
+_DATA = Path(__file__).parent / "data"
 
 __all__ = ["UNKNOWN", "ClassRule", "class_keys", "class_of", "class_rules"]
 
@@ -52,7 +56,7 @@ def _check(index: int, raw: dict[str, Any], keys: dict[str, str]) -> ClassRule:
 
 @cache
 def _table() -> tuple[dict[str, str], tuple[ClassRule, ...]]:
-    text = (resources.files("isalens.isa.amdgcn") / "data" / "classes.toml").read_text("utf-8")
+    text = (_DATA / "classes.toml").read_text("utf-8")
     doc = tomlcache.loads(text)
     keys = doc.get("keys", {})
     if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):

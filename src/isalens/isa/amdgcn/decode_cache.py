@@ -61,14 +61,33 @@ def _fingerprint() -> str:
     if not _FINGERPRINT:
         digest = hashlib.sha256(__version__.encode())
         for top in ("isa", "ir", "version.py", "errors.py"):
-            root = _PACKAGE / top
-            paths = [root] if root.is_file() else sorted(root.rglob("*"))
-            for path in paths:
-                if path.suffix in (".py", ".txt", ".toml", ".json") and "__pycache__" not in path.parts:
-                    st = path.stat()
-                    digest.update(f"{path.relative_to(_PACKAGE)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            for parts in _reader_files(str(_PACKAGE), (top,)):
+                st = os.stat(os.path.join(_PACKAGE, *parts))
+                digest.update(f"{'/'.join(parts)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
         _FINGERPRINT.append(digest.hexdigest())
     return _FINGERPRINT[0]
+
+
+_READER_SUFFIXES = (".py", ".txt", ".toml", ".json")
+
+
+def _reader_files(package: str, top: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The path parts (below ``package``) of the file ``top``, or of every source and table file in the directory
+    ``top`` and below it, outside ``__pycache__``, ordered by their parts as sorted ``Path`` objects are. Walked with
+    ``os.scandir``: ``Path.rglob`` and a ``Path`` per file took half of this fingerprint's 2-4 ms per run."""
+    path = os.path.join(package, *top)
+    if not os.path.isdir(path):
+        return [top] if os.path.splitext(top[-1])[1] in _READER_SUFFIXES and os.path.exists(path) else []
+    found: list[tuple[str, ...]] = []
+    with os.scandir(path) as entries:
+        for entry in entries:
+            parts = (*top, entry.name)
+            if entry.is_dir():
+                if entry.name != "__pycache__":
+                    found += _reader_files(package, parts)
+            elif os.path.splitext(entry.name)[1] in _READER_SUFFIXES:
+                found.append(parts)
+    return sorted(found)
 
 
 def _directory() -> Path:

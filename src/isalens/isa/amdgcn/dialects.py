@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 from isalens.errors import ParseError
-from isalens.isa.amdgcn.aco_listing import read_aco
 from isalens.isa.amdgcn.drafts import ACO_TRAILER_RE, TRAILER_RE, ReadResult
 from isalens.isa.amdgcn.llvm_assembly import read_llvm
-from isalens.isa.amdgcn.radv_dump import looks_like_radv_dump, read_radv_dump
-from isalens.isa.amdgcn.trailer_listing import read_bare, read_trailer_listing
+
+# The other readers (ACO, RADV dumps, listings) load on use: a small kernel's run reads one dialect, and their
+# modules and patterns were a few milliseconds of its start-up (docs/performance.md, seventeenth session).
 
 DIALECTS = ("llvm", "objdump", "listing", "aco", "radv", "bare")
 
@@ -30,6 +30,8 @@ def sniff(text: str) -> str:
         r"^\s*;\s*%bb\.\d+:", head, re.M
     ):
         return "llvm"
+    from isalens.isa.amdgcn.radv_dump import looks_like_radv_dump
+
     if looks_like_radv_dump(head):
         return "radv"
     if re.search(r"^\s*\(then repeated \d+ times?\)\s*$", head, re.M) and ACO_TRAILER_RE.search(head):
@@ -66,14 +68,16 @@ def read(text: str, file: str, dialect: str) -> ReadResult:
     """Dispatch to the reader for ``dialect``."""
     if dialect == "llvm":
         return read_llvm(text, file)
-    if dialect == "objdump":
-        return read_trailer_listing(text, file, objdump=True)
-    if dialect == "listing":
-        return read_trailer_listing(text, file, objdump=False)
+    if dialect in ("objdump", "listing"):
+        from isalens.isa.amdgcn.trailer_listing import read_trailer_listing
+        return read_trailer_listing(text, file, objdump=dialect == "objdump")
     if dialect == "aco":
+        from isalens.isa.amdgcn.aco_listing import read_aco
         return read_aco(text, file)
     if dialect == "radv":
+        from isalens.isa.amdgcn.radv_dump import read_radv_dump
         return read_radv_dump(text, file)
     if dialect == "bare":
+        from isalens.isa.amdgcn.trailer_listing import read_bare
         return read_bare(text, file)
     raise ParseError(f"unknown dialect {dialect!r} (choose from {', '.join(DIALECTS)})", file=file)

@@ -13,7 +13,7 @@ import re
 import struct
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from isalens import tomlcache
@@ -23,6 +23,10 @@ from isalens.ir.registers import RegFile, special, special_pair
 from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, base_mnemonic, dual_to_single, vopd_halves
 from isalens.isa.amdgcn.semantics import effect_of
 from isalens.patterns import matches
+
+#: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
+#: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)
+_DATA = Path(__file__).parent / "data"
 
 __all__ = [
     "ConstantKind", "Size", "constant_kinds", "format_bytes", "format_of", "generation_of", "has_literal",
@@ -125,7 +129,7 @@ def _rule(where: str, raw: dict[str, Any], formats: dict[str, _Format]) -> _Rule
 
 @cache
 def _table() -> _Table:
-    doc = tomlcache.loads((resources.files("isalens.isa.amdgcn") / "data" / "encoding.toml").read_text("utf-8"))
+    doc = tomlcache.loads((_DATA / "encoding.toml").read_text("utf-8"))
     formats: dict[str, _Format] = {}
     for name, raw in doc.get("formats", {}).items():
         steps = raw.get("bytes")

@@ -21,7 +21,6 @@ from isalens.isa.amdgcn.dialects import read, sniff
 from isalens.isa.amdgcn.drafts import Draft, ReadResult
 from isalens.isa.amdgcn.indexing import Limits, apply_indexing
 from isalens.isa.amdgcn.instructions import ReadContext, build_instructions, check_kernel_ranges
-from isalens.isa.amdgcn.radv_dump import declared_family
 from isalens.isa.amdgcn.syntax import parse_mir_register
 from isalens.progress import step
 
@@ -35,6 +34,8 @@ MAX_INSTRUCTIONS = 2_000_000
 def detect_target(text: str, dialect: str) -> str | None:
     """The target named in the input itself (``.amdgcn_target``; a RADV dump's family), if any."""
     if dialect == "radv":
+        from isalens.isa.amdgcn.radv_dump import declared_family  # on use, as the RADV reader (dialects.read)
+
         named = declared_family(text)
         return named[0] if named else None
     if dialect != "llvm":

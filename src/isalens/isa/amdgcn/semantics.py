@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from isalens import tomlcache
@@ -16,6 +16,10 @@ from isalens.ir.operands import Operand, RegOperand
 from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile, special, special_pair
 from isalens.isa.amdgcn.mnemonics import base_mnemonic as base_mnemonic  # its old home: importers keep working
 from isalens.patterns import matches
+
+#: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
+#: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)
+_DATA = Path(__file__).parent / "data"
 
 _SPECIALS_64 = ("vcc", "exec")
 _HALF_TYPES = ("f16", "i16", "u16", "b16", "bf16")
@@ -86,7 +90,7 @@ def _check_rule(index: int, raw: dict[str, Any]) -> Rule:
 @cache
 def rules() -> tuple[Rule, ...]:
     """The semantics table, validated."""
-    text = (resources.files("isalens.isa.amdgcn") / "data" / "semantics.toml").read_text("utf-8")
+    text = (_DATA / "semantics.toml").read_text("utf-8")
     doc = tomlcache.loads(text)
     return tuple(_check_rule(i, raw) for i, raw in enumerate(doc.get("rule", [])))
 

@@ -1,0 +1,100 @@
+"""Start-up of a small kernel (issue 32, item 3): a run imports what it uses, the command line it parses with
+one command's flags means what it means with every command's, and the decode cache's file key lists the same files.
+
+Speed itself is measured in ``benchmarks/startup.py`` (docs/performance.md), never asserted here; these tests guard
+the structure that keeps it: which modules a small ``livereg --json`` run loads.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from isalens.cli import _COMMANDS, build_parser
+from isalens.cli.examples import EXAMPLES
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s"
+
+#: what a `livereg --json` run of LLVM assembly never uses: the other commands' modules, the readers of the other
+#: text forms, and the standard modules only the cache writers, the data-file finder or an error's hint needed
+NOT_IMPORTED = (
+    *(f"isalens.cli.{name}" for name in ("analyze", "compare", "occupancy", "vliw", "toolchain", "decode", "timing",
+                                         "advise", "sweep", "list", "scan", "query", "diff", "check", "arch",
+                                         "serve")),
+    "isalens.isa.amdgcn.aco_listing", "isalens.isa.amdgcn.radv_dump", "isalens.isa.amdgcn.trailer_listing",
+    "importlib.resources", "tempfile", "zipfile", "difflib",
+)
+
+
+def _modules_after(argv: list[str]) -> list[str]:
+    """Every module loaded once ``isalens ARGV`` has run in a fresh interpreter (output discarded)."""
+    code = ("import sys, io; from isalens.cli import main; sys.stdout = io.StringIO(); "
+            f"code = main({argv!r}); sys.stdout = sys.__stdout__; assert code == 0, code; "
+            "print('\\n'.join(sorted(sys.modules)))")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_small_livereg_run_imports_its_own_command_and_reader_only() -> None:
+    modules = _modules_after(["livereg", str(EXAMPLE), "--json"])
+    # the probe ran the command through its own module and the LLVM reader (so the list below can fail)
+    assert {"isalens.cli.livereg", "isalens.isa.amdgcn.llvm_assembly", "isalens.report.json"} <= set(modules)
+    assert [m for m in modules if m in NOT_IMPORTED or m.startswith(("importlib.resources.", "tempfile."))] == []
+
+
+def test_a_bare_list_still_gets_its_reader(tmp_path: Path) -> None:
+    """The other readers load on use: a bare list of instructions is read by its own reader, imported when asked."""
+    bare = tmp_path / "bare.s"
+    bare.write_text("v_mov_b32 v0, v1\nv_add_f32 v2, v0, v1\ns_endpgm\n")
+    modules = _modules_after(["livereg", str(bare), "--json", "--arch", "gfx902"])
+    assert "isalens.isa.amdgcn.trailer_listing" in modules
+
+
+def _example_argvs() -> list[list[str]]:
+    """Every ``--help`` example line (cli/examples.py) as the argument list after ``isalens``."""
+    return [shlex.split(line.split("#", 1)[0])[1:] for lines in EXAMPLES.values() for line in lines]
+
+
+@pytest.mark.parametrize("argv", _example_argvs(), ids=lambda a: " ".join(a)[:60])
+def test_one_commands_parser_reads_a_line_as_the_whole_parser_does(argv: list[str]) -> None:
+    """The oracle is argparse with every command registered (what `isalens` built for every run before)."""
+    whole = vars(build_parser().parse_args(argv))
+    alone = vars(build_parser(argv[0]).parse_args(argv))
+    assert alone == whole
+    assert whole["command"] == argv[0]
+
+
+def test_every_command_is_registered_by_the_module_named_for_it() -> None:
+    for name in _COMMANDS:
+        sub = next(a for a in build_parser(name)._actions if a.dest == "command")
+        assert name in sub.choices  # type: ignore[operator]
+
+
+def _rglob_reader_files(package: Path, top: str) -> list[tuple[str, ...]]:
+    """The decode cache's fingerprint files as it listed them before (Path.rglob, sorted Path objects): the oracle."""
+    root = package / top
+    paths = [root] if root.is_file() else sorted(root.rglob("*"))
+    return [path.relative_to(package).parts for path in paths
+            if path.suffix in (".py", ".txt", ".toml", ".json") and "__pycache__" not in path.parts]
+
+
+def test_the_decode_cache_fingerprint_lists_the_files_rglob_listed(tmp_path: Path) -> None:
+    from isalens.isa.amdgcn.decode_cache import _reader_files
+
+    # names whose string order differs from their path order ("a-b.py" < "a/x.py" as text, after "a" as parts)
+    for name in ("isa/a.py", "isa/a-b.py", "isa/a/x.py", "isa/a/z/y.toml", "isa/a.b/c.json", "isa/b.txt",
+                 "isa/skip.pyc", "isa/noext", "isa/.hidden", "isa/__pycache__/a.cpython-311.py", "isa/Z.py",
+                 "version.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    for top in ("isa", "version.py", "errors.py"):
+        assert _reader_files(str(tmp_path), (top,)) == _rglob_reader_files(tmp_path, top)
+    assert len(_reader_files(str(tmp_path), ("isa",))) == 7  # the 7 reader files written above (can fail)
+    # and the package itself: the same files
+    import isalens
+    package = Path(isalens.__file__).parent
+    for top in ("isa", "ir", "version.py", "errors.py"):
+        assert _reader_files(str(package), (top,)) == _rglob_reader_files(package, top)
