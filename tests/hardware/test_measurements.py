@@ -45,8 +45,14 @@ def test_runs_are_cited_and_convertible() -> None:
             assert not overridden or run.get("override_reason"), f"run {rid} overrides {overridden} without a reason"
         if "memory_bandwidth_gbs" in run and "device" not in run:
             assert run.get("bandwidth_source"), f"run {rid}: bandwidth without a source"
+        if "achievable_bandwidth_gbs" in run:
+            assert "device" not in run, f"run {rid}: a device carries its own achievable bandwidth"
+            assert run.get("achievable_source"), f"run {rid}: achievable bandwidth without a source"
+            assert run["achievable_bandwidth_gbs"] <= run["memory_bandwidth_gbs"], f"run {rid}: above nominal"
         cond = v.conditions(run)
         assert cond.compute_units > 0 and 100 < cond.clock_mhz < 5000, rid
+        if "achievable_bandwidth_gbs" in run:  # bandwidth rows are capped at it, as a device's DRAM roof is
+            assert cond.bandwidth_gbs == run["achievable_bandwidth_gbs"], f"run {rid}: capped at {cond.bandwidth_gbs}"
 
 
 def test_rows_are_complete() -> None:

@@ -67,7 +67,8 @@ def conditions(run: dict[str, Any]) -> Conditions:
     dev = get_device(run["device"]) if "device" in run else None
     cu = run.get("compute_units", dev.compute_units if dev else None)
     mhz = run.get("clock_mhz", dev.boost_clock_mhz if dev else None)
-    bw = run.get("memory_bandwidth_gbs", dev.dram_roof_gbs if dev else None)
+    # a run's own achievable (streaming) figure plays the role of a device's achievable_bandwidth_gbs
+    bw = run.get("achievable_bandwidth_gbs", run.get("memory_bandwidth_gbs", dev.dram_roof_gbs if dev else None))
     if cu is None or mhz is None:
         raise ValueError(f"run {run.get('card')!r}: no compute_units/clock_mhz and no device")
     return Conditions(int(cu), float(mhz), None if bw is None else float(bw))
@@ -143,9 +144,9 @@ def predict(row: dict[str, Any], run: dict[str, Any], timing: dict[str, Any]) ->
     """The model's figure in the row's unit.
 
     Rates: work per loop iteration per wave x waves per SIMD x SIMDs per CU x CUs x clock, over the loop's
-    cycles per iteration (all W waves' iterations); bandwidth rows are capped at the nominal DRAM
-    bandwidth, as the DRAM roof is. Latencies: the loop's cycles per iteration at one wave, in cycles or
-    converted to ns at the run's clock.
+    cycles per iteration (all W waves' iterations); bandwidth rows are capped at the DRAM roof's
+    bandwidth (achievable where recorded, else nominal: `conditions`). Latencies: the loop's cycles per
+    iteration at one wave, in cycles or converted to ns at the run's clock.
     """
     loop = main_loop(timing)
     cond = conditions(run)
@@ -305,7 +306,9 @@ MAD24` is one `v_mad_u32_u24` per step. Rates are
 with SIMDs per CU from isalens' arch data and CUs and clock from isalens' device data
 (`src/isalens/arch/data/devices.toml`) where the run's card is an isalens device, else from the run
 (clpeak prints WGPs as "compute units" on RDNA; the table stores CUs). Bandwidth rows are capped at
-the DRAM roof (the device's achievable bandwidth where one is recorded, else the nominal one). Latency
+the DRAM roof (the device's achievable bandwidth where one is recorded, or for a card that is not an
+isalens device the run's `achievable_bandwidth_gbs` from another published streaming benchmark, else the
+nominal one). Latency
 rows are the loop's cycles per iteration at one wave, converted to ns at the run's clock. The test also
 checks that the JSON's `flops` / `bytes` per iteration equal the row's work, so a kernel that compiled to
 a different shape fails loudly.
@@ -330,6 +333,9 @@ device's vector peak).
   Vulkan run), not by the LLVM back end isalens compiles the kernels with; the instruction mix can differ
   (e.g. whether scalar fp16 uses `v_fma_f16` or a packed form).
 - eGPU runs (Thunderbolt 3) affect transfers, not these on-device figures.
+- Run to run: the same product measures differently between published runs: the MI300X's two clpeak files
+  (2026-05-30 and 2026-06-10, the same kernels) differ by 0-6% row for row, the three MI50 runs (2021) by up
+  to 6% on compute rows and 18% on bandwidth rows. An error of a few percent is within that spread.
 - Integer kernels reproduce the measured instructions (see above); the vendor compilers of the HSAIL/PAL
   runs may still have scheduled them differently.
 - Latency rows: gpu-benches prints cycles at the clock it read, Chips and Cheese ns (converted at the
