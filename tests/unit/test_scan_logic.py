@@ -69,3 +69,59 @@ def test_budget(tmp_path: Path) -> None:
     path.write_text("[[budget]]\nvgpr = 'many'\n")
     with pytest.raises(IsalensError, match="must be a number"):
         read_budget(path)
+
+
+# ------------------------------------------------------------------------------------ the pool's workers
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def _error_unit() -> Any:
+    from isalens.scan.units import Unit
+
+    return Unit("/x/gone.co", "file", "unreadable", "error", error=("cannot read: gone", "io"))
+
+
+def test_pool_workers_keep_the_collector_paused() -> None:
+    """The workers run with Python's cyclic collector paused (it walked their ~500k cached objects over and over:
+    docs/performance.md); the earlier initializer enabled it, so this fails on it."""
+    import gc
+
+    from isalens.scan import run, work
+
+    pool = run._Pool(2)
+    try:
+        rows = pool.submit(_error_unit(), work.ScanOptions()).result()
+        assert rows[0]["error_code"] == "io"
+        assert [pool.pool.submit(gc.isenabled).result() for _ in range(4)] == [False] * 4
+    finally:
+        pool.close()
+
+
+def test_worker_collects_cycles_once_live_objects_grow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between units a worker collects reference cycles once the live objects grew past the threshold, and
+    not before (a unit's garbage cycles stay bounded without the automatic collector)."""
+    import gc
+    import weakref
+
+    from isalens.scan import run, work
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        cycle = _Cycle()
+        dead = weakref.ref(cycle)
+        del cycle
+        monkeypatch.setattr(run, "_COLLECT_AFTER_OBJECTS", 10**9)  # far more than this test makes
+        run._run_unit(_error_unit(), work.ScanOptions())
+        assert dead() is not None  # not collected: below the threshold
+        monkeypatch.setattr(run, "_COLLECT_AFTER_OBJECTS", 0)
+        run._run_unit(_error_unit(), work.ScanOptions())
+        assert dead() is None
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -69,34 +69,71 @@ class _Inline:
         pass
 
 
-def _worker_signals() -> None:
-    """Workers die on SIGTERM whatever handler the scanning process set (it stops them that way), and
-    collect reference cycles: the command paused the collector (``cli.main``), but a worker lives for a
-    whole library, and ELF readers hold cycles."""
+#: a worker collects reference cycles once this many more container objects are alive than at its last
+#: collection (``gc.get_count()[0]`` while the collector is paused: allocations minus frees)
+_COLLECT_AFTER_OBJECTS = 1_000_000
+
+
+def _worker_start() -> None:
+    """Workers die on SIGTERM whatever handler the scanning process set (it stops them that way), and keep
+    Python's cyclic collector paused, as the scanning process does for the command (``cli.main``): a worker
+    holds ~500k objects (decode caches, tables, the code object and listing it works on) and the automatic
+    collections walked them over and over, 22 % of a worker's CPU on 15 gfx1030 code objects, while a
+    unit leaves no cyclic garbage (gc.collect() after each found none; docs/performance.md). The collector
+    runs between units instead once that many objects more are alive (:func:`_run_unit`)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    gc.enable()
+    gc.disable()
+
+
+def _run_unit(unit: Unit, options: work.ScanOptions) -> list[dict[str, Any]]:
+    """:func:`isalens.scan.work.run_unit` in a worker, then a collection when the live objects grew by
+    :data:`_COLLECT_AFTER_OBJECTS` (a library's worst case stays bounded; the cost is one walk now and then)."""
+    rows = work.run_unit(unit, options)
+    if gc.get_count()[0] > _COLLECT_AFTER_OBJECTS:
+        gc.collect()
+    return rows
 
 
 class _Pool:
-    """A standard-library process pool."""
+    """A standard-library process pool, started at the first unit: the scanning process imports and loads
+    what a unit needs (:func:`isalens.scan.work.preload`) first, so the forked workers start with it."""
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
-        self.pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
+        self._pool: cf.ProcessPoolExecutor | None = None
+
+    @property
+    def pool(self) -> cf.ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = cf.ProcessPoolExecutor(max_workers=self.slots, initializer=_worker_start)
+        return self._pool
 
     def submit(self, unit: Unit, options: work.ScanOptions) -> Any:
-        return self.pool.submit(work.run_unit, unit, options)
+        if self._pool is not None:
+            return self._pool.submit(_run_unit, unit, options)
+        work.preload(unit)
+        # the first submit forks every worker (the fork start method starts them all at once): what is alive
+        # now is shared with them, and frozen their collections skip it (and do not copy its pages); this
+        # process's own collector gets it back at once
+        gc.freeze()
+        try:
+            return self.pool.submit(_run_unit, unit, options)
+        finally:
+            gc.unfreeze()
 
     def wait(self, pending: set[Any]) -> set[Any]:
         done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
         return set(done)
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
     def stop(self) -> None:
         """Stop now (interrupted): the units running are dropped and redone by the next scan."""
-        workers = list(getattr(self.pool, "_processes", {}).values())  # no public way before Python 3.14
+        if self._pool is None:
+            return
+        workers = list(getattr(self._pool, "_processes", {}).values())  # no public way before Python 3.14
         self.close()
         for process in workers:
             process.terminate()

@@ -26,7 +26,7 @@ from isalens.scan.units import Unit
 if TYPE_CHECKING:
     from isalens.binary.codeobject import CodeObject
 
-__all__ = ["ROWLESS_PASSES", "ScanOptions", "analyze_document", "run_unit", "run_unit_on"]
+__all__ = ["ROWLESS_PASSES", "ScanOptions", "analyze_document", "preload", "run_unit", "run_unit_on"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +213,42 @@ def _failed(unit: Unit, message: str, code: str) -> list[dict[str, Any]]:
     if unit.kernels:
         return [error_row(message, code, kernel=k, **identity) for k in unit.kernels]
     return [error_row(message, code, **identity)]
+
+
+#: modules a unit imports on first use
+_FIRST_USE = ("isalens.analysis.stats", "isalens.analysis.timing", "isalens.binary.dwarf_lines",
+              "isalens.binary.dwarf_variables", "isalens.binary.sections", "isalens.report.timing")
+
+
+def preload(unit: Unit | None = None) -> None:
+    """Import what :func:`run_unit` imports on first use (the optional passes, the DWARF readers, the
+    demangler) and load the tables of ``unit``'s target (its opcode and timing tables): a process pool forks
+    its workers after this, so each starts with them instead of importing and reading them again (about half
+    a second of CPU per worker, docs/performance.md). Never raises: a failure here is met again, and
+    reported, where the unit runs."""
+    try:
+        import importlib
+
+        from isalens.names import demangled
+
+        for name in _FIRST_USE:
+            importlib.import_module(name)
+
+        demangled("_Z1fv")  # imports the demangler
+        target = unit.triple.rsplit("--", 1)[-1].split(":", 1)[0] if unit and unit.triple else None
+        if target:
+            from isalens.arch.timing import timing_family, timing_table
+            from isalens.engine.target import resolve_arch
+            from isalens.isa.amdgcn.decoder.tables import family_of, opcode_table
+
+            table_family = family_of(target)
+            if table_family is not None:
+                opcode_table(table_family)
+            family = timing_family(resolve_arch(target))
+            if family is not None:
+                timing_table(family)
+    except Exception:  # only a head start: the unit's own run reports what fails
+        pass
 
 
 def run_unit_on(unit: Unit, data: bytes, options: ScanOptions) -> list[dict[str, Any]]:
