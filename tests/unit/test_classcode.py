@@ -79,7 +79,7 @@ def _write(path: Path, payload: bytes, *, digest: bytes | None = None) -> None:
 
 def test_damaged_or_unsafe_files_are_ignored(tmp_path: Path) -> None:
     code = compile("x = 1", "<string>", "exec", dont_inherit=True)
-    good = marshal.dumps({"x = 1": code})
+    good = marshal.dumps({"x = 1": marshal.dumps(code)})  # text -> its marshalled code
     path = tmp_path / "c.marshal"
     _write(path, good)
     assert classcode.load(path) == {"x = 1": code}  # the intact file is read (the checks below can fail)
@@ -90,8 +90,9 @@ def test_damaged_or_unsafe_files_are_ignored(tmp_path: Path) -> None:
     _write(path, good)
     path.chmod(0o622)  # writable by others: anyone could have put code there
     assert classcode.load(path) == {}
-    _write(path, marshal.dumps({"a": 1, "b": compile("y = 2", "evil.py", "exec"), 3: code, "x = 1": code}))
-    assert classcode.load(path) == {"x = 1": code}  # only text -> code compiled from <string>
+    _write(path, marshal.dumps({"a": marshal.dumps(1), "b": marshal.dumps(compile("y = 2", "evil.py", "exec")),
+                                3: marshal.dumps(code), "c": code, "d": b"\xff", "x = 1": marshal.dumps(code)}))
+    assert classcode.load(path) == {"x = 1": code}  # only text -> marshalled code compiled from <string>
     _write(path, marshal.dumps([code]))
     assert classcode.load(path) == {}
     assert classcode.load(tmp_path / "missing") == {}
@@ -122,3 +123,49 @@ def test_livereg_json_does_not_import_the_heavy_layers() -> None:
     modules = out.split()
     assert "isalens.report.json" in modules  # the probe ran the command (this list can fail)
     assert [m for m in modules if m.startswith(heavy)] == []
+
+
+def test_texts_are_unmarshalled_when_asked_for_and_the_rest_written_back(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run unmarshals only the texts its classes ask for; the others go back to the file as they were read, and
+    an entry that is not code from <string> is compiled again (and the file rewritten without it)."""
+    path = tmp_path / "c.marshal"
+    asked = compile("a = 1", "<string>", "exec", dont_inherit=True)
+    other = compile("b = 2", "<string>", "exec", dont_inherit=True)
+    _write(path, marshal.dumps({"a = 1": marshal.dumps(asked), "b = 2": marshal.dumps(other),
+                                "c = 3": marshal.dumps(compile("c = 3", "evil.py", "exec"))}))
+    monkeypatch.setattr(classcode, "_CODES", {})
+    monkeypatch.setattr(classcode, "_RAW", classcode._load_raw(path))
+    monkeypatch.setattr(classcode, "_STATE", {"installed": True, "dirty": False})
+    compiled: list[str] = []
+
+    def counting(*args: object, **kwargs: object) -> types.CodeType:
+        compiled.append(str(args[0]))
+        return compile(*args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    monkeypatch.setattr(classcode, "compile", counting, raising=False)
+    space: dict[str, object] = {}
+    classcode._exec("a = 1", space, space)
+    assert space["a"] == 1 and compiled == [] and list(classcode._CODES) == ["a = 1"]  # from the file
+    assert set(classcode._RAW) == {"b = 2", "c = 3"}  # not unmarshalled: never asked for
+    assert not classcode._STATE["dirty"]
+    classcode._exec("c = 3", space, space)
+    assert space["c"] == 3 and compiled == ["c = 3"] and classcode._STATE["dirty"]  # evil.py's code not run
+    classcode._save(path)
+    assert classcode.load(path) == {"a = 1": asked, "b = 2": other,
+                                    "c = 3": compile("c = 3", "<string>", "exec", dont_inherit=True)}
+
+
+def test_install_reads_the_texts_without_unmarshalling_them(tmp_path: Path) -> None:
+    """Start-up: :func:`install` keeps the file's texts marshalled; none is unmarshalled before a class asks."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "ISALENS_CLASS_CACHE": "1"}
+    probe = ("import marshal, sys\n"
+             "from isalens import classcode\n"
+             "def code(t): return marshal.dumps(compile(t, '<string>', 'exec', dont_inherit=True))\n"
+             "payload = marshal.dumps({t: code(t) for t in ('a = 1', 'b = 2')})\n"
+             "from isalens.cachefile import write_sealed\n"
+             "write_sealed(classcode.path(), classcode._MAGIC, payload)\n"
+             "classcode.install()\n"
+             "sys.stdout.write(f'{sorted(classcode._RAW)} {len(classcode._CODES)}')\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True).stdout
+    assert out == "['a = 1', 'b = 2'] 0"
