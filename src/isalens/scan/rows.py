@@ -1,18 +1,26 @@
 """One table row per kernel: the figures of the ``analyze --json`` document flattened into columns.
 
 :func:`rows_from_document` is the one place that knows the document's shape, so the scan follows whatever
-produces that document (today built like ``cli._livereg_for(..., with_stats=True)``).
+produces that document (today built like ``cli._livereg_for(..., with_stats=True)``); the scan itself uses
+:func:`rows_from_kernels`, the same rows from each kernel's object before it becomes JSON text.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from isalens.names import demangled
 
-__all__ = ["KEY_COLUMNS", "METRICS", "error_row", "row_place", "rows_from_document"]
+if TYPE_CHECKING:
+    from isalens.report.model import KernelReport
+
+__all__ = ["KEY_COLUMNS", "METRICS", "error_row", "row_place", "rows_from_document", "rows_from_kernels"]
 
 #: what identifies a unit's rows: the same file, place in it and content means the same rows
 KEY_COLUMNS = ("file", "source", "content_hash")
@@ -37,8 +45,14 @@ METRICS = {
 }
 
 
+_COLUMNS: dict[str, str] = {}
+
+
 def _column(path: str) -> str:
-    return _NON_WORD.sub("_", path).strip("_").lower()
+    column = _COLUMNS.get(path)
+    if column is None:  # the same few hundred paths in every row
+        column = _COLUMNS[path] = _NON_WORD.sub("_", path).strip("_").lower()
+    return column
 
 
 def _flatten(value: Any, path: str, out: dict[str, Any]) -> None:
@@ -52,6 +66,34 @@ def _flatten(value: Any, path: str, out: dict[str, Any]) -> None:
     # lists (peak lines, limiter names ...) are summarised explicitly below, not spread into columns
 
 
+def _flatten_direct(value: Any, path: str, out: dict[str, Any]) -> None:
+    """:func:`_flatten` of ``value`` as the JSON text of it would hold it (``report.serialize.dumps``: keys
+    sorted, non-finite floats null, tuples lists), without writing and reading that text: plain dicts, strings,
+    numbers and lists are taken as they are; anything else (an enum, a dataclass, a dict with keys that are not
+    strings) goes through the JSON text, so it flattens exactly as before."""
+    if path in _SKIP:
+        return
+    kind = type(value)
+    if kind is dict:
+        if all(type(key) is str for key in value):
+            for key in sorted(value):
+                _flatten_direct(value[key], f"{path}.{key}" if path else key, out)
+            return
+    elif kind is str or kind is int or kind is bool or value is None:
+        if path:
+            out[_column(path)] = value
+        return
+    elif kind is float:
+        if path:
+            out[_column(path)] = value if math.isfinite(value) else None
+        return
+    elif kind is list or kind is tuple:
+        return  # lists are not spread into columns (_flatten)
+    from isalens.report.serialize import dumps
+
+    _flatten(orjson.loads(dumps(value)), path, out)
+
+
 def _declared_int(raw: dict[str, str], key: str) -> int | None:
     try:
         return int(raw[key], 0)
@@ -59,10 +101,12 @@ def _declared_int(raw: dict[str, str], key: str) -> int | None:
         return None
 
 
-def kernel_row(kernel: dict[str, Any]) -> dict[str, Any]:
-    """The columns of one kernel object of the analyze document."""
+def kernel_row(kernel: dict[str, Any], flatten: Callable[[Any, str, dict[str, Any]], None] = _flatten
+               ) -> dict[str, Any]:
+    """The columns of one kernel object of the analyze document (``flatten``: :func:`_flatten_direct` for the
+    object before it became JSON text)."""
     row: dict[str, Any] = {"kernel": kernel.get("name")}
-    _flatten(kernel, "", row)
+    flatten(kernel, "", row)
     occ = kernel.get("occupancy") or {}
     raw = kernel.get("declared_raw") or {}
     stats = kernel.get("stats") or {}
@@ -90,6 +134,21 @@ def rows_from_document(doc: dict[str, Any], **identity: Any) -> list[dict[str, A
         if not kernel.get("is_kernel", True):
             continue
         rows.append({**identity, "error": None, "error_code": None, **kernel_row(kernel)})
+    return rows
+
+
+def rows_from_kernels(kernels: Sequence[KernelReport], **identity: Any) -> list[dict[str, Any]]:
+    """:func:`rows_from_document` of the document ``kernels`` would print (``analyze --json`` without the
+    per-line listings), made from each kernel's JSON object before it becomes text: the same rows, without
+    writing the document's text and parsing it back (docs/performance.md, seventeenth session)."""
+    from isalens.report.json import kernel_dict
+
+    rows = []
+    for k in kernels:
+        if not k.is_kernel:
+            continue
+        rows.append({**identity, "error": None, "error_code": None,
+                     **kernel_row(kernel_dict(k, lines=False), _flatten_direct)})
     return rows
 
 

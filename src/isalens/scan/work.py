@@ -20,13 +20,13 @@ from isalens.engine.sources import load_source
 from isalens.errors import IsalensError
 from isalens.names import name_matches
 from isalens.report.json import render_json
-from isalens.scan.rows import error_row, rows_from_document
+from isalens.scan.rows import error_row, rows_from_kernels
 from isalens.scan.units import Unit
 
 if TYPE_CHECKING:
     from isalens.binary.codeobject import CodeObject
 
-__all__ = ["ROWLESS_PASSES", "ScanOptions", "analyze_document", "preload", "run_unit", "run_unit_on"]
+__all__ = ["ROWLESS_PASSES", "ScanOptions", "analyze_document", "analyze_rows", "preload", "run_unit", "run_unit_on"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,20 @@ def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] 
     # through JSON text, so a row holds exactly the values ``analyze --json`` prints (keys as strings)
     doc: dict[str, Any] = orjson.loads(render_json(report, lines=False))
     return doc
+
+
+def analyze_rows(module: LoadedModule, compiler_stats: dict[str, str | int] | None = None, *,
+                 workgroup: tuple[int, int, int] | None = None, kernel: str | None = None,
+                 **identity: Any) -> list[dict[str, Any]]:
+    """``rows_from_document(analyze_document(module, ...), **identity)`` (only the kernels matching ``kernel``,
+    when given), made from the report's kernel objects without writing the document as JSON text and parsing
+    it back (scan.rows.rows_from_kernels): the same rows."""
+    if workgroup is not None:
+        module = with_launch_size(module, workgroup)
+    report = report_of(module, module.kernels, compiler_stats or {}, extra=("stats", "timing"),
+                       leave_out=ROWLESS_PASSES)
+    kernels = report.kernels if not kernel else [k for k in report.kernels if name_matches(kernel, k.name)]
+    return rows_from_kernels(kernels, **identity)
 
 
 def _identity(unit: Unit, target: str | None) -> dict[str, Any]:
@@ -152,7 +166,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         module = load_code_object(co, file=unit.file, symbols=chosen, ignore_unknown=options.ignore_unknown,
                                   disassembly=whole, disassembler=options.disassembler,
                                   inlines=_ROWS_SHOW_INLINES)
-        return rows_from_document(analyze_document(module, workgroup=options.workgroup), **identity)
+        return analyze_rows(module, workgroup=options.workgroup, **identity)
     except IsalensError:
         pass
     try:
@@ -166,7 +180,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         try:
             module = load_code_object(co, file=unit.file, symbols=[symbol], ignore_unknown=options.ignore_unknown,
                                       disassembly=whole, inlines=_ROWS_SHOW_INLINES)
-            rows += rows_from_document(analyze_document(module, workgroup=options.workgroup), **identity)
+            rows += analyze_rows(module, workgroup=options.workgroup, **identity)
         except IsalensError as exc:
             rows.append(error_row(exc.message, exc.code, kernel=symbol, **identity))
     return rows
@@ -182,7 +196,8 @@ def _rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         module, stats = load_source(Path(unit.file), options.arch, defines=options.defines,
                                     include_dirs=options.include_dirs, opt=options.opt,
                                     ignore_unknown=options.ignore_unknown)
-        doc = analyze_document(module, stats, workgroup=options.workgroup)
+        return analyze_rows(module, stats, workgroup=options.workgroup, kernel=options.kernel,
+                            **_identity(unit, module.arch.name))
     else:
         assert unit.data is not None
         try:
@@ -190,10 +205,8 @@ def _rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         except UnicodeDecodeError:
             raise IsalensError("not UTF-8 text: expected ISA text", file=unit.file, code="binary") from None
         module = load(text, options.arch, ignore_unknown=options.ignore_unknown)
-        doc = analyze_document(module, workgroup=options.workgroup)
-    if options.kernel:
-        doc["kernels"] = [k for k in doc["kernels"] if name_matches(options.kernel, str(k["name"]))]
-    return rows_from_document(doc, **_identity(unit, module.arch.name))
+        return analyze_rows(module, workgroup=options.workgroup, kernel=options.kernel,
+                            **_identity(unit, module.arch.name))
 
 
 def run_unit(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
