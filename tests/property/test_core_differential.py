@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from isalens import _core
-from isalens._core import graph, listing, reading, reference, schedule
+from isalens._core import graph, lines, listing, reading, reference, schedule
 from isalens._core.listing import LineColumns
 from isalens.analysis.cfg import cfg
 from isalens.analysis.liveness import liveness
@@ -139,11 +139,13 @@ def test_liveness_same_with_each_core(kernel: Any) -> None:
 
 #: the functions isalens._core exports from the running core
 _FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json",
-              "block_graph", "natural_loops", "keyed_rows", "schedule_passes")
+              "block_graph", "natural_loops", "keyed_rows", "schedule_passes",
+              # the per-line passes after liveness
+              "occupied_runs", "line_counts", "block_unions")
 #: the pure-Python core as one namespace (the graph, the dataflow, the listing writer, the reader's loop and the
 #: schedule are five modules)
 REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing, reading,
-                                                                           schedule)
+                                                                           schedule, lines)
                                                 if hasattr(m, name)) for name in _FUNCTIONS})
 
 
@@ -439,3 +441,87 @@ def test_schedule_same_records(case: tuple[list[list[int]], list[Costs], int, bo
     order = [0, *orders[0], 0]
     assert compiled.schedule_passes(order, statics, interval, hazards, passes) == \
         schedule.schedule_passes(order, statics, interval, hazards, passes)
+
+
+# --- the per-line passes after liveness (isalens._core.lines) ------------------------------------------------
+
+
+@st.composite
+def line_sets(draw: st.DrawFn) -> tuple[tuple[Facts, ...], tuple[int, ...], tuple[int, ...]]:
+    """Instructions and two live sets per line; a line's set is often the same int as the line before (as the
+    dataflow shares them) or as the other list's, and the lists may be longer than the instructions."""
+    n = draw(st.integers(0, 12))
+    instructions = tuple(Facts(_bits(draw), _bits(draw), _bits(draw), _bits(draw)) for _ in range(n))
+    sets: list[list[int]] = [[], []]
+    for i in range(n + draw(st.integers(0, 2))):
+        for side in (0, 1):
+            how = draw(st.sampled_from(["new", "before", "other"]))
+            if how == "before" and i:
+                sets[side].append(sets[side][-1])
+            elif how == "other" and side == 1 and sets[0]:
+                sets[1].append(sets[0][-1])
+            else:
+                sets[side].append(_bits(draw))
+    return instructions, tuple(sets[0]), tuple(sets[1])
+
+
+#: the live-range masks of the register files (analysis/lifetimes.py): pair slots at the even units, singles
+_PAIRS = int("01" * (UNITS // 2), 2)
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_sets(), st.data())
+def test_occupied_runs_same_answers(case: tuple[Any, ...], data: st.DataObject) -> None:
+    """The same runs, in the same order; a second call on the same tuples (the compiled core keeps their
+    table), on lists (not kept) and on other tuples of the same length (not mistaken for the kept ones)."""
+    instructions, live_in, live_out = case
+    pairs = data.draw(st.just(_PAIRS) | st.builds(lambda x: x, st.integers(0, 2**(UNITS + 3) - 1)))
+    singles = data.draw(st.just(~_PAIRS & (2**UNITS - 1)) | st.integers(0, 2**UNITS - 1))
+    expected = lines.occupied_runs(instructions, live_in, live_out, pairs, singles)
+    assert compiled.occupied_runs(instructions, live_in, live_out, pairs, singles) == expected
+    assert compiled.occupied_runs(instructions, live_in, live_out, pairs, singles) == expected
+    assert compiled.occupied_runs(instructions, list(live_in), list(live_out), pairs, singles) == expected
+    other_in = tuple(x ^ 1 for x in live_in)
+    assert compiled.occupied_runs(instructions, other_in, live_out, pairs, singles) == \
+        lines.occupied_runs(instructions, other_in, live_out, pairs, singles)
+
+
+def test_occupied_runs_example() -> None:
+    """Worked by hand: pair slot 0 (units 0 and 1) and single unit 2. Line 0 writes unit 0 (live out), line 1
+    reads it and line 2 writes unit 2 only: slot 0 is occupied on lines 0-1 and ends before line 2, slot 2
+    starts on line 2 and is still open at the last line. The high half alone (unit 1) occupies the pair."""
+    ins = (Facts(0b001, 0, 0, 0), Facts(0, 0b001, 0, 0), Facts(0b100, 0, 0, 0))
+    for impl in (lines, compiled):
+        assert impl.occupied_runs(ins, (0, 0b001, 0), (0b001, 0, 0), 0b001, 0b100) == [(0, 0, 1), (2, 2, 2)]
+        assert impl.occupied_runs(ins[:1], (0b010,), (0,), 0b001, 0) == [(0, 0, 0)]
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_sets(), st.data())
+def test_line_counts_same_answers(case: tuple[Any, ...], data: st.DataObject) -> None:
+    instructions, live_in, live_out = case
+    columns = data.draw(st.lists(st.tuples(st.integers(0, 2), st.builds(lambda x: x, st.integers(0, 2**UNITS - 1))
+                                           | st.just(_PAIRS | _PAIRS << 1)), max_size=5))
+    uncounted = data.draw(st.sets(st.integers(-1, len(instructions) + 1)))
+    expected = lines.line_counts(instructions, live_in, live_out, uncounted, columns)
+    assert compiled.line_counts(instructions, live_in, live_out, uncounted, columns) == expected
+    assert compiled.line_counts(instructions, list(live_in), list(live_out), sorted(uncounted), columns) == expected
+
+
+def test_line_counts_example() -> None:
+    """Worked by hand: one line with units 0, 1 (one whole pair), 2 (half of pair 2-3) and 5 live, 6 written.
+    Within units 0-7: 5 units; pairs with any unit live: (0,1), (2,3), (4,5), (6,7) = 4; pairs with exactly
+    one: (2,3), (4,5), (6,7) = 3. With the line's write not counted: 4 units, 3 pairs, 2 split."""
+    ins = (Facts(0b1000000, 0, 0, 0),)
+    columns = [(lines.COUNT_UNITS, 0xFF), (lines.COUNT_PAIRS, 0xFF), (lines.COUNT_SPLIT_PAIRS, 0xFF)]
+    for impl in (lines, compiled):
+        assert impl.line_counts(ins, (0b000111,), (0b100000,), (), columns) == [[5], [4], [3]]
+        assert impl.line_counts(ins, (0b000111,), (0b100000,), {0}, columns) == [[4], [3], [2]]
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_block_unions_same_answers(problem: tuple[Any, ...]) -> None:
+    instructions, _lanes, starts, ends, *_ = problem
+    instructions = tuple(instructions)
+    assert compiled.block_unions(instructions, starts, ends) == lines.block_unions(instructions, starts, ends)

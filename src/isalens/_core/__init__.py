@@ -3,9 +3,10 @@ the reader's per-line loop and the listing's JSON writer, compiled when built, e
 
 :mod:`isalens._core.graph` (blocks, dominators, loops), :mod:`isalens._core.reference` (dataflow),
 :mod:`isalens._core.listing` (the JSON line objects), :mod:`isalens._core.reading` (instruction rows from a
-text's known tail) and :mod:`isalens._core.schedule` (one wave's in-order schedule) are the readable
-implementation; ``_compiled`` (Cython, built by ``pip install`` when a C
-compiler is present) implements the same functions and must give identical answers. This module picks one at
+text's known tail), :mod:`isalens._core.schedule` (one wave's in-order schedule) and :mod:`isalens._core.lines`
+(occupied runs, per-line counts and per-block unions after liveness) are the readable implementation;
+``_compiled`` (Cython, built by ``pip install`` when a C compiler is present) implements the same functions and
+must give identical answers. This module picks one at
 import: the compiled core unless it is missing or ``ISALENS_PURE_PYTHON=1`` is set. Nothing here knows register
 semantics or an instruction set: callers pass unit bitsets (Python ints), per-instruction control-flow facts,
 the listing's columns, and the reader's lines with each text's instruction tail. ``CORE`` names the running core
@@ -18,19 +19,23 @@ import os
 import sys
 import types
 
-from isalens._core import graph, listing, reading, reference, schedule
+from isalens._core import graph, lines, listing, reading, reference, schedule
 from isalens._core.graph import Graph
+from isalens._core.lines import COUNT_PAIRS, COUNT_SPLIT_PAIRS, COUNT_UNITS
 from isalens._core.listing import LineColumns
 from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 
-__all__ = ["CORE", "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "keyed_rows",
-           "line_objects_json", "mask_defined", "maybe_defined", "natural_loops", "needed_uses",
+__all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "Graph", "LaneFacts", "LineColumns",
+           "Solution", "UnitFacts", "block_graph", "block_unions", "keyed_rows", "line_counts",
+           "line_objects_json", "mask_defined", "maybe_defined", "natural_loops", "needed_uses", "occupied_runs",
            "schedule_passes", "solve_liveness", "undefined_reads"]
 
 
 #: what the extension must define (one compiled function per reference function)
 _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json", "block_graph",
-             "natural_loops", "keyed_rows", "schedule_passes")
+             "natural_loops", "keyed_rows", "schedule_passes",
+             # the per-line passes after liveness (isalens._core.lines)
+             "occupied_runs", "line_counts", "block_unions")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -79,6 +84,9 @@ if _native is None:
     natural_loops = graph.natural_loops
     keyed_rows = reading.keyed_rows
     schedule_passes = schedule.schedule_passes
+    occupied_runs = lines.occupied_runs
+    line_counts = lines.line_counts
+    block_unions = lines.block_unions
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -89,3 +97,6 @@ else:
     natural_loops = _native.natural_loops
     keyed_rows = _native.keyed_rows
     schedule_passes = _native.schedule_passes
+    occupied_runs = _native.occupied_runs
+    line_counts = _native.line_counts
+    block_unions = _native.block_unions

@@ -1,8 +1,8 @@
 """Type stub of the Cython extension ``_compiled.pyx`` (the signatures of :mod:`isalens._core.reference`,
 :mod:`isalens._core.graph`, :mod:`isalens._core.listing`, :mod:`isalens._core.reading` and
-:mod:`isalens._core.schedule`)."""
+:mod:`isalens._core.schedule` and :mod:`isalens._core.lines`)."""
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 from isalens._core.graph import Graph
@@ -32,3 +32,11 @@ def keyed_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem]
                tails: dict[str, tuple[Any, ...]], rows: list[Any]) -> list[int]: ...
 def schedule_passes(order: Sequence[int], statics: Sequence[ScheduleCosts], interval: int, hazards: bool,
                     passes: int) -> list[tuple[list[Record], int]]: ...
+
+# the per-line passes after liveness (isalens._core.lines)
+def occupied_runs(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_out: Sequence[int], pairs: int,
+                  singles: int) -> list[tuple[int, int, int]]: ...
+def line_counts(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_out: Sequence[int],
+                uncounted: Collection[int], columns: Sequence[tuple[int, int]]) -> list[list[int]]: ...
+def block_unions(instructions: Sequence[UnitFacts], starts: Sequence[int],
+                 ends: Sequence[int]) -> tuple[list[int], list[int]]: ...

@@ -1465,3 +1465,261 @@ def schedule_passes(order, statics, interval, hazards, passes):
             recs.append((i_obj, start - begin, start - earliest, reason, blocker))
         out.append((recs, end - begin))
     return out
+
+
+# --- the per-line passes after liveness (reference: isalens/_core/lines.py) -----------------------------------
+
+from isalens._core import lines as _lines_ref
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long x) nogil
+    int __builtin_ctzll(unsigned long long x) nogil
+
+cdef uint64_t _EVENS = 0x5555555555555555ULL
+
+
+cdef class _LineSets:
+    """A liveness result's two sets per line as rows of one table: each distinct int converted once (consecutive
+    lines share one int, so an identity check against the line before answers most lines). Kept for the last
+    pair of tuples (immutable), as :func:`_facts_of` keeps an instruction tuple's facts."""
+
+    cdef object live_in, live_out
+    cdef _Table t
+    cdef int32_t* rin
+    cdef int32_t* rout
+    cdef Py_ssize_t n
+
+    def __dealloc__(self):
+        free(self.rin)
+        free(self.rout)
+
+
+cdef _LineSets _last_sets = None
+
+
+cdef int _fill_rows(_Table t, dict by_id, object seq, int32_t* rows, Py_ssize_t n) except -1:
+    cdef Py_ssize_t i
+    cdef object x, last = None
+    cdef int32_t r = 0
+    for i in range(n):
+        x = seq[i]
+        if x is not last:
+            got = by_id.get(id(x))
+            if got is None:
+                if type(x) is not int or x < 0:
+                    raise TypeError("a live set must be a non-negative int")
+                r = t.add(x)
+                by_id[id(x)] = (r, x)  # the object too: its id stays its own while the dict lives
+            else:
+                r = (<tuple>got)[0]
+            last = x
+        rows[i] = r
+    return 0
+
+
+cdef _LineSets _sets_of(object live_in, object live_out, Py_ssize_t n):
+    """The first ``n`` lines' sets of ``live_in``/``live_out`` (each at least ``n`` long)."""
+    global _last_sets
+    if (_last_sets is not None and _last_sets.live_in is live_in and _last_sets.live_out is live_out
+            and _last_sets.n == n):
+        return _last_sets
+    cdef _LineSets s = _LineSets()
+    cdef dict by_id = {}
+    s.t = _Table()
+    s.n = n
+    s.rin = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
+    s.rout = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
+    if s.rin == NULL or s.rout == NULL:
+        raise MemoryError()
+    _fill_rows(s.t, by_id, live_in, s.rin, n)
+    _fill_rows(s.t, by_id, live_out, s.rout, n)
+    s.t.fill()
+    if isinstance(live_in, tuple) and isinstance(live_out, tuple):
+        s.live_in, s.live_out = live_in, live_out
+        _last_sets = s
+    return s
+
+
+cdef int _load_words(object x, uint64_t* dst, Py_ssize_t W) except -1:
+    """Non-negative ``x`` cut to ``W`` words into ``dst``."""
+    cdef object keep = (<object>1 << (W * 64)) - 1
+    cdef bytes raw = (x & keep).to_bytes(W * 8, "little")
+    memcpy(dst, <const char*>raw, W * 8)
+    return 0
+
+
+cdef inline void _or_row(uint64_t* dst, _Table t, int32_t r):
+    cdef Py_ssize_t k
+    cdef const uint64_t* w = t.row(r)
+    for k in range(t.width):
+        dst[k] |= w[k]
+
+
+cdef inline bint _lines_ok(object instructions, object live_in, object live_out):
+    """Whether the sets cover every instruction (else the reference runs, and raises as it does)."""
+    cdef Py_ssize_t n = len(instructions)
+    return len(live_in) >= n and len(live_out) >= n
+
+
+def occupied_runs(instructions, live_in, live_out, pairs, singles):
+    """See :func:`isalens._core.lines.occupied_runs`."""
+    if not (_lines_ok(instructions, live_in, live_out) and type(pairs) is int and type(singles) is int
+            and pairs >= 0 and singles >= 0):
+        return _lines_ref.occupied_runs(instructions, live_in, live_out, pairs, singles)
+    cdef Py_ssize_t n = len(instructions)
+    cdef _Facts f = _facts_of(instructions)
+    cdef _LineSets s = _sets_of(live_in, live_out, n)
+    cdef Py_ssize_t W = max(f.t.width, s.t.width), i, k, slot
+    cdef uint64_t* buf = <uint64_t*>calloc(5 * W, sizeof(uint64_t))
+    cdef int32_t* since = <int32_t*>malloc(W * 64 * sizeof(int32_t))
+    cdef uint64_t* m
+    cdef uint64_t* now
+    cdef uint64_t* prev
+    cdef uint64_t* pm
+    cdef uint64_t* sm
+    cdef uint64_t c, x, high
+    cdef bint changed
+    cdef list runs = []
+    cdef list still
+    try:
+        if buf == NULL or since == NULL:
+            raise MemoryError()
+        m, now, prev, pm, sm = buf, buf + W, buf + 2 * W, buf + 3 * W, buf + 4 * W
+        _load_words(pairs, pm, W)
+        _load_words(singles, sm, W)
+        for i in range(n):
+            for k in range(W):
+                m[k] = 0
+            _or_row(m, s.t, s.rin[i])
+            _or_row(m, s.t, s.rout[i])
+            _or_row(m, f.t, f.rows[4 * i])
+            changed = False
+            for k in range(W):
+                high = m[k + 1] << 63 if k + 1 < W else 0
+                now[k] = ((m[k] | (m[k] >> 1) | high) & pm[k]) | (m[k] & sm[k])
+                if now[k] != prev[k]:
+                    changed = True
+            if not changed:
+                continue
+            for k in range(W):
+                c = now[k] ^ prev[k]
+                x = c & prev[k]  # ended at the line before
+                while x:
+                    slot = k * 64 + __builtin_ctzll(x)
+                    runs.append((slot, since[slot], i - 1))
+                    x &= x - 1
+                x = c & now[k]  # started here
+                while x:
+                    since[k * 64 + __builtin_ctzll(x)] = <int32_t>i
+                    x &= x - 1
+                prev[k] = now[k]
+        still = []
+        for k in range(W):
+            x = prev[k]
+            while x:
+                slot = k * 64 + __builtin_ctzll(x)
+                still.append((since[slot], slot))
+                x &= x - 1
+        still.sort()
+        runs.extend([(slot, first, n - 1) for first, slot in still])
+        return runs
+    finally:
+        free(buf)
+        free(since)
+
+
+def line_counts(instructions, live_in, live_out, uncounted, columns):
+    """See :func:`isalens._core.lines.line_counts`."""
+    cdef list cols = list(columns)
+    cdef Py_ssize_t ncol = len(cols), n = len(instructions), i, k, j
+    if not _lines_ok(instructions, live_in, live_out) or not all(
+            type(kind) is int and 0 <= kind <= 2 and type(mask) is int and mask >= 0 for kind, mask in cols):
+        return _lines_ref.line_counts(instructions, live_in, live_out, uncounted, columns)
+    cdef _Facts f = _facts_of(instructions)
+    cdef _LineSets s = _sets_of(live_in, live_out, n)
+    cdef Py_ssize_t W = max(f.t.width, s.t.width)
+    cdef uint64_t* m = <uint64_t*>calloc(W, sizeof(uint64_t))
+    cdef uint64_t* masks = <uint64_t*>calloc(max(ncol, 1) * W, sizeof(uint64_t))
+    cdef int* kinds = <int*>malloc(max(ncol, 1) * sizeof(int))
+    cdef char* skip = <char*>calloc(max(n, 1), 1)
+    cdef long* counts = <long*>calloc(max(ncol, 1), sizeof(long))
+    cdef int32_t last_in = -1, last_out = -1, last_def = -1, rd
+    cdef uint64_t p
+    cdef long total
+    cdef list out = [[] for _ in range(ncol)]
+    cdef list column
+    cdef list values = [None] * ncol
+    try:
+        if m == NULL or masks == NULL or kinds == NULL or skip == NULL or counts == NULL:
+            raise MemoryError()
+        for j in range(ncol):
+            kinds[j] = cols[j][0]
+            _load_words(cols[j][1], &masks[j * W], W)
+        for x in uncounted:
+            if type(x) is int and 0 <= x < n:
+                skip[<Py_ssize_t>x] = 1
+        for i in range(n):
+            rd = -1 if skip[i] else f.rows[4 * i]
+            if s.rin[i] != last_in or s.rout[i] != last_out or rd != last_def:
+                last_in, last_out, last_def = s.rin[i], s.rout[i], rd
+                for k in range(W):
+                    m[k] = 0
+                _or_row(m, s.t, last_in)
+                _or_row(m, s.t, last_out)
+                if rd >= 0:
+                    _or_row(m, f.t, rd)
+                for j in range(ncol):
+                    total = 0
+                    for k in range(W):
+                        p = m[k] & masks[j * W + k]
+                        if kinds[j] == 0:
+                            total += __builtin_popcountll(p)
+                        elif kinds[j] == 1:
+                            total += __builtin_popcountll((p | (p >> 1)) & _EVENS & masks[j * W + k])
+                        else:
+                            total += __builtin_popcountll((p ^ (p >> 1)) & _EVENS & masks[j * W + k])
+                    if total != counts[j] or values[j] is None:
+                        counts[j] = total
+                        values[j] = total
+            for j in range(ncol):
+                (<list>out[j]).append(values[j])
+        return out
+    finally:
+        free(m)
+        free(masks)
+        free(kinds)
+        free(skip)
+        free(counts)
+
+
+def block_unions(instructions, starts, ends):
+    """See :func:`isalens._core.lines.block_unions`."""
+    cdef Py_ssize_t n = len(instructions), nb = len(starts), b, i, k, lo, hi
+    if len(ends) != nb or not all(type(x) is int and 0 <= x <= n for x in starts) or not all(
+            type(x) is int and 0 <= x <= n for x in ends):
+        return _lines_ref.block_unions(instructions, starts, ends)
+    cdef _Facts f = _facts_of(instructions)
+    cdef Py_ssize_t W = f.t.width
+    cdef uint64_t* buf = <uint64_t*>calloc(2 * W, sizeof(uint64_t))
+    cdef uint64_t* d
+    cdef uint64_t* u
+    cdef list defs = [], touches = []
+    try:
+        if buf == NULL:
+            raise MemoryError()
+        d, u = buf, buf + W
+        for b in range(nb):
+            lo, hi = starts[b], ends[b]
+            for k in range(W):
+                d[k] = 0
+                u[k] = 0
+            for i in range(lo, hi):
+                _or_row(d, f.t, f.rows[4 * i])
+                _or_row(u, f.t, f.rows[4 * i + 1])
+            defs.append(_as_int(d, W))
+            for k in range(W):
+                u[k] |= d[k]
+            touches.append(_as_int(u, W))
+        return defs, touches
+    finally:
+        free(buf)

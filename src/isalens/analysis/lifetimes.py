@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from isalens import _core
 from isalens.analysis.cfg import CFG
 from isalens.analysis.liveness import Liveness
 from isalens.ir.program import Kernel
@@ -61,38 +62,16 @@ _NAMES = tuple(_name(bit) for bit in range(SGPR_BASE + MAX_SGPRS))
 def live_ranges(kernel: Kernel, graph: CFG, live: Liveness) -> tuple[LiveRange, ...]:
     """Every live range of every VGPR, AGPR and SGPR, in layout order.
 
-    A register is occupied at a line when it is live in, live out or written there (the RGA count).
-    Per line this costs a few big-int operations; only registers that start or stop being occupied
-    are visited one by one, which is the size of the answer.
+    A register is occupied at a line when it is live in, live out or written there (the RGA count). The walk
+    over the lines is the core's (:func:`isalens._core.occupied_runs`: a VGPR or AGPR is the pair of its two
+    16-bit halves, an SGPR one unit); only registers that start or stop being occupied come back, which is
+    the size of the answer.
     """
     del graph
-    ranges: list[LiveRange] = []
-    open_since: dict[int, int] = {}
-    previous = 0
-    live_in, live_out = live.live_in, live.live_out
-    mask = _LOW_HALVES_MASK
-    sgprs = SGPR_MASK
     names = _NAMES
-    for i, ins in enumerate(kernel.instructions):
-        m = live_in[i] | live_out[i] | ins.defs
-        now = ((m | (m >> 1)) & mask) | (m & sgprs)
-        changed = now ^ previous
-        if not changed:
-            continue
-        ended = changed & previous
-        if ended:
-            for bit in iter_bits(ended):
-                name, file = names[bit]
-                ranges.append(LiveRange(name, file, open_since.pop(bit), i - 1))
-        started = changed & now
-        if started:
-            for bit in iter_bits(started):
-                open_since[bit] = i
-        previous = now
-    last = len(kernel.instructions) - 1
-    for bit, start in open_since.items():
-        name, file = names[bit]
-        ranges.append(LiveRange(name, file, start, last))
+    ranges = [LiveRange(*names[bit], start, end)
+              for bit, start, end in _core.occupied_runs(kernel.instructions, live.live_in, live.live_out,
+                                                         _LOW_HALVES_MASK, SGPR_MASK)]
     ranges.sort(key=lambda r: (r.start, r.reg))
     return tuple(ranges)
 
@@ -130,18 +109,8 @@ class _BlockSummary:
     __slots__ = ("defs", "reaching", "touches", "uses_after")
 
     def __init__(self, kernel: Kernel, graph: CFG) -> None:
-        instructions = kernel.instructions
-        defs: list[int] = []
-        touches: list[int] = []
-        for block in graph.blocks:
-            d = u = 0
-            for ins in instructions[block.start:block.end]:
-                d |= ins.defs
-                u |= ins.uses
-            defs.append(d)
-            touches.append(d | u)
-        self.defs = defs
-        self.touches = touches
+        self.defs, self.touches = _core.block_unions(kernel.instructions, [b.start for b in graph.blocks],
+                                                     [b.end for b in graph.blocks])
         self.reaching: dict[int, dict[int, tuple[int, ...]]] = {}
         self.uses_after: dict[int, dict[int, tuple[int, ...]]] = {}
 

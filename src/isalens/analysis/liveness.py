@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from isalens import _core
 from isalens.analysis.cfg import CFG
@@ -37,6 +38,7 @@ from isalens.isa.amdgcn.lanes import HalfLanes, half_lanes
 #: what flows along an EXEC skip edge: lanes switched off keep their vector registers, while scalar
 #: instructions run whatever EXEC is (only a real ``s_cbranch_execz`` skips them, a CFG edge already)
 _VECTOR = VGPR_MASK | AGPR_MASK
+_BRANCH = attrgetter("branch")
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +218,9 @@ def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[Ha
     instructions = kernel.instructions
     starts = [b.start for b in graph.blocks]
     ends = [b.end for b in graph.blocks]
-    calls = [ins.branch is BranchKind.CALL for ins in instructions]
+    branches = list(map(_BRANCH, instructions))
+    # few kernels have calls: one pass to find out
+    calls = [b is BranchKind.CALL for b in branches] if BranchKind.CALL in branches else [False] * len(branches)
     order = list(graph.reverse_postorder) + list(graph.unreachable)
     defined = _core.maybe_defined(instructions, starts, ends, [b.preds for b in graph.blocks], order,
                                   entry_live_in)

@@ -13,19 +13,17 @@ values live across it (callee-saved or kept by the caller), and the results read
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
+from isalens import _core
 from isalens.analysis.cfg import CFG
 from isalens.analysis.liveness import Liveness
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.program import Kernel
-from isalens.ir.registers import (
-    RegFile,
-    count_halves,
-    count_registers,
-    half_only_registers,
-)
+from isalens.ir.registers import AGPR_MASK, SGPR_MASK, SPECIAL_MASK, VGPR_MASK, RegFile
 
 FILES = (RegFile.VGPR, RegFile.SGPR, RegFile.AGPR)
+_BRANCH = attrgetter("branch")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,44 +61,33 @@ def touched(kernel: Kernel, live: Liveness, index: int) -> int:
     return live.live_in[index] | live.live_out[index] | counted_defs(kernel.instructions[index])
 
 
-def _file_pressure(file: RegFile, column: tuple[int, ...]) -> FilePressure:
+def _file_pressure(file: RegFile, column: list[int]) -> FilePressure:
     counts = tuple(column)
     peak = max(counts, default=0)
-    indices = tuple(i for i, c in enumerate(counts) if c == peak) if peak else ()
+    indices = tuple([i for i, c in enumerate(counts) if c == peak]) if peak else ()
     return FilePressure(file, counts, peak, indices)
 
 
-def _counts(mask: int) -> tuple[int, int, int, int, int, int]:
-    return (count_registers(mask, RegFile.VGPR), count_registers(mask, RegFile.SGPR),
-            count_registers(mask, RegFile.AGPR), count_halves(mask, RegFile.VGPR),
-            half_only_registers(mask, RegFile.VGPR), count_registers(mask, RegFile.SPECIAL))
-
-
-_MEMO_LIMIT = 1 << 16
+#: the core's count columns (:func:`isalens._core.line_counts`), in :class:`Pressure`'s order: registers of each
+#: file (a VGPR or AGPR is the pair of its 16-bit halves), live VGPR halves, VGPRs with one live half, specials
+_COLUMNS = ((_core.COUNT_PAIRS, VGPR_MASK), (_core.COUNT_UNITS, SGPR_MASK), (_core.COUNT_PAIRS, AGPR_MASK),
+            (_core.COUNT_UNITS, VGPR_MASK), (_core.COUNT_SPLIT_PAIRS, VGPR_MASK), (_core.COUNT_UNITS, SPECIAL_MASK))
 
 
 def pressure(kernel: Kernel, graph: CFG, live: Liveness) -> Pressure:
     """Count live registers at every instruction of ``kernel``."""
     del graph  # the counts need only the live sets; kept for the uniform pass signature
     instructions = kernel.instructions
-    # replicated or unrolled code repeats whole live sets; the memo is bounded, as a kernel of a million
-    # distinct sets would hold them all
-    seen: dict[int, tuple[int, int, int, int, int, int]] = {}
-    rows = []
-    for i, (a, b) in enumerate(zip(live.live_in, live.live_out, strict=True)):
-        mask = a | b | counted_defs(instructions[i])
-        counts = seen.get(mask)
-        if counts is None:
-            if len(seen) >= _MEMO_LIMIT:
-                seen.clear()
-            counts = seen[mask] = _counts(mask)
-        rows.append(counts)
-    columns = list(zip(*rows, strict=True)) if rows else [()] * 6
+    branches = list(map(_BRANCH, instructions))
+    # counted_defs: a call line's writes are not counted (few kernels have calls: one pass to find out)
+    calls = [i for i, b in enumerate(branches) if b is BranchKind.CALL] if BranchKind.CALL in branches else []
+    vgpr, sgpr, agpr, halves, half_only, special = _core.line_counts(instructions, live.live_in, live.live_out,
+                                                                      calls, _COLUMNS)
     return Pressure(
-        vgpr=_file_pressure(RegFile.VGPR, columns[0]),
-        sgpr=_file_pressure(RegFile.SGPR, columns[1]),
-        agpr=_file_pressure(RegFile.AGPR, columns[2]),
-        vgpr_halves=tuple(columns[3]),
-        vgpr_half_only=tuple(columns[4]),
-        special=tuple(columns[5]),
+        vgpr=_file_pressure(RegFile.VGPR, vgpr),
+        sgpr=_file_pressure(RegFile.SGPR, sgpr),
+        agpr=_file_pressure(RegFile.AGPR, agpr),
+        vgpr_halves=tuple(halves),
+        vgpr_half_only=tuple(half_only),
+        special=tuple(special),
     )

@@ -1,0 +1,111 @@
+"""The reference of the per-line passes after liveness: occupied runs, per-line counts, per-block unions.
+
+Liveness leaves two unit bitsets per line (``live_in``, ``live_out``: non-negative ints, consecutive equal sets
+one int). Three analyses then walk every line once more: live ranges (:mod:`isalens.analysis.lifetimes`: the
+runs of lines over which each register is occupied), pressure (:mod:`isalens.analysis.pressure`: how many
+registers each line holds) and the def-use queries at a peak (a block's writes and reads, to pass a block in one
+step). Each is a few bitset operations per line; the compiled core (``_compiled.pyx``) does them on word
+arrays, converting each distinct set once (the instructions' sets through the table the "maybe defined" passes
+keep, which reads all of :class:`~isalens._core.reference.UnitFacts`), and must give identical answers
+(tests/property/test_core_differential.py).
+
+Nothing here knows a register file: callers pass the unit masks. A *pair* is units ``2k`` and ``2k + 1`` (a
+VGPR's two 16-bit halves); its slot is unit ``2k``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from isalens._core.reference import UnitFacts
+
+__all__ = ["COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "block_unions", "line_counts", "occupied_runs"]
+
+
+def _bits(mask: int) -> list[int]:
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def occupied_runs(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_out: Sequence[int], pairs: int,
+                  singles: int) -> list[tuple[int, int, int]]:
+    """``(slot, first, last)`` for every maximal run of lines ``first..last`` over which a slot is occupied.
+
+    Line ``i`` occupies ``m = live_in[i] | live_out[i] | instructions[i].defs``; its slots are
+    ``((m | m >> 1) & pairs) | (m & singles)`` (a pair's slot when either of its units is in ``m``). Runs that
+    end at a line come in ascending slot order, after those ending earlier; runs still open at the last line
+    come last, by first line and then slot.
+    """
+    runs: list[tuple[int, int, int]] = []
+    open_since: dict[int, int] = {}
+    previous = 0
+    for i, ins in enumerate(instructions):
+        m = live_in[i] | live_out[i] | ins.defs
+        now = ((m | (m >> 1)) & pairs) | (m & singles)
+        changed = now ^ previous
+        if not changed:
+            continue
+        for slot in _bits(changed & previous):
+            runs.append((slot, open_since.pop(slot), i - 1))
+        for slot in _bits(changed & now):
+            open_since[slot] = i
+        previous = now
+    last = len(instructions) - 1
+    runs.extend((slot, first, last) for slot, first in open_since.items())
+    return runs
+
+
+#: a count column's kinds (``(kind, mask)`` in :func:`line_counts`; ``p`` is the line's set within ``mask``)
+COUNT_UNITS = 0  # units of p
+COUNT_PAIRS = 1  # pairs with any unit in p
+COUNT_SPLIT_PAIRS = 2  # pairs with exactly one unit in p
+
+#: distinct line sets whose counts are remembered (replicated code repeats them); bounded
+_MEMO_LIMIT = 1 << 16
+
+
+def _count(kind: int, p: int, evens: int) -> int:
+    """A column's count of ``p`` (the line's set within the column's mask; ``evens``: the mask's even units)."""
+    if kind == COUNT_UNITS:
+        return p.bit_count()
+    return ((p | (p >> 1) if kind == COUNT_PAIRS else p ^ (p >> 1)) & evens).bit_count()
+
+
+def line_counts(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_out: Sequence[int],
+                uncounted: Collection[int], columns: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """Per column ``(kind, mask)`` the count of each line's set ``live_in[i] | live_out[i] | defs`` (the line's
+    writes left out where ``i`` is in ``uncounted``) within ``mask`` (:data:`COUNT_UNITS`, :data:`COUNT_PAIRS`,
+    :data:`COUNT_SPLIT_PAIRS`); a mask holds whole pairs for the pair kinds."""
+    out: list[list[int]] = [[] for _ in columns]
+    spec = [(kind, mask, mask & int("01" * (mask.bit_length() // 2 + 1), 2)) for kind, mask in columns]
+    seen: dict[int, tuple[int, ...]] = {}
+    for i, ins in enumerate(instructions):
+        m = live_in[i] | live_out[i] | (0 if i in uncounted else ins.defs)
+        counts = seen.get(m)
+        if counts is None:
+            if len(seen) >= _MEMO_LIMIT:
+                seen.clear()
+            counts = seen[m] = tuple(_count(kind, m & mask, evens) for kind, mask, evens in spec)
+        for column, c in zip(out, counts, strict=True):
+            column.append(c)
+    return out
+
+
+def block_unions(instructions: Sequence[UnitFacts], starts: Sequence[int], ends: Sequence[int]) -> tuple[list[int],
+                                                                                                  list[int]]:
+    """Per block (instructions ``starts[b]..ends[b]-1``) the union of their writes, and of writes and reads."""
+    defs: list[int] = []
+    touches: list[int] = []
+    for start, end in zip(starts, ends, strict=True):
+        d = u = 0
+        for i in range(start, end):
+            ins = instructions[i]
+            d |= ins.defs
+            u |= ins.uses
+        defs.append(d)
+        touches.append(d | u)
+    return defs, touches
