@@ -19,6 +19,7 @@ import contextlib
 import io
 import json
 import types
+from array import array
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -141,7 +142,7 @@ def test_liveness_same_with_each_core(kernel: Any) -> None:
 _FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json",
               "block_graph", "natural_loops", "keyed_rows", "schedule_passes",
               # the per-line passes after liveness
-              "occupied_runs", "line_counts", "block_unions")
+              "occupied_runs", "line_counts", "block_unions", "value_lines")
 #: the pure-Python core as one namespace (the graph, the dataflow, the listing writer, the reader's loop and the
 #: schedule are five modules)
 REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing, reading,
@@ -525,3 +526,35 @@ def test_block_unions_same_answers(problem: tuple[Any, ...]) -> None:
     instructions, _lanes, starts, ends, *_ = problem
     instructions = tuple(instructions)
     assert compiled.block_unions(instructions, starts, ends) == lines.block_unions(instructions, starts, ends)
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_sets(), st.data())
+def test_value_lines_same_answers(case: tuple[Any, ...], data: st.DataObject) -> None:
+    """Masks of one, two or a few units (a register's halves, across a word boundary too) and dense ones, a
+    line anywhere, a region of any lines (some outside the kernel)."""
+    instructions, live_in, live_out = case
+    if not instructions:
+        return
+    masks = data.draw(st.lists(st.sampled_from([1, 3, 3 << 62, 3 << 63, 3 << 128]) | st.builds(
+        lambda x: x, st.integers(0, 2**UNITS - 1)), max_size=4))
+    at = data.draw(st.integers(0, len(instructions) - 1))
+    region = data.draw(st.frozensets(st.integers(-1, len(instructions) + 1)))
+    expected = lines.value_lines(instructions, live_in, live_out, masks, at, region)
+    got = compiled.value_lines(instructions, live_in, live_out, masks, at, region)
+    assert got == expected
+    assert [type(x) for value in got for x in value] == [type(x) for value in expected for x in value]
+
+
+def test_value_lines_example() -> None:
+    """Worked by hand, the register of units 0-1 at line 2 of five: line 0 writes it, line 1 reads it, line 2
+    holds it (live through), line 3 reads it, line 4 writes it again. Its value runs from line 0 to the next
+    write at line 4: reads at 1 and 3; of region {2, 4} it frees line 2 only (line 4 writes it)."""
+    ins = (Facts(0b01, 0, 0, 0), Facts(0, 0b01, 0, 0), Facts(0, 0, 0, 0), Facts(0, 0b11, 0, 0),
+           Facts(0b11, 0, 0, 0))
+    live_in = (0, 0b01, 0b11, 0b11, 0)
+    live_out = (0b01, 0b11, 0b11, 0, 0b11)
+    for impl in (lines, compiled):
+        assert impl.value_lines(ins, live_in, live_out, [0b11], 2, {2, 4}) == [(0, 4, [1, 3], array("q", [2]))]
+        # no write at or before line 0 asked about (the mask of unit 5 is never written): from line 0 to the end
+        assert impl.value_lines(ins, live_in, live_out, [1 << 5], 0, {0}) == [(None, 4, [], array("q"))]

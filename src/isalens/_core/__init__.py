@@ -28,14 +28,14 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "Graph", "LaneFacts", "LineColumns",
            "Solution", "UnitFacts", "block_graph", "block_unions", "keyed_rows", "line_counts",
            "line_objects_json", "mask_defined", "maybe_defined", "natural_loops", "needed_uses", "occupied_runs",
-           "schedule_passes", "solve_liveness", "undefined_reads"]
+           "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
 
 
 #: what the extension must define (one compiled function per reference function)
 _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json", "block_graph",
              "natural_loops", "keyed_rows", "schedule_passes",
              # the per-line passes after liveness (isalens._core.lines)
-             "occupied_runs", "line_counts", "block_unions")
+             "occupied_runs", "line_counts", "block_unions", "value_lines")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -87,6 +87,7 @@ if _native is None:
     occupied_runs = lines.occupied_runs
     line_counts = lines.line_counts
     block_unions = lines.block_unions
+    value_lines = lines.value_lines
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -100,3 +101,4 @@ else:
     occupied_runs = _native.occupied_runs
     line_counts = _native.line_counts
     block_unions = _native.block_unions
+    value_lines = _native.value_lines

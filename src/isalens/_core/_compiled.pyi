@@ -6,6 +6,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 from isalens._core.graph import Graph
+from isalens._core.lines import ValueLines
 from isalens._core.listing import LineColumns
 from isalens._core.reading import LineItem
 from isalens._core.reference import LaneFacts, Solution, UnitFacts
@@ -40,3 +41,5 @@ def line_counts(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_
                 uncounted: Collection[int], columns: Sequence[tuple[int, int]]) -> list[list[int]]: ...
 def block_unions(instructions: Sequence[UnitFacts], starts: Sequence[int],
                  ends: Sequence[int]) -> tuple[list[int], list[int]]: ...
+def value_lines(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_out: Sequence[int],
+                masks: Sequence[int], at: int, region: Collection[int]) -> list[ValueLines]: ...

@@ -1723,3 +1723,85 @@ def block_unions(instructions, starts, ends):
         return defs, touches
     finally:
         free(buf)
+
+
+from array import array as _array
+
+
+cdef inline bint _hits(const uint64_t* row, const uint64_t* mw, Py_ssize_t lo, Py_ssize_t hi):
+    """Whether ``row`` shares a unit with the mask's words ``lo..hi-1`` (``hi`` cut to the row's width)."""
+    cdef Py_ssize_t k
+    for k in range(lo, hi):
+        if row[k] & mw[k]:
+            return True
+    return False
+
+
+def value_lines(instructions, live_in, live_out, masks, at, region):
+    """See :func:`isalens._core.lines.value_lines`."""
+    cdef list ms = list(masks)
+    cdef Py_ssize_t n = len(instructions), nm = len(ms), i, j, k, lo, hi, hi_f, hi_s, c_at, d, end, nfree
+    if not (_lines_ok(instructions, live_in, live_out) and type(at) is int and 0 <= at < n
+            and all(type(x) is int and x >= 0 for x in ms)):
+        return _lines_ref.value_lines(instructions, live_in, live_out, masks, at, region)
+    c_at = at
+    cdef _Facts f = _facts_of(instructions)
+    cdef _LineSets s = _sets_of(live_in, live_out, n)
+    cdef Py_ssize_t W = max(f.t.width, s.t.width)
+    cdef uint64_t* mw = <uint64_t*>calloc(W, sizeof(uint64_t))
+    cdef char* inside = <char*>calloc(max(n, 1), 1)
+    cdef long long* frees = <long long*>malloc(max(n, 1) * sizeof(long long))
+    cdef const uint64_t* dr
+    cdef list out = [], reads
+    cdef object fr
+    try:
+        if mw == NULL or inside == NULL or frees == NULL:
+            raise MemoryError()
+        for x in region:
+            if type(x) is int and 0 <= x < n:
+                inside[<Py_ssize_t>x] = 1
+        for j in range(nm):
+            for k in range(W):
+                mw[k] = 0
+            _load_words(ms[j], mw, W)
+            lo = 0
+            while lo < W and not mw[lo]:
+                lo += 1
+            hi = W
+            while hi > lo and not mw[hi - 1]:
+                hi -= 1
+            hi_f = min(hi, f.t.width)
+            hi_s = min(hi, s.t.width)
+            d = -1
+            i = c_at
+            while i >= 0:
+                if _hits(f.t.row(f.rows[4 * i]), mw, lo, hi_f):
+                    d = i
+                    break
+                i -= 1
+            end = n - 1
+            for i in range(c_at + 1, n):
+                if _hits(f.t.row(f.rows[4 * i]), mw, lo, hi_f):
+                    end = i
+                    break
+            reads = []
+            nfree = 0
+            for i in range(d + 1, end + 1):  # d = -1: from line 0
+                dr = f.t.row(f.rows[4 * i])
+                if not (_hits(s.t.row(s.rin[i]), mw, lo, hi_s) or _hits(s.t.row(s.rout[i]), mw, lo, hi_s)
+                        or _hits(dr, mw, lo, hi_f)):
+                    continue
+                if _hits(f.t.row(f.rows[4 * i + 1]), mw, lo, hi_f):
+                    reads.append(i)
+                elif inside[i] and not _hits(dr, mw, lo, hi_f):
+                    frees[nfree] = i
+                    nfree += 1
+            fr = _array("q")
+            if nfree:
+                fr.frombytes(PyBytes_FromStringAndSize(<const char*>frees, nfree * sizeof(long long)))
+            out.append((None if d < 0 else d, end, reads, fr))
+        return out
+    finally:
+        free(mw)
+        free(inside)
+        free(frees)

@@ -1,12 +1,14 @@
 """The reference of the per-line passes after liveness: occupied runs, per-line counts, per-block unions.
 
 Liveness leaves two unit bitsets per line (``live_in``, ``live_out``: non-negative ints, consecutive equal sets
-one int). Three analyses then walk every line once more: live ranges (:mod:`isalens.analysis.lifetimes`: the
+one int). Four analyses then walk every line once more: live ranges (:mod:`isalens.analysis.lifetimes`: the
 runs of lines over which each register is occupied), pressure (:mod:`isalens.analysis.pressure`: how many
-registers each line holds) and the def-use queries at a peak (a block's writes and reads, to pass a block in one
-step). Each is a few bitset operations per line; the compiled core (``_compiled.pyx``) does them on word
-arrays, converting each distinct set once (the instructions' sets through the table the "maybe defined" passes
-keep, which reads all of :class:`~isalens._core.reference.UnitFacts`), and must give identical answers
+registers each line holds), the def-use queries at a peak (a block's writes and reads, to pass a block in one
+step) and the pressure advice (:mod:`isalens.analysis.advice.pressure`: where each value live at the peak is
+read, and where shortening it would free its register). Each is a few bitset operations per line; the compiled
+core (``_compiled.pyx``) does them on word arrays, converting each distinct set once (the instructions' sets
+through the table the "maybe defined" passes keep, which reads all of
+:class:`~isalens._core.reference.UnitFacts`), and must give identical answers
 (tests/property/test_core_differential.py).
 
 Nothing here knows a register file: callers pass the unit masks. A *pair* is units ``2k`` and ``2k + 1`` (a
@@ -15,11 +17,13 @@ VGPR's two 16-bit halves); its slot is unit ``2k``.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Collection, Sequence
 
 from isalens._core.reference import UnitFacts
 
-__all__ = ["COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "block_unions", "line_counts", "occupied_runs"]
+__all__ = ["COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ValueLines", "block_unions", "line_counts",
+           "occupied_runs", "value_lines"]
 
 
 def _bits(mask: int) -> list[int]:
@@ -109,3 +113,35 @@ def block_unions(instructions: Sequence[UnitFacts], starts: Sequence[int], ends:
         defs.append(d)
         touches.append(d | u)
     return defs, touches
+
+
+#: per mask: the last write at or before the line asked about (None: no write), the next write after it (else
+#: the last line), the lines reading the mask in between, and the region's lines it frees (ascending)
+ValueLines = tuple[int | None, int, list[int], "array[int]"]
+
+
+def value_lines(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_out: Sequence[int],
+                masks: Sequence[int], at: int, region: Collection[int]) -> list[ValueLines]:
+    """For each mask (one register's units), the value it holds at line ``at`` (``0 <= at <`` the number of
+    lines): ``(d, end, reads, frees)``. ``d`` is the last line at or before ``at`` writing the mask (None:
+    none), ``end`` the first line after ``at`` writing it (else the last line). Of the lines from ``d + 1``
+    (from 0 without ``d``) to ``end`` where the mask is live in, live out or written, ``reads`` are those
+    reading it, ``frees`` those in ``region`` neither reading nor writing it (where a shorter value would free
+    the register)."""
+    n = len(instructions)
+    out: list[ValueLines] = []
+    for mask in masks:
+        d = next((i for i in range(at, -1, -1) if instructions[i].defs & mask), None)
+        end = next((j for j in range(at + 1, n) if instructions[j].defs & mask), n - 1)
+        reads: list[int] = []
+        frees = array("q")
+        for i in range((0 if d is None else d + 1), end + 1):
+            ins = instructions[i]
+            if not (live_in[i] & mask or live_out[i] & mask or ins.defs & mask):
+                continue
+            if ins.uses & mask:
+                reads.append(i)
+            elif i in region and not ins.defs & mask:
+                frees.append(i)
+        out.append((d, end, reads, frees))
+    return out

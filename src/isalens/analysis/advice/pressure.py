@@ -20,6 +20,7 @@ import math
 from array import array
 from dataclasses import dataclass
 
+from isalens import _core
 from isalens.analysis.advice.model import Advice, AdviceInput, PassResults, Value
 from isalens.analysis.occupancy import OccupancyInputError, occupancy
 from isalens.analysis.pressure import touched
@@ -69,24 +70,14 @@ def candidates(result: PassResults, peak: int, region: frozenset[int]) -> list[C
     frees its register (layout order: the value runs from its last write at or before ``peak`` to the next
     write after it)."""
     ins = result.kernel.instructions
-    live_in, live_out = result.liveness.live_in, result.liveness.live_out
+    regs = registers_in(touched(result.kernel, result.liveness, peak), RegFile.VGPR)
+    # the walk over each value's lines is the core's (isalens._core.value_lines): ~200 values over most of a
+    # dense kernel's lines
+    values = _core.value_lines(ins, result.liveness.live_in, result.liveness.live_out,
+                               [Reg(RegFile.VGPR, reg).mask() for reg in regs], peak, region)
     out = []
-    for reg in registers_in(touched(result.kernel, result.liveness, peak), RegFile.VGPR):
-        mask = Reg(RegFile.VGPR, reg).mask()
-        d = next((i for i in range(peak, -1, -1) if ins[i].defs & mask), None)
-        end = next((j for j in range(peak + 1, len(ins)) if ins[j].defs & mask), len(ins) - 1)
+    for reg, (d, end, uses, frees) in zip(regs, values, strict=True):
         start = 0 if d is None else d
-        uses: list[int] = []
-        frees = array("q")
-        for i in range(start + (0 if d is None else 1), end + 1):
-            x = ins[i]
-            # touched() inlined: this runs for every live register over its whole range
-            if not (live_in[i] & mask or live_out[i] & mask or x.defs & mask):
-                continue
-            if x.uses & mask:
-                uses.append(i)
-            elif i in region and not x.defs & mask:
-                frees.append(i)
         before = max([start, *(u for u in uses if u <= peak)])
         after = min([end, *(u for u in uses if u > peak)])
         out.append(Candidate(reg, d, tuple(uses), frees, any(u in region for u in uses), after - before))

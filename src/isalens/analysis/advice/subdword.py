@@ -17,6 +17,7 @@ instructions removed (one VALU issue each). §1.2 of the domain notes: 20-36 byt
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from isalens.analysis.advice.model import Advice, AdviceInput, PassResults
@@ -243,19 +244,38 @@ def _pack(inp: AdviceInput, p: int, block_start: int) -> Fold | None:
     return Fold(tuple(removed), p, text, "packed", _sizes(inp, *removed), _WIDE)
 
 
+#: per finder, a test on the mnemonic alone that every line it can fold at passes (each finder's own first
+#: check): the walk calls a finder only at such lines, not at every line of the kernel three times
+_MAY_FOLD_AT: tuple[tuple[Callable[[AdviceInput, int, int], Fold | None], Callable[[str], bool]], ...] = (
+    (_pack, lambda m: m == "v_pack_b32_f16"),
+    (_insert, lambda m: without_size_suffix(m) == "v_or_b32"),
+    (_extract, lambda m: _SIXTEEN.search(m) is not None and not m.startswith("v_pk_")),
+)
+
+
 def folds(inp: AdviceInput) -> list[Fold]:
     """Every pack, insert and extract sequence one instruction would do (the widest first: a pack would
     otherwise lose its high-half op to an extract)."""
     graph = inp.analysis.cfg
+    mnemonics = [ins.mnemonic for ins in inp.analysis.kernel.instructions]
+    distinct = set(mnemonics)
+    blocks = graph.blocks
     out = []
     taken: set[int] = set()
-    for finder in (_pack, _insert, _extract):
-        for block in graph.blocks:
-            for i in range(block.start, block.end):
-                fold = finder(inp, i, block.start)
-                if fold is not None and not taken & {*fold.removed, fold.target}:
-                    out.append(fold)
-                    taken |= {*fold.removed, fold.target}
+    for finder, may_fold in _MAY_FOLD_AT:
+        gate = {m for m in distinct if may_fold(m)}
+        if not gate:
+            continue
+        # the lines in the order of a walk over the blocks, each block's lines in order
+        at = sorted((graph.block_of[i], i) for i, m in enumerate(mnemonics) if m in gate)
+        for b, i in at:
+            block = blocks[b]
+            if not block.start <= i < block.end:
+                continue
+            fold = finder(inp, i, block.start)
+            if fold is not None and not taken & {*fold.removed, fold.target}:
+                out.append(fold)
+                taken |= {*fold.removed, fold.target}
     return sorted(out, key=lambda f: f.target)
 
 
