@@ -9,7 +9,7 @@ from isalens.ir.operands import Operand, OtherOperand, RegOperand
 from isalens.isa.amdgcn import classes, encoding
 from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, dual_to_single, is_dpp, vopd_halves
 
-__all__ = ["describe", "modifier_uses", "with_encoding"]
+__all__ = ["describe", "modifier_uses", "rules_size", "with_encoding"]
 
 _OP_SEL = ("op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:", "byte_sel:")
 _OUTPUT = ("clamp", "omod:", "mul:", "div:")
@@ -45,13 +45,12 @@ def modifier_uses(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple
 
 
 def describe(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ...], text: str,
-             target: str, generation: int) -> InstructionFacts:
-    """The facts of one instruction as written (its size by the encoding rules)."""
+             target: str, generation: int, *, sized: bool = True) -> InstructionFacts:
+    """The facts of one instruction as written (its size by the encoding rules; without ``sized``, size 0: a
+    line with encoding words takes its size from them, :func:`with_encoding`, and :func:`rules_size` gives it
+    when a line without words needs it)."""
     klass = classes.class_of(mnemonic, generation)
-    try:
-        size = encoding.text_size(mnemonic, operands, modifiers, target, text).bytes
-    except ValueError:  # an instruction kept with --ignore-unknown: only its encoding words can say
-        size = 0
+    size = rules_size(mnemonic, operands, modifiers, text, target) if sized else 0
     if "::" in text:  # VOPD: each half has its own destination and sources
         kinds: tuple[str | None, ...] = ()
         literals: list[str] = []
@@ -64,6 +63,15 @@ def describe(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str,
         literals = [op.text for op, k in zip(operands, kinds, strict=True) if k == "literal"]
     return InstructionFacts(klass, size, False, kinds, tuple(literals),
                             modifier_uses(mnemonic, operands, modifiers))
+
+
+def rules_size(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ...], text: str,
+               target: str) -> int:
+    """Bytes of the instruction by the encoding rules alone (0 when they do not say)."""
+    try:
+        return encoding.text_size(mnemonic, operands, modifiers, target, text).bytes
+    except ValueError:  # an instruction kept with --ignore-unknown: only its encoding words can say
+        return 0
 
 
 def with_encoding(facts: InstructionFacts, words: tuple[int, ...]) -> InstructionFacts:

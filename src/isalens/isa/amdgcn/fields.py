@@ -225,10 +225,10 @@ KINDS: dict[str, Kind] = {
     "sgpr7": _scalar_name, "mask4": lambda v, f: _bits_list(v, 4),
 }
 
-def _field(bits: int, spec: Spec, family: str) -> Field:
+def _field(bits: int, spec: Spec, family: str, meanings: bool = True) -> Field:
     name, hi, lo, kind = spec
     value = (bits >> lo) & ((1 << (hi - lo + 1)) - 1)
-    return Field(name, hi, lo, value, KINDS[kind](value, family))
+    return Field(name, hi, lo, value, KINDS[kind](value, family) if meanings else "")
 
 
 def _format(w0: int, family: str, generation: int) -> str:
@@ -307,10 +307,12 @@ def _layout(fmt: str, family: str) -> tuple[Spec, ...] | None:
     return LAYOUT_TABLES.get(family, {}).get(base)
 
 
-def decode(words: Sequence[int], generation: int, layout: str) -> Decoded:
+def decode(words: Sequence[int], generation: int, layout: str, *, meanings: bool = True) -> Decoded:
     """Decode the instruction that starts at ``words[0]`` (extra words are ignored).
 
-    ``layout`` is the target's field layout family (``ArchSpec.encoding_layout`` in the arch data).
+    ``layout`` is the target's field layout family (``ArchSpec.encoding_layout`` in the arch data). Without
+    ``meanings`` the fields of the instruction's layout have an empty ``meaning``: the decoder's text reads their
+    values alone, and naming every field cost a fifth of decoding an encoding (docs/performance.md, issue 28).
     """
     if not words:
         raise DecodeError("no words to decode")
@@ -349,7 +351,7 @@ def decode(words: Sequence[int], generation: int, layout: str) -> Decoded:
         for spec in specs:
             if dpp and spec[0] == "SRC0":
                 spec = ("SRC0_ENC", spec[1], spec[2], spec[3])  # the DPP marker; SRC0 is in the DPP dword
-            fields.append(_field(bits, spec, family))
+            fields.append(_field(bits, spec, family, meanings))
         if fmt.endswith("_DPP"):
             fields.extend(_field(bits, s, family) for s in dpp_layout(64))
         elif fmt.endswith("_DPP8"):

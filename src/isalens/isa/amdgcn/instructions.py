@@ -19,7 +19,7 @@ from isalens.ir.program import TargetInfo
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import arity, catalog, decode_cache, semantics
 from isalens.isa.amdgcn.drafts import Draft, DraftInstruction, check_instruction_text
-from isalens.isa.amdgcn.facts import describe, with_encoding
+from isalens.isa.amdgcn.facts import describe, rules_size, with_encoding
 from isalens.isa.amdgcn.syntax import RawInstruction, SyntaxProblem, parse_instruction_text
 
 
@@ -38,11 +38,17 @@ class _Decoded:
     guessed: bool
     notes: tuple[str, ...]
     referenced: int
+    #: the facts as written; their size by the encoding rules only when ``rules_sized`` (else 0, and
+    #: :func:`_plain_facts` sizes them when a line without encoding words needs it)
     facts: InstructionFacts
     #: the text itself: every line with this text shares the one string (a 1M-instruction kernel repeats most)
     text: str = ""
-    #: ``facts`` with the exact size, per number of encoding words (disassembly gives the words of every line)
+    #: ``facts`` with the exact size, per number of encoding words (disassembly gives the words of every line);
+    #: at -1, ``facts`` sized by the encoding rules once a line without words asked (:func:`_plain_facts`)
     sized: dict[int, InstructionFacts] = dataclasses.field(default_factory=dict)
+    #: whether ``facts.size`` is the encoding rules' size: a text first read from a disassembly line (encoding
+    #: words, the exact size) skips that step, a tenth of decoding a text (docs/performance.md, issue 28)
+    rules_sized: bool = True
 
 
 @dataclasses.dataclass(slots=True)
@@ -190,16 +196,24 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
     (one per line). Lines are read in order, so the first error or diagnostic is the one reading them one by
     one would give (a line made from a tail gives neither)."""
     rows: list[Any] = [None] * len(items)
-    missing = _core.keyed_rows(Instruction, first, items, ctx.tails, rows)
-    if not missing:
-        return rows
+    missing: Sequence[int]
+    if items and items[0].address is not None:
+        # a disassembly: its lines have addresses, so no tail serves them (the loop below makes them all, and
+        # leaves any line without an address to the second pass, as the first would have)
+        missing = range(len(items))
+    else:
+        missing = _core.keyed_rows(Instruction, first, items, ctx.tails, rows)
+        if not missing:
+            return rows
     tails = ctx.tails
     cache = ctx.cache
     new = tuple.__new__
+    deferred = False
     for k in missing:
         item = items[k]
         plain = item.address is None and not item.encoding
         if plain and item.text in tails:
+            deferred = True
             continue  # its text was first read a few lines before: made by the second pass below
         decoded = cache.get(item.text)
         if not plain and decoded is not None and not decoded.guessed and decoded.branch_raw is None \
@@ -207,7 +221,8 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
             # a disassembly's line (address, words) of a text decoded before, no branch target to resolve: what
             # build_instruction gives, made here (a library's code objects are millions of such lines)
             encoding = item.encoding
-            facts = (decoded.sized.get(len(encoding)) or _sized(decoded, encoding)) if encoding else decoded.facts
+            facts = (decoded.sized.get(len(encoding)) or _sized(decoded, encoding)) if encoding \
+                else _plain_facts(decoded, ctx)
             rows[k] = new(Instruction, (first + k, item.line, decoded.text, decoded.mnemonic, decoded.operands,
                                         decoded.modifiers, decoded.defs, decoded.uses, decoded.branch, None,
                                         item.address, encoding, 0, 0, False, decoded.ops, decoded.referenced, facts))
@@ -216,7 +231,8 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
         decoded = ctx.cache[item.text]
         if plain and not decoded.guessed and not decoded.notes:
             tails[item.text] = tuple(ins)[2:]
-    _core.keyed_rows(Instruction, first, items, tails, rows)
+    if deferred:
+        _core.keyed_rows(Instruction, first, items, tails, rows)
     return rows
 
 
@@ -242,13 +258,26 @@ def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: Rea
     return Instruction(index, item.line, decoded.text, decoded.mnemonic, decoded.operands, decoded.modifiers,
                        decoded.defs, decoded.uses, decoded.branch, target, item.address, item.encoding, 0, 0,
                        decoded.guessed, decoded.ops, decoded.referenced,
-                       _sized(decoded, item.encoding) if item.encoding else decoded.facts)
+                       _sized(decoded, item.encoding) if item.encoding else _plain_facts(decoded, ctx))
 
 
 def _sized(decoded: _Decoded, words: tuple[int, ...]) -> InstructionFacts:
     facts = decoded.sized.get(len(words))
     if facts is None:
         facts = decoded.sized[len(words)] = with_encoding(decoded.facts, words)
+    return facts
+
+
+def _plain_facts(decoded: _Decoded, ctx: ReadContext) -> InstructionFacts:
+    """``decoded.facts`` with the size by the encoding rules, for a line without encoding words."""
+    if decoded.rules_sized:
+        return decoded.facts
+    facts = decoded.sized.get(-1)
+    if facts is None:
+        f = decoded.facts
+        size = rules_size(decoded.mnemonic, decoded.operands, decoded.modifiers, decoded.text,
+                          ctx.target.name)
+        facts = decoded.sized[-1] = InstructionFacts(f.klass, size, False, f.constants, f.literals, f.modifiers)
     return facts
 
 
@@ -294,9 +323,11 @@ def _decode(item: DraftInstruction, ctx: ReadContext) -> _Decoded:
         if isinstance(op, RegOperand):
             referenced |= op.mask
     referenced &= ~unread  # printed, not read: nothing to allocate
-    facts = describe(ops[0], tuple(operands), tuple(modifiers), item.text, ctx.target.name, ctx.target.generation)
+    sized = not item.encoding
+    facts = describe(ops[0], tuple(operands), tuple(modifiers), item.text, ctx.target.name, ctx.target.generation,
+                     sized=sized)
     return _Decoded(ops[0], tuple(operands), tuple(modifiers), defs, uses, branch, branch_raw, tuple(ops),
-                    guessed, tuple(notes), referenced, facts, item.text)
+                    guessed, tuple(notes), referenced, facts, item.text, rules_sized=sized)
 
 
 def _check_extra_operands(raw: RawInstruction, ctx: ReadContext, line: int, guessed: bool) -> None:

@@ -76,7 +76,7 @@ def objdump_listing(sections: Sequence[Section], target: str, *, symbols: Collec
                 if row is None:
                     lines.append("\t\t...")
                     continue
-                address, (_result, text, _plain, words, branch) = row
+                address, (_result, text, _plain, words, branch, _size, _note) = row
                 text = "\t" + text
                 encoding = " ".join(f"{w:08X}" for w in words)
                 tail = _branch_comment(words[0], address, section.symbols) if branch else ""
@@ -144,25 +144,29 @@ def _section(section: Section, target: str, wave64: bool, chosen: Collection[str
 def _block(words: array[int], index: int, stop: int, base: int, target: str, wave64: bool,
            notes: list[str]) -> list[_Row]:
     rows: list[_Row] = []
-    one = _caches(target, wave64)[0]  # looked up here first: most instructions are one dword seen before
+    caches = _caches(target, wave64)
+    one = caches[0]  # looked up here first: most instructions are one dword seen before
+    n = len(words)
     while index < stop:
-        zeros = index
-        while zeros < stop and words[zeros] == 0:
-            zeros += 1
-        if zeros - index >= 2:  # at least 8 zero bytes: whole dwords skipped
+        word = words[index]
+        if not word and index + 1 < stop and not words[index + 1]:  # at least 8 zero bytes: whole dwords skipped
+            zeros = index + 2
+            while zeros < stop and not words[zeros]:
+                zeros += 1
             rows.append(None)
             index = zeros
             continue
+        entry = one.get(word) or _decoded(words, index, target, wave64, caches)
+        size = entry[5]
+        if not size:
+            result = entry[0]
+            assert isinstance(result, Diagnostic)
+            raise NotDecoded(f"{result.reason} at {base + 4 * index:#x}")
         address = base + 4 * index
-        entry = one.get(words[index]) or _decoded(words, index, target, wave64)
-        result = entry[0]
-        if isinstance(result, Diagnostic):
-            raise NotDecoded(f"{result.reason} at {address:#x}")
-        size = result.size // 4
-        if index + size > len(words):
+        if index + size > n:
             raise NotDecoded(f"instruction at {address:#x} runs past the section's end")
-        if result.note:
-            notes.append(f"{address:#x}: {result.note}")
+        if entry[6]:
+            notes.append(f"{address:#x}: {entry[6]}")
         rows.append((address, entry))
         index += size
     return rows
@@ -170,8 +174,8 @@ def _block(words: array[int], index: int, stop: int, base: int, target: str, wav
 
 #: a decoded instruction (or the decoder's diagnostic), its text, whether the ``objdump`` reader reads that text
 #: back unchanged from a listing line (:func:`_reads_back`), its dwords, and whether it branches (a comment
-#: naming the target follows it)
-_Entry = tuple["Text | Diagnostic", str, bool, tuple[int, ...], bool]
+#: naming the target follows it); then its length in dwords (0: a diagnostic) and its note ("" when none)
+_Entry = tuple["Text | Diagnostic", str, bool, tuple[int, ...], bool, int, str]
 #: (target, wave64) -> the instructions decoded so far: code repeats its encodings, and decoding one costs tens
 #: of microseconds. Three dictionaries: one-dword instructions by their dword; the others by their first two
 #: dwords (None there when the instruction is longer than two); those by their first three
@@ -187,13 +191,14 @@ def _caches(target: str, wave64: bool) -> _Cache:
     return caches
 
 
-def _decoded(words: array[int], index: int, target: str, wave64: bool) -> _Entry:
+def _decoded(words: array[int], index: int, target: str, wave64: bool, caches: _Cache) -> _Entry:
     """``decode_text`` of the instruction at ``words[index]``, remembered by its dwords. A one-dword instruction
     depends on its dword alone: its format and length follow from it (a literal or a second dword would make it
     longer), and its text from its fields (``tests/unit/test_decoder_listing.py`` checks the decoder agrees with
     any next dword). A longer one's length follows from its first two dwords (format, and source fields naming a
-    literal), and its text from its own dwords."""
-    one, two, three = _caches(target, wave64)
+    literal), and its text from its own dwords. ``caches``: ``_caches(target, wave64)``, looked up once per
+    block by the caller."""
+    one, two, three = caches
     first = words[index]
     hit = one.get(first)
     if hit is not None:
@@ -213,9 +218,9 @@ def _decoded(words: array[int], index: int, target: str, wave64: bool) -> _Entry
     if isinstance(result, Text):
         # the words its key holds (a hit elsewhere has the same ones): no slice per instruction
         entry = (result, result.text, _reads_back(result.text), tuple(words[index:index + result.size // 4]),
-                 result.mnemonic in _BRANCHES)
+                 result.mnemonic in _BRANCHES, result.size // 4, result.note or "")
     else:
-        entry = (result, "", False, (), False)
+        entry = (result, "", False, (), False, 0, "")
     if result.size == 4 and isinstance(result, Text):  # a diagnostic may be about what follows (a literal cut off)
         one[first] = entry
     elif result.size <= 8:
@@ -309,7 +314,7 @@ def objdump_drafts(sections: Sequence[Section], target: str, *, symbols: Collect
                 line += 1
                 if row is None:
                     continue
-                address, (_result, text, plain, words, branch) = row
+                address, (_result, text, plain, words, branch, _size, _note) = row
                 if end is not None and address >= end:
                     continue
                 if not plain:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from isalens.isa.amdgcn.fields import Decoded, inline_integer
 
@@ -163,15 +164,17 @@ def _fill(template: str, d: Decoded, layout: str, literal: int | None,
     how a literal of a 16-bit operand prints (:func:`_literal16`); ``wide``: gfx12.5 only, the type of the
     instruction's 64-bit operands (:func:`_literal64_text`), whose literals ROCm LLVM prints by rules of their
     own (a 32-bit literal is the high half of a float64, an integer's low half)."""
+    parts = _template_parts(template)
     halves = _true16(template, d)
     lit64 = d.get("LIT64")
 
-    def sub(m: re.Match[str]) -> str:
-        name, file, count = m.group(1), m.group(2), int(m.group(3) or 1)
+    def sub(name: str, file: str | None, count: int) -> str:
         if name == "LITERAL":
             if literal is None:
                 raise _Unsupported("literal operand without a literal dword")
             return _literal_text(literal, count, layout)
+        if file is None:  # every template names the file of its fields' placeholders but {LITERAL}'s
+            raise _Unsupported(f"placeholder {name} without a register file")
         value = _value(d, name)
         nine = name in _NINE_BIT or (name == "SRC0" and d.format in ("VOP1", "VOP2", "VOPC"))
         if name in SOURCE_FIELDS and value == 254 and lit64 is not None:
@@ -203,7 +206,29 @@ def _fill(template: str, d: Decoded, layout: str, literal: int | None,
             text = f"neg({text})" if constant else f"-{text}"  # LLVM: neg(0.5), but -v1
         return text
 
-    return _PLACEHOLDER.sub(sub, template)
+    head, placeholders = parts
+    out = [head]
+    for name, file, count, after in placeholders:
+        out.append(sub(name, file, count))
+        out.append(after)
+    return "".join(out)
+
+
+#: (the text before the first placeholder, then per placeholder: its field name, register file (None when it
+#: names none), operand count and the text after it up to the next)
+_Parts = tuple[str, tuple[tuple[str, "str | None", int, str], ...]]
+
+
+@lru_cache(maxsize=8192)
+def _template_parts(template: str) -> _Parts:
+    """``template`` cut at its placeholders for :func:`_fill`, what ``_PLACEHOLDER.sub`` would visit: parsed
+    once per template instead of once per instruction."""
+    matches = list(_PLACEHOLDER.finditer(template))
+    if not matches:
+        return template, ()
+    ends = [m.start() for m in matches[1:]] + [len(template)]
+    return template[:matches[0].start()], tuple((m.group(1), m.group(2), int(m.group(3) or 1), template[m.end():end])
+                                                for m, end in zip(matches, ends, strict=True))
 
 
 def _true16(template: str, d: Decoded) -> bool:

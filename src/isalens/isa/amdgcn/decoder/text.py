@@ -460,7 +460,7 @@ def decode_text(words: Sequence[int], target: str, *, hardware: bool = False, wa
     generation = {"gfx6": 6, "gfx7": 7, "gfx8": 8}.get(family) or (9 if layout_of(family) == "gfx9"
                                                                    else int(layout_of(family)[3:]))
     try:
-        d = decode(words, generation, layout_of(family))
+        d = decode(words, generation, layout_of(family), meanings=False)
     except DecodeError as e:
         return Diagnostic("", 4, tuple(words[:1]), str(e))
     if d.format in ("VFLAT", "VSCRATCH", "VGLOBAL"):
