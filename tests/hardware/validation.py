@@ -290,6 +290,8 @@ OpenCL C reproducing each benchmark's loop shape as its documentation describes 
   that level as `--memory-level`.
 - `mfma_loop.cl`: clpeak's `mfma_*` HIP kernels on CDNA3: 8 accumulators per wave, one 16x16 MFMA into
   each per loop iteration (f16, bf16, i8, fp8 forms).
+- `fma_independent.cl`: Chips and Cheese's OpenCL FP32 FMA rate test: 8 `float4` accumulators per
+  work-item, each updated `v += a * v` once per loop iteration (32 independent chains per lane).
 
 ## How predictions are computed
 
