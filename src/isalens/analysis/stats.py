@@ -291,10 +291,19 @@ _KNOWN = frozenset({"v_mov_b32", "v_lshlrev_b32", "v_mul_u32_u24", "v_mul_lo_u32
                     "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32", "v_and_b32"})
 
 
+#: mnemonic -> its :func:`_affine_base` (a library's kernels use a few hundred distinct mnemonics; the dataflow
+#: asked once per instruction per round: a fifth of a scan's statistics time, docs/performance.md)
+_BASES: dict[str, str | None] = {}
+
+
 def _affine_base(mnemonic: str) -> str | None:
     """The mnemonic without its _e32/_e64 suffix when :func:`_value` knows it, else None."""
-    base = without_size_suffix(mnemonic)
-    return base if base in _KNOWN else None
+    try:
+        return _BASES[mnemonic]
+    except KeyError:
+        base = without_size_suffix(mnemonic)
+        known = _BASES[mnemonic] = base if base in _KNOWN else None
+        return known
 
 
 def _transfer(ins: Instruction, state: _Affine, packed_ids: bool) -> None:
