@@ -10,7 +10,7 @@ import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["cache_directory", "read_sealed", "write_sealed"]
+__all__ = ["cache_directory", "owned_by_user", "read_sealed", "write_file", "write_sealed"]
 
 
 def cache_directory() -> Path:
@@ -25,7 +25,7 @@ def read_sealed(path: Path, magic: bytes, max_bytes: int) -> bytes | None:
     try:
         with path.open("rb") as f:
             st = os.fstat(f.fileno())
-            if st.st_uid != os.getuid() or st.st_mode & 0o022:
+            if not owned_by_user(st):
                 return None
             data = f.read(max_bytes + 1)
     except OSError:
@@ -39,6 +39,17 @@ def read_sealed(path: Path, magic: bytes, max_bytes: int) -> bytes | None:
 def write_sealed(path: Path, magic: bytes, payload: bytes) -> None:
     """Write ``payload`` to ``path`` atomically (a temporary file of mode 0600 renamed over the old one: a reader
     sees the old file or the new one); an unwritable cache directory is no error."""
+    write_file(path, magic + hashlib.sha256(payload).digest() + payload)
+
+
+def owned_by_user(st: os.stat_result) -> bool:
+    """Whether a file of status ``st`` is this user's own and writable by no one else (a cache file read at all)."""
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` as :func:`write_sealed` does (atomically, mode 0600; never an error), for a file
+    that carries its own digests (isa/amdgcn/decode_cache.py)."""
     import tempfile  # on use: a run whose caches are complete writes nothing
 
     try:
@@ -46,7 +57,7 @@ def write_sealed(path: Path, magic: bytes, payload: bytes) -> None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(magic + hashlib.sha256(payload).digest() + payload)
+                f.write(data)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)

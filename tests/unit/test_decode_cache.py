@@ -33,9 +33,36 @@ def _files(xdg: Path) -> list[Path]:
     return sorted((xdg / "isalens" / "decoded").glob("*.pickle"))
 
 
+def _seal_header(path: Path, header: bytes, body: bytes = b"") -> None:
+    """A file in the cache's format (decode_cache's docstring) with a correct header digest: the magic line, the
+    header's SHA-256 and length (8 bytes, little-endian), the header, the body."""
+    path.write_bytes(decode_cache._MAGIC + hashlib.sha256(header).digest() + len(header).to_bytes(8, "little")
+                     + header + body)
+
+
 def _seal(path: Path, payload: bytes) -> None:
-    """A file in the cache's format with a correct digest (what a damaged-but-resigned file would be)."""
-    path.write_bytes(decode_cache._MAGIC + hashlib.sha256(payload).digest() + payload)
+    """``payload``, a pickled (index, chunk key -> chunk bytes), in the cache's format with correct digests (what a
+    damaged-but-resigned file would be): the header holds each chunk's offset in the body, length and SHA-256."""
+    index, chunks = pickle.loads(payload)
+    body, table = b"", {}
+    for key, data in chunks.items():
+        table[key] = (len(body), len(data), hashlib.sha256(data).digest())
+        body += data
+    _seal_header(path, pickle.dumps((index, table)), body)
+
+
+def _logical(payload: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The index and chunks of a file's content after its magic line (what ``Store.payload`` returns), every digest
+    checked."""
+    size = int.from_bytes(payload[32:40], "little")
+    header, body = payload[40:40 + size], payload[40 + size:]
+    assert hashlib.sha256(header).digest() == payload[:32]
+    index, table = pickle.loads(header)
+    chunks = {}
+    for key, (offset, length, digest) in table.items():
+        chunks[key] = body[offset:offset + length]
+        assert hashlib.sha256(chunks[key]).digest() == digest
+    return index, chunks
 
 
 def _bucket(text: str, bits: int) -> str:
@@ -83,6 +110,7 @@ def test_warm_run_equals_uncached_and_reads_the_cache(tmp_path: Path, oracle: st
 def test_damaged_file_is_ignored_and_rewritten(tmp_path: Path, oracle: str, damage: str) -> None:
     _run(tmp_path)
     [path] = _files(tmp_path)
+    stored = decode_cache.load(path, _accept)
     data = bytearray(path.read_bytes())
     if damage == "flip":
         data[len(data) // 2] ^= 0x40
@@ -93,9 +121,13 @@ def test_damaged_file_is_ignored_and_rewritten(tmp_path: Path, oracle: str, dama
     else:
         data[:] = b"not a cache at all\n" * 100
     path.write_bytes(bytes(data))
-    assert decode_cache.load(path, _accept) == {}
+    damaged = decode_cache.load(path, _accept)
+    # a flipped byte in the body loses its chunk only, a truncated file the chunks cut off (each chunk has its own
+    # digest and place); a file of another kind gives nothing
+    assert damaged.items() < stored.items()
+    assert damage in ("flip", "truncate") or damaged == {}
     assert _run(tmp_path) == oracle
-    assert decode_cache.load(path, _accept)  # written again, valid
+    assert decode_cache.load(path, _accept) == stored  # written again, whole
 
 
 def test_hostile_payload_with_a_valid_digest_is_refused(tmp_path: Path) -> None:
@@ -105,13 +137,13 @@ def test_hostile_payload_with_a_valid_digest_is_refused(tmp_path: Path) -> None:
     assert decode_cache.load(path, _accept) == {}
     _write(path, {"s_nop 0": decode_cache.load})  # an isalens function, not a class
     assert decode_cache.load(path, _accept) == {}
-    _seal(path, pickle.dumps(({}, {"s_nop 0": os.getcwd})))  # the same in the chunk table itself
+    _seal_header(path, pickle.dumps(({}, {"s_nop 0": os.getcwd})))  # the same in the chunk table itself
     assert decode_cache.load(path, _accept) == {}
-    _seal(path, pickle.dumps((os.getcwd, {})))  # and in the index
+    _seal_header(path, pickle.dumps((os.getcwd, {})))  # and in the index
     assert decode_cache.load(path, _accept) == {}
-    _seal(path, pickle.dumps(["not", "a", "dict"]))
+    _seal_header(path, pickle.dumps(["not", "a", "dict"]))
     assert decode_cache.load(path, _accept) == {}
-    _seal(path, pickle.dumps({"s_nop 0": pickle.dumps({"s_nop 0": 1})}))  # the mnemonic-keyed format 2: no index
+    _seal_header(path, pickle.dumps({"s_nop 0": pickle.dumps({"s_nop 0": 1})}))  # mnemonic-keyed format 2: no index
     assert decode_cache.load(path, _accept) == {}
     _seal(path, pickle.dumps(({}, {"s_nop 0": pickle.dumps(["not", "a", "dict"])})))
     assert decode_cache.load(path, _accept) == {}
@@ -157,7 +189,7 @@ def test_chunks_are_unpickled_on_demand_and_written_back_unchanged(tmp_path: Pat
     assert store.take(next(iter(same))) == {}  # taken once only
     assert set(store.taken) == {_bucket(asked, 2)}
     payload = store.payload([*same.items(), (asked, 77)], lambda e: True)
-    index, chunks = pickle.loads(payload)
+    index, chunks = _logical(payload)
     assert index["s_nop"] == (2, 13) and index["v_mov_b32"] == (2, 1)  # 13 needs 0 bits (< 16): not outgrown
     changed = {key for key in chunks if chunks[key] != before.get(key)}
     assert changed == {_bucket(asked, 2)}
@@ -174,7 +206,7 @@ def test_a_mnemonic_is_split_into_chunks_of_at_most_chunk_texts_on_average(tmp_p
     assert decode_cache.CHUNK_TEXTS == 16
     texts = {f"v_add_u32 v{i}, v1, v2": i for i in range(count)}
     store = decode_cache.Store(tmp_path / "none.pickle", _accept)
-    index, chunks = pickle.loads(store.payload(texts.items(), _accept))
+    index, chunks = _logical(store.payload(texts.items(), _accept))
     assert index == {"v_add_u32": (expected_bits, count)}
     want: dict[str, dict[str, int]] = {}
     for text, i in texts.items():
@@ -191,7 +223,7 @@ def test_an_outgrown_mnemonic_is_numbered_again_and_others_stay(tmp_path: Path) 
     store = decode_cache.Store(path, _accept)
     kept = store.raw["s_endpgm 0"]
     new = {f"s_nop {i}": i for i in range(3, 40)}
-    index, chunks = pickle.loads(store.payload(new.items(), _accept))
+    index, chunks = _logical(store.payload(new.items(), _accept))
     assert index == {"s_nop": (2, 40), "s_endpgm": (0, 1)}
     assert chunks["s_endpgm 0"] == kept
     everything = {**old, **new}
@@ -282,3 +314,37 @@ def test_a_run_names_its_file_by_fingerprint_and_prunes_stale_ones(tmp_path: Pat
     [path] = _files(tmp_path)
     assert path.name.startswith(decode_cache._prefix() + "-")
     assert not stale.exists()
+
+
+def test_opening_a_file_reads_its_header_and_each_chunk_is_checked_when_taken(tmp_path: Path) -> None:
+    """Start-up: a store reads the header (index, where each chunk is) and no chunk; a chunk is read when taken and
+    used only if its own digest matches, so a damaged chunk loses its texts and no other; table entries pointing
+    outside the body, or not (offset, length, SHA-256), are not chunks."""
+    path = tmp_path / "x.pickle"
+    texts = {f"s_nop {i}": i for i in range(12)}
+    _write(path, {**texts, "v_mov_b32 v0, 0": 100}, bits=2)
+    index, chunks = _logical(path.read_bytes()[len(decode_cache._MAGIC):])
+    victim = _bucket("s_nop 0", 2)
+    body, table = b"", {}
+    for key, data in chunks.items():
+        # the victim's bytes replaced by a well-formed chunk of other content, its recorded digest kept
+        stored = data if key != victim else pickle.dumps({"s_nop 0": 999})
+        table[key] = (len(body), len(stored), hashlib.sha256(data).digest())
+        body += stored
+    table["s_nop 9"] = (len(body), 10, bytes(32))  # beyond the body
+    table["s_nop 8"] = (0, 1)  # not (offset, length, digest)
+    _seal_header(path, pickle.dumps((index, table)), body)
+    store = decode_cache.Store(path, lambda e: isinstance(e, int))
+    assert store.index == index and "s_nop 9" not in store.raw and "s_nop 8" not in store.raw
+    assert store.take("s_nop 0") == {}  # the damaged chunk: nothing from it
+    other = next(t for t in texts if _bucket(t, 2) != victim)
+    assert store.take(other) == {t: i for t, i in texts.items() if _bucket(t, 2) == _bucket(other, 2)}
+    assert store.take("v_mov_b32 v0, 0") == {"v_mov_b32 v0, 0": 100}
+    # written back: the damaged chunk is gone, the others are there byte for byte
+    index2, chunks2 = _logical(store.payload([], _accept))
+    assert index2 == index and chunks2 == {k: v for k, v in chunks.items() if k != victim}
+    # the header itself is used only under its own digest
+    data = bytearray(path.read_bytes())
+    data[len(decode_cache._MAGIC):len(decode_cache._MAGIC) + 32] = bytes(32)
+    path.write_bytes(bytes(data))
+    assert decode_cache.Store(path, _accept).index == {} and decode_cache.load(path, _accept) == {}

@@ -11,19 +11,23 @@ is picked by the CRC-32 of the text; ``bits`` grows with the mnemonic's count, s
 that it has not decoded. A small kernel of a target once used for a big one unpickles about its own texts, not
 the big one's: one chunk per mnemonic made the 812-instruction example unpickle most of the dense kernel's 12,000
 texts.
-Chunks never unpickled are written back as they were read. Dataclass entries are pickled as their
+Chunks never unpickled are written back as they were read. The file is read lazily too: after the magic line come
+the SHA-256 and the length of a header (the index, and each chunk's offset, length and SHA-256), then the chunks'
+bytes; opening a file reads and checks the header only, and a chunk is read and checked when it is taken. A file
+holding a 1M-instruction kernel's texts (34 MB) made every later small run of its target read and hash it whole:
+0.09 s of a 0.27 s run (docs/performance.md, seventeenth session). Dataclass entries are pickled as their
 constructor call (:class:`_Pickler`), which Python 3.11 rebuilds several times faster than through
 ``__setstate__`` (that calls ``dataclasses.fields()`` per object).
 
 The file is named by a key that changes whenever its content could: the isalens version and the size and
 modification time of every source and table file of the readers (``isalens/isa``, ``isalens/ir``), so an edited
-table or decoder never meets an old file. Nothing read is trusted: the payload carries its SHA-256 and is read
-only if the digest matches and the file is this user's own, writable by no one else (isalens/cachefile.py); the
-unpickler builds only isalens classes and plain containers, and the caller checks each entry's type; a file
-failing any of this is ignored (and rewritten at exit). ``ISALENS_DECODE_CACHE=0`` turns the cache off;
-``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``). A file's name starts with the key's fingerprint;
-a run that writes removes files of other fingerprints unwritten for a week, the oldest of them beyond 1 GiB,
-and temporary files of killed writers (:func:`prune`), so upgrades and edits do not grow the directory.
+table or decoder never meets an old file. Nothing read is trusted: the header and every chunk carry their SHA-256
+and are used only if the digest matches and the file is this user's own, writable by no one else
+(isalens/cachefile.py); the unpickler builds only isalens classes and plain containers, and the caller checks each
+entry's type; a file or chunk failing any of this is ignored (and rewritten at exit). ``ISALENS_DECODE_CACHE=0``
+turns the cache off; ``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``). A file's name starts with the key's
+fingerprint; a run that writes removes files of other fingerprints unwritten for a week, the oldest of them beyond
+1 GiB, and temporary files of killed writers (:func:`prune`), so upgrades and edits do not grow the directory.
 """
 
 from __future__ import annotations
@@ -36,14 +40,14 @@ import os
 import pickle
 import time
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from isalens.cachefile import cache_directory, read_sealed, write_sealed
+from isalens.cachefile import cache_directory, owned_by_user, write_file
 from isalens.version import __version__
 
-_MAGIC = b"isalens-decoded-3\n"
+_MAGIC = b"isalens-decoded-4\n"
 #: a file larger than this is not read (a 100,000-text cache is about 15 MB)
 _MAX_BYTES = 256 << 20
 _PACKAGE = Path(__file__).resolve().parents[2]  # src/isalens
@@ -213,8 +217,9 @@ class Store:
         self.entry_ok = entry_ok
         #: mnemonic -> (the bits its chunks are numbered with, how many texts it holds)
         self.index: dict[str, tuple[int, int]]
-        #: chunk key -> its pickled entries (written back as they are unless the chunk gained texts)
-        self.raw: dict[str, bytes]
+        #: chunk key -> its pickled entries (written back as they are unless the chunk gained texts), each read
+        #: from the file when first asked for
+        self.raw: MutableMapping[str, bytes]
         self.index, self.raw = _read_chunks(path)
         #: chunk key -> the texts it holds, for every chunk taken (its entries went to the caller)
         self.taken: dict[str, frozenset[str]] = {}
@@ -280,7 +285,7 @@ class Store:
                 if not chunk.keys() <= self.taken.get(key, frozenset()) or key not in self.raw:
                     self.raw[key] = _dumps(chunk)
                     self.taken[key] = frozenset(chunk)
-        return pickle.dumps((self.index, self.raw), protocol=pickle.HIGHEST_PROTOCOL)
+        return _encode(self.index, self.raw)
 
 
 #: the open store of each cache file (one per target, wave size and policy in a process)
@@ -289,7 +294,7 @@ _STORES: dict[Path, Store] = {}
 
 def open_store(path: Path, entry_ok: Callable[[Any], bool]) -> Store:
     """The store of ``path``, read once per process (a missing, damaged, foreign or unsafely owned file gives an
-    empty store; :func:`isalens.cachefile.read_sealed`; never an error: the cache only saves time)."""
+    empty store: :func:`_read_chunks`; never an error: the cache only saves time)."""
     store = _STORES.get(path)
     if store is None:
         store = _STORES[path] = Store(path, entry_ok)
@@ -305,16 +310,109 @@ def load(path: Path, entry_ok: Callable[[Any], bool]) -> dict[str, Any]:
     return entries
 
 
-def _read_chunks(path: Path) -> tuple[dict[str, tuple[int, int]], dict[str, bytes]]:
-    """The index and the chunks of ``path``'s payload; none when it is not (a dict of mnemonics to bits and
-    counts, a dict of chunk keys to bytes)."""
-    payload = read_sealed(path, _MAGIC, _MAX_BYTES)
-    obj = _unpickle_any(payload) if payload is not None else None
+#: the header's digest and length, after the magic line
+_HEAD = 32 + 8
+
+
+def _read_chunks(path: Path) -> tuple[dict[str, tuple[int, int]], MutableMapping[str, bytes]]:
+    """The index and the chunks of ``path`` (read on demand); none when the file is missing, too large, not this
+    user's own, of another format or its header is damaged (a dict of mnemonics to bits and counts, a dict of
+    chunk keys to the offset, length and digest of their bytes in the file)."""
+    try:
+        f = path.open("rb")
+    except OSError:
+        return {}, _Chunks(None, {})
+    try:
+        st = os.fstat(f.fileno())
+        head = f.read(len(_MAGIC) + _HEAD)
+        size = int.from_bytes(head[len(_MAGIC) + 32:], "little")
+        if not (owned_by_user(st) and st.st_size <= _MAX_BYTES and len(head) == len(_MAGIC) + _HEAD
+                and head.startswith(_MAGIC) and size <= st.st_size):
+            raise OSError("not a decode cache of this format")
+        header = f.read(size)
+        if hashlib.sha256(header).digest() != head[len(_MAGIC):len(_MAGIC) + 32]:
+            raise OSError("damaged")
+    except OSError:
+        f.close()
+        return {}, _Chunks(None, {})
+    obj = _unpickle_any(header)
     if not (isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], dict) and isinstance(obj[1], dict)):
-        return {}, {}
+        f.close()
+        return {}, _Chunks(None, {})
     index = {k: v for k, v in obj[0].items() if isinstance(k, str) and isinstance(v, tuple) and len(v) == 2
              and all(type(n) is int for n in v) and 0 <= v[0] <= _MAX_BITS and v[1] >= 0}
-    return index, {k: v for k, v in obj[1].items() if isinstance(k, str) and isinstance(v, bytes)}
+    start = len(_MAGIC) + _HEAD + size
+    body = st.st_size - start
+    where = {k: (start + v[0], v[1], v[2]) for k, v in obj[1].items()
+             if isinstance(k, str) and isinstance(v, tuple) and len(v) == 3 and type(v[0]) is int
+             and type(v[1]) is int and isinstance(v[2], bytes) and len(v[2]) == 32 and v[0] >= 0
+             and v[1] >= 0 and v[0] + v[1] <= body}
+    return index, _Chunks(f, where)
+
+
+class _Chunks(MutableMapping[str, bytes]):
+    """A file's chunks by key: each read from the file (and its digest checked) when first asked for; a chunk that
+    cannot be read or fails its digest is not there. Chunks set here replace the file's."""
+
+    def __init__(self, file: io.BufferedReader | None, where: dict[str, tuple[int, int, bytes]]) -> None:
+        #: the file, open while chunks may be read from it (a file renamed over it by another run leaves this one
+        #: readable: each run reads the file it opened)
+        self._file = file
+        #: key -> (offset in the file, length, SHA-256) of the chunks not read yet
+        self._where = where
+        self._read: dict[str, bytes] = {}
+
+    def __del__(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+    def __getitem__(self, key: str) -> bytes:
+        data = self._read.get(key)
+        if data is not None:
+            return data
+        offset, length, digest = self._where.pop(key)  # KeyError: not stored
+        try:
+            data = os.pread(self._file.fileno(), length, offset) if self._file is not None else b""
+        except OSError:
+            data = b""
+        if len(data) != length or hashlib.sha256(data).digest() != digest:
+            raise KeyError(key)  # damaged: as if never stored (the run decodes its texts and writes the chunk)
+        self._read[key] = data
+        return data
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._read or key in self._where
+
+    def __setitem__(self, key: str, data: bytes) -> None:
+        self._where.pop(key, None)
+        self._read[key] = data
+
+    def __delitem__(self, key: str) -> None:
+        if key not in self:
+            raise KeyError(key)
+        self._where.pop(key, None)
+        self._read.pop(key, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._read, *self._where])
+
+    def __len__(self) -> int:
+        return len(self._read) + len(self._where)
+
+
+def _encode(index: dict[str, tuple[int, int]], chunks: MutableMapping[str, bytes]) -> bytes:
+    """The file after its magic line: the header's SHA-256 and length, the header (the index, and each chunk's
+    offset in the body, length and SHA-256), the body (every chunk readable from ``chunks``, in key order)."""
+    body = io.BytesIO()
+    table: dict[str, tuple[int, int, bytes]] = {}
+    for key in sorted(chunks):
+        data = chunks.get(key)
+        if data is None:  # damaged in the file: dropped
+            continue
+        table[key] = (body.tell(), len(data), hashlib.sha256(data).digest())
+        body.write(data)
+    header = pickle.dumps((index, table), protocol=pickle.HIGHEST_PROTOCOL)
+    return hashlib.sha256(header).digest() + len(header).to_bytes(8, "little") + header + body.getvalue()
 
 
 def _unpickle_any(data: bytes) -> Any:
@@ -389,11 +487,11 @@ def _save_all() -> None:
 
 
 def _save(path: Path, store: Store, cache: dict[str, Any], keep: Callable[[Any], bool]) -> None:
-    """Write the store's new payload (:func:`isalens.cachefile.write_sealed`); an entry that cannot be pickled
+    """Write the store's new payload (:func:`isalens.cachefile.write_file`); an entry that cannot be pickled
     is no error."""
     try:
         payload = store.payload(list(cache.items()), keep)
     except Exception:  # a cache that cannot be written only costs time next run
         return
-    if len(payload) <= _MAX_BYTES:
-        write_sealed(path, _MAGIC, payload)
+    if len(_MAGIC) + len(payload) <= _MAX_BYTES:
+        write_file(path, _MAGIC + payload)
