@@ -54,6 +54,9 @@ def main() -> int:
     parser.add_argument("--no-parse", action="store_true", help="skip reading the listings into kernels")
     parser.add_argument("--via-text", action="store_true",
                         help="also time our decoder's listing written as text and read back (before issue 28's drafts)")
+    parser.add_argument("--progress", type=Path,
+                        help="append one JSON line per code object: each path's figures so far (a run stopped "
+                             "early still gives the size it reached)")
     parser.add_argument("--paths", default="ours,llvm",
                         help="which paths to time, comma-separated: ours, llvm (default both; a 100 MB library's "
                              "two paths can then run one after the other in separate processes)")
@@ -75,6 +78,7 @@ def main() -> int:
     from isalens.isa.amdgcn.decoder.tables import family_of
 
     chosen = []
+    sizes: dict[int, int] = {}
     budget = int(args.megabytes * (1 << 20))
     total = 0
     per_target: dict[str, int] = {}
@@ -86,6 +90,7 @@ def main() -> int:
             continue
         size = sum(len(s.data) for s in code_sections(co.data, file=str(library), where=co.source))
         chosen.append(co)
+        sizes[id(co)] = size
         per_target[co.processor] = per_target.get(co.processor, 0) + 1
         total += size
         if total >= budget:
@@ -109,15 +114,8 @@ def main() -> int:
     # reader's cache is shared by the whole process, so a path read second would find the texts of the first
     paths = [p for p in ("ours", *(["ours-via-text"] if args.via_text else []), "llvm")
              if p in args.paths.split(",") or p == "ours-via-text"]
-    # the code objects our decoder reads without falling back to llvm-objdump (a fallback is llvm-objdump's work,
-    # not counted): found by the "ours" path itself as it runs first, else by a reading made beforehand, untimed
+    # the code objects our decoder reads without falling back: found by the first path as it goes (below)
     kept: list[tuple[Any, Any]] | None = None
-    if paths[0] != "ours":
-        kept = []
-        for co in chosen:
-            reading = code_reading(co, file=str(library), disassembler="ours")
-            if not any(n.code == "disassembler" for n in reading.notes):
-                kept.append((co, target_info(resolve_arch(co.processor, file=str(library)), None)))
     figures: dict[str, dict[str, float]] = {}
     instructions = 0
     for path in paths:
@@ -125,31 +123,43 @@ def main() -> int:
         instructions_module._DECODED.clear()
         instructions_module._TAILS.clear()
         decode, read = [0.0, 0.0], [0.0, 0.0]
-        count = 0
+        count = done = 0
         found: list[tuple[Any, Any]] = []
         for co, target in kept if kept is not None else ((co, None) for co in chosen):
+            if kept is None:
+                # the first path finds the code objects our decoder reads without falling back to llvm-objdump (a
+                # fallback is llvm-objdump's work, not counted): "ours" by its own reading (a fallback's time is
+                # left out), another by a reading of ours made before it, untimed
+                if path != "ours":
+                    reading = code_reading(co, file=str(library), disassembler="ours")
+                    if any(n.code == "disassembler" for n in reading.notes):
+                        continue
+                target = target_info(resolve_arch(co.processor, file=str(library)), None)
             start = clock()
             if path == "ours":  # the drafts straight from the decoded instructions, as `isalens analyze` reads
                 reading = code_reading(co, file=str(library), disassembler="ours")
-                if kept is None:
-                    if any(n.code == "disassembler" for n in reading.notes):
-                        continue  # llvm-objdump made it: not counted (its time is left out)
-                    target = target_info(resolve_arch(co.processor, file=str(library)), None)
-                    found.append((co, target))
+                if kept is None and any(n.code == "disassembler" for n in reading.notes):
+                    continue  # llvm-objdump made it: not counted
                 start = since(start, decode)
-                if args.no_parse:
-                    continue
-                module = reading.parse(file=str(library), target=target, ignore_unknown=True,
-                                       packed_workitem_ids=False)
+                if not args.no_parse:
+                    module = reading.parse(file=str(library), target=target, ignore_unknown=True,
+                                           packed_workitem_ids=False)
             else:  # the listing's text, read back by the objdump reader
                 text, _ = code_listing(co, file=str(library), disassembler="ours" if path != "llvm" else "llvm")
                 start = since(start, decode)
-                if args.no_parse:
-                    continue
-                module = registry.parse(text, file=str(library), target=target, dialect="objdump",
-                                        ignore_unknown=True)
-            since(start, read)
-            count += sum(len(k.instructions) for k in module.kernels)
+                if not args.no_parse:
+                    module = registry.parse(text, file=str(library), target=target, dialect="objdump",
+                                            ignore_unknown=True)
+            if not args.no_parse:
+                since(start, read)
+                count += sum(len(k.instructions) for k in module.kernels)
+            found.append((co, target))
+            done += sizes[id(co)]
+            if args.progress:
+                with args.progress.open("a") as out:
+                    out.write(json.dumps({"path": path, "code_objects": len(found), "text_bytes": done,
+                                          "instructions": count, "cpu_s": round(decode[1] + read[1], 2),
+                                          "wall_s": round(decode[0] + read[0], 2)}) + "\n")
         if kept is None:
             kept = found
         instructions = instructions or count
