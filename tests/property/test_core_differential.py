@@ -142,7 +142,9 @@ def test_liveness_same_with_each_core(kernel: Any) -> None:
 _FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json",
               "block_graph", "natural_loops", "keyed_rows", "schedule_passes",
               # the per-line passes after liveness
-              "occupied_runs", "line_counts", "block_unions", "value_lines")
+              "occupied_runs", "line_counts", "block_unions", "value_lines",
+              # dread (seventeenth session): the front half
+              "control_flow", "instruction_lines", "rows_masked", "rows_prefixed")
 #: the pure-Python core as one namespace (the graph, the dataflow, the listing writer, the reader's loop and the
 #: schedule are five modules)
 REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing, reading,
@@ -558,3 +560,148 @@ def test_value_lines_example() -> None:
         assert impl.value_lines(ins, live_in, live_out, [0b11], 2, {2, 4}) == [(0, 4, [1, 3], array("q", [2]))]
         # no write at or before line 0 asked about (the mask of unit 5 is never written): from line 0 to the end
         assert impl.value_lines(ins, live_in, live_out, [1 << 5], 0, {0}) == [(None, 4, [], array("q"))]
+
+
+# --- dread (seventeenth session): the front half ---------------------------------------------------------------
+
+
+class Branchy(NamedTuple):
+    """What control_flow reads of an instruction (its kind and target), between fields it does not read."""
+
+    index: int
+    kind: Any
+    text: str
+    target: str | None
+
+
+class Kind(str):
+    """A kind whose hash is a Python-level call, as an enum member's is (the compiled core looks kinds up by
+    identity first)."""
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+_KINDS = (Kind("none"), Kind("jump"), Kind("cond"), Kind("end"), "call", 7, None, ("odd",), Kind("a"), Kind("b"),
+          Kind("c"))
+_NAMES = ("L0", "L1", "L2", "L3", ".LBB0_1", "é")
+
+
+@st.composite
+def flow_rows(draw: st.DrawFn) -> tuple[list[Any], dict[Any, int], dict[str, int]]:
+    """Rows of kinds (more than the compiled core remembers by identity, now and then one without flags) and
+    targets (None, a label, now and then a name no label has), in a named tuple, a plain tuple or a list;
+    flags in any combination; label indices before, inside and past the rows."""
+    n = draw(st.integers(0, 30))
+    shape = draw(st.sampled_from(["named", "named", "tuple", "list"]))
+    kinds = draw(st.lists(st.sampled_from(_KINDS), min_size=1, max_size=len(_KINDS), unique_by=repr))
+    flags = {k: draw(st.integers(0, 15)) for k in kinds}
+    if draw(st.integers(0, 9)) == 0:
+        kinds = [*kinds, "unmapped"]
+    labels = {name: draw(st.integers(-2, n + 2)) for name in draw(st.sets(st.sampled_from(_NAMES)))}
+    rows: list[Any] = []
+    for i in range(n):
+        row = Branchy(i, draw(st.sampled_from(kinds)), "x", draw(st.none() | st.sampled_from(_NAMES)))
+        rows.append(row if shape == "named" else tuple(row) if shape == "tuple" else list(row))
+    return rows, flags, labels
+
+
+def _flow_or_error(function: Any, rows: list[Any], flags: dict[Any, int], labels: dict[str, int]) -> Any:
+    try:
+        return function(rows, 1, 3, flags, labels)
+    except KeyError as exc:
+        return f"KeyError {exc}"
+
+
+@settings(max_examples=1200, deadline=None)
+@given(flow_rows())
+def test_control_flow_same_answers(case: tuple[list[Any], dict[Any, int], dict[str, int]]) -> None:
+    rows, flags, labels = case
+    expected = _flow_or_error(graph.control_flow, rows, flags, labels)
+    got = _flow_or_error(compiled.control_flow, rows, flags, labels)
+    assert got == expected
+    assert type(got) is type(expected)
+    if isinstance(expected, str):
+        return
+    # and the reference keeps its word, checked here from the flags' meaning
+    n = len(rows)
+    for i, row in enumerate(rows):
+        f = flags[row[1]]
+        assert expected.ends_block[i] is bool(f & graph.ENDS)
+        assert expected.falls_through[i] is bool(f & graph.FALLS)
+        if f & graph.JUMPS and row[3] is not None:
+            at = labels[row[3]]
+            assert expected.jump_to[i] == (at if at < n else -1)
+            assert expected.successors[i] == [t for t in (at, *((i + 1,) if f & graph.FALLS else ())) if t < n]
+        else:
+            assert expected.jump_to[i] == -1
+            assert expected.successors.get(i) == ([] if f & graph.STOPS else None)
+
+
+#: the characters reader lines are drawn from: tab, blanks Python's str.strip and str.split() take (non-breaking,
+#: em and ideographic spaces, the \x1c-\x1f separators), the comment marks, a colon, letters of both cases, digits,
+#: non-ASCII
+_LINE_CHARS = st.sampled_from(["\t", " ", "\u00a0", "\u2003", "\u3000", "\x1c", "\x1f", "\x85", ";", "#", ":", "a",
+                               "s", "z", "A", "Z", "0", "_", ",", ".", "é", "😀"])
+_CODE_LINES = st.builds(lambda head, tail: head + tail,
+                        st.sampled_from(["\t", "\ts", "\tv", "\tz", "\ta", "\tA", "\t.", " v", "\t\t", "", "\t0"]),
+                        st.lists(_LINE_CHARS, max_size=16).map("".join))
+
+
+@settings(max_examples=1200, deadline=None)
+@given(st.lists(_CODE_LINES, max_size=12), st.integers(0, 13), st.sampled_from([";", "#", ":"]))
+def test_instruction_lines_same_items(lines: list[str], start: int, comment: str) -> None:
+    want: list[tuple[int, str]] = []
+    got: list[tuple[int, str]] = []
+    stop = reading.instruction_lines(lines, start, comment, lambda k, code: (k, code), want)
+    assert compiled.instruction_lines(lines, start, comment, lambda k, code: (k, code), got) == stop
+    assert got == want
+    # and the reference keeps its word: every line taken is tab + a-z, its code what comes before the mark,
+    # stripped, and not a label; the line it stops at (if any) is not such a line
+    assert [k for k, _ in want] == list(range(start + 1, stop + 1))
+    for k, code in want:
+        raw = lines[k - 1]
+        assert raw[0] == "\t" and raw[1] in "abcdefghijklmnopqrstuvwxyz"
+        assert code == raw.partition(comment)[0].strip() and ":" not in code.split()[0]
+    if stop < len(lines):
+        raw = lines[stop]
+        assert not (raw[:1] == "\t" and "a" <= raw[1:2] <= "z") or ":" in raw.partition(comment)[0].split()[0]
+
+
+def test_instruction_lines_same_errors() -> None:
+    for function in (reading.instruction_lines, compiled.instruction_lines):
+        for start, comment in ((0, ";;"), (0, ""), (0, "a"), (0, "\t"), (-1, ";")):
+            with pytest.raises(ValueError):
+                function(["\tv_nop"], start, comment, lambda k, code: (k, code), [])
+
+
+class Field(NamedTuple):
+    mask: int
+    name: Any
+
+
+class Prefix(str):
+    """A str subclass (its startswith is str's, reached another way in the compiled core)."""
+
+
+_PREFIXES = ("s_and", "s_and_saveexec_b", "v_", "", "é", "s_andn2")
+_FIELD_NAMES = st.sampled_from(["s_and_saveexec_b64", "s_and_b32", "v_cmpx_eq_u32", "s_andn2_saveexec_b64", "",
+                                "é😀", "s"]) | st.text(max_size=6)
+
+
+@settings(max_examples=1200, deadline=None)
+@given(st.lists(st.builds(Field, st.integers(-(1 << 70), 1 << 200) | st.sampled_from([0, 1, 1 << 64, -1]),
+                          _FIELD_NAMES | _FIELD_NAMES.map(Prefix)), max_size=20),
+       st.integers(-(1 << 70), 1 << 200) | st.sampled_from([0, 1, 1 << 64]),
+       st.lists(st.sampled_from(_PREFIXES), min_size=1, max_size=3).map(tuple),
+       st.sampled_from(["named", "tuple", "list"]))
+def test_rows_selected_same_positions(fields: list[Field], mask: int, prefixes: tuple[str, ...], shape: str) -> None:
+    rows: list[Any] = [f if shape == "named" else tuple(f) if shape == "tuple" else list(f) for f in fields]
+    masked = graph.rows_masked(rows, 0, mask)
+    prefixed = graph.rows_prefixed(rows, 1, prefixes)
+    assert compiled.rows_masked(rows, 0, mask) == masked
+    assert compiled.rows_prefixed(rows, 1, prefixes) == prefixed
+    # and the reference keeps its word, by brute force over the bits and the prefixes
+    assert masked == [i for i, f in enumerate(fields) if any(f.mask >> b & 1 and mask >> b & 1 for b in range(202))
+                      or (f.mask < 0 and mask < 0)]
+    assert prefixed == [i for i, f in enumerate(fields) if any(f.name[:len(p)] == p for p in prefixes)]

@@ -1,10 +1,12 @@
-"""The generic kernels under the analyses (the block graph, the liveness dataflow, the timing step's schedule),
-the reader's per-line loop and the listing's JSON writer, compiled when built, else the pure-Python reference.
+"""The generic kernels under the analyses (where control goes, the block graph, the liveness dataflow, the timing
+step's schedule), the reader's per-line loops and the listing's JSON writer, compiled when built, else the
+pure-Python reference.
 
-:mod:`isalens._core.graph` (blocks, dominators, loops), :mod:`isalens._core.reference` (dataflow),
-:mod:`isalens._core.listing` (the JSON line objects), :mod:`isalens._core.reading` (instruction rows from a
-text's known tail), :mod:`isalens._core.schedule` (one wave's in-order schedule) and :mod:`isalens._core.lines`
-(occupied runs, per-line counts and per-block unions after liveness) are the readable implementation;
+:mod:`isalens._core.graph` (control flow, blocks, dominators, loops), :mod:`isalens._core.reference`
+(dataflow), :mod:`isalens._core.listing` (the JSON line objects), :mod:`isalens._core.reading` (a function's lines
+of code, instruction rows from a text's known tail), :mod:`isalens._core.schedule` (one wave's in-order
+schedule) and :mod:`isalens._core.lines` (occupied runs, per-line counts and per-block unions after liveness) are
+the readable implementation;
 ``_compiled`` (Cython, built by ``pip install`` when a C compiler is present) implements the same functions and
 must give identical answers. This module picks one at
 import: the compiled core unless it is missing or ``ISALENS_PURE_PYTHON=1`` is set. Nothing here knows register
@@ -20,14 +22,15 @@ import sys
 import types
 
 from isalens._core import graph, lines, listing, reading, reference, schedule
-from isalens._core.graph import Graph
+from isalens._core.graph import ENDS, FALLS, JUMPS, STOPS, Flow, Graph
 from isalens._core.lines import COUNT_PAIRS, COUNT_SPLIT_PAIRS, COUNT_UNITS
 from isalens._core.listing import LineColumns
 from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 
-__all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "Graph", "LaneFacts", "LineColumns",
-           "Solution", "UnitFacts", "block_graph", "block_unions", "keyed_rows", "line_counts",
-           "line_objects_json", "mask_defined", "maybe_defined", "natural_loops", "needed_uses", "occupied_runs",
+__all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
+           "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_unions",
+           "control_flow", "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "mask_defined",
+           "maybe_defined", "natural_loops", "needed_uses", "occupied_runs", "rows_masked", "rows_prefixed",
            "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
 
 
@@ -35,7 +38,9 @@ __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "Graph", "
 _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json", "block_graph",
              "natural_loops", "keyed_rows", "schedule_passes",
              # the per-line passes after liveness (isalens._core.lines)
-             "occupied_runs", "line_counts", "block_unions", "value_lines")
+             "occupied_runs", "line_counts", "block_unions", "value_lines",
+             # dread (seventeenth session): the front half
+             "control_flow", "instruction_lines", "rows_masked", "rows_prefixed")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -88,6 +93,11 @@ if _native is None:
     line_counts = lines.line_counts
     block_unions = lines.block_unions
     value_lines = lines.value_lines
+    # dread (seventeenth session): the front half
+    control_flow = graph.control_flow
+    instruction_lines = reading.instruction_lines
+    rows_masked = graph.rows_masked
+    rows_prefixed = graph.rows_prefixed
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -102,3 +112,8 @@ else:
     line_counts = _native.line_counts
     block_unions = _native.block_unions
     value_lines = _native.value_lines
+    # dread (seventeenth session): the front half
+    control_flow = _native.control_flow
+    instruction_lines = _native.instruction_lines
+    rows_masked = _native.rows_masked
+    rows_prefixed = _native.rows_prefixed

@@ -2,10 +2,10 @@
 :mod:`isalens._core.graph`, :mod:`isalens._core.listing`, :mod:`isalens._core.reading` and
 :mod:`isalens._core.schedule` and :mod:`isalens._core.lines`)."""
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
-from isalens._core.graph import Graph
+from isalens._core.graph import Flow, Graph
 from isalens._core.lines import ValueLines
 from isalens._core.listing import LineColumns
 from isalens._core.reading import LineItem
@@ -13,6 +13,8 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts
 from isalens._core.schedule import Record, ScheduleCosts
 
 NAME: str
+
+_Item = TypeVar("_Item")
 
 def solve_liveness(instructions: Sequence[UnitFacts], lanes: Sequence[LaneFacts | None], starts: Sequence[int],
                    ends: Sequence[int], succs: Sequence[Sequence[int]], skips: Sequence[Sequence[int]],
@@ -43,3 +45,11 @@ def block_unions(instructions: Sequence[UnitFacts], starts: Sequence[int],
                  ends: Sequence[int]) -> tuple[list[int], list[int]]: ...
 def value_lines(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_out: Sequence[int],
                 masks: Sequence[int], at: int, region: Collection[int]) -> list[ValueLines]: ...
+
+# dread (seventeenth session): the front half
+def control_flow(rows: Sequence[Sequence[Any]], kind_at: int, target_at: int, flags: Mapping[Any, int],
+                 labels: Mapping[str, int]) -> Flow: ...
+def instruction_lines(lines: Sequence[str], start: int, comment: str, make: Callable[[int, str], _Item],
+                      items: list[_Item]) -> int: ...
+def rows_masked(rows: Sequence[Sequence[Any]], at: int, mask: int) -> list[int]: ...
+def rows_prefixed(rows: Sequence[Sequence[Any]], at: int, prefixes: tuple[str, ...]) -> list[int]: ...

@@ -1133,7 +1133,7 @@ cdef tuple _loops(list rpo, _Csr* s, _Csr* p, Py_ssize_t nb):
 # --- the reader's per-line loop (reference: isalens/_core/reading.py) ------------------------------------------
 
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_SIZE, PyTuple_GET_ITEM
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, PyObject
 
 
 def keyed_rows(cls, object first, items, dict tails, list rows):
@@ -1805,3 +1805,143 @@ def value_lines(instructions, live_in, live_out, masks, at, region):
         free(mw)
         free(inside)
         free(frees)
+
+
+# --- where control goes per instruction (reference: isalens._core.graph.control_flow; dread, seventeenth session) --
+
+def control_flow(rows, Py_ssize_t kind_at, Py_ssize_t target_at, flags, labels):
+    """See :func:`isalens._core.graph.control_flow`: the same lists, the rows' fields read without a Python frame.
+
+    A kind is looked up by identity among the last few kinds seen before the dict is asked (an enum member's
+    hash is a Python-level call: asking the dict per row was most of the time)."""
+    from isalens._core.graph import Flow
+    cdef list seq = rows if type(rows) is list else list(rows)
+    cdef Py_ssize_t n = len(seq), i, at, k, nseen = 0
+    cdef list jump_to = [-1] * n
+    cdef list ends_block = [False] * n
+    cdef list falls_through = [False] * n
+    cdef dict successors = {}
+    cdef object row, kind, target
+    cdef long f
+    cdef list out
+    cdef PyObject* seen_kind[8]
+    cdef long seen_flags[8]
+    cdef list held = []  # keeps the kinds whose addresses are in seen_kind alive
+    for i in range(n):
+        row = seq[i]
+        if type(row) is not tuple and isinstance(row, tuple) and PyTuple_GET_SIZE(row) > kind_at >= 0 \
+                and PyTuple_GET_SIZE(row) > target_at >= 0:
+            kind = <object>PyTuple_GET_ITEM(row, kind_at)
+            target = <object>PyTuple_GET_ITEM(row, target_at)
+        else:
+            kind = row[kind_at]
+            target = row[target_at]
+        for k in range(nseen):
+            if seen_kind[k] == <PyObject*>kind:
+                f = seen_flags[k]
+                break
+        else:
+            f = flags[kind]  # the reference's KeyError for a kind it does not map
+            if nseen < 8:
+                held.append(kind)
+                seen_kind[nseen] = <PyObject*>kind
+                seen_flags[nseen] = f
+                nseen += 1
+        if f & 4:
+            ends_block[i] = True
+        if f & 2:
+            falls_through[i] = True
+        if f & 1 and target is not None:
+            at = labels[target]
+            out = [at] if at < n else []
+            if at < n:
+                jump_to[i] = at
+            if f & 2 and i + 1 < n:
+                out.append(i + 1)
+            successors[i] = out
+        elif f & 8:
+            successors[i] = []
+    return Flow(jump_to, ends_block, falls_through, successors)
+
+
+# --- the reader's loop over lines of code (reference: isalens._core.reading.instruction_lines; dread) ----------
+
+from cpython.unicode cimport Py_UNICODE_ISSPACE
+
+
+def instruction_lines(lines, Py_ssize_t start, str comment, make, list items):
+    """See :func:`isalens._core.reading.instruction_lines`: the same items, each line looked at in C (the
+    characters Python's ``str.strip`` and ``str.split()`` take for blanks, ``Py_UNICODE_ISSPACE``, are the
+    blanks here)."""
+    cdef list seq = lines if type(lines) is list else list(lines)
+    cdef Py_ssize_t n = len(seq), k = start, m, a, b, j
+    cdef str raw
+    cdef Py_UCS4 c, mark
+    if len(comment) != 1 or comment.isalpha() or comment.isspace():
+        raise ValueError("the comment marker is one character, not a letter or a blank")
+    if start < 0:
+        raise ValueError("start must not be negative")
+    mark = comment[0]
+    while k < n:
+        raw = <str?>seq[k]
+        m = len(raw)
+        if m < 2 or raw[0] != u'\t':
+            break
+        c = raw[1]
+        if c < u'a' or c > u'z':
+            break
+        # the code: up to the first comment mark, stripped
+        b = 1
+        while b < m and raw[b] != mark:
+            b += 1
+        a = 0
+        while a < b and Py_UNICODE_ISSPACE(raw[a]):
+            a += 1
+        while b > a and Py_UNICODE_ISSPACE(raw[b - 1]):
+            b -= 1
+        # its first word holds no ':' (a label)
+        j = a
+        while j < b and not Py_UNICODE_ISSPACE(raw[j]):
+            if raw[j] == u':':
+                break
+            j += 1
+        if j < b and raw[j] == u':':
+            break
+        items.append(make(k + 1, raw[a:b]))
+        k += 1
+    return k
+
+
+# --- rows whose field meets a test (reference: isalens._core.graph.rows_masked, rows_prefixed; dread) ----------
+
+cdef inline object _field(object row, Py_ssize_t at):
+    if type(row) is not tuple and isinstance(row, tuple) and 0 <= at < PyTuple_GET_SIZE(row):
+        return <object>PyTuple_GET_ITEM(row, at)
+    return row[at]
+
+
+def rows_masked(rows, Py_ssize_t at, mask):
+    """See :func:`isalens._core.graph.rows_masked`: the rows' fields read without a Python frame."""
+    cdef list seq = rows if type(rows) is list else list(rows)
+    cdef Py_ssize_t i, n = len(seq)
+    cdef list out = []
+    for i in range(n):
+        if _field(seq[i], at) & mask:
+            out.append(i)
+    return out
+
+
+def rows_prefixed(rows, Py_ssize_t at, tuple prefixes):
+    """See :func:`isalens._core.graph.rows_prefixed`: the rows' fields read without a Python frame."""
+    cdef list seq = rows if type(rows) is list else list(rows)
+    cdef Py_ssize_t i, n = len(seq)
+    cdef list out = []
+    cdef object value
+    for i in range(n):
+        value = _field(seq[i], at)
+        if type(value) is str:
+            if (<str>value).startswith(prefixes):
+                out.append(i)
+        elif value.startswith(prefixes):
+            out.append(i)
+    return out

@@ -10,10 +10,11 @@ core (``_compiled.pyx``) implements the same function on C arrays and must give 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
-__all__ = ["Graph", "block_graph", "natural_loops"]
+__all__ = ["ENDS", "FALLS", "JUMPS", "STOPS", "Flow", "Graph", "block_graph", "control_flow", "natural_loops",
+           "rows_masked", "rows_prefixed"]
 
 
 class Graph(NamedTuple):
@@ -190,3 +191,63 @@ def natural_loops(rpo: list[int], succs: list[list[int]], preds: list[list[int]]
         for b in body:
             depth[b] += 1
     return [(h, sorted(body)) for h, body in sorted(bodies.items())], depth
+
+
+#: what a kind of instruction does to control flow: the bits ``control_flow``'s ``flags`` map each kind to
+JUMPS = 1  # goes to the instruction its target names (when it names one)
+FALLS = 2  # control may go on to the next instruction (with JUMPS: a conditional branch)
+ENDS = 4  # ends its block
+STOPS = 8  # control goes nowhere in the kernel after it (program end, return, computed jump)
+
+
+class Flow(NamedTuple):
+    """Per instruction, where control goes (:func:`control_flow`)."""
+
+    #: the instruction its jump goes to; -1: no jump, or a target past the last instruction (it leaves)
+    jump_to: list[int]
+    ends_block: list[bool]
+    falls_through: list[bool]
+    #: the instructions that transfer control (a jump with a target, or one that stops), each with its
+    #: successors in the kernel: the jump's target, then the next instruction when it may fall through
+    successors: dict[int, list[int]]
+
+
+def control_flow(rows: Sequence[Sequence[Any]], kind_at: int, target_at: int, flags: Mapping[Any, int],
+                 labels: Mapping[str, int]) -> Flow:
+    """Where control goes from each of ``rows`` (instruction ``i`` is ``rows[i]``): ``flags[rows[i][kind_at]]``
+    says what its kind does (:data:`JUMPS`, :data:`FALLS`, :data:`ENDS`, :data:`STOPS`), ``rows[i][target_at]``
+    names its target (None: none), ``labels`` maps a target name to the index of the instruction it labels
+    (a name missing from it is a ``KeyError``). The block graph's inputs (:func:`block_graph`) and the
+    successors of the instructions that transfer control, in one walk."""
+    n = len(rows)
+    jump_to = [-1] * n
+    ends_block = [False] * n
+    falls_through = [False] * n
+    successors: dict[int, list[int]] = {}
+    for i, row in enumerate(rows):
+        kind = flags[row[kind_at]]
+        ends_block[i] = bool(kind & ENDS)
+        falls_through[i] = bool(kind & FALLS)
+        target = row[target_at]
+        if kind & JUMPS and target is not None:
+            at = labels[target]
+            out = [at]
+            if at < n:
+                jump_to[i] = at
+            if kind & FALLS and i + 1 < n:
+                out.append(i + 1)
+            successors[i] = [t for t in out if t < n]
+        elif kind & STOPS:
+            successors[i] = []
+    return Flow(jump_to, ends_block, falls_through, successors)
+
+
+def rows_masked(rows: Sequence[Sequence[Any]], at: int, mask: int) -> list[int]:
+    """The positions ``i`` of the rows whose field ``at`` (an int) shares a bit with ``mask``, in order (the
+    instructions that write EXEC, say, before a search looks at each)."""
+    return [i for i, row in enumerate(rows) if row[at] & mask]
+
+
+def rows_prefixed(rows: Sequence[Sequence[Any]], at: int, prefixes: tuple[str, ...]) -> list[int]:
+    """The positions ``i`` of the rows whose field ``at`` (a str) starts with one of ``prefixes``, in order."""
+    return [i for i, row in enumerate(rows) if row[at].startswith(prefixes)]

@@ -1,4 +1,5 @@
-"""The reference of the reader's per-line loop: instruction objects made from a text's known tail.
+"""The reference of the reader's per-line loops: the lines of code of a function (:func:`instruction_lines`), and
+instruction objects made from a text's known tail (:func:`keyed_rows`).
 
 A listing repeats its instruction texts (the dense 100k benchmark kernel: 101,385 lines, 12,375 distinct
 texts), and everything of an instruction but its index and line follows from its text once the reader has
@@ -11,10 +12,12 @@ Python frame per line and must give identical rows (tests/property/test_core_dif
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["LineItem", "keyed_rows"]
+__all__ = ["LineItem", "instruction_lines", "keyed_rows"]
+
+_Item = TypeVar("_Item")
 
 
 class LineItem(Protocol):
@@ -47,3 +50,29 @@ def keyed_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem]
         else:
             rows[k] = tuple.__new__(cls, (first + k, item.line, *tail))
     return missing
+
+
+def instruction_lines(lines: Sequence[str], start: int, comment: str, make: Callable[[int, str], _Item],
+                      items: list[_Item]) -> int:
+    """The reader's loop over the lines of code inside a function (most of a listing): from ``lines[start]`` on,
+    while a line is a tab, a lower-case ASCII letter and more, and the first word of its code (the line up to
+    the first ``comment`` character, stripped) holds no ``:`` (not a label), append ``make(k + 1, code)`` for
+    the line ``lines[k]`` (its number as editors count) to ``items``; return the index of the first line that
+    is not such a line (``len(lines)`` when none is left). ``comment`` is one character, not a letter or a
+    blank."""
+    if len(comment) != 1 or comment.isalpha() or comment.isspace():
+        raise ValueError("the comment marker is one character, not a letter or a blank")
+    if start < 0:
+        raise ValueError("start must not be negative")
+    n = len(lines)
+    k = start
+    while k < n:
+        raw = lines[k]
+        if raw[:1] != "\t" or not "a" <= raw[1:2] <= "z":
+            break
+        code = raw.split(comment, 1)[0].strip()
+        if ":" in code.split(None, 1)[0]:
+            break
+        items.append(make(k + 1, code))
+        k += 1
+    return k

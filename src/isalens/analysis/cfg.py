@@ -207,9 +207,8 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
     succs_of = _control_successors(kernel)
     targets = {t for out in succs_of.values() for t in out}
     pairs: list[tuple[int, int]] = []
-    for w in instructions:
-        if not w.defs & _EXEC:
-            continue
+    for k in _core.rows_masked(instructions, _DEFS_AT, _EXEC):
+        w = instructions[k]
         saved = _saved_mask(w) or _copied_mask(kernel, w)
         if not saved or _guarded_by_execz(kernel, w.index):
             continue
@@ -236,18 +235,39 @@ def _exec_skips(kernel: Kernel) -> list[tuple[int, int]]:
 
 def _control_successors(kernel: Kernel) -> dict[int, list[int]]:
     """Successor instructions of every instruction that transfers control (the rest fall through)."""
-    instructions = kernel.instructions
-    n = len(instructions)
-    succs_of: dict[int, list[int]] = {}
-    for ins in instructions:
-        if ins.branch in (BranchKind.JUMP, BranchKind.COND) and ins.target is not None:
-            out = [kernel.labels[ins.target]]
-            if ins.branch is BranchKind.COND and ins.index + 1 < n:
-                out.append(ins.index + 1)
-            succs_of[ins.index] = [t for t in out if t < n]
-        elif ins.branch in (BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT):
-            succs_of[ins.index] = []
-    return succs_of
+    return _flow(kernel).successors
+
+
+#: what each branch kind does to control flow (isalens._core.graph.control_flow's flags)
+_FLOW_FLAGS = {
+    BranchKind.NONE: _core.FALLS,
+    BranchKind.JUMP: _core.JUMPS | _core.ENDS,
+    BranchKind.COND: _core.JUMPS | _core.FALLS | _core.ENDS,
+    BranchKind.END: _core.ENDS | _core.STOPS,
+    BranchKind.RETURN: _core.ENDS | _core.STOPS,
+    BranchKind.INDIRECT: _core.ENDS | _core.STOPS,
+    BranchKind.CALL: _core.FALLS,
+}
+_BRANCH_AT = Instruction._fields.index("branch")
+_DEFS_AT = Instruction._fields.index("defs")
+_MNEMONIC_AT = Instruction._fields.index("mnemonic")
+_TARGET_AT = Instruction._fields.index("target")
+#: the last kernel's flow, with the instruction tuple it was made from: the CFG and its two EXEC searches
+#: each ask for it (a kernel's instructions are an immutable tuple, so the same tuple has the same flow)
+_last_flow: tuple[tuple[Instruction, ...], dict[str, int], object, _core.Flow] | None = None
+
+
+def _flow(kernel: Kernel) -> _core.Flow:
+    """Where control goes from each instruction (jump targets, block ends, fall-through, successors), made by
+    the running core in one walk over the instructions."""
+    global _last_flow
+    last = _last_flow
+    made_by = _core.control_flow  # a test swapping the core must not get the other core's answer
+    if last is not None and last[0] is kernel.instructions and last[1] is kernel.labels and last[2] is made_by:
+        return last[3]
+    flow = made_by(kernel.instructions, _BRANCH_AT, _TARGET_AT, _FLOW_FLAGS, kernel.labels)
+    _last_flow = (kernel.instructions, kernel.labels, made_by, flow)
+    return flow
 
 
 def _else_regions(kernel: Kernel) -> list[ElseRegion]:
@@ -259,8 +279,9 @@ def _else_regions(kernel: Kernel) -> list[ElseRegion]:
     too)."""
     instructions = kernel.instructions
     n = len(instructions)
-    ifs = [(w, x) for w in instructions if w.mnemonic.startswith("s_and_saveexec_b")
-           and (x := _else_mask_at(kernel, w)) is not None]
+    ifs = [(w, x) for w in map(instructions.__getitem__, _core.rows_prefixed(instructions, _MNEMONIC_AT,
+                                                                            ("s_and_saveexec_b",)))
+           if (x := _else_mask_at(kernel, w)) is not None]
     if not ifs:
         return []
     succs_of = _control_successors(kernel)
@@ -421,24 +442,14 @@ def _execz_after(kernel: Kernel, index: int) -> int | None:
     return None
 
 
-_ENDS_BLOCK = (BranchKind.JUMP, BranchKind.COND, BranchKind.END, BranchKind.RETURN, BranchKind.INDIRECT)
-_FALLS_THROUGH = (BranchKind.NONE, BranchKind.COND, BranchKind.CALL)
-
-
 def cfg(kernel: Kernel) -> CFG:
     """Build the CFG of ``kernel``."""
-    instructions = kernel.instructions
-    n = len(instructions)
-    jump_to = [-1] * n  # a target past the last instruction (a pasted snippet's exit) has no block: it leaves
-    for ins in instructions:
-        if ins.target is not None and ins.branch in (BranchKind.JUMP, BranchKind.COND):
-            target = kernel.labels[ins.target]
-            if target < n:
-                jump_to[ins.index] = target
+    n = len(kernel.instructions)
+    # a target past the last instruction (a pasted snippet's exit) has no block: it leaves (jump_to -1)
+    flow = _flow(kernel)
     skips = _exec_skips(kernel)
     extra = {j for _w, j in skips} | {w + 1 for w, _j in skips if w + 1 < n}
-    g = _core.block_graph(jump_to, [ins.branch in _ENDS_BLOCK for ins in instructions],
-                          [ins.branch in _FALLS_THROUGH for ins in instructions], sorted(extra))
+    g = _core.block_graph(flow.jump_to, flow.ends_block, flow.falls_through, sorted(extra))
     block_of = g.block_of
     # skip edges stay apart from ``succs``: only VGPR/AGPR values flow along them (scalar instructions
     # run whatever EXEC is), and they are not control flow for dominators and loops

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from isalens import _core
 from isalens.errors import ParseError
 from isalens.isa.amdgcn.drafts import LABEL_RE, Draft, DraftInstruction, ReadResult, split_comment
 from isalens.lines import lines_of
@@ -38,15 +39,18 @@ class _LlvmReader:
 
     def read(self, text: str) -> ReadResult:
         lines = lines_of(text)
-        for lineno, raw in enumerate(lines, start=1):
+        n = len(lines)
+        k = 0
+        while k < n:
             current = self.current
-            if current is not None and raw[:1] == "\t" and "a" <= raw[1:2] <= "z" and self.section == ".text":
-                # fast path: an instruction line inside a function (the bulk of any listing)
-                code = raw.split(";", 1)[0].strip()
-                if ":" not in code.split(None, 1)[0]:
-                    current.items.append(DraftInstruction(lineno, code))
-                    continue
-            self._line(lineno, raw)
+            if current is not None and self.section == ".text":
+                # the instruction lines that follow inside a function (the bulk of any listing), read by the
+                # running core (isalens._core.instruction_lines): tab, lower-case letter, code before ";"
+                k = _core.instruction_lines(lines, k, ";", DraftInstruction, current.items)
+                if k == n:
+                    break
+            self._line(k + 1, lines[k])
+            k += 1
         if self.in_metadata:
             raise ParseError("unterminated .amdgpu_metadata block", file=self.file, line=len(lines))
         if self.descriptor is not None:
