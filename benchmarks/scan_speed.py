@@ -6,6 +6,7 @@ resumes. Run by hand (never in tests):
     .venv/bin/python benchmarks/scan_speed.py --compare A.parquet B.parquet  # are two scans' tables equal?
     .venv/bin/python benchmarks/scan_speed.py --list                  # `isalens list` of the library: time, RSS
     .venv/bin/python benchmarks/scan_speed.py --largest --kernels 400 # one code object alone (<= 400 kernels)
+    .venv/bin/python benchmarks/scan_speed.py --in-process DIR        # CPU of the units alone, as a worker runs them
 
 The library defaults to Debian's librocsparse0 unpacked under .cache/debs (tests/oracle/debian.py puts it
 there). Without ``--full`` the first code objects of ``--target`` (at least ``--kernels`` kernels) are copied
@@ -97,6 +98,28 @@ def run_scan(paths: list[str], out: Path, workers: int) -> tuple[float, float, s
     return wall, cpu, proc.stderr.strip().splitlines()[-1]
 
 
+def in_process(paths: list[str]) -> None:
+    """CPU seconds of ``scan.work.run_unit`` over the units of ``paths`` in this process, as a pool worker runs
+    them (collector paused, the first unit's imports and tables loaded first): the analysis alone, without the
+    scan's start-up, the pool and the table writing, and less disturbed by other processes than wall time."""
+    import gc
+
+    from isalens.scan import work
+    from isalens.scan.split import split_code_object
+    from isalens.scan.units import iter_units
+
+    gc.disable()
+    units = [part for unit in iter_units(paths) for part in
+             (split_code_object(unit, target=None, kernel=None).units if unit.kind == "code-object" else (unit,))]
+    if units:
+        work.preload(units[0])
+    start = time.process_time()
+    rows = sum(len(work.run_unit(unit, work.ScanOptions())) for unit in units)
+    cpu = time.process_time() - start
+    print(f"| in-process | {len(units)} units | {rows} rows | {cpu:.2f} s CPU | {rows / cpu:.1f} kernels per "
+          f"CPU-second | load {os.getloadavg()[0]:.1f} |")
+
+
 def compare(a: Path, b: Path) -> int:
     """Rows of two scan results that differ (every column but the isalens version, in any row order)."""
     import duckdb
@@ -137,7 +160,11 @@ def main() -> None:
     parser.add_argument("--largest", action="store_true", help="scan the target's largest code object alone")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"),
                         help="compare two scan results (Parquet, or a scan's .parts directory of shards)")
+    parser.add_argument("--in-process", nargs="+", metavar="PATH",
+                        help="CPU of run_unit over the units of PATH in this process (as a worker runs them)")
     args = parser.parse_args()
+    if args.in_process:
+        return in_process(args.in_process)
     if args.compare:
         raise SystemExit(compare(*args.compare))
     library = args.library or _library()

@@ -125,3 +125,28 @@ def test_worker_collects_cycles_once_live_objects_grow(monkeypatch: pytest.Monke
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_worker_empties_its_decoding_caches_past_its_memory_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker keeps the decoded texts between units while under its memory budget, empties them once its
+    resident memory passes it (a library's seven targets filled them past 2 GB in two workers), and then not
+    again until it grew by _REGROWTH (the freed memory stays with Python's allocator: it emptied them after
+    every unit)."""
+    from isalens.isa.amdgcn import instructions
+    from isalens.scan import run, work
+    from isalens.scan.units import Unit
+    from tests.conftest import ROOT
+
+    path = sorted((ROOT / "examples" / "isa").glob("*.s"))[0]
+    unit = Unit(str(path), "file", "x", "text", path.read_bytes())
+    assert run._resident_bytes() > 0  # this process's memory is read (Linux)
+    monkeypatch.setattr(run, "_trim_at", 0)
+    monkeypatch.setattr(run, "_WORKER_MEMORY", 1 << 50)
+    assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
+    assert any(instructions._DECODED.values())  # the example's texts stay decoded
+    monkeypatch.setattr(run, "_WORKER_MEMORY", 0)
+    assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
+    assert not instructions._DECODED
+    # emptied once, not again until the worker grew by _REGROWTH (128 MB; one small example adds far less)
+    assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
+    assert any(instructions._DECODED.values())
