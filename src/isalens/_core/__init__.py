@@ -30,15 +30,15 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
            "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_unions",
            "control_flow", "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "mask_defined",
-           "maybe_defined", "natural_loops", "needed_uses", "occupied_runs", "rows_masked", "rows_prefixed",
-           "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
+           "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "rows_masked",
+           "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
 
 
 #: what the extension must define (one compiled function per reference function)
 _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined", "line_objects_json", "block_graph",
              "natural_loops", "keyed_rows", "schedule_passes",
              # the per-line passes after liveness (isalens._core.lines)
-             "occupied_runs", "line_counts", "block_unions", "value_lines",
+             "occupied_runs", "line_counts", "block_unions", "value_lines", "next_reads",
              # dread (seventeenth session): the front half
              "control_flow", "instruction_lines", "rows_masked", "rows_prefixed")
 def _older_than_source(native: types.ModuleType) -> bool:
@@ -93,6 +93,7 @@ if _native is None:
     line_counts = lines.line_counts
     block_unions = lines.block_unions
     value_lines = lines.value_lines
+    next_reads = lines.next_reads
     # dread (seventeenth session): the front half
     control_flow = graph.control_flow
     instruction_lines = reading.instruction_lines
@@ -112,6 +113,7 @@ else:
     line_counts = _native.line_counts
     block_unions = _native.block_unions
     value_lines = _native.value_lines
+    next_reads = _native.next_reads
     # dread (seventeenth session): the front half
     control_flow = _native.control_flow
     instruction_lines = _native.instruction_lines

@@ -45,6 +45,9 @@ def block_unions(instructions: Sequence[UnitFacts], starts: Sequence[int],
                  ends: Sequence[int]) -> tuple[list[int], list[int]]: ...
 def value_lines(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_out: Sequence[int],
                 masks: Sequence[int], at: int, region: Collection[int]) -> list[ValueLines]: ...
+def next_reads(instructions: Sequence[UnitFacts], starts: Sequence[int], ends: Sequence[int],
+               succs: Sequence[Sequence[int]], touches: Sequence[int], first: int, index: int, pending: int,
+               pairs: int, singles: int) -> dict[int, tuple[int, ...]]: ...
 
 # dread (seventeenth session): the front half
 def control_flow(rows: Sequence[Sequence[Any]], kind_at: int, target_at: int, flags: Mapping[Any, int],

@@ -8,7 +8,7 @@ per step, and each answer becomes a Python int again once, where it differs from
 (tests/property/test_core_differential.py).
 """
 
-from libc.stdint cimport uint64_t, int32_t
+from libc.stdint cimport uint64_t, int32_t, uintptr_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memcmp
 
@@ -28,6 +28,13 @@ cdef class _Table:
     cdef uint64_t* words
     cdef Py_ssize_t width
     cdef int nbits
+    # while the table is built: row by object address, each object held in ``kept`` so no address is reused
+    # (equal ints are often one object: a text's instructions share its sets, neighbouring lines their live
+    # sets); ``fill`` drops both
+    cdef list kept
+    cdef uintptr_t* pkeys
+    cdef int32_t* prows
+    cdef Py_ssize_t pcap, pcount
 
     def __cinit__(self):
         self.index = {0: 0}
@@ -35,9 +42,16 @@ cdef class _Table:
         self.words = NULL
         self.width = 1
         self.nbits = 0
+        self.kept = []
+        self.pkeys = NULL
+        self.prows = NULL
+        self.pcap = 0
+        self.pcount = 0
 
     def __dealloc__(self):
         free(self.words)
+        free(self.pkeys)
+        free(self.prows)
 
     cdef int32_t add(self, object x) except -1:
         if not x:
@@ -52,11 +66,55 @@ cdef class _Table:
                 self.nbits = b
         return <int32_t>i
 
-    cdef int fill(self) except -1:
-        """Copy every collected set into ``words`` (call once, after the last ``add``)."""
+    cdef int _grow_pointers(self) except -1:
+        cdef Py_ssize_t cap = self.pcap * 2 if self.pcap else 4096, j, slot
+        cdef uintptr_t* keys = <uintptr_t*>calloc(cap, sizeof(uintptr_t))
+        cdef int32_t* rows = <int32_t*>malloc(cap * sizeof(int32_t))
+        if keys == NULL or rows == NULL:
+            free(keys)
+            free(rows)
+            raise MemoryError()
+        for j in range(self.pcap):
+            if self.pkeys[j]:
+                slot = <Py_ssize_t>((self.pkeys[j] >> 4) * <uintptr_t>0x9E3779B97F4A7C15ULL >> 20) & (cap - 1)
+                while keys[slot]:
+                    slot = (slot + 1) & (cap - 1)
+                keys[slot] = self.pkeys[j]
+                rows[slot] = self.prows[j]
+        free(self.pkeys)
+        free(self.prows)
+        self.pkeys, self.prows, self.pcap = keys, rows, cap
+        return 0
+
+    cdef int32_t add_object(self, object x) except -1:
+        """:meth:`add`, first looking ``x`` up by its address (only while building: see ``pkeys``)."""
+        cdef uintptr_t key = <uintptr_t><void*>x
+        cdef Py_ssize_t slot
+        cdef int32_t r
+        if 2 * (self.pcount + 1) > self.pcap:
+            self._grow_pointers()
+        slot = <Py_ssize_t>((key >> 4) * <uintptr_t>0x9E3779B97F4A7C15ULL >> 20) & (self.pcap - 1)
+        while self.pkeys[slot]:
+            if self.pkeys[slot] == key:
+                return self.prows[slot]
+            slot = (slot + 1) & (self.pcap - 1)
+        r = self.add(x)
+        self.kept.append(x)
+        self.pkeys[slot] = key
+        self.prows[slot] = r
+        self.pcount += 1
+        return r
+
+    cdef int fill(self, Py_ssize_t min_width=0) except -1:
+        """Copy every collected set into ``words`` (call once, after the last ``add``), at least ``min_width``
+        words wide."""
         cdef Py_ssize_t n = len(self.values), r
         cdef bytes raw
-        self.width = (self.nbits + 63) // 64 if self.nbits else 1
+        free(self.pkeys)
+        free(self.prows)
+        self.pkeys, self.prows, self.pcap, self.pcount = NULL, NULL, 0, 0
+        self.kept = []
+        self.width = max((self.nbits + 63) // 64 if self.nbits else 1, min_width)
         self.words = <uint64_t*>calloc(n * self.width, sizeof(uint64_t))
         if self.words == NULL:
             raise MemoryError()
@@ -151,8 +209,11 @@ cdef inline void _step(uint64_t* live, Py_ssize_t W, const uint64_t* defs, const
 def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, exit_live, order):
     """See :func:`isalens._core.reference.solve_liveness`."""
     cdef Py_ssize_t n = len(instructions), nb = len(starts), i, b, k, W, s, j
-    cdef _Table t = _Table()
-    cdef int32_t* defs = <int32_t*>malloc(max(n, 1) * 4 * sizeof(int32_t))
+    cdef _Table t = _Table()  # the lane facts and the exit set (and the instructions' sets, unless shared)
+    cdef _Table it  # the instructions' sets
+    cdef _Facts f = None
+    cdef int32_t* defs = NULL  # per instruction its four rows in ``it``
+    cdef int32_t* own_defs = NULL
     cdef int32_t* lane_of = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
     cdef int32_t* lanes_idx = NULL
     cdef int32_t* bstart = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
@@ -189,16 +250,13 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
     cdef dict memo
     cdef object cur_obj
     try:
-        if (defs == NULL or lane_of == NULL or bstart == NULL or bend == NULL or stepped == NULL
+        if (lane_of == NULL or bstart == NULL or bend == NULL or stepped == NULL
                 or succ_at == NULL or skip_at == NULL):
             raise MemoryError()
-        # every distinct set into the table; per instruction its four rows and its lane facts
+        # a kernel's instruction tuple: its sets through the table the later passes share (_facts_of)
+        if isinstance(instructions, tuple):
+            f = _facts_of(instructions)
         for i in range(n):
-            ins = ins_t[i]
-            defs[4 * i] = t.add(ins.defs)
-            defs[4 * i + 1] = t.add(ins.uses)
-            defs[4 * i + 2] = t.add(ins.undef_before)
-            defs[4 * i + 3] = t.add(ins.undef_after)
             ln = lanes_l[i]
             if ln is None:
                 lane_of[i] = -1
@@ -208,7 +266,23 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
                 lane_rows.append((t.add(ln.lo_def), t.add(ln.hi_def), t.add(ln.lo_uses), t.add(ln.hi_uses),
                                   t.add(ln.sources)))
         exit_row = t.add(exit_live)
-        t.fill()
+        if f is not None and t.nbits <= f.t.nbits:
+            it = f.t
+            defs = f.rows
+            t.fill(f.t.width)
+        else:  # every distinct set into one table
+            own_defs = <int32_t*>malloc(max(n, 1) * 4 * sizeof(int32_t))
+            if own_defs == NULL:
+                raise MemoryError()
+            defs = own_defs
+            for i in range(n):
+                ins = ins_t[i]
+                defs[4 * i] = t.add_object(ins.defs)
+                defs[4 * i + 1] = t.add_object(ins.uses)
+                defs[4 * i + 2] = t.add_object(ins.undef_before)
+                defs[4 * i + 3] = t.add_object(ins.undef_after)
+            t.fill()
+            it = t
         W = t.width
         lanes_idx = <int32_t*>malloc(max(nlanes, 1) * 5 * sizeof(int32_t))
         if lanes_idx == NULL:
@@ -268,10 +342,10 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
             if stepped[b]:
                 continue
             for i in range(bend[b] - 1, bstart[b] - 1, -1):
-                d = t.row(defs[4 * i])
-                u = t.row(defs[4 * i + 1])
-                ub = t.row(defs[4 * i + 2])
-                ua = t.row(defs[4 * i + 3])
+                d = it.row(defs[4 * i])
+                u = it.row(defs[4 * i + 1])
+                ub = it.row(defs[4 * i + 2])
+                ua = it.row(defs[4 * i + 3])
                 for k in range(W):
                     gen[b * W + k] = (gen[b * W + k] & ~(ua[k] | d[k] | ub[k])) | (u[k] & ~ub[k])
                     kill[b * W + k] |= ua[k] | d[k] | ub[k]
@@ -299,8 +373,8 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
                 memcpy(live, out, W * sizeof(uint64_t))
                 if stepped[b]:
                     for i in range(bend[b] - 1, bstart[b] - 1, -1):
-                        _step(live, W, t.row(defs[4 * i]), t.row(defs[4 * i + 1]), t.row(defs[4 * i + 2]),
-                              t.row(defs[4 * i + 3]), lane_of[i], lanes_idx, t, tmp, True)
+                        _step(live, W, it.row(defs[4 * i]), it.row(defs[4 * i + 1]), it.row(defs[4 * i + 2]),
+                              it.row(defs[4 * i + 3]), lane_of[i], lanes_idx, t, tmp, True)
                 else:
                     for k in range(W):
                         live[k] = (out[k] & ~kill[b * W + k]) | gen[b * W + k]
@@ -319,25 +393,25 @@ def solve_liveness(instructions, lanes, starts, ends, succs, skips, skip_mask, e
             memcpy(cur, live, W * sizeof(uint64_t))
             cur_obj = block_out[b]
             for i in range(bend[b] - 1, bstart[b] - 1, -1):
-                ua = t.row(defs[4 * i + 3])
+                ua = it.row(defs[4 * i + 3])
                 for k in range(W):
                     live[k] &= ~ua[k]
                 if memcmp(live, cur, W * sizeof(uint64_t)) != 0:
                     memcpy(cur, live, W * sizeof(uint64_t))
                     cur_obj = _shared_int(memo, cur, W)
                 live_out[i] = cur_obj
-                _step(live, W, t.row(defs[4 * i]), t.row(defs[4 * i + 1]), t.row(defs[4 * i + 2]), ua,
+                _step(live, W, it.row(defs[4 * i]), it.row(defs[4 * i + 1]), it.row(defs[4 * i + 2]), ua,
                       lane_of[i], lanes_idx, t, tmp, False)
                 if memcmp(live, cur, W * sizeof(uint64_t)) != 0:
                     memcpy(cur, live, W * sizeof(uint64_t))
                     cur_obj = _shared_int(memo, cur, W)
                 live_in[i] = cur_obj
-                ub = t.row(defs[4 * i + 2])
+                ub = it.row(defs[4 * i + 2])
                 for k in range(W):
                     live[k] &= ~ub[k]
         return live_in, live_out, block_in, block_out, iterations
     finally:
-        free(defs)
+        free(own_defs)
         free(lane_of)
         free(lanes_idx)
         free(bstart)
@@ -386,10 +460,10 @@ cdef _Facts _facts_of(object instructions):
         raise MemoryError()
     for i in range(n):
         ins = instructions[i]
-        f.rows[4 * i] = f.t.add(ins.defs)
-        f.rows[4 * i + 1] = f.t.add(ins.uses)
-        f.rows[4 * i + 2] = f.t.add(ins.undef_before)
-        f.rows[4 * i + 3] = f.t.add(ins.undef_after)
+        f.rows[4 * i] = f.t.add_object(ins.defs)
+        f.rows[4 * i + 1] = f.t.add_object(ins.uses)
+        f.rows[4 * i + 2] = f.t.add_object(ins.undef_before)
+        f.rows[4 * i + 3] = f.t.add_object(ins.undef_after)
     f.t.fill()
     f.source = instructions if isinstance(instructions, tuple) else None
     _last_facts = f
@@ -1497,21 +1571,16 @@ cdef class _LineSets:
 cdef _LineSets _last_sets = None
 
 
-cdef int _fill_rows(_Table t, dict by_id, object seq, int32_t* rows, Py_ssize_t n) except -1:
+cdef int _fill_rows(_Table t, object seq, int32_t* rows, Py_ssize_t n) except -1:
     cdef Py_ssize_t i
     cdef object x, last = None
     cdef int32_t r = 0
     for i in range(n):
         x = seq[i]
         if x is not last:
-            got = by_id.get(id(x))
-            if got is None:
-                if type(x) is not int or x < 0:
-                    raise TypeError("a live set must be a non-negative int")
-                r = t.add(x)
-                by_id[id(x)] = (r, x)  # the object too: its id stays its own while the dict lives
-            else:
-                r = (<tuple>got)[0]
+            if type(x) is not int or x < 0:
+                raise TypeError("a live set must be a non-negative int")
+            r = t.add_object(x)
             last = x
         rows[i] = r
     return 0
@@ -1524,15 +1593,14 @@ cdef _LineSets _sets_of(object live_in, object live_out, Py_ssize_t n):
             and _last_sets.n == n):
         return _last_sets
     cdef _LineSets s = _LineSets()
-    cdef dict by_id = {}
     s.t = _Table()
     s.n = n
     s.rin = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
     s.rout = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
     if s.rin == NULL or s.rout == NULL:
         raise MemoryError()
-    _fill_rows(s.t, by_id, live_in, s.rin, n)
-    _fill_rows(s.t, by_id, live_out, s.rout, n)
+    _fill_rows(s.t, live_in, s.rin, n)
+    _fill_rows(s.t, live_out, s.rout, n)
     s.t.fill()
     if isinstance(live_in, tuple) and isinstance(live_out, tuple):
         s.live_in, s.live_out = live_in, live_out
@@ -1945,3 +2013,174 @@ def rows_prefixed(rows, Py_ssize_t at, tuple prefixes):
         elif value.startswith(prefixes):
             out.append(i)
     return out
+
+
+from libc.stdlib cimport realloc
+
+
+cdef void* _grown(void* p, size_t size) except NULL:
+    """``p`` reallocated to ``size`` bytes (MemoryError when that fails; ``p`` is then still the caller's)."""
+    cdef void* q = realloc(p, size)
+    if q == NULL:
+        raise MemoryError()
+    return q
+
+
+cdef inline void _fold_words(const uint64_t* u, const uint64_t* pm, const uint64_t* sm, uint64_t* out,
+                             Py_ssize_t W):
+    """:func:`isalens._core.lines._fold` on words."""
+    cdef Py_ssize_t k
+    cdef uint64_t high
+    for k in range(W):
+        high = u[k + 1] << 63 if k + 1 < W else 0
+        out[k] = ((u[k] | (u[k] >> 1) | high) & pm[k]) | (u[k] & sm[k])
+
+
+cdef inline void _drop_widened(uint64_t* pend, const uint64_t* u, const uint64_t* pm, const uint64_t* sm,
+                               uint64_t* low, Py_ssize_t W):
+    """``pend &= ~_widen(u)`` (:func:`isalens._core.lines._widen`); ``low`` is scratch."""
+    cdef Py_ssize_t k
+    cdef uint64_t high, carry
+    for k in range(W):
+        high = u[k + 1] << 63 if k + 1 < W else 0
+        low[k] = (u[k] | (u[k] >> 1) | high) & pm[k]
+    for k in range(W):
+        carry = low[k - 1] >> 63 if k else 0
+        pend[k] &= ~(low[k] | (low[k] << 1) | carry | (u[k] & sm[k]))
+
+
+def next_reads(instructions, starts, ends, succs, touches, first, index, pending, pairs, singles):
+    """See :func:`isalens._core.lines.next_reads`."""
+    cdef Py_ssize_t n = len(instructions), nb = len(starts), b, i, k, top, cap, W, end, slot
+    cdef list succ_l = [list(x) for x in succs] if len(succs) == nb else None
+    if not (succ_l is not None and len(ends) == nb and len(touches) == nb
+            and all(type(x) is int and 0 <= x <= n for x in starts)
+            and all(type(x) is int and 0 <= x <= n for x in ends)
+            and all(type(x) is int and 0 <= x < nb for ss in succ_l for x in ss)
+            and all(type(x) is int and x >= 0 for x in touches)
+            and all(type(x) is int and x >= 0 for x in (first, index, pending, pairs, singles))
+            and first < nb and index <= n):
+        return _lines_ref.next_reads(instructions, starts, ends, succs, touches, first, index, pending, pairs,
+                                     singles)
+    cdef _Facts f = _facts_of(instructions)
+    cdef Py_ssize_t bits = max([f.t.nbits, pending.bit_length(), pairs.bit_length(), singles.bit_length()]
+                               + [x.bit_length() for x in touches])
+    W = max((bits + 63) // 64, 1)
+    cdef Py_ssize_t Wf = f.t.width
+    cdef uint64_t* tw = <uint64_t*>calloc(max(nb, 1) * W, sizeof(uint64_t))
+    cdef uint64_t* visited = <uint64_t*>calloc(max(nb, 1) * W, sizeof(uint64_t))
+    cdef uint64_t* scratch = <uint64_t*>calloc(6 * W, sizeof(uint64_t))
+    cdef int32_t* st_b = NULL
+    cdef Py_ssize_t* st_i = NULL
+    cdef uint64_t* st_p = NULL
+    cdef uint64_t* pend
+    cdef uint64_t* pm
+    cdef uint64_t* sm
+    cdef uint64_t* hits
+    cdef uint64_t* folded
+    cdef uint64_t* low
+    cdef const uint64_t* r
+    cdef uint64_t xw, any_bits
+    cdef bint enter
+    cdef dict found = {}
+    cdef int32_t* bs = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    cdef int32_t* be = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
+    try:
+        if tw == NULL or visited == NULL or scratch == NULL or bs == NULL or be == NULL:
+            raise MemoryError()
+        pend, pm, sm, hits, folded, low = (scratch, scratch + W, scratch + 2 * W, scratch + 3 * W,
+                                           scratch + 4 * W, scratch + 5 * W)
+        _load_words(pairs, pm, W)
+        _load_words(singles, sm, W)
+        for b in range(nb):
+            _load_words(touches[b], &tw[b * W], W)
+            bs[b] = starts[b]
+            be[b] = ends[b]
+        cap = 64
+        st_b = <int32_t*>malloc(cap * sizeof(int32_t))
+        st_i = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
+        st_p = <uint64_t*>malloc(cap * W * sizeof(uint64_t))
+        if st_b == NULL or st_i == NULL or st_p == NULL:
+            raise MemoryError()
+        st_b[0] = first
+        st_i[0] = index
+        _load_words(pending, st_p, W)
+        top = 1
+        while top:
+            top -= 1
+            b = st_b[top]
+            i = st_i[top]
+            memcpy(pend, &st_p[top * W], W * sizeof(uint64_t))
+            enter = i == index
+            if not enter:
+                for k in range(W):
+                    if tw[b * W + k] & pend[k]:
+                        enter = True
+                        break
+            if enter:
+                end = be[b]
+                while i < end:
+                    any_bits = 0
+                    for k in range(W):
+                        any_bits |= pend[k]
+                    if not any_bits:
+                        break
+                    r = f.t.row(f.rows[4 * i + 1])  # uses
+                    any_bits = 0
+                    for k in range(W):
+                        hits[k] = (r[k] if k < Wf else 0) & pend[k]
+                        any_bits |= hits[k]
+                    if any_bits:
+                        _fold_words(hits, pm, sm, folded, W)
+                        for k in range(W):
+                            xw = folded[k]
+                            while xw:
+                                slot = k * 64 + __builtin_ctzll(xw)
+                                lst = found.get(slot)
+                                if lst is None:
+                                    found[slot] = [i]
+                                else:
+                                    (<list>lst).append(i)
+                                xw &= xw - 1
+                        _drop_widened(pend, hits, pm, sm, low, W)
+                    if i != index:
+                        r = f.t.row(f.rows[4 * i])  # defs
+                        any_bits = 0
+                        for k in range(W):
+                            hits[k] = (r[k] if k < Wf else 0) & pend[k]
+                            any_bits |= hits[k]
+                        if any_bits:
+                            _drop_widened(pend, hits, pm, sm, low, W)
+                    i += 1
+            any_bits = 0
+            for k in range(W):
+                any_bits |= pend[k]
+            if not any_bits:
+                continue
+            for s in succ_l[b]:
+                any_bits = 0
+                for k in range(W):
+                    hits[k] = pend[k] & ~visited[<Py_ssize_t>s * W + k]
+                    any_bits |= hits[k]
+                if any_bits:
+                    for k in range(W):
+                        visited[<Py_ssize_t>s * W + k] |= hits[k]
+                    if top == cap:
+                        cap *= 2
+                        st_b = <int32_t*>_grown(st_b, cap * sizeof(int32_t))
+                        st_i = <Py_ssize_t*>_grown(st_i, cap * sizeof(Py_ssize_t))
+                        st_p = <uint64_t*>_grown(st_p, cap * W * sizeof(uint64_t))
+                    st_b[top] = s
+                    st_i[top] = bs[<Py_ssize_t>s]
+                    memcpy(&st_p[top * W], hits, W * sizeof(uint64_t))
+                    top += 1
+        return {slot: tuple(sorted(set(v))) for slot, v in found.items()}
+    finally:
+        free(tw)
+        free(visited)
+        free(scratch)
+        free(st_b)
+        free(st_i)
+        free(st_p)
+        free(bs)
+        free(be)

@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from isalens._core.reference import UnitFacts
 
 __all__ = ["COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ValueLines", "block_unions", "line_counts",
-           "occupied_runs", "value_lines"]
+           "next_reads", "occupied_runs", "value_lines"]
 
 
 def _bits(mask: int) -> list[int]:
@@ -145,3 +145,51 @@ def value_lines(instructions: Sequence[UnitFacts], live_in: Sequence[int], live_
                 frees.append(i)
         out.append((d, end, reads, frees))
     return out
+
+
+def _fold(units: int, pairs: int, singles: int) -> int:
+    """One bit per slot: a pair's slot where either of its units is in ``units``, the singles as they are."""
+    return ((units | (units >> 1)) & pairs) | (units & singles)
+
+
+def _widen(units: int, pairs: int, singles: int) -> int:
+    """Both units of every pair with a unit in ``units``, and the singles in it."""
+    low = (units | (units >> 1)) & pairs
+    return low | (low << 1) | (units & singles)
+
+
+def next_reads(instructions: Sequence[UnitFacts], starts: Sequence[int], ends: Sequence[int],
+               succs: Sequence[Sequence[int]], touches: Sequence[int], first: int, index: int, pending: int,
+               pairs: int, singles: int) -> dict[int, tuple[int, ...]]:
+    """For each slot of ``pending`` (see :func:`_fold`), the first lines at or after line ``index`` (in block
+    ``first``) reading it on some path through the blocks (``starts``/``ends``/``succs``), ascending. A read
+    or a write (other than at ``index`` itself) ends the search for its whole slot on that path; a block whose
+    ``touches`` (its reads and writes) meet none of the slots still searched is passed in one step. All the
+    slots travel together as one set, so one walk answers them all."""
+    found: dict[int, list[int]] = {}
+    visited = [0] * len(starts)
+    work: list[tuple[int, int, int]] = [(first, index, pending)]
+    while work:
+        b, i, pend = work.pop()
+        if i == index or touches[b] & pend:  # the first block, or one that touches a searched slot
+            end = ends[b]
+            while i < end and pend:
+                ins = instructions[i]
+                hits = ins.uses & pend
+                if hits:
+                    for slot in _bits(_fold(hits, pairs, singles)):
+                        found.setdefault(slot, []).append(i)
+                    pend &= ~_widen(hits, pairs, singles)
+                if i != index:
+                    killed = ins.defs & pend
+                    if killed:
+                        pend &= ~_widen(killed, pairs, singles)
+                i += 1
+        if not pend:
+            continue
+        for s in succs[b]:
+            new = pend & ~visited[s]
+            if new:
+                visited[s] |= new
+                work.append((s, starts[s], new))
+    return {slot: tuple(sorted(set(v))) for slot, v in found.items()}

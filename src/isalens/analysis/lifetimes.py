@@ -106,11 +106,13 @@ def _widen(units: int) -> int:
 class _BlockSummary:
     """Per block, the union of what its instructions write and read, and the per-index answers so far."""
 
-    __slots__ = ("defs", "reaching", "touches", "uses_after")
+    __slots__ = ("defs", "ends", "reaching", "starts", "succs", "touches", "uses_after")
 
     def __init__(self, kernel: Kernel, graph: CFG) -> None:
-        self.defs, self.touches = _core.block_unions(kernel.instructions, [b.start for b in graph.blocks],
-                                                     [b.end for b in graph.blocks])
+        self.starts = [b.start for b in graph.blocks]
+        self.ends = [b.end for b in graph.blocks]
+        self.succs = [b.succs for b in graph.blocks]
+        self.defs, self.touches = _core.block_unions(kernel.instructions, self.starts, self.ends)
         self.reaching: dict[int, dict[int, tuple[int, ...]]] = {}
         self.uses_after: dict[int, dict[int, tuple[int, ...]]] = {}
 
@@ -151,37 +153,11 @@ def _all_reaching(kernel: Kernel, graph: CFG, index: int, block_defs: list[int])
     return {key: tuple(sorted(set(v))) for key, v in found.items()}
 
 
-def _all_next_uses(kernel: Kernel, graph: CFG, index: int, block_touches: list[int]) -> dict[int, tuple[int, ...]]:
-    """For every register (by its :func:`_fold` bit), the first reads at or after ``index`` on some path."""
-    instructions = kernel.instructions
-    blocks = graph.blocks
-    found: dict[int, list[int]] = {}
-    visited = [0] * len(blocks)
-    work: list[tuple[int, int, int]] = [(graph.block_of[index], index, _ALL_UNITS)]
-    while work:
-        b, i, pending = work.pop()
-        block = blocks[b]
-        if i == index or block_touches[b] & pending:  # the first block, or one that touches a searched reg
-            end = block.end
-            while i < end and pending:
-                ins = instructions[i]
-                hits = ins.uses & pending
-                if hits:
-                    _record(found, hits, i)
-                    pending &= ~_widen(hits)
-                if i != index:
-                    killed = ins.defs & pending
-                    if killed:
-                        pending &= ~_widen(killed)
-                i += 1
-        if not pending:
-            continue
-        for s in block.succs:
-            new = pending & ~visited[s]
-            if new:
-                visited[s] |= new
-                work.append((s, blocks[s].start, new))
-    return {key: tuple(sorted(set(v))) for key, v in found.items()}
+def _all_next_uses(kernel: Kernel, graph: CFG, index: int, blocks: _BlockSummary) -> dict[int, tuple[int, ...]]:
+    """For every register (by its :func:`_fold` bit), the first reads at or after ``index`` on some path (the
+    walk is the core's, :func:`isalens._core.next_reads`: VGPR/AGPR halves pair into one slot)."""
+    return _core.next_reads(kernel.instructions, blocks.starts, blocks.ends, blocks.succs, blocks.touches,
+                            graph.block_of[index], index, _ALL_UNITS, _LOW_HALVES_MASK, _ALL_UNITS & _HIGH_UNITS)
 
 
 def _key(reg: Reg) -> int | None:
@@ -235,7 +211,7 @@ class DefUse:
             return _next_uses_walk(kernel, graph, index, reg)
         blocks = self._blocks()
         return _cached(blocks.uses_after, index,
-                       lambda: _all_next_uses(kernel, graph, index, blocks.touches)).get(key, ())
+                       lambda: _all_next_uses(kernel, graph, index, blocks)).get(key, ())
 
 
 def definitions_reaching(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:

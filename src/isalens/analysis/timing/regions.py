@@ -102,18 +102,15 @@ def _schedule_blocks(k: _Kernel, sched: _Schedule) -> list[BlockTiming]:
         k.block_end.append(one.end)
         for i, start, stall, reason, _b in one.starts:
             sched.timed[i], sched.starts[i], sched.stalls[i], sched.reasons[i] = 1, start, stall, reason
-        issue: dict[str, int] = {}
-        for i in order:
-            u = costs[i].timing.unit
-            issue[u] = issue.get(u, 0) + costs[i].issue
+        # the block's issue cycles per unit are its summary's (one walk over its instructions for both)
+        summary = Summary.of_block(range(block.start, block.end), costs, lines)
         blocks.append(BlockTiming(block.index, lines[block.start] if order else 0,
                                   lines[block.end - 1] if order else 0, cfg.loop_depth[block.index],
-                                  _ordered(issue), one.end, critical_path(one.starts, lines)))
+                                  _ordered(summary.issue), one.end, critical_path(one.starts, lines)))
         if block.index in k.unreachable:
             continue
         owner = max(k.through.get(block.index, ()), key=lambda lp: lp.depth, default=None)
         region_of = None if owner is None else owner.header
-        summary = Summary.of_block(range(block.start, block.end), costs, lines)
         if region_of is None:
             summary.add_stalls(one.starts, costs, lines)
         k.own_totals.setdefault(region_of, Summary()).merge(summary, 1, stalls=region_of is None)
