@@ -127,12 +127,13 @@ def test_worker_collects_cycles_once_live_objects_grow(monkeypatch: pytest.Monke
             gc.enable()
 
 
-def test_worker_empties_its_decoding_caches_past_its_memory_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_worker_empties_its_decoding_caches_past_its_memory_budget(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
     """A worker keeps the decoded texts between units while under its memory budget, empties them once its
     resident memory passes it (a library's seven targets filled them past 2 GB in two workers), and then not
     again until it grew by _REGROWTH (the freed memory stays with Python's allocator: it emptied them after
     every unit)."""
-    from isalens.isa.amdgcn import instructions
+    from isalens.isa.amdgcn import decode_cache, instructions, lanes
     from isalens.scan import run, work
     from isalens.scan.units import Unit
     from tests.conftest import ROOT
@@ -145,8 +146,11 @@ def test_worker_empties_its_decoding_caches_past_its_memory_budget(monkeypatch: 
     assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
     assert any(instructions._DECODED.values())  # the example's texts stay decoded
     monkeypatch.setattr(run, "_WORKER_MEMORY", 0)
+    # a cache the decode cache would write at exit (tests run with it off): a forked worker never writes it
+    monkeypatch.setitem(decode_cache._DIRTY, tmp_path / "cache", ({"s_endpgm": None}, bool))
     assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
     assert not instructions._DECODED
+    assert not lanes._BY_TEXT and not decode_cache._DIRTY
     # emptied once, not again until the worker grew by _REGROWTH (128 MB; one small example adds far less)
     assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
     assert any(instructions._DECODED.values())

@@ -108,12 +108,16 @@ def _resident_bytes() -> int:
 def _trim_caches() -> None:
     """Empty the caches of decoded instruction texts (the decoder's by encoding words, the reader's by text):
     they refill from the next units; then collect what they held."""
-    from isalens.isa.amdgcn import instructions
+    from isalens.isa.amdgcn import decode_cache, instructions, lanes
     from isalens.isa.amdgcn.decoder import listing
 
     listing._CACHE.clear()
     instructions._DECODED.clear()
     instructions._TAILS.clear()
+    # the lanes of every distinct text (unbounded over a library); and the decode cache's list of caches to write
+    # at exit, which held the emptied ones: a forked worker ends with os._exit and never writes them anyway
+    lanes._BY_TEXT.clear()
+    decode_cache._DIRTY.clear()
     gc.collect()
 
 
