@@ -106,10 +106,11 @@ def _rejected_by_llvm(text: str | None) -> bool:
 def sweep_code_object(data: bytes, processor: str, wave64: bool, objdump: str, where: str = "") -> Counts:
     """Counts for one code object (its bytes, processor and whether its code is wave64)."""
     from isalens.binary.sections import code_sections
-    from isalens.isa.amdgcn.decoder.listing import _decoded
+    from isalens.isa.amdgcn.decoder.listing import _caches, _decoded
     from isalens.isa.amdgcn.decoder.text import Diagnostic
 
     theirs = objdump_texts(data, processor, wave64, objdump)
+    caches = _caches(processor, wave64)
     counts = Counts(code_objects=1)
     ours: set[int] = set()
     for section in code_sections(data, file=where, where=where):
@@ -131,7 +132,7 @@ def sweep_code_object(data: bytes, processor: str, wave64: bool, objdump: str, w
                     index = zeros
                     continue
                 address = start + 4 * index
-                result = _decoded(words, index, processor, wave64)[0]  # (result, text, reads back)
+                result = _decoded(words, index, processor, wave64, caches)[0]  # (result, text, reads back)
                 size = max(4, min(result.size, 4 * (stop - index)))
                 encoding = " ".join(f"{w:08X}" for w in words[index:index + size // 4])
                 expected = theirs.get(address)

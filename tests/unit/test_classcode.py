@@ -102,6 +102,9 @@ def test_a_damaged_file_is_rewritten(tmp_path: Path, monkeypatch: pytest.MonkeyP
     path = tmp_path / "c.marshal"
     path.write_bytes(b"garbage")
     monkeypatch.setattr(classcode, "_CODES", {})
+    # the texts this process read from its own cache file are written back with the new ones: none here
+    monkeypatch.setattr(classcode, "_RAW", {})
+    monkeypatch.setattr(classcode, "_USED", set())
     monkeypatch.setattr(classcode, "_STATE", {"installed": True, "dirty": False})
     classcode._exec("z = 3", {}, {})
     classcode._save(path)
