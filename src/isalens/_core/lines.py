@@ -22,11 +22,12 @@ from collections.abc import Collection, Sequence
 
 from isalens._core.reference import UnitFacts
 
-__all__ = ["COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ValueLines", "block_unions", "line_counts",
+__all__ = ["COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ValueLines", "block_unions", "iter_bits", "line_counts",
            "next_reads", "occupied_runs", "value_lines"]
 
 
-def _bits(mask: int) -> list[int]:
+def iter_bits(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask``, ascending (``ir.registers`` re-exports it: one definition)."""
     out: list[int] = []
     while mask:
         low = mask & -mask
@@ -53,9 +54,9 @@ def occupied_runs(instructions: Sequence[UnitFacts], live_in: Sequence[int], liv
         changed = now ^ previous
         if not changed:
             continue
-        for slot in _bits(changed & previous):
+        for slot in iter_bits(changed & previous):
             runs.append((slot, open_since.pop(slot), i - 1))
-        for slot in _bits(changed & now):
+        for slot in iter_bits(changed & now):
             open_since[slot] = i
         previous = now
     last = len(instructions) - 1
@@ -177,7 +178,7 @@ def next_reads(instructions: Sequence[UnitFacts], starts: Sequence[int], ends: S
                 ins = instructions[i]
                 hits = ins.uses & pend
                 if hits:
-                    for slot in _bits(_fold(hits, pairs, singles)):
+                    for slot in iter_bits(_fold(hits, pairs, singles)):
                         found.setdefault(slot, []).append(i)
                     pend &= ~_widen(hits, pairs, singles)
                 if i != index:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from isalens._core.lines import iter_bits as iter_bits  # one definition, re-exported for the IR's users
+
 
 class RegFile(StrEnum):
     """A register file. Specials are tracked but never counted as SGPR pressure."""
@@ -118,16 +120,6 @@ def unit_name(unit: int) -> str:
     if unit < SPECIAL_BASE:
         return f"s{unit - SGPR_BASE}"
     return SPECIAL_NAMES[unit - SPECIAL_BASE]
-
-
-def iter_bits(mask: int) -> list[int]:
-    """Indices of the set bits of ``mask``, ascending."""
-    out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def count_registers(mask: int, file: RegFile) -> int:
