@@ -301,7 +301,9 @@ For every row the test runs `isalens timing --json --arch <isa> [--device <devic
 Radeon VII fp64 1/4, MI50 and Radeon Pro VII 1/2) and reads the kernel's loop: `cycles_per_iteration` for
 `waves` waves per SIMD and `timing.wave_size`. Integer rows compile the instructions the measured code ran:
 `-D SPLIT_MAD` keeps clpeak's `v_mul_lo_u32` + add apart (LLVM 19 would fuse them into `v_mad_u64_u32`), `-D
-MAD24` is one `v_mad_u32_u24` per step. Rates are
+MAD24` is one `v_mad_u32_u24` per step. The fp32 rows of the Clover run (RX 550) compile `-D SPLIT_MAD` too:
+`v_mul_f32` + `v_add_f32` per step, what LLVM builds a multiply-add into for gfx8 when fp32 denormals are IEEE,
+as Clover's compiler invocation leaves them (docs/timing.md, "Held-back runs"). Rates are
 
     work per lane per iteration x wave size x waves x SIMDs per CU x CUs x clock / cycles per iteration
 

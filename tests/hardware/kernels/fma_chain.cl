@@ -5,7 +5,9 @@
 // Integer rows reproduce the instructions the measured (vendor-compiled) code ran, which LLVM 19 would
 // otherwise fuse into one v_mad_u64_u32 per step:
 //   -D SPLIT_MAD : x*x, then + c, with an empty asm between them so the multiply stays v_mul_lo_u32
-//                  (clpeak's "Integer compute": one multiply and one add per step)
+//                  (clpeak's "Integer compute": one multiply and one add per step); on float types the
+//                  same split, v_mul_f32 + v_add_f32, is what LLVM builds a multiply-add into for gfx8
+//                  when fp32 denormals are IEEE (Mesa Clover's cc1 invocation: the rx550-clover run)
 //   -D MAD24     : one v_mad_u32_u24 per step and component (clpeak's "Integer compute Fast 24bit" with
 //                  mad24()), written as inline asm because LLVM 19 compiles this accumulator form,
 //                  x = mad24(x, x, c), mostly to v_mad_u64_u32; clpeak's own ping-pong form (x = mad24(y,
