@@ -116,9 +116,6 @@ def test_worker_collects_cycles_once_live_objects_grow(monkeypatch: pytest.Monke
         cycle = _Cycle()
         dead = weakref.ref(cycle)
         del cycle
-        # the memory budget's emptying collects too: out of reach here (a test process may be past 640 MB)
-        monkeypatch.setattr(run, "_WORKER_MEMORY", 1 << 62)
-        monkeypatch.setattr(run, "_trim_at", 0)
         monkeypatch.setattr(run, "_COLLECT_AFTER_OBJECTS", 10**9)  # far more than this test makes
         run._run_unit(_error_unit(), work.ScanOptions())
         assert dead() is not None  # not collected: below the threshold
@@ -128,32 +125,3 @@ def test_worker_collects_cycles_once_live_objects_grow(monkeypatch: pytest.Monke
     finally:
         if was_enabled:
             gc.enable()
-
-
-def test_worker_empties_its_decoding_caches_past_its_memory_budget(monkeypatch: pytest.MonkeyPatch,
-                                                                   tmp_path: Path) -> None:
-    """A worker keeps the decoded texts between units while under its memory budget, empties them once its
-    resident memory passes it (a library's seven targets filled them past 2 GB in two workers), and then not
-    again until it grew by _REGROWTH (the freed memory stays with Python's allocator: it emptied them after
-    every unit)."""
-    from isalens.isa.amdgcn import decode_cache, instructions, lanes
-    from isalens.scan import run, work
-    from isalens.scan.units import Unit
-    from tests.conftest import ROOT
-
-    path = sorted((ROOT / "examples" / "isa").glob("*.s"))[0]
-    unit = Unit(str(path), "file", "x", "text", path.read_bytes())
-    assert run._resident_bytes() > 0  # this process's memory is read (Linux)
-    monkeypatch.setattr(run, "_trim_at", 0)
-    monkeypatch.setattr(run, "_WORKER_MEMORY", 1 << 50)
-    assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
-    assert any(instructions._DECODED.values())  # the example's texts stay decoded
-    monkeypatch.setattr(run, "_WORKER_MEMORY", 0)
-    # a cache the decode cache would write at exit (tests run with it off): a forked worker never writes it
-    monkeypatch.setitem(decode_cache._DIRTY, tmp_path / "cache", ({"s_endpgm": None}, bool))
-    assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
-    assert not instructions._DECODED
-    assert not lanes._BY_TEXT and not decode_cache._DIRTY
-    # emptied once, not again until the worker grew by _REGROWTH (128 MB; one small example adds far less)
-    assert run._run_unit(unit, work.ScanOptions())[0]["error"] is None
-    assert any(instructions._DECODED.values())

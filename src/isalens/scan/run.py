@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from isalens.errors import IsalensError
 from isalens.scan import work
+from isalens.scan.caches import bound_caches
 from isalens.scan.split import split_code_object
 from isalens.scan.store import Store
 from isalens.scan.units import Unit, iter_units
@@ -85,53 +86,14 @@ def _worker_start() -> None:
     gc.disable()
 
 
-#: a worker whose resident memory passes this many bytes between units empties its per-text decoding caches
-#: (:func:`_trim_caches`): they are per target, and a library of seven targets filled them side by side until two
-#: workers held 2 GB a quarter of the way through librocsparse (docs/performance.md, seventeenth session)
-_WORKER_MEMORY = 640 * 1024 * 1024
-#: ... and after emptying them, only once it grew this much more: the memory freed is kept by Python's allocator
-#: for the next objects, not given back, so a worker stays above the budget and emptied its caches after every
-#: unit (seen on librocsparse: workers at 720-735 MB)
-_REGROWTH = 128 * 1024 * 1024
-_trim_at = 0
-
-
-def _resident_bytes() -> int:
-    """This process's resident memory now (Linux: /proc/self/statm), 0 where it cannot be read."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def _trim_caches() -> None:
-    """Empty the caches of decoded instruction texts (the decoder's by encoding words, the reader's by text):
-    they refill from the next units; then collect what they held."""
-    from isalens.isa.amdgcn import decode_cache, instructions, lanes
-    from isalens.isa.amdgcn.decoder import listing
-
-    listing._CACHE.clear()
-    instructions._DECODED.clear()
-    instructions._TAILS.clear()
-    # the lanes of every distinct text (unbounded over a library); and the decode cache's list of caches to write
-    # at exit, which held the emptied ones: a forked worker ends with os._exit and never writes them anyway
-    lanes._BY_TEXT.clear()
-    decode_cache._DIRTY.clear()
-    gc.collect()
-
-
 def _run_unit(unit: Unit, options: work.ScanOptions) -> list[dict[str, Any]]:
-    """:func:`isalens.scan.work.run_unit` in a worker, then a collection when the live objects grew by
-    :data:`_COLLECT_AFTER_OBJECTS` (a library's worst case stays bounded; the cost is one walk now and then), or
-    the caches emptied when the worker's memory passed :data:`_WORKER_MEMORY` (and, after that, grew by
-    :data:`_REGROWTH` since they were last emptied)."""
-    global _trim_at
+    """:func:`isalens.scan.work.run_unit` in a worker, then every per-process cache past its bound on entries
+    emptied (:func:`isalens.scan.caches.bound_caches`: a worker's memory stays flat over a library of several
+    targets), and a collection when the live objects grew by :data:`_COLLECT_AFTER_OBJECTS` (a library's worst
+    case stays bounded; the cost is one walk now and then)."""
     rows = work.run_unit(unit, options)
-    if _resident_bytes() > max(_WORKER_MEMORY, _trim_at):
-        _trim_caches()
-        _trim_at = _resident_bytes() + _REGROWTH
-    elif gc.get_count()[0] > _COLLECT_AFTER_OBJECTS:
+    bound_caches()
+    if gc.get_count()[0] > _COLLECT_AFTER_OBJECTS:
         gc.collect()
     return rows
 
