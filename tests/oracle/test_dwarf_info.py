@@ -217,3 +217,11 @@ def test_pieces_of_a_register_pair() -> None:
     pieces = _pieces(expr, 64)
     assert [(str(r), bit, bits) for r, bit, bits in pieces] == [("v0", 0, 32), ("v1", 32, 32)]
     assert VariableRange("x", 0, 4, pieces[0][0]).register == pieces[0][0]
+
+
+def test_a_location_cut_short_is_reported_not_read() -> None:
+    # DW_OP_regx with its ULEB128 operand's continuation bit set and no byte after it (DWARF 5, 7.6): unreadable
+    from isalens.binary.dwarf_variables import _ranges
+    problems: list[str] = []
+    assert _ranges("x", ((0, 4, bytes([0x90, 0x80])),), 64, problems) == []
+    assert problems == ["location of 'x' is cut short: dropped"]

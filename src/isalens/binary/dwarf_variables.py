@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from isalens.binary.dwarf_info import DwarfFormatError, iter_variable_locations
+from isalens.binary.dwarf_info import DwarfFormatError, iter_variable_locations, read_sleb, read_uleb
 from isalens.binary.elf64 import Elf64, ElfFormatError
 from isalens.errors import InputError
 from isalens.ir.program import Kernel
@@ -56,32 +55,15 @@ def dwarf_register(number: int, wave_size: int) -> Reg | None:
     return None
 
 
-def _uleb(data: Sequence[int], at: int) -> tuple[int, int]:
-    value = shift = 0
-    while at < len(data):
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return value, at
-    raise ValueError("truncated LEB128")
+def _uleb(expr: bytes, at: int) -> tuple[int, int]:
+    return read_uleb(expr, at, len(expr), "location expression")
 
 
-def _sleb(data: Sequence[int], at: int) -> tuple[int, int]:
-    value = shift = 0
-    byte = 0x80
-    while byte & 0x80:
-        if at >= len(data):
-            raise ValueError("truncated LEB128")
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-    return (value - (1 << shift) if byte & 0x40 else value), at
+def _sleb(expr: bytes, at: int) -> tuple[int, int]:
+    return read_sleb(expr, at, len(expr), "location expression")
 
 
-def _register_of(ops: Sequence[int]) -> tuple[int | None, int]:
+def _register_of(ops: bytes) -> tuple[int | None, int]:
     """(DWARF register number or None, index after it) for one piece's expression at the start of ``ops``."""
     if not ops:
         return None, 0
@@ -100,7 +82,7 @@ def _register_of(ops: Sequence[int]) -> tuple[int | None, int]:
     return None, len(ops)
 
 
-def _pieces(expr: Sequence[int], wave_size: int) -> list[tuple[Reg, int, int | None]]:
+def _pieces(expr: bytes, wave_size: int) -> list[tuple[Reg, int, int | None]]:
     """(register, first bit, bits or None for the whole value) for each register piece of ``expr``."""
     out: list[tuple[Reg, int, int | None]] = []
     bit = 0
@@ -146,7 +128,7 @@ def _ranges(name: str, spans: tuple[tuple[int, int, bytes], ...], wave_size: int
     for low, high, expr in spans:
         try:
             pieces = _pieces(expr, wave_size)
-        except ValueError:
+        except DwarfFormatError:
             problems.append(f"location of '{name}' is cut short: dropped")
             continue
         for reg, bit, bits in pieces:
