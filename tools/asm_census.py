@@ -48,7 +48,8 @@ def format_of(w0: int) -> str:
 
 
 def pairs(source: Path, target: str) -> list[tuple[str, list[int]]] | None:
-    """(text, dwords) of every instruction of ``source`` compiled for ``target``; None if clang rejects it."""
+    """(text, dwords) of every instruction of ``source`` compiled for ``target``; None if clang rejects it.
+    Bytes a fixup fills (branch labels, relocated symbols) are 0 in the dwords."""
     asm = subprocess.run(["clang-19", *opencl_flags(target), str(source), "-S", "-o", "-"],
                          capture_output=True, text=True)
     if asm.returncode:
@@ -59,7 +60,9 @@ def pairs(source: Path, target: str) -> list[tuple[str, list[int]]] | None:
     for line in enc.stdout.splitlines():
         m = _ENCODING.match(line)
         if m:
-            data = bytes(int(b, 16) for b in m.group(2).split(","))
+            # llvm-mc prints a byte a fixup fills later (a branch's label, a relocated symbol) as "A": its value is
+            # not known here, so it is 0, not the hex digit 0xA
+            data = bytes(int(b, 16) if b.startswith("0x") else 0 for b in m.group(2).split(","))
             out.append((" ".join(m.group(1).split()),
                         [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]))
     return out
