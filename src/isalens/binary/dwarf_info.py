@@ -35,7 +35,7 @@ file. A damaged location list costs only its variable (a problem line), not the 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from isalens.binary.elf64 import Elf64
 
@@ -169,6 +169,8 @@ class _Unit:
     #: per abbreviation code: the plan of skips (a size >= 0, or -form for a form of varying size), or None when
     #: the DIE's attributes are decoded
     plans: dict[int, list[int] | None]
+    #: per abbreviation code of a DIE that is decoded: its attribute reads (:meth:`_Reader._reads`)
+    reads: dict[int, tuple[list[tuple[int, int, int, int, bool]], int]] = field(default_factory=dict)
     str_offsets_base: int | None = None
     addr_base: int | None = None
     loclists_base: int | None = None
@@ -315,6 +317,24 @@ class _Reader:
             return self._value(unit, at, real, implicit, depth + 1)
         raise DwarfFormatError(f"{what}: attribute form {form:#x} is not a DWARF 5 form")
 
+    def _reads(self, unit: _Unit, code: int) -> tuple[list[tuple[int, int, int, int, bool]], int]:
+        """How to read the attributes of a DIE that is decoded: (bytes of fixed-size attributes not wanted to
+        skip first, attribute, form, implicit constant, wanted) for each attribute that is wanted or of varying
+        size, and the fixed-size bytes after the last (a DIE's type, file and line references are skipped
+        without decoding them; the DIE's end is checked against its unit's after the walk)."""
+        steps: list[tuple[int, int, int, int, bool]] = []
+        skip = 0
+        for name, form, implicit in unit.abbrevs[code].attributes:
+            wanted = name in _WANTED
+            size = self._fixed_size(unit, form)
+            if size is not None and not wanted:
+                skip += size
+                continue
+            steps.append((skip, name, form, implicit, wanted))
+            skip = 0
+        unit.reads[code] = (steps, skip)
+        return steps, skip
+
     def _skip(self, unit: _Unit, at: int, plan: list[int]) -> int:
         for step in plan:
             if step >= 0:
@@ -364,6 +384,7 @@ class _Reader:
         data, end = self.info, unit.end
         what = f".debug_info unit at {unit.offset:#x}"
         plans = unit.plans
+        reads = unit.reads
         abbrevs = unit.abbrevs
         at = unit.dies
         #: the effective scope (low, high) of each open parent DIE: its own, or the one around it
@@ -386,11 +407,13 @@ class _Reader:
                     raise DwarfFormatError(f"{what}: a DIE runs past the unit's end ({end:#x})")
                 continue
             abbrev = abbrevs[code]  # known: _plan checked the code
+            steps, tail = reads[code] if code in reads else self._reads(unit, code)
             found: dict[int, tuple[int, int | bytes]] = {}
-            for name, form, implicit in abbrev.attributes:
-                value, at = self._value(unit, at, form, implicit)
-                if name in _WANTED:
+            for skip, name, form, implicit, wanted in steps:
+                value, at = self._value(unit, at + skip, form, implicit)
+                if wanted:
                     found[name] = (form, value)
+            at += tail
             if at > end:
                 raise DwarfFormatError(f"{what}: a DIE runs past the unit's end ({end:#x})")
             if top:
