@@ -1,15 +1,15 @@
 """Benchmark: start-up of a small kernel, ``isalens livereg <the 812-instruction example> --json`` (issue 32,
 item 3: target <= 0.10 s wall), beside the bare interpreter's own start (the floor no change can go below).
 
-Each variant runs ``--runs`` times (a fresh process each time, the variants alternating so that a change in
-the machine's load hits them alike); printed: the median wall and CPU (user + system, ``wait4``) seconds of
-each, and the load average before and after. Variants: the command as installed (``--isalens``, or this
-checkout's ``src`` with ``--this-tree``), the command with the dataclass method cache off
-(``ISALENS_CLASS_CACHE=0``, isalens.classcode) and with the TOML table cache off (``ISALENS_TABLE_CACHE=0``,
-isalens.tomlcache), another source tree (``--before DIR/src``), RGA's ``shae`` on the same file when
-``ISALENS_PEER_SHAE`` names it, ``python -c pass`` and ``python -S -c pass``. One warm-up run of each variant
-first fills the caches (decoded texts, class code, tables), as any earlier run on the machine does. On a loaded
-machine read the CPU column (wall is the share of the CPU a run got). Run single-job, e.g.
+Each variant runs ``--runs`` times (a fresh process each time, the variants alternating so that a change in the
+machine's load hits them alike); printed: the median wall and CPU (user + system, ``wait4``) seconds of each, and
+the load average before and after. Variants: the command as installed (``--isalens``; with ``--this-tree`` this
+checkout's ``src`` first on ``PYTHONPATH``), the same through ``python -m isalens``, the command with the dataclass
+method cache off (``ISALENS_CLASS_CACHE=0``, isalens.classcode) and with the TOML table cache off
+(``ISALENS_TABLE_CACHE=0``, isalens.tomlcache), another source tree (``--before DIR/src``), RGA's ``shae`` on the
+same file when ``ISALENS_PEER_SHAE`` names it, ``python -c pass`` and ``python -S -c pass``. One warm-up run of
+each variant first fills the caches (decoded texts, class code, tables), as any earlier run on the machine does. On
+a loaded machine read the CPU column (wall is the share of the CPU a run got). Run single-job, e.g.
 
     nice -n 5 .venv/bin/python benchmarks/startup.py --runs 11
     ISALENS_PEER_SHAE=/tmp/peer/shae .venv/bin/python benchmarks/startup.py --this-tree --before /tmp/old/src
@@ -47,23 +47,25 @@ def main() -> int:
     parser.add_argument("--isalens", default=str(Path(sys.executable).parent / "isalens"),
                         help="the program (default: isalens beside this Python)")
     parser.add_argument("--this-tree", action="store_true",
-                        help="run this checkout's src (python -m isalens, PYTHONPATH) instead of --isalens")
+                        help="run --isalens with this checkout's src first on PYTHONPATH (its package is imported)")
     parser.add_argument("--before", type=Path, help="a source tree (its src/) to run as 'before'")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     tail = ["livereg", str(EXAMPLE), "--json"]
+    # the installed entry point (what a user types), not `python -m isalens`: runpy and importlib.util, which
+    # `-m` imports, are no part of the command (the `-m` row shows what they cost); with PYTHONPATH the entry point
+    # imports that tree's package (PYTHONPATH precedes the editable install's path entry)
+    command = [args.isalens, *tail]
     if args.this_tree:
-        command, env = [sys.executable, "-m", "isalens", *tail], {**env, "PYTHONPATH": str(ROOT / "src")}
-    else:
-        command = [args.isalens, *tail]
+        env = {**env, "PYTHONPATH": str(ROOT / "src")}
     variants = {
         "livereg --json": (command, env),
         "livereg --json, class cache off": (command, {**env, "ISALENS_CLASS_CACHE": "0"}),
         "livereg --json, table cache off": (command, {**env, "ISALENS_TABLE_CACHE": "0"}),
+        "python -m isalens livereg --json": ([sys.executable, "-m", "isalens", *tail], env),
     }
     if args.before:
-        variants["livereg --json, before"] = ([sys.executable, "-m", "isalens", *tail],
-                                              {**env, "PYTHONPATH": str(args.before)})
+        variants["livereg --json, before"] = (command, {**env, "PYTHONPATH": str(args.before)})
     shae = os.environ.get("ISALENS_PEER_SHAE")
     if shae:
         out = f"/tmp/startup_shae_{os.getpid()}.txt"

@@ -15,13 +15,13 @@ from __future__ import annotations
 import contextlib
 import mmap
 import os
-import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from isalens.errors import InputError
+from isalens.lazyre import LazyPattern
 
 __all__ = ["DEFAULT_MAX_INPUT", "map_file", "max_input_size", "open_regular", "parse_size", "read_file",
            "read_head", "set_max_input_size", "size_text"]
@@ -30,7 +30,7 @@ DEFAULT_MAX_INPUT = 1 << 30
 _ENV = "ISALENS_MAX_INPUT_SIZE"
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20,
           "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}
-_SIZE_RE = re.compile(r"^\s*(\d+)\s*([A-Za-z]*)\s*$")
+_SIZE_RE = LazyPattern(r"^\s*(\d+)\s*([A-Za-z]*)\s*$")
 _override: int | None = None
 
 

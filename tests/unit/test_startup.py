@@ -7,6 +7,8 @@ the structure that keeps it: which modules a small ``livereg --json`` run loads.
 
 from __future__ import annotations
 
+import argparse
+import os
 import shlex
 import subprocess
 import sys
@@ -27,6 +29,8 @@ NOT_IMPORTED = (
                                          "serve")),
     "isalens.isa.amdgcn.aco_listing", "isalens.isa.amdgcn.radv_dump", "isalens.isa.amdgcn.trailer_listing",
     "importlib.resources", "tempfile", "zipfile", "difflib",
+    # argparse's formatter imports shutil (and with it bz2, lzma) for the terminal width: cli.examples.Formatter
+    "shutil", "bz2", "lzma",
 )
 
 
@@ -98,3 +102,93 @@ def test_the_decode_cache_fingerprint_lists_the_files_rglob_listed(tmp_path: Pat
     package = Path(isalens.__file__).parent
     for top in ("isa", "ir", "version.py", "errors.py"):
         assert _reader_files(str(package), (top,)) == _rglob_reader_files(package, top)
+
+
+_PROBE = """
+import dataclasses, gc, io, sys
+from isalens.cli import main
+undocumented, collections = [], []
+process_class = dataclasses._process_class
+def probe(cls, *args, **kwargs):
+    if not cls.__doc__:
+        undocumented.append(cls.__module__ + "." + cls.__qualname__)
+    return process_class(cls, *args, **kwargs)
+dataclasses._process_class = probe
+gc.callbacks.append(lambda phase, info: phase == "start" and collections.append(info["generation"]))
+sys.stdout = io.StringIO()
+code = main(ARGV)
+during = [*collections]  # the passes made while main ran (the collector runs again once main resumed it)
+sys.stdout = sys.__stdout__
+print(code, gc.isenabled(), undocumented, during)
+"""
+
+
+def test_a_small_run_documents_its_dataclasses_and_collects_no_garbage() -> None:
+    """``@dataclass`` computes ``inspect.signature`` for the ``__doc__`` of a class without a docstring (13 classes
+    of a ``livereg`` run, ~3 ms); the collector, paused from the start of ``main``, made ~28 passes over the
+    imports' objects, which hold no garbage worth the walk."""
+    argv = ["livereg", str(EXAMPLE), "--json"]
+    out = subprocess.run([sys.executable, "-c", _PROBE.replace("ARGV", repr(argv))], capture_output=True,
+                         text=True, check=True).stdout
+    assert out == "0 True [] []\n"
+
+
+def test_the_formatter_width_is_shutils(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The oracle is ``shutil.get_terminal_size``, which argparse's own formatter asks."""
+    import shutil
+
+    from isalens.cli.examples import Formatter, terminal_columns
+
+    for columns in ("57", "200", "0", "-3", "wide", None):
+        if columns is None:
+            monkeypatch.delenv("COLUMNS", raising=False)
+        else:
+            monkeypatch.setenv("COLUMNS", columns)
+        assert terminal_columns() == shutil.get_terminal_size().columns
+        # and the formatter is argparse's own, with the width argparse would have found
+        ours, stock = Formatter("isalens livereg"), argparse.HelpFormatter("isalens livereg")
+        assert (ours._width, ours._max_help_position) == (stock._width, stock._max_help_position)
+    parser = build_parser("livereg")
+    assert isinstance(parser._get_formatter(), Formatter)
+
+
+_LAZY = {"isalens.reading": ("_SIZE_RE",), "isalens.analysis.calls": ("_SYMBOL",),
+         "isalens.isa.amdgcn.debuginfo": ("_FILE_RE", "_LOC_RE", "_OBJDUMP_RE", "_DEBUG_VALUE_RE", "_FRAGMENT_RE",
+                                          "_DIRECTIVE_LINE_RE"),
+         "isalens.isa.amdgcn.dialects": ("_STAT_LINE_RE", "_EXE_LINE_RE", "_RGA_LIVEREG_RE"),
+         "isalens.isa.amdgcn.declarations": ("_WAVE32_HINT", "_WAVE64_HINT"),
+         "isalens.isa.amdgcn.encoding": ("_SYMBOL",), "isalens.engine.load": ("_NAME_WORD",)}
+
+
+def test_a_small_run_compiles_none_of_the_patterns_it_never_matches(tmp_path: Path) -> None:
+    """The example has no ``.file``/``.loc`` lines, no other dialect's header, no call, no symbol operand, a target
+    named by its ``.amdgcn_target`` line and no --max-input-size; these patterns are compiled on first use only.
+    Its texts are decoded (an empty cache directory), as a first run decodes them."""
+    code = ("import importlib, io, sys; from isalens.cli import main; sys.stdout = io.StringIO(); "
+            f"code = main({['livereg', str(EXAMPLE), '--json']!r}); sys.stdout = sys.__stdout__; "
+            f"lazy = {_LAZY!r}; "
+            "print(code, [m + '.' + n for m, names in lazy.items() for n in names "
+            "if getattr(importlib.import_module(m), n)._compiled is not None])")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out == "0 []\n"
+
+
+def test_a_lazy_pattern_matches_as_the_compiled_one() -> None:
+    """The oracle is ``re.compile`` with the same source and flags."""
+    import re
+
+    from isalens.lazyre import LazyPattern
+
+    text = "  .loc 1 42 7\nv_mov_b32 v0, v1\n\t.file 2 \"a.cl\"\nEXE x\n"
+    for source, flags in ((r"^[^\S\n]*\.(?:file|loc)[^\n]*", re.M), (r"\d+", 0), (r"(v)(\d+)", 0), (r"^EXE", 0)):
+        lazy, eager = LazyPattern(source, flags), re.compile(source, flags)
+        assert lazy._compiled is None and lazy.pattern == source
+        for pos, end in ((0, sys.maxsize), (3, 20), (16, 17)):
+            for method in ("match", "fullmatch", "search"):
+                ours, theirs = getattr(lazy, method)(text, pos, end), getattr(eager, method)(text, pos, end)
+                assert (ours and (ours.span(), ours.groups())) == (theirs and (theirs.span(), theirs.groups()))
+            assert lazy.findall(text, pos, end) == eager.findall(text, pos, end)
+            spans = [m.span() for m in lazy.finditer(text, pos, end)]
+            assert spans == [m.span() for m in eager.finditer(text, pos, end)]
+        assert lazy._compiled is eager  # compiled once, through re's own cache

@@ -19,7 +19,6 @@ A call to itself adds nothing (its own figure is already counted).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 
 from isalens.analysis.abi import CallingConvention, calling_convention
@@ -30,8 +29,9 @@ from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
 from isalens.ir.program import CallSummary, Kernel, Module
 from isalens.ir.registers import Reg, RegFile, highest_register, registers_in, special_pair
+from isalens.lazyre import LazyPattern
 
-_SYMBOL = re.compile(r"^([.A-Za-z_$][\w.$]*)@(rel32|gotpcrel32)@lo(?:[+-]\d+)?$")
+_SYMBOL = LazyPattern(r"^([.A-Za-z_$][\w.$]*)@(rel32|gotpcrel32)@lo(?:[+-]\d+)?$")
 #: how far back from a call to look for the instructions that build its target address
 _WINDOW = 256
 _FILES = ("v", "a", "s")
@@ -117,6 +117,9 @@ def _by_literal(instructions: Sequence[Instruction], add_lo: Instruction, lo: in
 
 @dataclasses.dataclass(slots=True)
 class _Usage:
+    """What one function uses, with its callees': registers per file, where each count came from, VCC, flat
+    scratch, and whether a call is indirect or its target unresolved."""
+
     counts: dict[str, int]
     origin: dict[str, str]
     uses_vcc: bool

@@ -49,6 +49,9 @@ class ElseRegion:
 
 @dataclass(frozen=True, slots=True)
 class CFG:
+    """The control-flow graph of one kernel: its blocks, each instruction's block, loops and their depth, the blocks no
+    entry reaches, a reverse postorder, and the EXEC-skip edges and if/else regions liveness needs."""
+
     blocks: tuple[Block, ...]
     block_of: tuple[int, ...]
     loops: tuple[Loop, ...]

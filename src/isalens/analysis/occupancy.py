@@ -88,6 +88,8 @@ class NextStep:
 
 @dataclass(frozen=True, slots=True)
 class Occupancy:
+    """Waves per SIMD and workgroups per CU one kernel reaches on a target, what limits them and the next step up."""
+
     arch: str
     wave_size: int
     wgp_mode: bool

@@ -38,6 +38,8 @@ class FilePressure:
 
 @dataclass(frozen=True, slots=True)
 class Pressure:
+    """Live registers per instruction in each file, with VGPR halves and the special registers."""
+
     vgpr: FilePressure
     sgpr: FilePressure
     agpr: FilePressure

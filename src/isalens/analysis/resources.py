@@ -26,6 +26,9 @@ class FileResources:
 
 @dataclass(frozen=True, slots=True)
 class Resources:
+    """The registers a kernel allocates per file, its VGPR total with AGPRs, VCC, extra SGPRs and wave size, and the
+    callees that set a figure."""
+
     vgpr: FileResources
     sgpr: FileResources
     agpr: FileResources

@@ -11,6 +11,8 @@ from isalens.arch.model import ArchSpec, align_to
 
 @dataclass(frozen=True, slots=True)
 class TilePlan:
+    """An LDS tile plan: items loaded, useful and in the border, the overhead, the LDS bytes and groups per CU."""
+
     dims: tuple[int, ...]
     radius: int
     bytes_per_item: int

@@ -59,6 +59,10 @@ def _command_module(name: str) -> ModuleType:
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", examples.Formatter)  # argparse's, without its `import shutil`
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         sys.stderr.write(f"isalens: error: {message}\n")
@@ -114,6 +118,21 @@ def _apply_max_input_size(args: argparse.Namespace, parser: argparse.ArgumentPar
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Python's cyclic garbage collector walks every live object each time the heap has grown by a quarter:
+    # with the millions of small objects a large kernel keeps, pausing it cut `livereg`'s time on a
+    # 100k-instruction kernel by 27-45% (docs/performance.md). Analyses make no reference cycles worth collecting
+    # (memory is unchanged without it), so it is paused for the command and resumed after; paused from the start,
+    # as the imports of a small run's ~200 modules triggered ~28 collections of no garbage worth the walk.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _main(argv)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # [*argv], not list(argv): importing the `list` command's module binds `list` in this package's namespace
     argv = sys.argv[1:] if argv is None else [*argv]
     # a command line that starts with a command's name needs that command's flags only; anything else (top-level
@@ -127,14 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from isalens import classcode
     classcode.install()  # before the command imports its layers: their dataclasses' methods come compiled
     from isalens.errors import IsalensError
-    # Python's cyclic garbage collector walks every live object each time the heap has grown by a quarter:
-    # with the millions of small objects a large kernel keeps, pausing it cut `livereg`'s time on a
-    # 100k-instruction kernel by 27-45% (docs/performance.md). Analyses make no reference cycles worth collecting
-    # (memory is unchanged without it), so it is paused for the command and resumed after.
     module, function = _COMMANDS[args.command]
     command: Callable[[argparse.Namespace], int] = getattr(_command_module(module), function)
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         if sys.stderr.isatty():  # a status line while a long run prints nothing yet (isalens.progress)
             return _with_status_line(command, args)
@@ -152,9 +165,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"isalens: internal error: {type(exc).__name__}: {exc} "
                          "(please report it; set ISALENS_DEBUG=1 for a traceback)\n")
         return EXIT_INTERNAL
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def run() -> NoReturn:

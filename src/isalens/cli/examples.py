@@ -8,9 +8,11 @@ A line that exits with another code than 0 says so in its comment (``# exit 1 wh
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Mapping
 
-__all__ = ["EXAMPLES", "ExamplesFormatter", "attach"]
+__all__ = ["EXAMPLES", "ExamplesFormatter", "Formatter", "attach", "terminal_columns"]
 
 #: subcommand -> its example lines ("isalens ...  # what it shows")
 EXAMPLES: dict[str, tuple[str, ...]] = {
@@ -82,7 +84,33 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 _HEAD = "examples:"
 
 
-class ExamplesFormatter(argparse.HelpFormatter):
+def terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size().columns`` gives it (``COLUMNS``, else the width of the
+    terminal on standard output, else 80), without importing ``shutil`` (and ``bz2``, ``lzma``, ``zlib``)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+    return columns or 80
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's own formatter, given the width argparse would find: argparse makes one per argument added (to
+    check its metavar) and each imported ``shutil`` for the width; a run that prints no help never needs it."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         terminal_columns() - 2 if width is None else width)
+
+
+class ExamplesFormatter(Formatter):
     """Wraps the description as argparse does, but prints the examples epilog line by line."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:

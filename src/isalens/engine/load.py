@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
@@ -30,6 +29,7 @@ from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel, Module
 from isalens.isa import registry
+from isalens.lazyre import LazyPattern
 from isalens.progress import step
 from isalens.reading import max_input_size, read_file
 
@@ -164,7 +164,7 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
     return path_or_text.removeprefix("\ufeff"), "<text>"
 
 
-_NAME_WORD = re.compile(r"[A-Za-z0-9]+")
+_NAME_WORD = LazyPattern(r"[A-Za-z0-9]+")
 
 
 def _target_hint(text: str, file: str) -> str:

@@ -188,6 +188,8 @@ class LineRows(OnDemand[LineRow]):
 
 @dataclass(frozen=True, slots=True)
 class RangeRow:
+    """One register's live range in a report: its file, the lines of its definition and last use, and its span."""
+
     reg: str
     file: str
     def_line: int
@@ -313,6 +315,8 @@ class KernelReport:
 
 @dataclass(frozen=True, slots=True)
 class LiveRegReport:
+    """The ``livereg`` report of one input file: its kernels, diagnostics and the compiler's own figures."""
+
     schema: int
     file: str | None
     dialect: str

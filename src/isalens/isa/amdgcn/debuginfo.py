@@ -23,19 +23,20 @@ from isalens.ir.program import Kernel
 from isalens.ir.registers import iter_bits, unit_name
 from isalens.ir.source import SourceLoc, SourceMap, VariableLoc, carry_forward
 from isalens.isa.amdgcn.syntax import parse_mir_register
+from isalens.lazyre import LazyPattern
 from isalens.lines import lines_of
 
 __all__ = ["LineDirectives", "attach", "problems_as_diagnostics", "read_llvm_lines", "read_objdump_lines",
            "unheld_values", "variable_ranges"]
 
 _STRING = r'"((?:[^"\\]|\\.)*)"'
-_FILE_RE = re.compile(rf"^\s*\.file\s+(\d+)\s+{_STRING}(?:\s+{_STRING})?")
-_LOC_RE = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
+_FILE_RE = LazyPattern(rf"^\s*\.file\s+(\d+)\s+{_STRING}(?:\s+{_STRING})?")
+_LOC_RE = LazyPattern(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
 #: llvm-objdump -l: "; /path/to/file.cl:42" (a function line "; name():" is not a location)
-_OBJDUMP_RE = re.compile(r"^; (.+):(\d+)(?::(\d+))?\s*$")
+_OBJDUMP_RE = LazyPattern(r"^; (.+):(\d+)(?::(\d+))?\s*$")
 #: ``;DEBUG_VALUE: func:var <- [DW_OP_..., DW_OP_LLVM_fragment 32 16] $vgpr5`` (LLVM's AsmPrinter comment)
-_DEBUG_VALUE_RE = re.compile(r"^\s*;\s*DEBUG_VALUE:\s*(?:[^:\s]+:)?(\S+)\s*<-\s*(?:\[([^\]]*)\]\s*)?(\S+)")
-_FRAGMENT_RE = re.compile(r"DW_OP_LLVM_fragment\s+(\d+)\s+(\d+)")
+_DEBUG_VALUE_RE = LazyPattern(r"^\s*;\s*DEBUG_VALUE:\s*(?:[^:\s]+:)?(\S+)\s*<-\s*(?:\[([^\]]*)\]\s*)?(\S+)")
+_FRAGMENT_RE = LazyPattern(r"DW_OP_LLVM_fragment\s+(\d+)\s+(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,7 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
 
 
 #: a line that may be a directive read here: ``.file``/``.loc`` after any white space but a line end
-_DIRECTIVE_LINE_RE = re.compile(r"^[^\S\n]*\.(?:file|loc)[^\n]*", re.M)
+_DIRECTIVE_LINE_RE = LazyPattern(r"^[^\S\n]*\.(?:file|loc)[^\n]*", re.M)
 
 
 def _candidate_lines(text: str, every: bool) -> Iterator[tuple[int, str]]:

@@ -5,15 +5,15 @@ the wave size it runs at."""
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from isalens.errors import ParseError
 from isalens.ir.program import DeclaredResources, TargetInfo
 from isalens.ir.registers import Reg, RegFile
 from isalens.isa.amdgcn.drafts import Draft
+from isalens.lazyre import LazyPattern
 
-_WAVE32_HINT = re.compile(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32|s_\w+_wrexec_b32)\b")
-_WAVE64_HINT = re.compile(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b(?!_)")
+_WAVE32_HINT = LazyPattern(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32|s_\w+_wrexec_b32)\b")
+_WAVE64_HINT = LazyPattern(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b(?!_)")
 
 
 def _int(value: str | None) -> int | None:

@@ -14,6 +14,7 @@ import re
 from isalens.errors import ParseError
 from isalens.isa.amdgcn.drafts import ACO_TRAILER_RE, TRAILER_RE, ReadResult
 from isalens.isa.amdgcn.llvm_assembly import read_llvm
+from isalens.lazyre import LazyPattern
 
 # The other readers (ACO, RADV dumps, listings) load on use: a small kernel's run reads one dialect, and their
 # modules and patterns were a few milliseconds of its start-up (docs/performance.md, seventeenth session).
@@ -43,8 +44,8 @@ def sniff(text: str) -> str:
     return "bare"
 
 
-_STAT_LINE_RE = re.compile(r"^\s+STAT \S.*\s-?\d+\s*$", re.M)
-_EXE_LINE_RE = re.compile(r"^EXE \S", re.M)
+_STAT_LINE_RE = LazyPattern(r"^\s+STAT \S.*\s-?\d+\s*$", re.M)
+_EXE_LINE_RE = LazyPattern(r"^EXE \S", re.M)
 
 
 def statistics_only(head: str) -> bool:
@@ -55,7 +56,7 @@ def statistics_only(head: str) -> bool:
         and not ACO_TRAILER_RE.search(head) and not TRAILER_RE.search(head)
 
 
-_RGA_LIVEREG_RE = re.compile(r"^\s*'Rn': Number of live registers\s*$|^Maximum # [VS]GPR used", re.M)
+_RGA_LIVEREG_RE = LazyPattern(r"^\s*'Rn': Number of live registers\s*$|^Maximum # [VS]GPR used", re.M)
 
 
 def rga_livereg_output(head: str) -> bool:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from isalens.errors import ParseError
+from isalens.lazyre import LazyPattern
 
 #: a driver/RGA listing's ``// ADDRESS: WORDS`` trailer (also llvm-objdump's)
 TRAILER_RE = re.compile(r"//\s*([0-9A-Fa-f]{6,16}):((?:\s+[0-9A-Fa-f]{8})+)")
@@ -14,11 +15,13 @@ TRAILER_RE = re.compile(r"//\s*([0-9A-Fa-f]{6,16}):((?:\s+[0-9A-Fa-f]{8})+)")
 ACO_TRAILER_RE = re.compile(r";((?:\s+[0-9a-fA-F]{8})+)\s*$")
 #: ``name:`` at the start of a line, and what follows it
 LABEL_RE = re.compile(r"^\s*([.A-Za-z_$][\w.$]*):(?:\s+|$)(.*)$")
-_MNEMONIC_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_MNEMONIC_RE = LazyPattern(r"^[a-z][a-z0-9_]*$")
 
 
 @dataclass(slots=True)
 class DraftInstruction:
+    """An instruction line as a reader found it: its line number, text, and address and encoding words when known."""
+
     line: int
     text: str
     address: int | None = None
@@ -92,6 +95,8 @@ class Draft:
 
 @dataclass(slots=True)
 class ReadResult:
+    """What a text reader returns: the drafts in order, the target and wave size the text names, the lines skipped."""
+
     drafts: list[Draft]
     arch: str | None = None
     wave_size: int | None = None

@@ -9,7 +9,6 @@ samples (``tests/oracle/test_encoding_sizes.py``).
 from __future__ import annotations
 
 import math
-import re
 import struct
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -22,6 +21,7 @@ from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand,
 from isalens.ir.registers import RegFile, special, special_pair
 from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, base_mnemonic, dual_to_single, vopd_halves
 from isalens.isa.amdgcn.semantics import effect_of
+from isalens.lazyre import LazyPattern
 from isalens.patterns import matches
 
 #: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
@@ -42,8 +42,8 @@ _INLINE_NAMES = frozenset((
     "shared_base", "shared_limit", "private_base", "private_limit", "pops_exiting_wave_id", "src_flat_scratch_base_lo",
     "src_flat_scratch_base_hi",
 ))
-_SYMBOL = re.compile(r"^[A-Za-z_.$][\w.$@]*(?:[-+][\w.$@]+)*$")
-_TARGET = re.compile(r"^gfx(\d+)([0-9a-f])([0-9a-f])$")
+_SYMBOL = LazyPattern(r"^[A-Za-z_.$][\w.$@]*(?:[-+][\w.$@]+)*$")
+_TARGET = LazyPattern(r"^gfx(\d+)([0-9a-f])([0-9a-f])$")
 
 # Inline float constants (AMD ISA guides, "Inline constants": 0.5, 1.0, 2.0, 4.0, their negatives and
 # 1/(2*pi) from gfx8) as bit patterns of each width; 0 is the integer 0.
@@ -75,6 +75,9 @@ def generation_of(target: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class _Rule:
+    """One rule of ``data/encoding.toml``: the mnemonics it matches, their format, and the generations and targets
+    it holds for."""
+
     match: tuple[str, ...]
     format: str
     generations: tuple[int, int] | None
@@ -93,6 +96,9 @@ class _Rule:
 
 @dataclass(frozen=True, slots=True)
 class _Format:
+    """One encoding format: its size in bytes from each generation on, and the generation from which a literal
+    dword may follow it."""
+
     steps: tuple[tuple[int, int], ...]
     literal_from: int | None
 
@@ -106,6 +112,9 @@ class _Format:
 
 @dataclass(frozen=True, slots=True)
 class _Table:
+    """The encoding rules of ``data/encoding.toml``: formats by name, and the rules of each section (the last match
+    wins)."""
+
     formats: dict[str, _Format]
     rules: tuple[_Rule, ...]
     vop3_only: tuple[_Rule, ...]

@@ -29,16 +29,16 @@ the same moves on gfx10+ (no index mode there).
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
 from isalens.ir.registers import Reg, RegFile, highest_register, special
 from isalens.isa.amdgcn import semantics
 from isalens.isa.amdgcn.mnemonics import without_size_suffix
+from isalens.lazyre import LazyPattern
 
 _MODE_BITS = {"SRC0": 1, "SRC1": 2, "SRC2": 4, "DST": 8}
-_GPR_IDX = re.compile(r"gpr_idx\(([^)]*)\)")
+_GPR_IDX = LazyPattern(r"gpr_idx\(([^)]*)\)")
 #: operand kind -> index into the instruction's sources (DST is the first operand)
 _SRC_OF_BIT = {1: 0, 2: 1, 4: 2}
 

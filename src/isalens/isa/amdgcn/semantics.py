@@ -4,7 +4,6 @@ parsed operands, plus the operand-level facts no table can hold (SDWA selects, o
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -15,6 +14,7 @@ from isalens.ir.instruction import BranchKind
 from isalens.ir.operands import Operand, RegOperand
 from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile, special, special_pair
 from isalens.isa.amdgcn.mnemonics import base_mnemonic as base_mnemonic  # its old home: importers keep working
+from isalens.lazyre import LazyPattern
 from isalens.patterns import matches
 
 #: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
@@ -334,8 +334,8 @@ def apply(mnemonic: str, operands: tuple[Operand, ...], modifiers: tuple[str, ..
 
 
 #: stores of 8 or 16 bits: they read the low half of their data VGPR, or the high half (``d16_hi``)
-_SUBDWORD_STORE = re.compile(r"^(buffer|global|flat|scratch|ds)_(?:store|write)_(d16_hi_)?(?:short|byte|b16|b8)"
-                             r"(_d16_hi)?$")
+_SUBDWORD_STORE = LazyPattern(r"^(buffer|global|flat|scratch|ds)_(?:store|write)_(d16_hi_)?(?:short|byte|b16|b8)"
+                              r"(_d16_hi)?$")
 
 
 def _subdword_store(base: str) -> tuple[int, int] | None:
