@@ -345,13 +345,15 @@ def test_scalar_fp16_fma_is_half_rate_where_measured(arch: str, scalar: int, pac
     assert (fma, pk) == (scalar, packed)
 
 
-@pytest.mark.parametrize(("arch", "cycles"), [("gfx1030", 16), ("gfx1100", 16), ("gfx1103", 32), ("gfx1200", 16),
+@pytest.mark.parametrize(("arch", "cycles"), [("gfx1030", 16), ("gfx1100", 16), ("gfx1103", 32), ("gfx1200", 32),
                                              ("gfx1201", 32)])
 def test_rdna3_rdna4_fp64_rate_where_measured(arch: str, cycles: int) -> None:
     """issue 29 ("RDNA3 parts may differ from RDNA2"): clpeak's fp64 chain measured 1/32.7 of single-issue FP32 on
     a Radeon 760M (gfx1103: 87.6 of 2,867 Gflop/s) and 1/31 on an RX 9070 XT (gfx1201: 828 of 25,607), against 1/16
-    on RDNA2 (RX 6900 XT 1,582 of 24,483). A wave32 FP32 op issues in 1 cycle, so v_fma_f64 takes 32 there and 16
-    on the unmeasured RDNA3/RDNA4 targets, as on RDNA2."""
+    on RDNA2 (RX 6900 XT 1,582 of 24,483); vkpeak's fp64 chains on an RX 9060 XT (gfx1200) 444.9 Gflop/s, where
+    its fp32-scalar row (17,679) needs at least 2.16 GHz on 32 CUs even fully dual-issued, at which 1/16 would give
+    552: below 1/16, and gfx1201's 1/32 is taken. A wave32 FP32 op issues in 1 cycle, so v_fma_f64 takes 32 there
+    and 16 on the unmeasured RDNA3 targets, as on RDNA2."""
     assert _timing("v_fma_f64 v[0:1], v[2:3], v[4:5], v[0:1]\ns_endpgm\n", arch).kernel.issue_cycles["valu"] == cycles
 
 
