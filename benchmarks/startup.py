@@ -30,14 +30,23 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s"
 
 
-def run_once(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one run of ``argv``, output discarded."""
+#: ``--clock``: the command run through ``cli.main`` in ``python -c``, which writes the process's own CPU clock
+#: (``time.process_time``, interpreter start included) at the end to the file named by its first argument
+_CLOCKED = ("import sys, time; from isalens.cli import main; code = main(sys.argv[2:]); "
+            "open(sys.argv[1], 'w').write(repr(time.process_time())); sys.exit(code)")
+
+
+def run_once(argv: Sequence[str], env: dict[str, str], clock_file: str | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of ``argv``, output discarded; CPU from ``wait4``, or read from
+    ``clock_file`` when the run writes its own clock there (``_CLOCKED``)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{argv[0]} failed (status {status})")
+    if clock_file:
+        return wall, float(Path(clock_file).read_text())
     return wall, usage.ru_utime + usage.ru_stime
 
 
@@ -49,6 +58,9 @@ def main() -> int:
     parser.add_argument("--this-tree", action="store_true",
                         help="run --isalens with this checkout's src first on PYTHONPATH (its package is imported)")
     parser.add_argument("--before", type=Path, help="a source tree (its src/) to run as 'before'")
+    parser.add_argument("--clock", action="store_true",
+                        help="also the command's own CPU clock (ns resolution; wait4's CPU moves in scheduler "
+                             "ticks, coarse against a few ms under load), for this tree and --before")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     tail = ["livereg", str(EXAMPLE), "--json"]
@@ -66,6 +78,14 @@ def main() -> int:
     }
     if args.before:
         variants["livereg --json, before"] = (command, {**env, "PYTHONPATH": str(args.before)})
+    clock_file = f"/tmp/startup_clock_{os.getpid()}.txt"
+    clocked: dict[str, str] = {}
+    if args.clock:
+        for name, run_env in (("own clock", env), ("before, own clock", {**env, "PYTHONPATH": str(args.before)})):
+            if name.startswith("before") and not args.before:
+                continue
+            variants[f"livereg --json, {name}"] = ([sys.executable, "-c", _CLOCKED, clock_file, *tail], run_env)
+            clocked[f"livereg --json, {name}"] = clock_file
     shae = os.environ.get("ISALENS_PEER_SHAE")
     if shae:
         out = f"/tmp/startup_shae_{os.getpid()}.txt"
@@ -73,13 +93,13 @@ def main() -> int:
                                     str(EXAMPLE), out], env)
     variants["python -c pass"] = ([sys.executable, "-c", "pass"], env)
     variants["python -S -c pass"] = ([sys.executable, "-S", "-c", "pass"], env)
-    for argv, run_env in variants.values():  # warm-up: the caches a previous run leaves
-        run_once(argv, run_env)
+    for name, (argv, run_env) in variants.items():  # warm-up: the caches a previous run leaves
+        run_once(argv, run_env, clocked.get(name))
     load_before = os.getloadavg()
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
     for _ in range(args.runs):
         for name, (argv, run_env) in variants.items():
-            times[name].append(run_once(argv, run_env))
+            times[name].append(run_once(argv, run_env, clocked.get(name)))
     load_after = os.getloadavg()
     print(f"{EXAMPLE.name}, median of {args.runs} alternating runs; load average "
           f"{load_before[0]:.1f} before, {load_after[0]:.1f} after")
@@ -90,6 +110,7 @@ def main() -> int:
         print(f"| `{name}` | {wall:.3f} s | {cpu:.3f} s |")
     if shae:
         Path(out).unlink(missing_ok=True)
+    Path(clock_file).unlink(missing_ok=True)
     return 0
 
 
