@@ -148,7 +148,9 @@ _FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_define
               # the per-line passes after liveness
               "occupied_runs", "line_counts", "block_unions", "value_lines", "next_reads",
               # dread (seventeenth session): the front half
-              "control_flow", "instruction_lines", "rows_masked", "rows_prefixed")
+              "control_flow", "instruction_lines", "rows_masked", "rows_prefixed",
+              # dtime (eighteenth session): the timing step's per-block pass
+              "block_schedules")
 #: the pure-Python core as one namespace (the graph, the dataflow, the listing writer, the reader's loop and the
 #: schedule are five modules)
 REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing, reading,
@@ -742,3 +744,60 @@ def test_next_reads_example() -> None:
     args = ((0, 2, 3), (2, 3, 4), ((1, 2), (), ()), (0b0101, 0b1100, 0b1000), 0, 0, 0b1111, 0b0001, 0b1100)
     for impl in (lines, compiled):
         assert impl.next_reads(ins, *args) == {0: (0,), 3: (2, 3)}
+
+
+# --- dtime (eighteenth session): every block's schedule in one call (isalens._core.schedule) -------------------
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schedules(), st.data())
+def test_block_schedules_same_columns(case: tuple[list[list[int]], list[Costs], int, bool, int, Costs],
+                                      data: st.DataObject) -> None:
+    """Random blocks over a kernel's costs (empty, overlapping, reversed, now and then one past the end: the
+    same error), scheduled between single-order calls on the same costs (the compiled core keeps their state),
+    and again after an element is replaced. The reference is itself ``schedule_passes`` once per block."""
+    orders, statics, interval, hazards, _passes, other = case
+    n = len(statics)
+    bound = st.integers(0, n) | st.integers(-2, n + 2)
+    blocks = data.draw(st.lists(st.tuples(bound, bound), max_size=6)
+                       | st.lists(st.integers(0, n), max_size=5).map(lambda cuts: [
+                           (a, b) for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), n], strict=True)]))
+    starts, ends = [a for a, _ in blocks], [b for _, b in blocks]
+
+    def both(fn: str, *args: Any) -> tuple[Any, Any]:
+        answers = []
+        for impl in (schedule, compiled):
+            try:
+                answers.append(getattr(impl, fn)(*args))
+            except (IndexError, OverflowError) as exc:
+                answers.append(type(exc))
+        return answers[0], answers[1]
+
+    for _ in range(2):
+        expected, got = both("block_schedules", starts, ends, statics, interval, hazards)
+        assert got == expected
+        if isinstance(got, tuple):
+            assert [type(x) for x in got] == [type(x) for x in expected]
+            assert all(type(r) is str for r in got[2])
+        expected, got = both("schedule_passes", orders[0], statics, interval, hazards, 1)
+        assert got == expected
+    statics[0] = other  # an element replaced in the same list: read again
+    expected, got = both("block_schedules", starts, ends, statics, interval, hazards)
+    assert got == expected
+
+
+def test_block_schedules_example() -> None:
+    """Worked by hand: two blocks of the same two instructions, a VALU write of unit 5 (latency 4, issue 1) and
+    a VALU read of it; interval 1. In each block the reader waits for the writer: the writer starts at 0, the
+    value is ready at 0 + 4, so the reader starts at 4, stalled 4 - 1 = 3 cycles for "dependency" on index 0 or
+    2 (its own block's writer: each block starts from an empty state); each block lasts until 4 + 1 = 5."""
+    write = Costs("valu", 1, 4, (), (5,), (), (), "", False, False, Timing(()))
+    read = Costs("valu", 1, 4, (5,), (), (), (), "", False, False, Timing(()))
+    statics = [write, read, write, read]
+    for impl in (schedule, compiled):
+        starts, stalls, reasons, blockers, lengths = impl.block_schedules([0, 2], [2, 4], statics, 1, False)
+        assert list(starts) == [0, 4, 0, 4]
+        assert list(stalls) == [0, 3, 0, 3]
+        assert reasons == ["", "dependency", "", "dependency"]
+        assert list(blockers) == [-1, 0, -1, 2]
+        assert lengths == [5, 5]

@@ -28,7 +28,8 @@ from isalens._core.listing import LineColumns
 from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
-           "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_unions",
+           "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_schedules",
+           "block_unions",
            "control_flow", "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "mask_defined",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "rows_masked",
            "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
@@ -40,7 +41,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # the per-line passes after liveness (isalens._core.lines)
              "occupied_runs", "line_counts", "block_unions", "value_lines", "next_reads",
              # dread (seventeenth session): the front half
-             "control_flow", "instruction_lines", "rows_masked", "rows_prefixed")
+             "control_flow", "instruction_lines", "rows_masked", "rows_prefixed",
+             # dtime (eighteenth session): the timing step's per-block pass
+             "block_schedules")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -99,6 +102,8 @@ if _native is None:
     instruction_lines = reading.instruction_lines
     rows_masked = graph.rows_masked
     rows_prefixed = graph.rows_prefixed
+    # dtime (eighteenth session): the timing step's per-block pass
+    block_schedules = schedule.block_schedules
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -119,3 +124,5 @@ else:
     instruction_lines = _native.instruction_lines
     rows_masked = _native.rows_masked
     rows_prefixed = _native.rows_prefixed
+    # dtime (eighteenth session): the timing step's per-block pass
+    block_schedules = _native.block_schedules

@@ -10,7 +10,7 @@ from isalens._core.lines import ValueLines
 from isalens._core.listing import LineColumns
 from isalens._core.reading import LineItem
 from isalens._core.reference import LaneFacts, Solution, UnitFacts
-from isalens._core.schedule import Record, ScheduleCosts
+from isalens._core.schedule import BlockSchedules, Record, ScheduleCosts
 
 NAME: str
 
@@ -56,3 +56,7 @@ def instruction_lines(lines: Sequence[str], start: int, comment: str, make: Call
                       items: list[_Item]) -> int: ...
 def rows_masked(rows: Sequence[Sequence[Any]], at: int, mask: int) -> list[int]: ...
 def rows_prefixed(rows: Sequence[Sequence[Any]], at: int, prefixes: tuple[str, ...]) -> list[int]: ...
+
+# dtime (eighteenth session): the timing step's per-block pass
+def block_schedules(starts: Sequence[int], ends: Sequence[int], statics: Sequence[ScheduleCosts], interval: int,
+                    hazards: bool) -> BlockSchedules: ...

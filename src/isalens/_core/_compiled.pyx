@@ -2184,3 +2184,120 @@ def next_reads(instructions, starts, ends, succs, touches, first, index, pending
         free(st_p)
         free(bs)
         free(be)
+
+
+# --- dtime (eighteenth session): every block's schedule in one call (reference: isalens._core.schedule) ----------
+
+from array import array as _array
+
+
+def block_schedules(starts, ends, statics, interval, hazards):
+    """See :func:`isalens._core.schedule.block_schedules`: the loop of :func:`schedule_passes` once per block,
+    each block from an empty state (a new stamp), records written into the columns instead of a tuple each."""
+    global _last_costs
+    cdef list lo_l = list(starts), hi_l = list(ends), reason_of, lengths = []
+    cdef Py_ssize_t nb = len(lo_l), b, lo, hi, i, j, kid, cap, checked, n = len(statics)
+    cdef long long c_interval, start, earliest, end, next_issue, wait_states, free_at, t
+    cdef long long done, issue_k, finish, at, epoch, blocker
+    cdef int32_t u
+    cdef bint c_hazards = bool(hazards)
+    cdef _Costs c
+    cdef list objs
+    cdef dict queues
+    cdef object reason, q, st, x_done, who
+    cdef long long[:] start_v
+    cdef long long[:] stall_v
+    cdef long long[:] blocker_v
+    if len(hi_l) != nb or not _small(interval):
+        return _schedule_ref.block_schedules(starts, ends, statics, interval, hazards)
+    c_interval = interval
+    c = _last_costs
+    if c is None or c.statics is not statics or c.n != n:
+        c = _last_costs = _Costs(statics)
+    objs = c.objs
+    for b in range(nb):
+        if type(lo_l[b]) is not int or type(hi_l[b]) is not int or not 0 <= lo_l[b] <= n or not 0 <= hi_l[b] <= n:
+            return _schedule_ref.block_schedules(starts, ends, statics, interval, hazards)
+        for i in range(<Py_ssize_t>lo_l[b], <Py_ssize_t>hi_l[b]):
+            st = statics[i]
+            if objs[i] is not st and c.read(i):
+                objs[i] = None
+                return _schedule_ref.block_schedules(starts, ends, statics, interval, hazards)
+    c.fit()
+    cap = c.cap
+    start_a = _array("q", bytes(8 * n))
+    stall_a = _array("q", bytes(8 * n))
+    blocker_a = _array("q", [-1]) * n
+    reason_of = [""] * n
+    start_v, stall_v, blocker_v = start_a, stall_a, blocker_a
+    for b in range(nb):
+        lo, hi = lo_l[b], hi_l[b]
+        c.epoch += 1  # every block from an empty state
+        epoch = c.epoch
+        end = next_issue = wait_states = 0
+        queues = {}
+        for i in range(lo, hi):
+            earliest = start = next_issue
+            reason, blocker = "", -1
+            kid = c.unit_of[i]
+            free_at = c.unit_free[kid] if c.free_at[kid] == epoch else 0
+            if free_at > start:
+                start, reason = free_at, "unit"
+            for j in range(c.use_at[i], c.def_at[2 * i]):
+                u = c.units[j]
+                t = c.ready[u] if c.ready_at[u] == epoch else 0  # a unit not written yet is ready at 0
+                if t > start:
+                    start, reason = t, "dependency"
+                    blocker = c.producer[u] if c.ready_at[u] == epoch else -1
+            if c.waits[i] is not None:
+                for counter, limit in c.waits[i]:
+                    q = queues.get(counter)
+                    while q is not None and len(q) > limit:
+                        x_done, who = q.popleft()
+                        if x_done > start:
+                            start, reason, blocker = x_done, counter, who
+            if c.checks[i] is not None:
+                for needed, kind, hunits in c.checks[i]:
+                    checked = c.kind_ids[kind] * cap
+                    for x in hunits:
+                        u = x
+                        if c.written_at[checked + u] == epoch:
+                            at = c.written[checked + u]
+                            if wait_states - at < <long long>needed:
+                                # the data hazard table of the ISA guide: leave ``needed`` after the producer
+                                start = start + <long long>needed - (wait_states - at)
+                                reason, blocker = "hazard", -1
+            issue_k = c.issue[i]
+            c.unit_free[kid] = start + issue_k
+            c.free_at[kid] = epoch
+            if c.def_at[2 * i + 1] > c.def_at[2 * i]:
+                done = start + (issue_k if c.memory[i] else c.latency[i])
+                for j in range(c.def_at[2 * i], c.def_at[2 * i + 1]):
+                    u = c.units[j]
+                    c.ready[u] = done
+                    c.producer[u] = i
+                    c.ready_at[u] = epoch
+            if c.memory[i]:
+                for counter in c.counters[i]:
+                    q = queues.get(counter)
+                    if q is None:
+                        q = queues[counter] = _deque()
+                    q.append((start + c.latency[i], i))
+            if c_hazards:
+                wait_states += issue_k if c.nop[i] else 1
+                if c.kind_of[i] >= 0:
+                    checked = c.kind_of[i] * cap
+                    for j in range(c.def_at[2 * i], c.def_at[2 * i + 1]):
+                        u = c.units[j]
+                        c.written[checked + u] = wait_states
+                        c.written_at[checked + u] = epoch
+            next_issue = start + (issue_k if c.nop[i] else c_interval)
+            finish = start + (issue_k if issue_k > c_interval else c_interval)
+            if finish > end:
+                end = finish
+            start_v[i] = start
+            stall_v[i] = start - earliest
+            reason_of[i] = reason
+            blocker_v[i] = blocker
+        lengths.append(end)
+    return start_a, stall_a, reason_of, blocker_a, lengths

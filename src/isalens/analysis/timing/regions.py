@@ -8,6 +8,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from isalens import _core
 from isalens.analysis.cfg import CFG, Loop
 from isalens.analysis.timing.costs import InstructionCosts, instruction_costs
 from isalens.analysis.timing.model import (
@@ -18,8 +19,8 @@ from isalens.analysis.timing.model import (
     LoopProfile,
     TimingInputError,
 )
-from isalens.analysis.timing.schedule import TimingLines, critical_path, run_schedule
-from isalens.analysis.timing.summary import Summary
+from isalens.analysis.timing.schedule import TimingLines, run_schedule
+from isalens.analysis.timing.summary import TOP, Summary
 from isalens.arch.devices import DeviceSpec
 from isalens.arch.model import ArchSpec
 from isalens.arch.timing import UNITS, TimingTable
@@ -90,30 +91,59 @@ class _Schedule:
         return _Schedule(array("b", bytes(n)), array("q", bytes(8 * n)), array("q", bytes(8 * n)), [""] * n)
 
 
+def _critical_path(lo: int, hi: int, stalls: array[int], reasons: list[str], blockers: array[int],
+                   lines: Sequence[int]) -> tuple[int, ...]:
+    """:func:`~isalens.analysis.timing.schedule.critical_path` of a block's records read from the columns."""
+    stalled = sorted((i for i in range(lo, hi) if stalls[i] > 0 and reasons[i] not in ("", "unit")),
+                     key=lambda i: -stalls[i])[:4]
+    chosen: set[int] = set()
+    for i in stalled:
+        chosen.add(lines[i])
+        if blockers[i] >= 0:
+            chosen.add(lines[blockers[i]])
+    return tuple(sorted(chosen))
+
+
 def _schedule_blocks(k: _Kernel, sched: _Schedule) -> list[BlockTiming]:
-    """Schedule every block on its own; its issue, work and (outside loops) stalls go straight into the total of
-    the region that owns it, in the block order :meth:`_region` merges its own blocks in. No summary or schedule
-    per block is kept (a 1M-instruction kernel has 250,000 blocks)."""
+    """Schedule every block on its own (one call of the core for all of them); its issue, work and (outside
+    loops) stalls go straight into the total of the region that owns it, in the block order :meth:`_region`
+    merges its own blocks in. No summary or schedule per block is kept (a 1M-instruction kernel has 250,000
+    blocks); a block of more than :data:`~isalens.analysis.timing.summary.TOP` instructions is summed through
+    its own summary first, whose per-unit lines are cut to the heaviest (a shorter block cannot have more lines
+    than that on a unit, so summing it straight into the region's total is the same sum)."""
     cfg, costs, lines = k.cfg, k.costs, k.lines
+    starts, ends = [b.start for b in cfg.blocks], [b.end for b in cfg.blocks]
+    sched.starts, sched.stalls, sched.reasons, blockers, lengths = _core.block_schedules(
+        starts, ends, costs, k.interval, k.hazards)
+    timed, stalls, reasons = sched.timed, sched.stalls, sched.reasons
+    units = [c.unit for c in costs]
+    issues = [c.issue for c in costs]
     blocks: list[BlockTiming] = []
-    for block in cfg.blocks:
-        order = list(range(block.start, block.end))
-        (one,) = run_schedule(order, costs, k.interval, k.hazards, 1)
-        k.block_end.append(one.end)
-        for i, start, stall, reason, _b in one.starts:
-            sched.timed[i], sched.starts[i], sched.stalls[i], sched.reasons[i] = 1, start, stall, reason
-        # the block's issue cycles per unit are its summary's (one walk over its instructions for both)
-        summary = Summary.of_block(range(block.start, block.end), costs, lines)
-        blocks.append(BlockTiming(block.index, lines[block.start] if order else 0,
-                                  lines[block.end - 1] if order else 0, cfg.loop_depth[block.index],
-                                  _ordered(summary.issue), one.end, critical_path(one.starts, lines)))
+    for block, lo, hi, length in zip(cfg.blocks, starts, ends, lengths, strict=True):
+        k.block_end.append(length)
+        issue: dict[str, int] = {}
+        for i in range(lo, hi):
+            timed[i] = 1
+            issue[units[i]] = issue.get(units[i], 0) + issues[i]
+        blocks.append(BlockTiming(block.index, lines[lo] if hi > lo else 0, lines[hi - 1] if hi > lo else 0,
+                                  cfg.loop_depth[block.index], _ordered(issue), length,
+                                  _critical_path(lo, hi, stalls, reasons, blockers, lines)))
         if block.index in k.unreachable:
             continue
-        owner = max(k.through.get(block.index, ()), key=lambda lp: lp.depth, default=None)
-        region_of = None if owner is None else owner.header
-        if region_of is None:
-            summary.add_stalls(one.starts, costs, lines)
-        k.own_totals.setdefault(region_of, Summary()).merge(summary, 1, stalls=region_of is None)
+        around = k.through.get(block.index)
+        region_of = None if not around else max(around, key=lambda lp: lp.depth).header
+        total = k.own_totals.get(region_of)
+        if total is None:
+            total = k.own_totals[region_of] = Summary()
+        if hi - lo > TOP:
+            summary = Summary.of_block(range(lo, hi), costs, lines)
+            if region_of is None:
+                summary.add_stall_columns(range(lo, hi), stalls, reasons, blockers, costs, lines)
+            total.merge(summary, 1, stalls=region_of is None)
+        else:
+            total.add_block(lo, hi, costs, lines)
+            if region_of is None:
+                total.add_stall_columns(range(lo, hi), stalls, reasons, blockers, costs, lines)
     return blocks
 
 

@@ -10,10 +10,10 @@ from isalens.analysis.timing.costs import InstructionCosts
 from isalens.analysis.timing.model import LoopProfile, Work
 from isalens.analysis.timing.schedule import stall_kind
 
-__all__ = ["Summary"]
+__all__ = ["TOP", "Summary"]
 
 #: lines kept per unit and per stall kind
-_TOP = 16
+TOP = 16
 
 
 @dataclass(slots=True)
@@ -47,9 +47,47 @@ class Summary:
             out.bytes_global += w.bytes_global
             out.bytes_lds += w.bytes_lds
         for unit, costs in unit_lines.items():
-            if len(costs) > _TOP:
-                unit_lines[unit] = dict(sorted(costs.items(), key=lambda kv: -kv[1])[:_TOP])
+            if len(costs) > TOP:
+                unit_lines[unit] = dict(sorted(costs.items(), key=lambda kv: -kv[1])[:TOP])
         return out
+
+    def add_block(self, lo: int, hi: int, statics: Sequence[InstructionCosts], lines: Sequence[int]) -> None:
+        """Add instructions ``lo``..``hi - 1`` as ``merge(Summary.of_block(range(lo, hi), ...), 1, ...)`` would
+        when they are at most :data:`TOP` (no unit's lines to cut), without the block's own summary."""
+        issue, unit_lines, flops = self.issue, self.unit_lines, self.flops
+        for i in range(lo, hi):
+            st = statics[i]
+            unit = st.unit
+            issue[unit] = issue.get(unit, 0) + st.issue
+            costs = unit_lines.get(unit)
+            if costs is None:
+                costs = unit_lines[unit] = {}
+            costs[lines[i]] = costs.get(lines[i], 0) + st.issue
+            w = st.work
+            if w.flops:
+                for k, v in w.flops.items():
+                    flops[k] = flops.get(k, 0) + v
+                self.fma += w.fma
+            self.bytes_global += w.bytes_global
+            self.bytes_lds += w.bytes_lds
+
+    def add_stall_columns(self, indices: range, stalls: Sequence[int], reasons: Sequence[str],
+                          blockers: Sequence[int], statics: Sequence[InstructionCosts], lines: Sequence[int]) -> None:
+        """:meth:`add_stalls` of the records of ``indices`` read from the schedule's columns (blocker -1: none)."""
+        for i in indices:
+            stall = stalls[i]
+            if stall <= 0:
+                continue
+            b = blockers[i]
+            blocker = None if b < 0 else b
+            kind = stall_kind(reasons[i], blocker, statics)
+            self.stalls[kind] = self.stalls.get(kind, 0) + stall
+            per_line = self.stall_lines.get(kind)
+            if per_line is None:
+                per_line = self.stall_lines[kind] = {}
+            per_line[lines[i]] = per_line.get(lines[i], 0) + stall
+            if blocker is not None:
+                per_line[lines[blocker]] = per_line.get(lines[blocker], 0) + stall
 
     @staticmethod
     def of_profile(p: LoopProfile) -> Summary:
@@ -93,9 +131,9 @@ class Summary:
         return Work(dict(self.flops), self.bytes_global, self.bytes_lds, self.fma)
 
     def unit_tops(self) -> dict[str, tuple[int, ...]]:
-        return {u: tuple(ln for ln, _c in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP])
+        return {u: tuple(ln for ln, _c in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP])
                 for u, costs in self.unit_lines.items()}
 
     def stall_tops(self) -> dict[str, tuple[int, ...]]:
-        return {k: tuple(ln for ln, _c in sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP])
+        return {k: tuple(ln for ln, _c in sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP])
                 for k, v in self.stall_lines.items()}

@@ -1,0 +1,97 @@
+"""The timing step's region totals summed straight from a block's instructions and schedule columns
+(``Summary.add_block``, ``Summary.add_stall_columns``, eighteenth session) equal the per-block way they replace:
+``Summary.of_block`` and ``Summary.add_stalls`` on the block's records, then ``merge`` into the total. The per-block
+way is the definition (it is what the model describes: a block's summary, cut to its heaviest lines per unit,
+summed into its region); equal means the same values and the same key order in every dict (the JSON lists
+units, flops and stall kinds in first-seen order)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from isalens.analysis.timing.model import Work
+from isalens.analysis.timing.summary import TOP, Summary
+
+
+class _Timing(NamedTuple):
+    unit: str
+
+
+class _Costs(NamedTuple):
+    unit: str
+    issue: int
+    work: Work
+    timing: _Timing
+
+
+def _costs(unit: str, issue: int, work: Work) -> _Costs:
+    return _Costs(unit, issue, work, _Timing(unit))
+
+
+_WORK = st.one_of(
+    st.just(Work()),
+    st.builds(lambda f, n: Work({f: n}, fma=n // 2), st.sampled_from(["fp32", "fp64", "fp16"]), st.integers(0, 64)),
+    st.builds(lambda n: Work(bytes_global=n), st.integers(0, 256)),
+    st.builds(lambda n: Work(bytes_lds=n), st.integers(0, 256)),
+)
+_COST = st.builds(_costs, st.sampled_from(["valu", "salu", "vmem", "lds", "trans"]), st.integers(0, 8), _WORK)
+_REASONS = st.sampled_from(["", "unit", "dependency", "vmcnt", "lgkmcnt", "hazard"])
+
+
+def _shape(s: Summary) -> tuple[Any, ...]:
+    """Every field, dicts as their item lists (order included)."""
+    return (list(s.issue.items()), [(u, list(d.items())) for u, d in s.unit_lines.items()], list(s.flops.items()),
+            s.bytes_global, s.bytes_lds, s.fma, list(s.stalls.items()),
+            [(k, list(d.items())) for k, d in s.stall_lines.items()])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.data())
+def test_block_sums_equal_merged_block_summaries(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 40))
+    statics = data.draw(st.lists(_COST, min_size=n, max_size=n))
+    # lines repeat now and then (two instructions of one line), and need not increase
+    lines = data.draw(st.lists(st.integers(1, 30), min_size=n, max_size=n))
+    stalls = data.draw(st.lists(st.integers(-1, 9), min_size=n, max_size=n))
+    reasons = data.draw(st.lists(_REASONS, min_size=n, max_size=n))
+    blockers = data.draw(st.lists(st.integers(-1, n - 1), min_size=n, max_size=n))
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=6)))
+    blocks = [(lo, hi) for lo, hi in zip([0, *cuts], [*cuts, n], strict=True) if hi - lo <= TOP]
+    with_stalls = data.draw(st.booleans())
+    start = data.draw(st.sampled_from([Summary(), Summary({"valu": 3}, {"valu": {7: 3}}, {"fp32": 2}, 1, 2, 1,
+                                                          {"issue": 4}, {"issue": {7: 4}})]))
+
+    expected, got = Summary(), Summary()
+    for total in (expected, got):
+        total.merge(start, 1, stalls=True)
+    for lo, hi in blocks:
+        one = Summary.of_block(range(lo, hi), statics, lines)  # type: ignore[arg-type]
+        if with_stalls:
+            recs = [(i, 0, stalls[i], reasons[i], None if blockers[i] < 0 else blockers[i]) for i in range(lo, hi)]
+            one.add_stalls(recs, statics, lines)  # type: ignore[arg-type]
+        expected.merge(one, 1, stalls=with_stalls)
+        got.add_block(lo, hi, statics, lines)  # type: ignore[arg-type]
+        if with_stalls:
+            got.add_stall_columns(range(lo, hi), stalls, reasons, blockers, statics, lines)  # type: ignore[arg-type]
+    assert _shape(got) == _shape(expected)
+
+
+def test_block_sums_example() -> None:
+    """By hand: a VALU op of 1 cycle at line 3 doing 2 fp32 flops (1 FMA), a VALU op of 2 cycles at line 5, a
+    vector load of 4 cycles at line 4 moving 64 bytes; the total holds VALU 3 cycles (line 3: 1, line 5: 2), VMEM
+    4 (line 4: 4), fp32 2, FMA 1, 64 global bytes. Line 5 stalled 6 cycles on the load's counter (blocker index
+    2, line 4): the kind is the blocker's unit's, "global-memory latency", 6 cycles charged to lines 5 and 4."""
+    statics = [_costs("valu", 1, Work({"fp32": 2}, fma=1)), _costs("valu", 2, Work()),
+               _costs("vmem", 4, Work(bytes_global=64))]
+    lines = [3, 5, 4]
+    total = Summary()
+    total.add_block(0, 3, statics, lines)  # type: ignore[arg-type]
+    total.add_stall_columns(range(3), [0, 6, 0], ["", "vmcnt", ""], [-1, 2, -1], statics, lines)  # type: ignore[arg-type]
+    assert total.issue == {"valu": 3, "vmem": 4}
+    assert total.unit_lines == {"valu": {3: 1, 5: 2}, "vmem": {4: 4}}
+    assert (total.flops, total.fma, total.bytes_global, total.bytes_lds) == ({"fp32": 2}, 1, 64, 0)
+    assert total.stalls == {"global-memory latency": 6}
+    assert total.stall_lines == {"global-memory latency": {5: 6, 4: 6}}
