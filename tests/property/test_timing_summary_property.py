@@ -73,7 +73,9 @@ def test_block_sums_equal_merged_block_summaries(data: st.DataObject) -> None:
             recs = [(i, 0, stalls[i], reasons[i], None if blockers[i] < 0 else blockers[i]) for i in range(lo, hi)]
             one.add_stalls(recs, statics, lines)  # type: ignore[arg-type]
         expected.merge(one, 1, stalls=with_stalls)
-        got.add_block(lo, hi, statics, lines)  # type: ignore[arg-type]
+        issue: dict[str, int] = {}
+        got.add_block(lo, hi, statics, lines, issue)  # type: ignore[arg-type]
+        assert list(issue.items()) == list(one.issue.items())  # the block's own issue cycles, in the same order
         if with_stalls:
             got.add_stall_columns(range(lo, hi), stalls, reasons, blockers, statics, lines)  # type: ignore[arg-type]
     assert _shape(got) == _shape(expected)
@@ -88,7 +90,9 @@ def test_block_sums_example() -> None:
                _costs("vmem", 4, Work(bytes_global=64))]
     lines = [3, 5, 4]
     total = Summary()
-    total.add_block(0, 3, statics, lines)  # type: ignore[arg-type]
+    issue: dict[str, int] = {"salu": 1}
+    total.add_block(0, 3, statics, lines, issue)  # type: ignore[arg-type]
+    assert issue == {"salu": 1, "valu": 3, "vmem": 4}
     total.add_stall_columns(range(3), [0, 6, 0], ["", "vmcnt", ""], [-1, 2, -1], statics, lines)  # type: ignore[arg-type]
     assert total.issue == {"valu": 3, "vmem": 4}
     assert total.unit_lines == {"valu": {3: 1, 5: 2}, "vmem": {4: 4}}

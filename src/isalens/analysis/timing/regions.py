@@ -118,32 +118,40 @@ def _schedule_blocks(k: _Kernel, sched: _Schedule) -> list[BlockTiming]:
     timed, stalls, reasons = sched.timed, sched.stalls, sched.reasons
     units = [c.unit for c in costs]
     issues = [c.issue for c in costs]
+    ones = array("b", [1]) * len(costs)
+    rank = {u: r for r, u in enumerate(UNITS)}
+    # a block's units in the report's order (UNITS), by the order they first issued in: a few distinct per kernel
+    in_order: dict[tuple[str, ...], tuple[str, ...]] = {}
     blocks: list[BlockTiming] = []
     for block, lo, hi, length in zip(cfg.blocks, starts, ends, lengths, strict=True):
         k.block_end.append(length)
+        timed[lo:hi] = ones[lo:hi]
+        b = block.index
+        region_of: int | None = None
+        total: Summary | None = None
+        if b not in k.unreachable:
+            around = k.through.get(b)
+            region_of = None if not around else max(around, key=lambda lp: lp.depth).header
+            total = k.own_totals.get(region_of)
+            if total is None:
+                total = k.own_totals[region_of] = Summary()
         issue: dict[str, int] = {}
-        for i in range(lo, hi):
-            timed[i] = 1
-            issue[units[i]] = issue.get(units[i], 0) + issues[i]
-        blocks.append(BlockTiming(block.index, lines[lo] if hi > lo else 0, lines[hi - 1] if hi > lo else 0,
-                                  cfg.loop_depth[block.index], _ordered(issue), length,
-                                  _critical_path(lo, hi, stalls, reasons, blockers, lines)))
-        if block.index in k.unreachable:
-            continue
-        around = k.through.get(block.index)
-        region_of = None if not around else max(around, key=lambda lp: lp.depth).header
-        total = k.own_totals.get(region_of)
-        if total is None:
-            total = k.own_totals[region_of] = Summary()
-        if hi - lo > TOP:
-            summary = Summary.of_block(range(lo, hi), costs, lines)
-            if region_of is None:
-                summary.add_stall_columns(range(lo, hi), stalls, reasons, blockers, costs, lines)
-            total.merge(summary, 1, stalls=region_of is None)
+        if total is not None and hi - lo <= TOP:
+            total.add_block(lo, hi, costs, lines, issue)  # one walk for the block's issue and its region's
         else:
-            total.add_block(lo, hi, costs, lines)
-            if region_of is None:
-                total.add_stall_columns(range(lo, hi), stalls, reasons, blockers, costs, lines)
+            for i in range(lo, hi):
+                issue[units[i]] = issue.get(units[i], 0) + issues[i]
+            if total is not None:
+                total.merge(Summary.of_block(range(lo, hi), costs, lines), 1, stalls=False)
+        if total is not None and region_of is None:
+            total.add_stall_columns(range(lo, hi), stalls, reasons, blockers, costs, lines)
+        seen = tuple(issue)
+        order = in_order.get(seen)
+        if order is None:
+            order = in_order[seen] = tuple(sorted((u for u in seen if u in rank), key=rank.__getitem__))
+        blocks.append(BlockTiming(b, lines[lo] if hi > lo else 0, lines[hi - 1] if hi > lo else 0,
+                                  cfg.loop_depth[b], {u: issue[u] for u in order if issue[u]}, length,
+                                  _critical_path(lo, hi, stalls, reasons, blockers, lines)))
     return blocks
 
 

@@ -51,18 +51,21 @@ class Summary:
                 unit_lines[unit] = dict(sorted(costs.items(), key=lambda kv: -kv[1])[:TOP])
         return out
 
-    def add_block(self, lo: int, hi: int, statics: Sequence[InstructionCosts], lines: Sequence[int]) -> None:
+    def add_block(self, lo: int, hi: int, statics: Sequence[InstructionCosts], lines: Sequence[int],
+                  issue: dict[str, int]) -> None:
         """Add instructions ``lo``..``hi - 1`` as ``merge(Summary.of_block(range(lo, hi), ...), 1, ...)`` would
-        when they are at most :data:`TOP` (no unit's lines to cut), without the block's own summary."""
-        issue, unit_lines, flops = self.issue, self.unit_lines, self.flops
+        when they are at most :data:`TOP` (no unit's lines to cut), without the block's own summary; their issue
+        cycles per unit are also summed into ``issue`` (the block's own, for its row)."""
+        own, unit_lines, flops = self.issue, self.unit_lines, self.flops
         for i in range(lo, hi):
             st = statics[i]
-            unit = st.unit
-            issue[unit] = issue.get(unit, 0) + st.issue
+            unit, cycles = st.unit, st.issue
+            issue[unit] = issue.get(unit, 0) + cycles
+            own[unit] = own.get(unit, 0) + cycles
             costs = unit_lines.get(unit)
             if costs is None:
                 costs = unit_lines[unit] = {}
-            costs[lines[i]] = costs.get(lines[i], 0) + st.issue
+            costs[lines[i]] = costs.get(lines[i], 0) + cycles
             w = st.work
             if w.flops:
                 for k, v in w.flops.items():
