@@ -1210,15 +1210,26 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_SIZE, PyTu
 from cpython.ref cimport Py_INCREF, PyObject
 
 
+cdef extern from "Python.h":
+    ctypedef struct PyTypeObject
+    object PyType_GenericAlloc(PyTypeObject* cls, Py_ssize_t n)
+
+
 def keyed_rows(cls, object first, items, dict tails, list rows):
-    """See :func:`isalens._core.reading.keyed_rows`: the same rows, each built as one tuple of ``cls``."""
+    """See :func:`isalens._core.reading.keyed_rows`: the same rows, each built as one tuple of ``cls``.
+
+    A row is allocated as a ``cls`` of its length and filled in place (a tuple subclass's items are inline, as a
+    tuple's), not made as a tuple and copied by ``tuple.__new__``: 0.050 -> 0.030-0.045 s for the dense 100k
+    kernel's 101,385 rows (docs/performance.md, eighteenth session)."""
     cdef Py_ssize_t n = len(items), k, m, j
     cdef list seq = items if type(items) is list else list(items)
     cdef list missing = []
-    cdef object item, t, row
-    cdef tuple tail, values
+    cdef object item, t, row, values
+    cdef tuple tail
     if len(rows) != n:
         raise ValueError("rows and items differ in length")
+    if not (isinstance(cls, type) and issubclass(cls, tuple)):
+        raise TypeError("rows are made as a tuple subclass")
     for k in range(n):
         if rows[k] is not None:
             continue
@@ -1232,7 +1243,8 @@ def keyed_rows(cls, object first, items, dict tails, list rows):
             continue
         tail = <tuple?>t
         m = PyTuple_GET_SIZE(tail)
-        values = PyTuple_New(m + 2)
+        # every item NULL until set below (a tuple's deallocator and traversal skip NULL items)
+        values = PyType_GenericAlloc(<PyTypeObject*>cls, m + 2)
         row = first + k  # a Python int: ``first`` may be any int
         Py_INCREF(row)
         PyTuple_SET_ITEM(values, 0, row)
@@ -1243,7 +1255,7 @@ def keyed_rows(cls, object first, items, dict tails, list rows):
             row = <object>PyTuple_GET_ITEM(tail, j)
             Py_INCREF(row)
             PyTuple_SET_ITEM(values, j + 2, row)
-        rows[k] = tuple.__new__(cls, values)
+        rows[k] = values
     return missing
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from isalens import _core
-from isalens.errors import ParseError, UnknownInstructionError
+from isalens.errors import IsalensError, ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
@@ -67,6 +67,9 @@ class ReadContext:
     #: per text, its instruction's fields after ``index`` and ``line`` for a line with no address and no encoding
     #: words, when nothing else of the line changes them (:func:`build_instructions`)
     tails: dict[str, tuple[Any, ...]] = dataclasses.field(init=False)
+    #: texts with :data:`_PLACEHOLDER` for their label whose branches to other labels are decoded in full
+    #: (:func:`_labelled_tail` found their decoded text unfit to stand for them)
+    unlabelled: set[str] = dataclasses.field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.cache, self.store, self.tails = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
@@ -215,6 +218,12 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
         if plain and item.text in tails:
             deferred = True
             continue  # its text was first read a few lines before: made by the second pass below
+        if plain and item.text.startswith("s_") and item.text not in cache:
+            tail = _labelled_tail(item, ctx)
+            if tail is not None:  # a branch to a label: its text with another label decoded before
+                tails[item.text] = tail
+                deferred = True
+                continue
         decoded = cache.get(item.text)
         if not plain and decoded is not None and not decoded.guessed and decoded.branch_raw is None \
                 and not decoded.notes:
@@ -236,8 +245,67 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
     return rows
 
 
-def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: ReadContext) -> Instruction:
-    """The instruction of one draft line (its decoded text from the cache when the text was seen before)."""
+#: the label that stands for every label in a branch's text decoded once for all its labels (:func:`_labelled_tail`)
+_PLACEHOLDER = ".Lisalens_label"
+#: a label that llvm-mc and :func:`~isalens.isa.amdgcn.syntax.parse_operand` read as a plain symbol, an
+#: ``OtherOperand`` of its own (a leading "." is no register, constant or modifier; none of these characters
+#: joins it to the word before it)
+_DOT_LABEL = re.compile(r"\.[A-Za-z0-9_.$]+", re.ASCII)
+_LABEL_BRANCHES = (BranchKind.JUMP, BranchKind.COND, BranchKind.CALL)
+
+
+def _labelled_tail(item: DraftInstruction, ctx: ReadContext) -> tuple[Any, ...] | None:
+    """The tail (:attr:`ReadContext.tails`) of a plain line ``s_... .label`` that branches to its last word, a
+    label: the tail of its text with :data:`_PLACEHOLDER` for the label, that label put back; None when the text
+    is of another form or its placeholder text does not stand for it (then it is decoded as any text).
+
+    A kernel's branches are mostly distinct texts only by their label (the dense 100k benchmark: 11,018 of its
+    12,375 distinct texts), and decoding or unpickling each one was most of building its instructions
+    (docs/performance.md, eighteenth session). What stands in for them is checked once per text with the
+    placeholder: decoded without a guess or a note, a branch whose target and last operand is the placeholder
+    alone, which no literal names (the label is read as the placeholder is; tests/unit/test_instruction_rows.py
+    compares the result with decoding every text in full)."""
+    head, space, label = item.text.rpartition(" ")
+    if not space or label == _PLACEHOLDER or not _DOT_LABEL.fullmatch(label) or "::" in head:
+        return None
+    generic = head + " " + _PLACEHOLDER
+    tail = ctx.tails.get(generic)
+    if tail is None:
+        if generic in ctx.unlabelled:
+            return None
+        tail = _placeholder_tail(generic, item.line, ctx)
+        if tail is None:
+            ctx.unlabelled.add(generic)
+            return None
+        ctx.tails[generic] = tail
+    operands = tail[2]
+    return (item.text, tail[1], (*operands[:-1], OtherOperand(label)), tail[3], tail[4], tail[5], tail[6], label,
+            *tail[8:])
+
+
+def _placeholder_tail(generic: str, line: int, ctx: ReadContext) -> tuple[Any, ...] | None:
+    """The tail of ``generic`` read as a plain line, if it may stand for the same text with other labels; None
+    (and nothing reported) if not, or if decoding it fails (the line's own text then gives the error)."""
+    reported, guessed = len(ctx.diagnostics), ctx.guessed
+    try:
+        decoded = _decoded(DraftInstruction(line, generic), ctx)
+    except IsalensError:
+        decoded = None
+    if decoded is None or decoded.guessed or decoded.notes or decoded.branch not in _LABEL_BRANCHES \
+            or decoded.branch_raw is None or decoded.branch_raw.operands[-1:] != (OtherOperand(_PLACEHOLDER),) \
+            or decoded.operands != decoded.branch_raw.operands or _PLACEHOLDER in decoded.facts.literals:
+        del ctx.diagnostics[reported:]
+        ctx.guessed = guessed
+        return None
+    # the branch's target is its last operand that is a label (_branch_target): the placeholder, then the label
+    return (decoded.text, decoded.mnemonic, decoded.operands, decoded.modifiers, decoded.defs, decoded.uses,
+            decoded.branch, _PLACEHOLDER, None, (), 0, 0, False, decoded.ops, decoded.referenced,
+            _plain_facts(decoded, ctx))
+
+
+def _decoded(item: DraftInstruction, ctx: ReadContext) -> _Decoded:
+    """The decoded text of ``item``: from this process's cache, else the earlier runs', else decoded now (a
+    guessed text is decoded again, as it warns)."""
     decoded = ctx.cache.get(item.text)
     if decoded is None and ctx.store is not None:
         # first text of its chunk not decoded in this process: the earlier runs' texts of that chunk
@@ -249,6 +317,12 @@ def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: Rea
         ctx.cache[item.text] = decoded
         if ctx.store is not None and not decoded.guessed:
             decode_cache.save_at_exit(ctx.store.path, ctx.cache, _storable)
+    return decoded
+
+
+def build_instruction(index: int, item: DraftInstruction, draft: Draft, ctx: ReadContext) -> Instruction:
+    """The instruction of one draft line (its decoded text from the cache when the text was seen before)."""
+    decoded = _decoded(item, ctx)
     target = None
     if decoded.branch_raw is not None:
         target = _branch_target(decoded.branch_raw, decoded.branch, item, draft, ctx)
