@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from isalens import _core
-from isalens._core import graph, lines, listing, reading, reference, schedule
+from isalens._core import graph, lines, listing, reading, reference, schedule, words
 from isalens._core.listing import LineColumns
 from isalens.analysis.cfg import cfg
 from isalens.analysis.liveness import liveness
@@ -150,11 +150,13 @@ _FUNCTIONS = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_define
               # dread (seventeenth session): the front half
               "control_flow", "instruction_lines", "rows_masked", "rows_prefixed",
               # dtime (eighteenth session): the timing step's per-block pass
-              "block_schedules")
+              "block_schedules",
+              # decfast (eighteenth session): the decoder listing's word loop
+              "cached_runs")
 #: the pure-Python core as one namespace (the graph, the dataflow, the listing writer, the reader's loop and the
 #: schedule are five modules)
 REFERENCE = types.SimpleNamespace(**{name: next(getattr(m, name) for m in (reference, graph, listing, reading,
-                                                                           schedule, lines)
+                                                                           schedule, lines, words)
                                                 if hasattr(m, name)) for name in _FUNCTIONS})
 
 
@@ -801,3 +803,58 @@ def test_block_schedules_example() -> None:
         assert reasons == ["", "dependency", "", "dependency"]
         assert list(blockers) == [-1, 0, -1, 2]
         assert lengths == [5, 5]
+# --- decfast (eighteenth session): the decoder listing's word loop (isalens._core.words.cached_runs) ---
+
+
+@st.composite
+def word_streams(draw: st.DrawFn) -> tuple[array[int], int, int, int, dict[int, Any], dict[tuple[int, int], Any]]:
+    """A dword stream from a small alphabet (so zero runs, cache hits and repeats are common), a window of it,
+    and caches: one-dword entries by their dword, longer ones by their first two dwords (None there: longer than
+    two), lengths 0-4 (0: the walk stops) and notes now and then."""
+    alphabet = [*draw(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=6)), 0]
+    stream = array("I", draw(st.lists(st.sampled_from(alphabet), max_size=60)))
+    stop = draw(st.integers(0, len(stream) + 3))
+    index = draw(st.integers(0, stop))
+    entry = st.tuples(st.just("r"), st.just("t"), st.booleans(), st.just(()), st.booleans(), st.integers(0, 4),
+                      st.sampled_from(["", "", "note"]))
+    one = draw(st.dictionaries(st.sampled_from(alphabet), entry, max_size=4))
+    two = draw(st.dictionaries(st.tuples(st.sampled_from(alphabet), st.sampled_from([*alphabet, -1])),
+                               st.none() | entry, max_size=6))
+    return stream, index, stop, draw(st.integers(0, 2**40)), one, two
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word_streams(), st.data())
+def test_cached_runs_same_rows(case: tuple[Any, ...], data: st.DataObject) -> None:
+    """Both cores give the same rows, noted addresses and stopping index, and ask ``miss`` about the same
+    indices in the same order (its answers drawn once per index, so both see the same ones)."""
+    stream, index, stop, base, one, two = case
+    answers: dict[int, tuple[Any, ...]] = {}
+    asked: dict[str, list[int]] = {"reference": [], "compiled": []}
+
+    def miss_for(name: str) -> Any:
+        def miss(at: int) -> tuple[Any, ...]:
+            asked[name].append(at)
+            if at not in answers:
+                answers[at] = ("m", "t", False, (), False, data.draw(st.integers(0, 3)), "")
+            return answers[at]
+        return miss
+    want = words.cached_runs(stream, index, stop, base, one, two, miss_for("reference"))
+    got = compiled.cached_runs(stream, index, stop, base, one, two, miss_for("compiled"))
+    assert got == want
+    assert asked["compiled"] == asked["reference"]
+
+
+def test_cached_runs_example() -> None:
+    """Worked by hand: dwords A, 0, 0, 0, B, C at base 0x100; A is one dword (noted), B starts a two-dword entry
+    keyed (B, C). Rows: A at 0x100, one None for the three zero dwords, B at 0x110; A's address noted; the walk
+    ends at index 6. With B's length 0 the walk stops at index 4, before it."""
+    a, b, c = 7, 9, 11
+    stream = array("I", [a, 0, 0, 0, b, c])
+    ea = ("a", "", True, (), False, 1, "set")
+    eb = ("b", "", True, (), False, 2, "")
+    for impl in (words, compiled):
+        rows, noted, end = impl.cached_runs(stream, 0, 6, 0x100, {a: ea}, {(b, c): eb}, lambda at: None)
+        assert (rows, noted, end) == ([(0x100, ea), None, (0x110, eb)], [0x100], 6)
+        stopped = impl.cached_runs(stream, 0, 6, 0x100, {a: ea}, {(b, c): (*eb[:5], 0, "")}, lambda at: None)
+        assert stopped == ([(0x100, ea), None], [0x100], 4)

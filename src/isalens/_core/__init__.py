@@ -21,7 +21,7 @@ import os
 import sys
 import types
 
-from isalens._core import graph, lines, listing, reading, reference, schedule
+from isalens._core import graph, lines, listing, reading, reference, schedule, words
 from isalens._core.graph import ENDS, FALLS, JUMPS, STOPS, Flow, Graph
 from isalens._core.lines import COUNT_PAIRS, COUNT_SPLIT_PAIRS, COUNT_UNITS
 from isalens._core.listing import LineColumns
@@ -29,7 +29,7 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
            "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_schedules",
-           "block_unions",
+           "block_unions", "cached_runs",
            "control_flow", "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "mask_defined",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "rows_masked",
            "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
@@ -43,7 +43,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # dread (seventeenth session): the front half
              "control_flow", "instruction_lines", "rows_masked", "rows_prefixed",
              # dtime (eighteenth session): the timing step's per-block pass
-             "block_schedules")
+             "block_schedules",
+             # decfast (eighteenth session): the decoder listing's word loop
+             "cached_runs")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -104,6 +106,7 @@ if _native is None:
     rows_prefixed = graph.rows_prefixed
     # dtime (eighteenth session): the timing step's per-block pass
     block_schedules = schedule.block_schedules
+    cached_runs = words.cached_runs
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -126,3 +129,4 @@ else:
     rows_prefixed = _native.rows_prefixed
     # dtime (eighteenth session): the timing step's per-block pass
     block_schedules = _native.block_schedules
+    cached_runs = _native.cached_runs

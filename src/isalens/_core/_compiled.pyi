@@ -2,6 +2,7 @@
 :mod:`isalens._core.graph`, :mod:`isalens._core.listing`, :mod:`isalens._core.reading` and
 :mod:`isalens._core.schedule` and :mod:`isalens._core.lines`)."""
 
+from array import array
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -60,3 +61,7 @@ def rows_prefixed(rows: Sequence[Sequence[Any]], at: int, prefixes: tuple[str, .
 # dtime (eighteenth session): the timing step's per-block pass
 def block_schedules(starts: Sequence[int], ends: Sequence[int], statics: Sequence[ScheduleCosts], interval: int,
                     hazards: bool) -> BlockSchedules: ...
+# decfast (eighteenth session): the decoder listing's word loop
+def cached_runs(words: array[int], index: int, stop: int, base: int, one: dict[int, Any],
+                two: dict[tuple[int, int], Any], miss: Callable[[int], Any],
+                ) -> tuple[list[tuple[int, Any] | None], list[int], int]: ...

@@ -2313,3 +2313,44 @@ def block_schedules(starts, ends, statics, interval, hazards):
             blocker_v[i] = blocker
         lengths.append(end)
     return start_a, stall_a, reason_of, blocker_a, lengths
+
+
+# --- a dword stream cut into instructions by a cache per encoding (reference: isalens._core.words.cached_runs;
+# --- decfast, eighteenth session) ------------------------------------------------------------------------------
+
+def cached_runs(words, Py_ssize_t index, Py_ssize_t stop, base, dict one, dict two, miss):
+    """See :func:`isalens._core.words.cached_runs`: the same rows, the words read from their buffer (an
+    ``array('I')``) and the caches looked up in C."""
+    cdef const unsigned int[::1] w = words
+    cdef Py_ssize_t n = w.shape[0], zeros, size
+    cdef unsigned int word
+    cdef list rows = [], noted = []
+    cdef object entry, address
+    cdef object start = base
+    if index < 0:
+        raise ValueError("index must not be negative")
+    if stop > n:
+        stop = n
+    while index < stop:
+        word = w[index]
+        if not word and index + 1 < stop and not w[index + 1]:
+            zeros = index + 2
+            while zeros < stop and not w[zeros]:
+                zeros += 1
+            rows.append(None)
+            index = zeros
+            continue
+        entry = one.get(word)
+        if entry is None:
+            entry = two.get((word, w[index + 1] if index + 1 < n else -1))
+            if entry is None:
+                entry = miss(index)
+        size = entry[5]
+        if not size or index + size > n:
+            return rows, noted, index
+        address = start + 4 * index
+        if entry[6]:
+            noted.append(address)
+        rows.append((address, entry))
+        index += size
+    return rows, noted, index

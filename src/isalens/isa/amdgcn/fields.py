@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from isalens.errors import InputError
 from isalens.isa.amdgcn.field_layouts import (
@@ -39,9 +40,11 @@ class DecodeError(InputError):
     """Words that do not form a complete instruction."""
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
-    """One field: its name, instruction bit range (dword 1 = bits 63:32 ...), raw value and meaning."""
+class Field(NamedTuple):
+    """One field: its name, instruction bit range (dword 1 = bits 63:32 ...), raw value and meaning. A named
+    tuple, not a frozen dataclass: our decoder makes ~8 per distinct encoding (a million for 10 MB of
+    librocsparse), and a frozen dataclass's constructor cost three times a tuple's (docs/performance.md,
+    eighteenth session)."""
 
     name: str
     hi: int
@@ -348,10 +351,14 @@ def decode(words: Sequence[int], generation: int, layout: str, *, meanings: bool
     else:
         specs = _layout(fmt, family) or ()
         dpp = fmt.endswith(("_DPP", "_DPP8"))
-        for spec in specs:
-            if dpp and spec[0] == "SRC0":
-                spec = ("SRC0_ENC", spec[1], spec[2], spec[3])  # the DPP marker; SRC0 is in the DPP dword
-            fields.append(_field(bits, spec, family, meanings))
+        if not meanings and not dpp:
+            # the common case of our decoder's text (values only), without a call per field
+            fields = [Field(name, hi, lo, bits >> lo & ((1 << (hi - lo + 1)) - 1), "") for name, hi, lo, _ in specs]
+        else:
+            for spec in specs:
+                if dpp and spec[0] == "SRC0":
+                    spec = ("SRC0_ENC", spec[1], spec[2], spec[3])  # the DPP marker; SRC0 is in the DPP dword
+                fields.append(_field(bits, spec, family, meanings))
         if fmt.endswith("_DPP"):
             fields.extend(_field(bits, s, family) for s in dpp_layout(64))
         elif fmt.endswith("_DPP8"):

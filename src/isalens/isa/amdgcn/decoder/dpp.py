@@ -7,7 +7,6 @@ using anything else is a diagnostic."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from isalens.isa.amdgcn.decoder.operands import _PLACEHOLDER, _fill, _Unsupported
@@ -39,7 +38,7 @@ def dpp(d: Decoded, family: str, layout: str, wave64: bool) -> tuple[str, str]:
         if d.get(name) is not None and d.value(name) >= 128:
             raise _Unsupported(f"{mnemonic} with a high 16-bit half in {name}")
     # SRC0 is a VGPR in the DPP dword: 256 + n as a 9-bit source field spells it
-    fields = tuple(dataclasses.replace(f, value=f.value + 256) if f.name == "SRC0" else f for f in d.fields)
+    fields = tuple(f._replace(value=f.value + 256) if f.name == "SRC0" else f for f in d.fields)
     d = Decoded(d.format, d.words, fields)
     if d.format == "DPP8":
         label = "dpp8fi" if d.value("SRC0_ENC") == 0xEA else "dpp8"

@@ -18,6 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from isalens import _core
 from isalens.isa.amdgcn.decoder.text import Diagnostic, Text, decode_text
 from isalens.isa.amdgcn.drafts import LABEL_RE, Draft, DraftInstruction, ReadResult
 
@@ -143,32 +144,20 @@ def _section(section: Section, target: str, wave64: bool, chosen: Collection[str
 
 def _block(words: array[int], index: int, stop: int, base: int, target: str, wave64: bool,
            notes: list[str]) -> list[_Row]:
-    rows: list[_Row] = []
     caches = _caches(target, wave64)
-    one = caches[0]  # looked up here first: most instructions are one dword seen before
-    n = len(words)
-    while index < stop:
-        word = words[index]
-        if not word and index + 1 < stop and not words[index + 1]:  # at least 8 zero bytes: whole dwords skipped
-            zeros = index + 2
-            while zeros < stop and not words[zeros]:
-                zeros += 1
-            rows.append(None)
-            index = zeros
-            continue
-        entry = one.get(word) or _decoded(words, index, target, wave64, caches)
-        size = entry[5]
-        if not size:
+    # the walk (zero runs, the one- and two-dword caches, the instructions' lengths) is the core's loop, compiled
+    # when built (docs/performance.md, eighteenth session); a miss decodes the instruction here
+    rows, noted, reached = _core.cached_runs(words, index, stop, base, caches[0], caches[1],
+                                             lambda at: _decoded(words, at, target, wave64, caches))
+    for address in noted:
+        notes.append(f"{address:#x}: {_decoded(words, (address - base) // 4, target, wave64, caches)[6]}")
+    if reached < stop:  # an instruction the decoder has a diagnostic for, or one running past the section's end
+        entry = _decoded(words, reached, target, wave64, caches)
+        if not entry[5]:
             result = entry[0]
             assert isinstance(result, Diagnostic)
-            raise NotDecoded(f"{result.reason} at {base + 4 * index:#x}")
-        address = base + 4 * index
-        if index + size > n:
-            raise NotDecoded(f"instruction at {address:#x} runs past the section's end")
-        if entry[6]:
-            notes.append(f"{address:#x}: {entry[6]}")
-        rows.append((address, entry))
-        index += size
+            raise NotDecoded(f"{result.reason} at {base + 4 * reached:#x}")
+        raise NotDecoded(f"instruction at {base + 4 * reached:#x} runs past the section's end")
     return rows
 
 

@@ -3,7 +3,6 @@ generated opcode tables. A word this module does not understand gives a :class:`
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -431,7 +430,7 @@ def _cleared(d: Decoded, names: Sequence[str]) -> Decoded:
     for f in d.fields:
         if f.name in names:
             value &= ~(((1 << (f.hi - f.lo + 1)) - 1) << f.lo)
-            f = dataclasses.replace(f, value=0)
+            f = f._replace(value=0)
         fields.append(f)
     words = tuple(value >> (32 * i) & 0xFFFFFFFF for i in range(len(d.words)))
     return Decoded(d.format, words, tuple(fields))
