@@ -41,6 +41,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dense_kernel import ROOT, build_all
 
 
+def package_root(tree: Path) -> Path:
+    """The directory to put on PYTHONPATH to run the isalens of ``tree``: ``tree`` itself when it holds the
+    package, else its ``src/``. Exits with a message when neither does: a wrong path would otherwise run the
+    installed isalens as "before" and compare a tree with itself (it did, in the eighteenth session)."""
+    for candidate in (tree, tree / "src"):
+        if (candidate / "isalens" / "__init__.py").is_file():
+            return candidate
+    raise SystemExit(f"{tree}: no isalens package in it or in its src/")
+
+
 @dataclass
 class Result:
     size: str

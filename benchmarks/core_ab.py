@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from commands import run_once
+from commands import package_root, run_once
 from dense_kernel import ROOT, build_all
 
 
@@ -37,7 +37,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="alternating runs of each variant (default 5)")
     parser.add_argument("--commands", default="livereg --json,analyze --json",
                         help="comma-separated isalens command lines before the input path")
-    parser.add_argument("--before", type=Path, help="a source tree (its src/) to run as 'before'")
+    parser.add_argument("--before", type=Path, help="a source tree (its root or its src/) to run as 'before'")
     parser.add_argument("--no-pure", action="store_true", help="skip the ISALENS_PURE_PYTHON=1 variant")
     parser.add_argument("--timeout", type=float, default=1800.0)
     parser.add_argument("--warm-up", action="store_true",
@@ -51,7 +51,7 @@ def main() -> int:
     if not args.no_pure:
         variants.append(("pure", dict(here, ISALENS_PURE_PYTHON="1")))
     if args.before:
-        variants.append(("before", dict(base, PYTHONPATH=str(args.before))))
+        variants.append(("before", dict(base, PYTHONPATH=str(package_root(args.before)))))
     runs: list[tuple[str, list[str], dict[str, str]]] = []
     shae = os.environ.get("ISALENS_PEER_SHAE")
     out = Path("/tmp") / f"core_ab_shae_{os.getpid()}.txt"

@@ -26,6 +26,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from commands import package_root
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "isa" / "fp16_half3_two_uint.gfx902.s"
 
@@ -57,13 +61,14 @@ def main() -> int:
                         help="the program (default: isalens beside this Python)")
     parser.add_argument("--this-tree", action="store_true",
                         help="run --isalens with this checkout's src first on PYTHONPATH (its package is imported)")
-    parser.add_argument("--before", type=Path, help="a source tree (its src/) to run as 'before'")
+    parser.add_argument("--before", type=Path, help="a source tree (its root or its src/) to run as 'before'")
     parser.add_argument("--clock", action="store_true",
                         help="also the command's own CPU clock (ns resolution; wait4's CPU moves in scheduler "
                              "ticks, coarse against a few ms under load), for this tree and --before")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     tail = ["livereg", str(EXAMPLE), "--json"]
+    before = str(package_root(args.before)) if args.before else ""
     # the installed entry point (what a user types), not `python -m isalens`: runpy and importlib.util, which
     # `-m` imports, are no part of the command (the `-m` row shows what they cost); with PYTHONPATH the entry point
     # imports that tree's package (PYTHONPATH precedes the editable install's path entry)
@@ -77,11 +82,11 @@ def main() -> int:
         "python -m isalens livereg --json": ([sys.executable, "-m", "isalens", *tail], env),
     }
     if args.before:
-        variants["livereg --json, before"] = (command, {**env, "PYTHONPATH": str(args.before)})
+        variants["livereg --json, before"] = (command, {**env, "PYTHONPATH": before})
     clock_file = f"/tmp/startup_clock_{os.getpid()}.txt"
     clocked: dict[str, str] = {}
     if args.clock:
-        for name, run_env in (("own clock", env), ("before, own clock", {**env, "PYTHONPATH": str(args.before)})):
+        for name, run_env in (("own clock", env), ("before, own clock", {**env, "PYTHONPATH": before})):
             if name.startswith("before") and not args.before:
                 continue
             variants[f"livereg --json, {name}"] = ([sys.executable, "-c", _CLOCKED, clock_file, *tail], run_env)
