@@ -19,6 +19,7 @@ A call to itself adds nothing (its own figure is already counted).
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from isalens.analysis.abi import CallingConvention, calling_convention
@@ -56,32 +57,58 @@ def _address_register(ins: Instruction) -> int | None:
     return index if file is RegFile.SGPR and count == 2 else None
 
 
-def _writer(instructions: Sequence[Instruction], before: int, sgpr: int) -> Instruction | None:
-    """The closest instruction before ``before`` (within the window, same straight-line code) that writes
-    SGPR ``sgpr``."""
-    mask = Reg(RegFile.SGPR, sgpr).mask()
-    for i in range(before - 1, max(before - _WINDOW, 0) - 1, -1):
-        ins = instructions[i]
-        if ins.branch is not BranchKind.NONE and ins.branch is not BranchKind.CALL:
+class _Writers:
+    """Answers "the closest instruction before ``before`` that writes SGPR ``sgpr``" for one function.
+
+    Each answer equals a walk back from ``before`` over at most :data:`_WINDOW` lines that stops at a
+    branch other than a call; per call site that walk made resolving a function's calls cost (calls x window)
+    (19,584 walks, 1.3 s on the 100k straight-line kernel of ``benchmarks/calls_kernel.py``). Here the
+    writes of each SGPR asked about and the function's branches are listed once, and an answer is two
+    binary searches."""
+
+    __slots__ = ("_branches", "_instructions", "_writes")
+
+    def __init__(self, instructions: Sequence[Instruction]) -> None:
+        self._instructions = instructions
+        self._branches: list[int] | None = None
+        self._writes: dict[int, list[int]] = {}
+
+    def before(self, before: int, sgpr: int) -> Instruction | None:
+        """The writer of ``sgpr`` closest before line ``before`` in the same straight-line code and within
+        the window, or None."""
+        instructions = self._instructions
+        if self._branches is None:
+            self._branches = [i for i, ins in enumerate(instructions)
+                              if ins.branch is not BranchKind.NONE and ins.branch is not BranchKind.CALL]
+        writes = self._writes.get(sgpr)
+        if writes is None:
+            mask = Reg(RegFile.SGPR, sgpr).mask()
+            writes = self._writes[sgpr] = [i for i, ins in enumerate(instructions) if ins.defs & mask]
+        lowest = max(before - _WINDOW, 0)  # the walk's last line
+        k = bisect_left(writes, before)
+        written = writes[k - 1] if k else -1
+        k = bisect_left(self._branches, before)
+        branch = self._branches[k - 1] if k else -1
+        # the walk checks a line's branch before its writes: a branch at the writer's own line stops it too
+        if written < lowest or branch >= written:
             return None
-        if ins.defs & mask:
-            return ins
-    return None
+        return instructions[written]
 
 
-def _resolve(kernel: Kernel, ins: Instruction, by_address: dict[int, str]) -> str | None:
-    """The function ``ins`` (a call or jump through an SGPR pair) transfers to, or None."""
+def _resolve(kernel: Kernel, ins: Instruction, by_address: dict[int, str], writers: _Writers) -> str | None:
+    """The function ``ins`` (a call or jump through an SGPR pair) transfers to, or None (``writers``: the
+    SGPR writers of ``kernel``)."""
     pair = _address_register(ins)
     if pair is None:
         return None
     instructions = kernel.instructions
-    writer = _writer(instructions, ins.index, pair)
+    writer = writers.before(ins.index, pair)
     if writer is not None and writer.mnemonic.startswith("s_load_dwordx2"):
         # a GOT entry: the address of the entry is built the same way as a direct target
         base = next((r for op in writer.operands[1:] if (r := _operand_regs(op)) is not None), None)
         if base is None or base[0] is not RegFile.SGPR:
             return None
-        writer = _writer(instructions, writer.index, base[1])
+        writer = writers.before(writer.index, base[1])
     if writer is None or not writer.mnemonic.startswith(("s_add_u32", "s_add_co_u32")):
         return None
     for op in writer.operands[1:]:
@@ -90,17 +117,17 @@ def _resolve(kernel: Kernel, ins: Instruction, by_address: dict[int, str]) -> st
             if m:
                 return m.group(1)
         if isinstance(op, ImmOperand) and isinstance(op.value, int) and writer.address is not None:
-            return _by_literal(instructions, writer, op.value, by_address)
+            return _by_literal(instructions, writer, op.value, by_address, writers)
     return None
 
 
 def _by_literal(instructions: Sequence[Instruction], add_lo: Instruction, lo: int,
-                by_address: dict[int, str]) -> str | None:
+                by_address: dict[int, str], writers: _Writers) -> str | None:
     """Disassembly: target = address after ``s_getpc_b64`` + the 64-bit offset the add pair applies."""
     pair = _operand_regs(add_lo.operands[0])
     if pair is None:
         return None
-    getpc = _writer(instructions, add_lo.index, pair[1])
+    getpc = writers.before(add_lo.index, pair[1])
     if getpc is None or getpc.mnemonic != "s_getpc_b64" or getpc.address is None:
         return None
     hi = 0
@@ -178,11 +205,12 @@ def _call_sites(module: Module) -> dict[str, list[tuple[int, str | None]]]:
     sites: dict[str, list[tuple[int, str | None]]] = {}
     for k in module.kernels:
         found: list[tuple[int, str | None]] = []
+        writers = _Writers(k.instructions)
         for ins in k.instructions:
             if ins.branch is BranchKind.CALL:
-                found.append((ins.index, _resolve(k, ins, by_address)))
+                found.append((ins.index, _resolve(k, ins, by_address, writers)))
             elif ins.branch is BranchKind.RETURN and _address_register(ins) not in (None, 30):
-                callee = _resolve(k, ins, by_address)
+                callee = _resolve(k, ins, by_address, writers)
                 if callee is not None:
                     found.append((ins.index, callee))  # a tail call
         sites[k.name] = found
@@ -194,6 +222,9 @@ def _usages(functions: dict[str, Kernel], sites: dict[str, list[tuple[int, str |
     """Each function's registers with its callees', in post-order of the call graph (callees first)."""
     info: dict[str, _Usage] = {}
     visiting: set[str] = set()
+    # each function's known callees, listed once: made at every step of the walk, the list cost (calls^2)
+    # (2,759 calls of one function: 3.2 s, benchmarks/calls_kernel.py)
+    known = {name: [c for _i, c in found if c is not None and c in functions] for name, found in sites.items()}
     # post-order DFS from every function in listing order (LLVM walks its call graph the same way)
     for root in functions:
         if root in info or root in visiting:
@@ -202,7 +233,7 @@ def _usages(functions: dict[str, Kernel], sites: dict[str, list[tuple[int, str |
         visiting.add(root)
         while stack:
             name, pos = stack[-1]
-            callees = [c for _i, c in sites[name] if c is not None and c in functions]
+            callees = known[name]
             if pos < len(callees):
                 stack[-1] = (name, pos + 1)
                 c = callees[pos]

@@ -5,7 +5,9 @@ for chosen registers the instructions that define them and the next ones that re
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from heapq import nlargest
+from operator import itemgetter, sub
+from typing import NamedTuple
 
 from isalens import _core
 from isalens.analysis.cfg import CFG
@@ -28,9 +30,12 @@ from isalens.ir.registers import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class LiveRange:
-    """Register ``reg`` (``v12``, ``s4``, ``a3``) is occupied from instruction ``start`` to ``end``."""
+class LiveRange(NamedTuple):
+    """Register ``reg`` (``v12``, ``s4``, ``a3``) is occupied from instruction ``start`` to ``end``.
+
+    A named tuple, not a frozen dataclass: a kernel with many calls has a range per register per call
+    (1.17M in the 100k kernel of ``benchmarks/calls_kernel.py``), and a frozen dataclass's ``__init__``
+    made them at 0.6 us each."""
 
     reg: str
     file: RegFile
@@ -40,6 +45,9 @@ class LiveRange:
     @property
     def span(self) -> int:
         return self.end - self.start
+
+
+_START, _END = itemgetter(2), itemgetter(3)
 
 
 # Whole-register view of a unit mask, without moving bits: VGPR k -> bit 2k, AGPR k -> bit 2(256+k) (either
@@ -57,6 +65,10 @@ def _name(bit: int) -> tuple[str, RegFile]:
 
 #: name and file of every bit of the whole-register view, made once
 _NAMES = tuple(_name(bit) for bit in range(SGPR_BASE + MAX_SGPRS))
+#: each bit's place in the string order of the names (``v10`` before ``v2``), for sorting by name with ints
+_NAME_RANK = (lambda order: tuple(order[name] for name, _file in _NAMES))(
+    {name: rank for rank, name in enumerate(sorted({name for name, _file in _NAMES}))})
+_RANK_BITS = len(_NAMES).bit_length()
 
 
 def live_ranges(kernel: Kernel, graph: CFG, live: Liveness) -> tuple[LiveRange, ...]:
@@ -68,19 +80,22 @@ def live_ranges(kernel: Kernel, graph: CFG, live: Liveness) -> tuple[LiveRange, 
     the size of the answer.
     """
     del graph
-    names = _NAMES
-    ranges = [LiveRange(*names[bit], start, end)
-              for bit, start, end in _core.occupied_runs(kernel.instructions, live.live_in, live.live_out,
-                                                         _LOW_HALVES_MASK, SGPR_MASK)]
-    ranges.sort(key=lambda r: (r.start, r.reg))
-    return tuple(ranges)
+    names, rank, shift = _NAMES, _NAME_RANK, _RANK_BITS
+    runs = _core.occupied_runs(kernel.instructions, live.live_in, live.live_out, _LOW_HALVES_MASK, SGPR_MASK)
+    # in (start, name) order, equal keys in the core's order: one int key per run (below 2**30 up to 2**19
+    # lines, which int comparison takes fastest); a key of two fields per range cost more than making them
+    runs.sort(key=lambda run: run[1] << shift | rank[run[0]])
+    new = tuple.__new__
+    return tuple([new(LiveRange, (*names[bit], start, end)) for bit, start, end in runs])
 
 
 def longest(ranges: tuple[LiveRange, ...], count: int, file: RegFile | None = None) -> tuple[LiveRange, ...]:
-    """The ``count`` longest ranges (optionally of one file), longest first."""
-    chosen = [r for r in ranges if file is None or r.file is file]
-    chosen.sort(key=lambda r: (-r.span, r.start, r.reg))
-    return tuple(chosen[:count])
+    """The ``count`` longest ranges (optionally of one file), longest first; ranges of one span in
+    (start, name) order, the order :func:`live_ranges` gives them in (``ranges`` must be in it)."""
+    chosen = list(ranges) if file is None else [r for r in ranges if r.file is file]
+    spans = list(map(sub, map(_END, chosen), map(_START, chosen)))
+    # nlargest is sorted(..., reverse=True)[:count], which keeps equal spans in their order here
+    return tuple([chosen[i] for i in nlargest(count, range(len(chosen)), key=spans.__getitem__)])
 
 
 # ---------------------------------------------------------------------------------------------- peak queries

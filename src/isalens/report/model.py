@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from isalens import _core
@@ -29,6 +30,9 @@ from isalens.ir.program import Kernel
 from isalens.ir.registers import SPECIAL_MASK, RegFile, highest_register
 from isalens.ir.source import SourceLoc
 from isalens.ondemand import OnDemand
+
+#: a live range as the report keeps it: (name, first instruction, last instruction)
+_REG_START_END = itemgetter(0, 2, 3)
 
 #: 2: one class table (``instruction_classes``, class keys of classes.toml; ``stats.classes`` removed), compact
 #: JSON by default; 3: one document for every command (report/document.py); see docs/schema/README.md
@@ -376,7 +380,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, timing_req
         timing_note=None if result.timing is not None or not timing_requested else
         f"no timing facts for {arch.name} ({arch.family}): the model covers gfx8, gfx9, CDNA1-3 and gfx10-gfx12",
         advice=result.advice,
-        ranges=tuple((r.reg, r.start, r.end) for r in result.ranges),
+        ranges=tuple(map(_REG_START_END, result.ranges)),
         block_live_ins=result.block_live_ins,
         vgpr_counts=press.vgpr.counts,
         peak_row=rows[press.vgpr.peak_indices[0]] if press.vgpr.peak_indices else None,
