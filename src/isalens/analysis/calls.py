@@ -477,17 +477,24 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
     entry: dict[str, int] = {}
     results: dict[str, int] = {}
     current = dict(by_name)
+    # per function, its unknown calls' effects (they depend on the function alone: made in the first round)
+    # and the inputs its last round was linked with: a second round with the same inputs would link the same
+    # function and solve the same liveness (a kernel whose calls are all unknown: 0.45 s of 2.9 s of the 100k
+    # kernel of benchmarks/calls_kernel.py)
+    unknown: dict[str, dict[int, tuple[int, int]]] = {}
+    linked_with: dict[str, tuple[dict[int, int], dict[int, int], int]] = {}
     for _round in range(2):
         for name in order + [k.name for k in kernels if k.name not in order]:
             k = by_name[name]
             assert k.calls is not None
             uses: dict[int, int] = {}
             defs: dict[int, int] = {}
-            in_place = _inputs_in_place(k, cc) if any(c not in by_name for _i, c in k.calls.sites) else 0
+            effects = unknown.setdefault(name, {})
             # once per function, not per call site: per site, both made linking quadratic in the length of a
             # function with many unknown calls (1,980 calls in 5,917 lines took 35 s, benchmarks/calls_kernel.py)
             k_graph: CFG | None = None
             k_registers: int | None = None
+            in_place = 0
             for index, callee in k.calls.sites:
                 ins = k.instructions[index]
                 if ins.branch is not BranchKind.CALL:
@@ -500,12 +507,19 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
                         | cc.scratch_descriptor
                     defs[index] = writes[callee]
                 else:
-                    if k_graph is None or k_registers is None:
-                        k_graph, k_registers = cfg(k), _all_registers(k)
-                    uses[index] = _set_up_before(k, index, cc.arguments, k_graph) | in_place | cc.scratch_descriptor
-                    defs[index] = clobbered & (cc.arguments | cc.results | k_registers)
-            linked = _with_effects(k, uses, defs, cc, results.get(name, 0) if not k.is_kernel else 0,
-                                   unknown_callers=name not in called)
+                    if index not in effects:
+                        if k_graph is None or k_registers is None:
+                            k_graph, k_registers = cfg(k), _all_registers(k)
+                            in_place = _inputs_in_place(k, cc)
+                        effects[index] = (
+                            _set_up_before(k, index, cc.arguments, k_graph) | in_place | cc.scratch_descriptor,
+                            clobbered & (cc.arguments | cc.results | k_registers))
+                    uses[index], defs[index] = effects[index]
+            exit_live = results.get(name, 0) if not k.is_kernel else 0
+            if linked_with.get(name) == (uses, defs, exit_live):
+                continue  # linked with these inputs already: the same function, liveness, entry and results
+            linked_with[name] = (uses, defs, exit_live)
+            linked = _with_effects(k, uses, defs, cc, exit_live, unknown_callers=name not in called)
             current[name] = linked
             if not k.calls.sites and k.is_kernel:
                 continue
