@@ -249,8 +249,13 @@ class _Reader:
         if abbrev is None:
             raise DwarfFormatError(f".debug_info unit at {unit.offset:#x}: abbreviation code {code} is not in its "
                                    f"table")
+        # decoded: a variable with a name and a location of its own, a parent with a pc range of its own; skipped:
+        # any other variable (an inlined copy names its abstract origin: _variable would drop it), any other parent
+        # (its children's scope is the one around it)
         plan: list[int] | None
-        if abbrev.children or abbrev.tag in (_TAG_VARIABLE, _TAG_FORMAL_PARAMETER):
+        names = {name for name, _form, _implicit in abbrev.attributes}
+        variable = abbrev.tag in (_TAG_VARIABLE, _TAG_FORMAL_PARAMETER) and {_AT_NAME, _AT_LOCATION} <= names
+        if variable or (abbrev.children and {_AT_LOW_PC, _AT_HIGH_PC} <= names):
             plan = None
         else:
             plan = []
@@ -405,6 +410,8 @@ class _Reader:
                 at = self._skip(unit, at, plan)
                 if at > end:
                     raise DwarfFormatError(f"{what}: a DIE runs past the unit's end ({end:#x})")
+                if abbrevs[code].children:  # no range of its own (_plan): its children's scope is the enclosing
+                    scopes.append(scopes[-1] if scopes else None)
                 continue
             abbrev = abbrevs[code]  # known: _plan checked the code
             steps, tail = reads[code] if code in reads else self._reads(unit, code)
