@@ -13,6 +13,9 @@ to this user and be writable by no one else (as a ``__pycache__`` file may be), 
 mapped to a code object compiled from ``<string>``; a file failing any of this is ignored and rewritten.
 ``ISALENS_CLASS_CACHE=0`` turns it off; ``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``).
 
+The classes a small run makes are :mod:`isalens.records`, whose ``__init__`` texts go through the same cache
+(:func:`code_of_text`); ``dataclasses`` is given the cached ``exec`` when a command's layers first import it.
+
 The file maps each text to its marshalled code, and a text's code is unmarshalled when a class first asks for
 it: the file holds every text any command compiled (1,527 texts, 1.8 MB on a developer's machine), and
 unmarshalling all of them took most of a small run's 10-13 ms in :func:`install`, for the ~430 it uses.
@@ -21,12 +24,12 @@ unmarshalling all of them took most of a small run's 10-13 ms in :func:`install`
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import hashlib
 import marshal
 import os
 import sys
 import types
+from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
 
@@ -57,24 +60,53 @@ def path() -> Path:
     return cache_directory() / f"classcode-{sys.implementation.cache_tag}-{version}.marshal"
 
 
+def code_of_text(source: str) -> types.CodeType:
+    """The code of ``source`` compiled as ``dataclasses`` compiles its texts, once per process (and, when
+    :func:`install` ran, once across runs: new texts are written at exit)."""
+    code = _CODES.get(source)
+    if code is None and source in _RAW:
+        code = _code_of(_RAW.pop(source))
+        if code is not None:
+            _CODES[source] = code
+        else:  # not code from <string> under a good digest: compiled below and the file rewritten
+            _STATE["dirty"] = True
+    if code is None:
+        # dont_inherit: compiled exactly as dataclasses' own exec compiles it (this module's
+        # `from __future__ import annotations` would otherwise turn the methods' annotations into strings)
+        code = _CODES[source] = compile(source, "<string>", "exec", dont_inherit=True)
+        _STATE["dirty"] = True
+    _USED.add(source)
+    return code
+
+
 def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
     """``exec`` as ``dataclasses`` calls it, with each source text compiled once."""
     if isinstance(source, str):
-        code = _CODES.get(source)
-        if code is None and source in _RAW:
-            code = _code_of(_RAW.pop(source))
-            if code is not None:
-                _CODES[source] = code
-            else:  # not code from <string> under a good digest: compiled below and the file rewritten
-                _STATE["dirty"] = True
-        if code is None:
-            # dont_inherit: compiled exactly as dataclasses' own exec compiles it (this module's
-            # `from __future__ import annotations` would otherwise turn the methods' annotations into strings)
-            code = _CODES[source] = compile(source, "<string>", "exec", dont_inherit=True)
-            _STATE["dirty"] = True
-        _USED.add(source)
-        source = code
+        source = code_of_text(source)
     exec(source, globals, locals)  # the text is dataclasses' own, as without this module
+
+
+class _PatchDataclasses:
+    """A finder ahead of the others that gives ``dataclasses`` the cached ``exec`` when it is first imported: a
+    small run never imports ``dataclasses`` (its classes are :mod:`isalens.records`), another command's layers
+    do, after :func:`install`."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "dataclasses":
+            return None
+        sys.meta_path.remove(self)
+        spec = PathFinder.find_spec(name, path)
+        loader = spec.loader if spec is not None else None
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        exec_module = loader.exec_module
+
+        def patched(module: types.ModuleType) -> None:
+            exec_module(module)
+            module.exec = _exec  # type: ignore[attr-defined]  # a module global shadows the builtin there only
+
+        loader.exec_module = patched  # type: ignore[method-assign]
+        return spec
 
 
 def install() -> None:
@@ -84,8 +116,12 @@ def install() -> None:
     _STATE["installed"] = True
     file = path()
     _RAW.update(_load_raw(file))
-    # a module global shadows the builtin for dataclasses only (setattr: typeshed gives the module no `exec`)
-    setattr(dataclasses, "exec", _exec)  # noqa: B010
+    dataclasses = sys.modules.get("dataclasses")
+    if dataclasses is not None:
+        # a module global shadows the builtin for dataclasses only (setattr: typeshed gives the module no `exec`)
+        setattr(dataclasses, "exec", _exec)  # noqa: B010
+    else:
+        sys.meta_path.insert(0, _PatchDataclasses())
     atexit.register(_save, file)
 
 

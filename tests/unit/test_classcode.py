@@ -68,7 +68,9 @@ def test_a_second_process_compiles_nothing(tmp_path: Path) -> None:
         proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
         counts.append([int(n) for n in proc.stderr.split()])
     (first_compiled, first_used), (second_compiled, second_used) = counts
-    assert first_used > 100 and first_compiled == first_used  # an empty cache: every text compiled once
+    # an empty cache: every text compiled once (a small run's texts are its 75 records' __init__, one per
+    # layout of fields: isalens.records; before them, dataclasses' ~430 method texts)
+    assert first_used > 50 and first_compiled == first_used
     assert second_used == first_used and second_compiled == 0
 
 

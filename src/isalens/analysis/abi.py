@@ -7,12 +7,12 @@ convention is picked by it, else by the release of the compiler the project inst
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from isalens import tomlcache
 from isalens.ir.registers import Reg, RegFile
+from isalens.records import dataclass
 
 #: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
 #: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from isalens.analysis.cfg import CFG
 from isalens.analysis.liveness import Liveness
 from isalens.ir.program import Kernel
 from isalens.ir.registers import AGPR_BASE, SGPR_BASE, VGPR_BASE, RegFile, file_mask, iter_bits
+from isalens.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

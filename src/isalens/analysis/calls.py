@@ -18,10 +18,10 @@ A call to itself adds nothing (its own figure is already counted).
 
 from __future__ import annotations
 
-import dataclasses
 from bisect import bisect_left
 from collections.abc import Sequence
 
+from isalens import records
 from isalens.analysis.abi import CallingConvention, calling_convention
 from isalens.analysis.cfg import CFG, cfg
 from isalens.analysis.liveness import liveness
@@ -142,7 +142,7 @@ def _by_literal(instructions: Sequence[Instruction], add_lo: Instruction, lo: in
     return by_address.get(getpc.address + 4 + offset)
 
 
-@dataclasses.dataclass(slots=True)
+@records.dataclass(slots=True)
 class _Usage:
     """What one function uses, with its callees': registers per file, where each count came from, VCC, flat
     scratch, and whether a call is indirect or its target unresolved."""
@@ -184,18 +184,18 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
         # up and not the return address, as in a file with calls (particle_double.cl calcLikelihoodSum
         # returns its double in v[0:1]: LLVM 19's S_SETPC_B64_return reads them, and they were dead before it)
         cc = calling_convention(unified_vgpr_file, scratch_descriptor, llvm_major)
-        return dataclasses.replace(module, kernels=tuple(
+        return records.replace(module, kernels=tuple(
             k if k.is_kernel else _with_effects(k, {}, {}, cc, 0, unknown_callers=True) for k in module.kernels))
     info = _usages(functions, sites, has_flat_address_space)
     if any(u.indirect for u in info.values()):
         _widen_indirect(info, functions)
     diagnostics = list(module.diagnostics)
-    kernels = [dataclasses.replace(k, calls=_summary(k, sites[k.name], info[k.name], functions, diagnostics))
+    kernels = [records.replace(k, calls=_summary(k, sites[k.name], info[k.name], functions, diagnostics))
                for k in module.kernels]
     order = [name for name in info]  # post-order: callees before callers
     linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor,
                                                                        llvm_major))
-    return dataclasses.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
+    return records.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
 
 
 def _call_sites(module: Module) -> dict[str, list[tuple[int, str | None]]]:
@@ -343,7 +343,7 @@ def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int
                 results = _returned(kernel, i, cc) if unknown_callers else 0
                 instructions[i] = ins._replace(uses=(ins.uses & ~cc.return_address) | exit_live | results)
     reserved = cc.function_reserved if not kernel.is_kernel else (cc.caller_reserved if site_uses else 0)
-    return dataclasses.replace(kernel, instructions=tuple(instructions), reserved=reserved)
+    return records.replace(kernel, instructions=tuple(instructions), reserved=reserved)
 
 
 def _returned(kernel: Kernel, index: int, cc: CallingConvention) -> int:

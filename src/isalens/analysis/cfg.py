@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from isalens import _core
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import special, special_pair
+from isalens.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,6 @@ are recorded in ``Liveness.undefined_reads`` for the report.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from operator import attrgetter
 
 from isalens import _core
@@ -34,6 +33,7 @@ from isalens.ir.operands import RegOperand
 from isalens.ir.program import Kernel
 from isalens.ir.registers import AGPR_MASK, VGPR_MASK, iter_bits
 from isalens.isa.amdgcn.lanes import HalfLanes, half_lanes
+from isalens.records import dataclass, field
 
 #: what flows along an EXEC skip edge: lanes switched off keep their vector registers, while scalar
 #: instructions run whatever EXEC is (only a real ``s_cbranch_execz`` skips them, a CFG edge already)

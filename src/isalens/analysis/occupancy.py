@@ -14,12 +14,11 @@ Two figures, because users meet both:
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-
+from isalens import records
 from isalens.analysis.resources import Resources
 from isalens.arch.model import ArchSpec, align_to
 from isalens.ir.program import Kernel
+from isalens.records import dataclass
 
 
 class OccupancyInputError(ValueError):
@@ -241,7 +240,7 @@ def occupancy(arch: ArchSpec, inp: OccupancyInput) -> Occupancy:
         # a shader: RADV's model decides the waves, in waves of the shader's own size (see radv_limits)
         lim = radv_limits(arch, inp)
         own = min(lim.values())
-        result = dataclasses.replace(
+        result = records.replace(
             result, waves_per_simd=float(own), max_waves_per_simd=lim["waves"],
             occupancy_pct=100.0 * own / lim["waves"],
             limited_by=tuple(k for k in ("vgpr", "sgpr", "lds", "waves") if lim.get(k) == own),
@@ -311,19 +310,19 @@ def _with_next_step(arch: ArchSpec, inp: OccupancyInput, occ: Occupancy) -> Occu
     thread_cut = next((inp.workgroup_size - k * inp.wave_size for k in range(per_group - 1, 0, -1)
                        if fits("workgroup_size", k * inp.wave_size)), None)
     step = NextStep(target, vgpr_cut, sgpr_cut, lds_cut, thread_cut)
-    return dataclasses.replace(occ, next_step=step)
+    return records.replace(occ, next_step=step)
 
 
 def with_resource(inp: OccupancyInput, field: str, value: int) -> OccupancyInput:
     """``inp`` with one resource (``vgprs``, ``sgprs``, ``lds_bytes`` or ``workgroup_size``) changed."""
     if field == "vgprs":
-        return dataclasses.replace(inp, vgprs=value)
+        return records.replace(inp, vgprs=value)
     if field == "sgprs":
-        return dataclasses.replace(inp, sgprs=value)
+        return records.replace(inp, sgprs=value)
     if field == "lds_bytes":
-        return dataclasses.replace(inp, lds_bytes=value)
+        return records.replace(inp, lds_bytes=value)
     if field == "workgroup_size":
-        return dataclasses.replace(inp, workgroup_size=value)
+        return records.replace(inp, workgroup_size=value)
     raise KeyError(field)
 
 

@@ -6,8 +6,6 @@ not initialise).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from isalens.analysis.cfg import CFG
 from isalens.analysis.lifetimes import DefUse
 from isalens.analysis.liveness import Liveness
@@ -15,6 +13,7 @@ from isalens.analysis.pressure import Pressure
 from isalens.ir.program import Kernel
 from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile, iter_bits, registers_in
 from isalens.ir.source import SourceLoc
+from isalens.records import dataclass
 
 __all__ = ["FILES", "FILE_KEYS", "EntryLiveIns", "LiveValue", "entry_live_ins", "peak_live_set", "reg_names"]
 

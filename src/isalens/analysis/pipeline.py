@@ -10,7 +10,6 @@ runs its optimizer rules). A new analysis is one function and one line in :data:
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
@@ -31,6 +30,7 @@ from isalens.analysis.source_lines import SourceLine, loop_sources, source_lines
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 from isalens.progress import step
+from isalens.records import dataclass, field
 
 if TYPE_CHECKING:
     from isalens.analysis.advice.model import KernelAdvice

@@ -12,7 +12,6 @@ values live across it (callee-saved or kept by the caller), and the results read
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import attrgetter
 
 from isalens import _core
@@ -21,6 +20,7 @@ from isalens.analysis.liveness import Liveness
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.program import Kernel
 from isalens.ir.registers import AGPR_MASK, SGPR_MASK, SPECIAL_MASK, VGPR_MASK, RegFile
+from isalens.records import dataclass
 
 FILES = (RegFile.VGPR, RegFile.SGPR, RegFile.AGPR)
 _BRANCH = attrgetter("branch")

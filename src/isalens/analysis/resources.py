@@ -6,11 +6,10 @@ XNACK mask and flat scratch, :meth:`ArchSpec.extra_sgprs`), so the figure compar
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 from isalens.ir.registers import RegFile, highest_register, special_pair
+from isalens.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,14 +14,14 @@ The assembly and the code object built from it so give the same table; the paddi
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from isalens import records
 from isalens.analysis.cfg import CFG, Loop
 from isalens.analysis.pressure import Pressure
 from isalens.ir.program import Kernel
 from isalens.ir.source import SourceLoc
+from isalens.records import dataclass
 
 if TYPE_CHECKING:
     from isalens.analysis.timing import KernelTiming
@@ -165,7 +165,7 @@ def _with_frames(kernel: Kernel, table: tuple[SourceLine, ...], skipped: set[int
     out = []
     for r in table:
         frame = kernel.source.frame_at(r.first_index)
-        out.append(r if frame is None else dataclasses.replace(
+        out.append(r if frame is None else records.replace(
             r, function=frame.function, inlined_at=frame.inlined_at, call_chains=tuple(chains[(r.file, r.line)])))
     return tuple(out)
 

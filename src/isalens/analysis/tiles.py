@@ -4,9 +4,9 @@ every side must be staged; how much of that is overhead, how many bytes, how man
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from isalens.arch.model import ArchSpec, align_to
+from isalens.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

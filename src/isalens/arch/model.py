@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from isalens.records import dataclass
 
 
 def align_to(value: int, granule: int) -> int:

@@ -17,12 +17,12 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from isalens.errors import InputError
 from isalens.reading import max_input_size, size_text
+from isalens.records import dataclass
 
 if TYPE_CHECKING:
     import mmap

@@ -135,6 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     # [*argv], not list(argv): importing the `list` command's module binds `list` in this package's namespace
     argv = sys.argv[1:] if argv is None else [*argv]
+    from isalens import classcode
+    # before anything makes a class (the parser's checks import isalens.errors and its records): their methods
+    # come compiled
+    classcode.install()
     # a command line that starts with a command's name needs that command's flags only; anything else (top-level
     # --help, options before the command, a mistyped command) gets the whole parser and argparse's own answer
     parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
@@ -143,8 +147,6 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return EXIT_INPUT
     _apply_max_input_size(args, parser)
-    from isalens import classcode
-    classcode.install()  # before the command imports its layers: their dataclasses' methods come compiled
     from isalens.errors import IsalensError
     module, function = _COMMANDS[args.command]
     command: Callable[[argparse.Namespace], int] = getattr(_command_module(module), function)

@@ -7,18 +7,18 @@ Heavy layers (compiler front ends, VLIW) are imported only when an input needs t
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from isalens import records
 from isalens.engine.load import LoadedKernel, LoadedModule, check_not_a_missing_path, source_arg, with_launch_size
 from isalens.engine.load import load as load_text
 from isalens.engine.pool import each_in_order
 from isalens.errors import InputError, IsalensError
 from isalens.names import name_matches
 from isalens.progress import step
+from isalens.records import dataclass, field
 from isalens.report.model import KernelReport, LiveRegReport, livereg_report
 
 if TYPE_CHECKING:
@@ -240,13 +240,13 @@ def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_st
         return report
     from isalens.engine.source_text import missing_text_diagnostics, source_texts
 
-    with_text = tuple(dataclasses.replace(k, source_text=source_texts(k.source_lines, source_dirs))
+    with_text = tuple(records.replace(k, source_text=source_texts(k.source_lines, source_dirs))
                       for k in report.kernels)
     missing: list[Diagnostic] = []
     for k, loaded in zip(with_text, kernels, strict=True):
         missing.extend(missing_text_diagnostics(k.source_lines, k.source_text, source_dirs, module.ir.file,
                                                 tuple(ins.line for ins in loaded.ir.instructions)))
-    return dataclasses.replace(report, kernels=with_text, diagnostics=(*report.diagnostics, *missing))
+    return records.replace(report, kernels=with_text, diagnostics=(*report.diagnostics, *missing))
 
 
 def compare_variant(source: str | Path, options: LoadOptions = LoadOptions()) -> tuple[KernelReport, ...]:
@@ -299,7 +299,7 @@ def _analyze_task(args: tuple[str | Path, LoadOptions, int, bool]) -> FileResult
         return result
     # a worker sends its result back pickled: without the rows (and the analysis behind them) a 10k-line
     # file's result is 1 MB instead of 9, and the parent unpickles it in 0.05 s instead of 0.12
-    return dataclasses.replace(result, report=dataclasses.replace(
+    return records.replace(result, report=records.replace(
         result.report, kernels=tuple(k.without_listing() for k in result.report.kernels)))
 
 

@@ -6,13 +6,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from isalens import records
 from isalens.analysis.abi import llvm_major_of, uses_scratch_descriptor
 from isalens.analysis.calls import link_calls
 from isalens.analysis.cfg import CFG
@@ -32,6 +31,7 @@ from isalens.isa import registry
 from isalens.lazyre import LazyPattern
 from isalens.progress import step
 from isalens.reading import max_input_size, read_file
+from isalens.records import dataclass
 
 __all__ = [
     "LoadedKernel", "LoadedModule", "analyze_kernel", "finish_module", "load", "read_file_bytes", "read_input",
@@ -110,9 +110,9 @@ def with_launch_size(module: LoadedModule, workgroup: tuple[int, int, int]) -> L
     if threads > module.arch.max_workgroup_size:
         raise IsalensError(f"--wg {','.join(map(str, workgroup))}: {threads} threads exceed {module.arch.name}'s "
                            f"maximum workgroup of {module.arch.max_workgroup_size}", code="usage")
-    kernels = tuple(dataclasses.replace(k, declared=dataclasses.replace(k.declared, launch_workgroup_size=workgroup))
+    kernels = tuple(records.replace(k, declared=records.replace(k.declared, launch_workgroup_size=workgroup))
                     for k in module.ir.kernels)
-    return LoadedModule(dataclasses.replace(module.ir, kernels=kernels), module.arch)
+    return LoadedModule(records.replace(module.ir, kernels=kernels), module.arch)
 
 
 def read_file_bytes(path: Path) -> bytes:
@@ -274,13 +274,13 @@ def finish_module(module: Module, spec: ArchSpec, *, declare: Declare | None = N
         check_wave_size(spec, kernel.wave_size, file=module.file, what=f"kernel {kernel.name} declares")
     module = listing_gaps(module)
     if declare is not None:
-        module = dataclasses.replace(module, kernels=tuple(declare(k) for k in module.kernels))
+        module = records.replace(module, kernels=tuple(declare(k) for k in module.kernels))
     module = link_calls(module, has_flat_address_space=spec.generation >= 7,
                         unified_vgpr_file=spec.unified_vgpr_file,
                         scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch),
                         llvm_major=llvm_major)
     if notes:
-        module = dataclasses.replace(module, diagnostics=(*module.diagnostics, *notes))
+        module = records.replace(module, diagnostics=(*module.diagnostics, *notes))
     return LoadedModule(module, spec)
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from isalens.records import dataclass
 
 
 class Severity(StrEnum):

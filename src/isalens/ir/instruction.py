@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
 from isalens.ir.operands import Operand
+from isalens.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from isalens.ir.registers import Reg
+from isalens.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from isalens.ir.diagnostics import Diagnostic
 from isalens.ir.instruction import Instruction
 from isalens.ir.source import SourceMap
+from isalens.records import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,10 +8,10 @@ back into files.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from isalens._core.lines import iter_bits as iter_bits  # one definition, re-exported for the IR's users
+from isalens.records import dataclass
 
 
 class RegFile(StrEnum):

@@ -10,7 +10,7 @@ belongs to the statement it sits in, and a per-line table then adds up to the ke
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from isalens.records import dataclass, field
 
 __all__ = ["DEBUG_KINDS", "Frame", "SourceLoc", "SourceMap", "VariableLoc", "carry_forward"]
 

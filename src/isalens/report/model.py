@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -20,6 +19,7 @@ from isalens.analysis.occupancy import Occupancy
 from isalens.analysis.peak import FILE_KEYS, FILES, EntryLiveIns, LiveValue, reg_names
 from isalens.analysis.pipeline import KernelAnalysis
 from isalens.analysis.source_lines import SourceLine
+from isalens.records import dataclass, field
 
 if TYPE_CHECKING:
     from isalens.analysis.advice.model import KernelAdvice
@@ -308,10 +308,10 @@ class KernelReport:
         """This report without its per-instruction rows, masks and statistics lines (the figures, summaries
         and ``vgpr_counts`` stay): what ``compare`` keeps of each variant, so that the analysis behind the
         rows can go before the next file is read."""
-        import dataclasses
+        from isalens import records
 
-        stats = None if self.stats is None else dataclasses.replace(self.stats, lines=())
-        return dataclasses.replace(self, lines=(), masks=LineMasks((), (), (), ()), stats=stats)
+        stats = None if self.stats is None else records.replace(self.stats, lines=())
+        return records.replace(self, lines=(), masks=LineMasks((), (), (), ()), stats=stats)
 
     def summary(self, file: RegFile) -> FileSummary:
         return {RegFile.VGPR: self.vgpr, RegFile.SGPR: self.sgpr, RegFile.AGPR: self.agpr}[file]

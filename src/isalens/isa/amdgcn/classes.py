@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from isalens import tomlcache
 from isalens.isa.amdgcn.semantics import base_mnemonic
 from isalens.patterns import matches
+from isalens.records import dataclass
 
 #: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
 #: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)

@@ -16,7 +16,6 @@ import bisect
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.program import Kernel
@@ -25,6 +24,7 @@ from isalens.ir.source import SourceLoc, SourceMap, VariableLoc, carry_forward
 from isalens.isa.amdgcn.syntax import parse_mir_register
 from isalens.lazyre import LazyPattern
 from isalens.lines import lines_of
+from isalens.records import dataclass
 
 __all__ = ["LineDirectives", "attach", "problems_as_diagnostics", "read_llvm_lines", "read_objdump_lines",
            "unheld_values", "variable_ranges"]
@@ -190,13 +190,13 @@ def attach(kernel: Kernel, directives: LineDirectives, after: int = 0, skip: fro
     """``kernel`` with its source map: each instruction takes the location in force at its input line, and
     the variables of the ``;DEBUG_VALUE:`` comments after input line ``after`` (the function before it ends
     there) their registers (:func:`variable_ranges`), but for the comments at the input lines ``skip``."""
-    import dataclasses
+    from isalens import records
 
     found = carry_forward([directives.at(ins.line) for ins in kernel.instructions])
     values = tuple(v for v in directives.values if v[0] not in skip) if skip else directives.values
     variables = variable_ranges(kernel, values, after) if values else ()
     kind = "lines+variables" if variables else "lines" if any(loc is not None for loc in found) else "none"
-    return dataclasses.replace(kernel, source=SourceMap(tuple(found), kind, directives.origin, directives.files,
+    return records.replace(kernel, source=SourceMap(tuple(found), kind, directives.origin, directives.files,
                                                         variables))
 
 

@@ -4,10 +4,10 @@ and encoding words, and whatever the input declares), and the line pieces the re
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from isalens.errors import ParseError
 from isalens.lazyre import LazyPattern
+from isalens.records import dataclass, field
 
 #: a driver/RGA listing's ``// ADDRESS: WORDS`` trailer (also llvm-objdump's)
 TRAILER_RE = re.compile(r"//\s*([0-9A-Fa-f]{6,16}):((?:\s+[0-9A-Fa-f]{8})+)")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, base_mnemon
 from isalens.isa.amdgcn.semantics import effect_of
 from isalens.lazyre import LazyPattern
 from isalens.patterns import matches
+from isalens.records import dataclass
 
 #: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
 #: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)

@@ -28,8 +28,7 @@ the same moves on gfx10+ (no index mode there).
 
 from __future__ import annotations
 
-import dataclasses
-
+from isalens import records
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
 from isalens.ir.registers import Reg, RegFile, highest_register, special
@@ -115,7 +114,7 @@ _COMPARES = {"s_cmp_lt_u32": "<", "s_cmp_le_u32": "<=", "s_cmp_gt_u32": ">", "s_
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@records.dataclass(frozen=True, slots=True)
 class Limits:
     """How many registers of each file the target can address."""
 
@@ -123,7 +122,7 @@ class Limits:
     sgprs: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@records.dataclass(frozen=True, slots=True)
 class _Reach:
     """What bounds an indexed operand: the index's bounds, the end of the vector holding the base register
     (None when the code does not show one), and the highest register of the file the kernel uses."""
@@ -319,7 +318,7 @@ def _reach_of(op: RegOperand, reach: _Reach, tuples: dict[int, list[tuple[str, i
               ) -> tuple[Reg, str] | None:
     base = op.regs[0].index if len(op.regs) == 1 and op.regs[0].file is RegFile.VGPR else None
     vector_end = _vector_end(tuples, base) if base is not None else None
-    return _reach(op, dataclasses.replace(reach, vector_end=vector_end), limits)
+    return _reach(op, records.replace(reach, vector_end=vector_end), limits)
 
 
 def _widen_gpr_idx(ins: Instruction, mode: int, reach: _Reach, tuples: dict[int, list[tuple[str, int, int]]],

@@ -5,12 +5,11 @@ target found. What the text alone determines is decoded once per distinct text a
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from isalens import _core
+from isalens import _core, records
 from isalens.errors import IsalensError, ParseError, UnknownInstructionError
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
@@ -23,7 +22,7 @@ from isalens.isa.amdgcn.facts import describe, rules_size, with_encoding
 from isalens.isa.amdgcn.syntax import RawInstruction, SyntaxProblem, parse_instruction_text
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@records.dataclass(frozen=True, slots=True)
 class _Decoded:
     """What an instruction's text alone determines (cached per distinct text)."""
 
@@ -45,13 +44,13 @@ class _Decoded:
     text: str = ""
     #: ``facts`` with the exact size, per number of encoding words (disassembly gives the words of every line);
     #: at -1, ``facts`` sized by the encoding rules once a line without words asked (:func:`_plain_facts`)
-    sized: dict[int, InstructionFacts] = dataclasses.field(default_factory=dict)
+    sized: dict[int, InstructionFacts] = records.field(default_factory=dict)
     #: whether ``facts.size`` is the encoding rules' size: a text first read from a disassembly line (encoding
     #: words, the exact size) skips that step, a tenth of decoding a text (docs/performance.md, issue 28)
     rules_sized: bool = True
 
 
-@dataclasses.dataclass(slots=True)
+@records.dataclass(slots=True)
 class ReadContext:
     """What reading one kernel's instructions needs and finds: the target, its diagnostics, the decoded texts."""
 
@@ -61,15 +60,15 @@ class ReadContext:
     ignore_unknown: bool
     diagnostics: list[Diagnostic]
     guessed: int = 0
-    cache: dict[str, _Decoded] = dataclasses.field(init=False)
+    cache: dict[str, _Decoded] = records.field(init=False)
     #: where ``cache`` is kept across runs (:mod:`~isalens.isa.amdgcn.decode_cache`), None when it is not
-    store: decode_cache.Store | None = dataclasses.field(init=False)
+    store: decode_cache.Store | None = records.field(init=False)
     #: per text, its instruction's fields after ``index`` and ``line`` for a line with no address and no encoding
     #: words, when nothing else of the line changes them (:func:`build_instructions`)
-    tails: dict[str, tuple[Any, ...]] = dataclasses.field(init=False)
+    tails: dict[str, tuple[Any, ...]] = records.field(init=False)
     #: texts with :data:`_PLACEHOLDER` for their label whose branches to other labels are decoded in full
     #: (:func:`_labelled_tail` found their decoded text unfit to stand for them)
-    unlabelled: set[str] = dataclasses.field(default_factory=set)
+    unlabelled: set[str] = records.field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.cache, self.store, self.tails = _shared_cache(self.target, self.wave_size, self.ignore_unknown)

@@ -25,13 +25,13 @@ live. LLVM marks such reads ``undef`` (the unused half of a ``half3``'s last pai
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, Operand, RegOperand
 from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile
 from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, without_size_suffix
+from isalens.records import dataclass
 
 __all__ = ["HalfLanes", "half_lanes"]
 

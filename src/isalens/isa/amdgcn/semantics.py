@@ -4,7 +4,6 @@ parsed operands, plus the operand-level facts no table can hold (SDWA selects, o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile, spec
 from isalens.isa.amdgcn.mnemonics import base_mnemonic as base_mnemonic  # its old home: importers keep working
 from isalens.lazyre import LazyPattern
 from isalens.patterns import matches
+from isalens.records import dataclass, field
 
 #: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
 #: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)

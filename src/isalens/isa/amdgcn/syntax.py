@@ -9,7 +9,6 @@ The spelling follows LLVM's AMDGPU assembler (also used by Mesa ACO and AMD's dr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from isalens.ir.operands import ImmOperand, Operand, OtherOperand, RegOperand
@@ -26,6 +25,7 @@ from isalens.ir.registers import (
     special,
     special_pair,
 )
+from isalens.records import dataclass
 
 
 class SyntaxProblem(ValueError):
