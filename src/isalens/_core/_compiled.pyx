@@ -571,37 +571,44 @@ def undefined_reads(instructions, starts, ends, defined, skip):
 def mask_defined(instructions, starts, ends, defined, list live_in, list live_out):
     """See :func:`isalens._core.reference.mask_defined`."""
     cdef _Facts f = _facts_of(instructions)
-    cdef Py_ssize_t W = f.t.width, nb = len(starts), b, i, k, n = len(live_in), nsets
-    cdef dict slot = {}  # id of a live-set int -> its row in ``sets`` (neighbouring lines share ints)
-    cdef list objs = []
-    for x in defined:
-        if not _fits(x, W):
+    cdef Py_ssize_t W = f.t.width, nb = len(starts), b, i, k, nin = len(live_in), nout = len(live_out), j
+    for dx in defined:
+        if not _fits(dx, W):
             from isalens._core import reference
             return reference.mask_defined(instructions, starts, ends, defined, live_in, live_out)
-    for lst in (live_in, live_out):
-        for x in lst:
-            if id(x) not in slot:
-                if not _fits(x, W):
-                    from isalens._core import reference
-                    return reference.mask_defined(instructions, starts, ends, defined, live_in, live_out)
-                slot[id(x)] = len(objs)
-                objs.append(x)
-    nsets = len(objs)
-    cdef uint64_t* sets = <uint64_t*>calloc(max(nsets, 1) * W, sizeof(uint64_t))
+    # each line's set as a row of one table, found by the set's address with the line before's as a shortcut
+    # (neighbouring lines share one int): a dict by ``id()`` per line was 0.06 s of the dense 100k kernel
+    cdef _Table lt = _Table()
+    cdef int32_t* rows = <int32_t*>malloc(max(nin + nout, 1) * sizeof(int32_t))
     cdef uint64_t* scratch = <uint64_t*>calloc(2 * W, sizeof(uint64_t))
     cdef uint64_t* d
     cdef uint64_t* y
     cdef const uint64_t* xw
     cdef const uint64_t* r
     cdef const uint64_t* r2
-    cdef bint out_of
+    cdef bint out_of, wide = False
     cdef dict memo = {}
-    cdef Py_ssize_t s
+    cdef object x, last = None
+    cdef int32_t row = 0
+    cdef list lst
+    cdef int32_t* lrows
+    cdef int side
     try:
-        if sets == NULL or scratch == NULL:
+        if rows == NULL or scratch == NULL:
             raise MemoryError()
-        for s in range(nsets):
-            f.t.load(objs[s], &sets[s * W])
+        for j in range(nin + nout):
+            x = live_in[j] if j < nin else live_out[j - nin]
+            if x is not last:
+                if type(x) is not int or x < 0 or not _fits(x, W):
+                    wide = True
+                    break
+                row = lt.add_object(x)
+                last = x
+            rows[j] = row
+        if wide:
+            from isalens._core import reference
+            return reference.mask_defined(instructions, starts, ends, defined, live_in, live_out)
+        lt.fill(W)
         d = scratch
         y = scratch + W
         for b in range(nb):
@@ -610,23 +617,28 @@ def mask_defined(instructions, starts, ends, defined, list live_in, list live_ou
                 r = f.t.row(f.rows[4 * i + 2])
                 for k in range(W):
                     d[k] |= r[k]
-                for lst in (live_in, live_out):
-                    if lst is live_out:
+                for side in range(2):
+                    if side == 0:
+                        lst, lrows, j = live_in, rows, nin
+                    else:
+                        lst, lrows, j = live_out, rows + nin, nout
                         r = f.t.row(f.rows[4 * i])
                         r2 = f.t.row(f.rows[4 * i + 3])
                         for k in range(W):
                             d[k] |= r[k] | r2[k]
-                    xw = &sets[<Py_ssize_t>slot[id((<list>lst)[i])] * W]
+                    if not 0 <= i < j:
+                        raise IndexError("list index out of range")
+                    xw = lt.row(lrows[i])
                     out_of = False
                     for k in range(W):
                         y[k] = xw[k] & d[k]
                         if xw[k] & ~d[k]:
                             out_of = True
                     if out_of:
-                        (<list>lst)[i] = _shared_int(memo, y, W)
+                        lst[i] = _shared_int(memo, y, W)
         return None
     finally:
-        free(sets)
+        free(rows)
         free(scratch)
 
 
@@ -881,7 +893,7 @@ def block_graph(jump_to, ends_block, falls_through, extra_starts):
     cdef int32_t* start = NULL
     cdef int32_t* block_of = NULL
     cdef int32_t* succ = NULL  # two per block, -1 where there is none
-    cdef list starts, ends, succs, preds, bo
+    cdef list starts, ends, succs, preds, bo, numbers
     try:
         if lead == NULL or jt == NULL or ft == NULL:
             raise MemoryError()
@@ -926,13 +938,16 @@ def block_graph(jump_to, ends_block, falls_through, extra_starts):
                 succ[2 * b + k] = <int32_t>(b + 1)
         starts = [start[b] for b in range(nb)]
         ends = [start[b + 1] for b in range(nb)]
-        bo = [block_of[i] for i in range(n)]
-        succs = [[succ[k] for k in range(2 * b, 2 * b + 2) if succ[k] >= 0] for b in range(nb)]
+        # one int object per block, shared by its instructions (as the reference's list shares them): a fresh
+        # int per instruction was ~28 MB of the CFG at a million instructions, held to the end
+        numbers = list(range(nb))
+        bo = [numbers[block_of[i]] for i in range(n)]
+        succs = [[numbers[succ[k]] for k in range(2 * b, 2 * b + 2) if succ[k] >= 0] for b in range(nb)]
         preds = [[] for _ in range(nb)]
         for b in range(nb):
             for k in range(2 * b, 2 * b + 2):
                 if succ[k] >= 0:
-                    (<list>preds[succ[k]]).append(b)
+                    (<list>preds[succ[k]]).append(numbers[b])
         rpo, unreachable, loops, depth = _graph_order(succs, preds, nb)
         return _graph.Graph(starts, ends, bo, succs, preds, rpo, unreachable, loops, depth)
     finally:
@@ -1784,6 +1799,9 @@ def block_unions(instructions, starts, ends):
     cdef uint64_t* d
     cdef uint64_t* u
     cdef list defs = [], touches = []
+    # equal unions share one int (_shared_int): the dense kernel's 20,793 blocks have 240 distinct write sets and
+    # 319 distinct touched sets; an int per block was 7 MB at 100k instructions, ~70 MB at a million (dlive2)
+    cdef dict memo = {}
     try:
         if buf == NULL:
             raise MemoryError()
@@ -1796,10 +1814,10 @@ def block_unions(instructions, starts, ends):
             for i in range(lo, hi):
                 _or_row(d, f.t, f.rows[4 * i])
                 _or_row(u, f.t, f.rows[4 * i + 1])
-            defs.append(_as_int(d, W))
+            defs.append(_shared_int(memo, d, W))
             for k in range(W):
                 u[k] |= d[k]
-            touches.append(_as_int(u, W))
+            touches.append(_shared_int(memo, u, W))
         return defs, touches
     finally:
         free(buf)
@@ -2079,7 +2097,10 @@ def next_reads(instructions, starts, ends, succs, touches, first, index, pending
                                + [x.bit_length() for x in touches])
     W = max((bits + 63) // 64, 1)
     cdef Py_ssize_t Wf = f.t.width
-    cdef uint64_t* tw = <uint64_t*>calloc(max(nb, 1) * W, sizeof(uint64_t))
+    # each block's touched set as a row of a table of the distinct sets (blocks share them: 319 distinct of the
+    # dense 100k kernel's 20,793), not W words per block (~30 MB at a million instructions)
+    cdef _Table tt = _Table()
+    cdef int32_t* trow = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
     cdef uint64_t* visited = <uint64_t*>calloc(max(nb, 1) * W, sizeof(uint64_t))
     cdef uint64_t* scratch = <uint64_t*>calloc(6 * W, sizeof(uint64_t))
     cdef int32_t* st_b = NULL
@@ -2098,16 +2119,17 @@ def next_reads(instructions, starts, ends, succs, touches, first, index, pending
     cdef int32_t* bs = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
     cdef int32_t* be = <int32_t*>malloc(max(nb, 1) * sizeof(int32_t))
     try:
-        if tw == NULL or visited == NULL or scratch == NULL or bs == NULL or be == NULL:
+        if trow == NULL or visited == NULL or scratch == NULL or bs == NULL or be == NULL:
             raise MemoryError()
         pend, pm, sm, hits, folded, low = (scratch, scratch + W, scratch + 2 * W, scratch + 3 * W,
                                            scratch + 4 * W, scratch + 5 * W)
         _load_words(pairs, pm, W)
         _load_words(singles, sm, W)
         for b in range(nb):
-            _load_words(touches[b], &tw[b * W], W)
+            trow[b] = tt.add_object(touches[b])
             bs[b] = starts[b]
             be[b] = ends[b]
+        tt.fill(W)
         cap = 64
         st_b = <int32_t*>malloc(cap * sizeof(int32_t))
         st_i = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
@@ -2125,8 +2147,9 @@ def next_reads(instructions, starts, ends, succs, touches, first, index, pending
             memcpy(pend, &st_p[top * W], W * sizeof(uint64_t))
             enter = i == index
             if not enter:
+                r = tt.row(trow[b])
                 for k in range(W):
-                    if tw[b * W + k] & pend[k]:
+                    if r[k] & pend[k]:
                         enter = True
                         break
             if enter:
@@ -2188,7 +2211,7 @@ def next_reads(instructions, starts, ends, succs, touches, first, index, pending
                     top += 1
         return {slot: tuple(sorted(set(v))) for slot, v in found.items()}
     finally:
-        free(tw)
+        free(trow)
         free(visited)
         free(scratch)
         free(st_b)

@@ -461,8 +461,17 @@ def cfg(kernel: Kernel) -> CFG:
     blocks = tuple(Block(b, s, e, tuple(g.succs[b]), tuple(g.preds[b]), label_at.get(s))
                    for b, (s, e) in enumerate(zip(g.starts, g.ends, strict=True)))
     loops = tuple(Loop(h, frozenset(body), g.depth[h]) for h, body in g.loops)
-    return CFG(blocks, tuple(block_of), loops, tuple(g.depth), tuple(g.unreachable), tuple(g.rpo),
-               tuple(skip_edges), tuple(_else_regions(kernel)))
+    graph = CFG(blocks, tuple(block_of), loops, tuple(g.depth), tuple(g.unreachable), tuple(g.rpo),
+                tuple(skip_edges), tuple(_else_regions(kernel)))
+    _forget_flow()
+    return graph
+
+
+def _forget_flow() -> None:
+    """Drop the kept flow once the CFG is made: no later pass asks for it (a later call makes it again), and a
+    million-instruction kernel's three lists and successors held 50-60 MB to the end of the command."""
+    global _last_flow
+    _last_flow = None
 
 
 def _natural_loops(rpo: list[int], succs: list[list[int]], preds: list[list[int]],
