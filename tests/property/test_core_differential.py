@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from isalens import _core
-from isalens._core import graph, lines, listing, reading, reference, schedule, words
+from isalens._core import graph, lines, listing, ranges, reading, reference, schedule, words
 from isalens._core.listing import LineColumns
 from isalens.analysis.cfg import cfg
 from isalens.analysis.liveness import liveness
@@ -858,3 +858,47 @@ def test_cached_runs_example() -> None:
         assert (rows, noted, end) == ([(0x100, ea), None, (0x110, eb)], [0x100], 6)
         stopped = impl.cached_runs(stream, 0, 6, 0x100, {a: ea}, {(b, c): (*eb[:5], 0, "")}, lambda at: None)
         assert stopped == ([(0x100, ea), None], [0x100], 4)
+
+
+# --- lead (nineteenth session): live ranges as int columns (isalens._core.ranges) ------------------------------
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_sets(), st.data())
+def test_ranked_runs_same_columns(case: tuple[Any, ...], data: st.DataObject) -> None:
+    """The same columns in the same order: ranks drawn with repeats (equal keys keep occupied_runs' order), the
+    lifetimes' masks or any; a rank list too short for a slot fails as the reference fails."""
+    instructions, live_in, live_out = case
+    pairs = data.draw(st.just(_PAIRS) | st.integers(0, 2**(UNITS + 3) - 1))
+    singles = data.draw(st.just(~_PAIRS & (2**UNITS - 1)) | st.integers(0, 2**UNITS - 1))
+    rank = data.draw(st.lists(st.integers(0, 5), min_size=UNITS + 4, max_size=UNITS + 4))
+    expected = ranges.ranked_runs(instructions, live_in, live_out, pairs, singles, rank)
+    got = compiled.ranked_runs(instructions, live_in, live_out, pairs, singles, tuple(rank))
+    assert got == expected
+    assert all(type(column) is array and column.typecode == "i" for column in got)
+    if any(slot >= 2 for slot in expected[0]):
+        for impl in (ranges, compiled):
+            with pytest.raises(IndexError):
+                impl.ranked_runs(instructions, live_in, live_out, pairs, singles, rank[:2])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 30), st.integers(0, 12)), max_size=40),
+       st.integers(0, 12), st.integers(-2, 10), st.integers(-2, 12))
+def test_longest_runs_same_positions(runs: list[tuple[int, int, int]], count: int, low: int, high: int) -> None:
+    slots = array("i", [slot for slot, _, _ in runs])
+    firsts = array("i", [first for _, first, _ in runs])
+    lasts = array("i", [first + length for _, first, length in runs])
+    assert compiled.longest_runs(slots, firsts, lasts, count, low, high) == \
+        ranges.longest_runs(slots, firsts, lasts, count, low, high)
+
+
+def test_longest_runs_example() -> None:
+    """Worked by hand: spans 3, 5, 5, 1, 5 at positions 0-4, slots 0-4. The three longest are the three 5s in
+    position order (1, 2, 4); without slot 2 (slots 3 and up) the longest is 4 (span 5), then 3 (span 1)."""
+    slots, firsts = array("i", [0, 1, 2, 3, 4]), array("i", [0, 0, 1, 2, 2])
+    lasts = array("i", [3, 5, 6, 3, 7])
+    for impl in (ranges, compiled):
+        assert impl.longest_runs(slots, firsts, lasts, 3, 0, 5) == [1, 2, 4]
+        assert impl.longest_runs(slots, firsts, lasts, 5, 3, 9) == [4, 3]
+        assert impl.longest_runs(slots, firsts, lasts, 0, 0, 5) == []

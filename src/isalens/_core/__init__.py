@@ -5,8 +5,8 @@ pure-Python reference.
 :mod:`isalens._core.graph` (control flow, blocks, dominators, loops), :mod:`isalens._core.reference`
 (dataflow), :mod:`isalens._core.listing` (the JSON line objects), :mod:`isalens._core.reading` (a function's lines
 of code, instruction rows from a text's known tail), :mod:`isalens._core.schedule` (one wave's in-order
-schedule) and :mod:`isalens._core.lines` (occupied runs, per-line counts and per-block unions after liveness) are
-the readable implementation;
+schedule), :mod:`isalens._core.lines` (occupied runs, per-line counts and per-block unions after liveness) and
+:mod:`isalens._core.ranges` (live ranges as int columns, the longest of them) are the readable implementation;
 ``_compiled`` (Cython, built by ``pip install`` when a C compiler is present) implements the same functions and
 must give identical answers. This module picks one at
 import: the compiled core unless it is missing or ``ISALENS_PURE_PYTHON=1`` is set. Nothing here knows register
@@ -21,7 +21,7 @@ import os
 import sys
 import types
 
-from isalens._core import graph, lines, listing, reading, reference, schedule, words
+from isalens._core import graph, lines, listing, ranges, reading, reference, schedule, words
 from isalens._core.graph import ENDS, FALLS, JUMPS, STOPS, Flow, Graph
 from isalens._core.lines import COUNT_PAIRS, COUNT_SPLIT_PAIRS, COUNT_UNITS
 from isalens._core.listing import LineColumns
@@ -30,8 +30,9 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
            "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_schedules",
            "block_unions", "cached_runs",
-           "control_flow", "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "mask_defined",
-           "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "rows_masked",
+           "control_flow", "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
+           "mask_defined",
+           "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs", "rows_masked",
            "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
 
 
@@ -45,7 +46,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # dtime (eighteenth session): the timing step's per-block pass
              "block_schedules",
              # decfast (eighteenth session): the decoder listing's word loop
-             "cached_runs")
+             "cached_runs",
+             # lead (nineteenth session): live ranges as int columns
+             "ranked_runs", "longest_runs")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -107,6 +110,9 @@ if _native is None:
     # dtime (eighteenth session): the timing step's per-block pass
     block_schedules = schedule.block_schedules
     cached_runs = words.cached_runs
+    # lead (nineteenth session): live ranges as int columns
+    ranked_runs = ranges.ranked_runs
+    longest_runs = ranges.longest_runs
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -130,3 +136,6 @@ else:
     # dtime (eighteenth session): the timing step's per-block pass
     block_schedules = _native.block_schedules
     cached_runs = _native.cached_runs
+    # lead (nineteenth session): live ranges as int columns
+    ranked_runs = _native.ranked_runs
+    longest_runs = _native.longest_runs

@@ -1656,11 +1656,54 @@ cdef inline bint _lines_ok(object instructions, object live_in, object live_out)
     return len(live_in) >= n and len(live_out) >= n
 
 
-def occupied_runs(instructions, live_in, live_out, pairs, singles):
-    """See :func:`isalens._core.lines.occupied_runs`."""
-    if not (_lines_ok(instructions, live_in, live_out) and type(pairs) is int and type(singles) is int
-            and pairs >= 0 and singles >= 0):
-        return _lines_ref.occupied_runs(instructions, live_in, live_out, pairs, singles)
+cdef struct _Runs:
+    # one occupied run per position: its slot, first and last line (growable C columns)
+    int32_t* slot
+    int32_t* first
+    int32_t* last
+    Py_ssize_t n
+    Py_ssize_t cap
+
+
+cdef int _runs_push(_Runs* r, Py_ssize_t slot, Py_ssize_t first, Py_ssize_t last) except -1:
+    cdef Py_ssize_t cap
+    cdef int32_t* a
+    cdef int32_t* b
+    cdef int32_t* c
+    if r.n == r.cap:
+        cap = r.cap * 2 if r.cap else 4096
+        a = <int32_t*>realloc(r.slot, cap * sizeof(int32_t))
+        if a == NULL:
+            raise MemoryError()
+        r.slot = a
+        b = <int32_t*>realloc(r.first, cap * sizeof(int32_t))
+        if b == NULL:
+            raise MemoryError()
+        r.first = b
+        c = <int32_t*>realloc(r.last, cap * sizeof(int32_t))
+        if c == NULL:
+            raise MemoryError()
+        r.last = c
+        r.cap = cap
+    r.slot[r.n] = <int32_t>slot
+    r.first[r.n] = <int32_t>first
+    r.last[r.n] = <int32_t>last
+    r.n += 1
+    return 0
+
+
+cdef void _runs_free(_Runs* r):
+    free(r.slot)
+    free(r.first)
+    free(r.last)
+    r.slot = r.first = r.last = NULL
+    r.n = r.cap = 0
+
+
+cdef int _collect_runs(object instructions, object live_in, object live_out, object pairs, object singles,
+                       _Runs* out) except -1:
+    """The runs of :func:`isalens._core.lines.occupied_runs`, in its order, into ``out`` (inputs checked by the
+    caller with ``_lines_ok``)."""
     cdef Py_ssize_t n = len(instructions)
     cdef _Facts f = _facts_of(instructions)
     cdef _LineSets s = _sets_of(live_in, live_out, n)
@@ -1674,7 +1717,6 @@ def occupied_runs(instructions, live_in, live_out, pairs, singles):
     cdef uint64_t* sm
     cdef uint64_t c, x, high
     cdef bint changed
-    cdef list runs = []
     cdef list still
     try:
         if buf == NULL or since == NULL:
@@ -1701,7 +1743,7 @@ def occupied_runs(instructions, live_in, live_out, pairs, singles):
                 x = c & prev[k]  # ended at the line before
                 while x:
                     slot = k * 64 + __builtin_ctzll(x)
-                    runs.append((slot, since[slot], i - 1))
+                    _runs_push(out, slot, since[slot], i - 1)
                     x &= x - 1
                 x = c & now[k]  # started here
                 while x:
@@ -1716,11 +1758,28 @@ def occupied_runs(instructions, live_in, live_out, pairs, singles):
                 still.append((since[slot], slot))
                 x &= x - 1
         still.sort()
-        runs.extend([(slot, first, n - 1) for first, slot in still])
-        return runs
+        for first, slot in still:
+            _runs_push(out, slot, first, n - 1)
+        return 0
     finally:
         free(buf)
         free(since)
+
+
+def occupied_runs(instructions, live_in, live_out, pairs, singles):
+    """See :func:`isalens._core.lines.occupied_runs`."""
+    if not (_lines_ok(instructions, live_in, live_out) and type(pairs) is int and type(singles) is int
+            and pairs >= 0 and singles >= 0):
+        return _lines_ref.occupied_runs(instructions, live_in, live_out, pairs, singles)
+    cdef _Runs r
+    r.slot = r.first = r.last = NULL
+    r.n = r.cap = 0
+    cdef Py_ssize_t j
+    try:
+        _collect_runs(instructions, live_in, live_out, pairs, singles, &r)
+        return [(r.slot[j], r.first[j], r.last[j]) for j in range(r.n)]
+    finally:
+        _runs_free(&r)
 
 
 def line_counts(instructions, live_in, live_out, uncounted, columns):
@@ -2377,3 +2436,113 @@ def cached_runs(words, Py_ssize_t index, Py_ssize_t stop, base, dict one, dict t
         rows.append((address, entry))
         index += size
     return rows, noted, index
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# lead (nineteenth session): live ranges as int columns (isalens._core.ranges)
+
+from libc.stdint cimport int64_t
+from libc.stdlib cimport qsort
+
+from isalens._core import ranges as _ranges_ref
+
+cdef struct _RankedRun:
+    uint64_t key  # first line << 32 | the slot's rank
+    int32_t pos   # position in occupied_runs' order: equal keys keep it
+
+
+cdef int _ranked_cmp(const void* a, const void* b) noexcept nogil:
+    cdef const _RankedRun* x = <const _RankedRun*>a
+    cdef const _RankedRun* y = <const _RankedRun*>b
+    if x.key != y.key:
+        return -1 if x.key < y.key else 1
+    return (x.pos > y.pos) - (x.pos < y.pos)
+
+
+cdef object _int_column(int32_t* values, _RankedRun* order, Py_ssize_t n):
+    cdef Py_ssize_t j
+    cdef int32_t* tmp = <int32_t*>malloc((n if n else 1) * sizeof(int32_t))
+    if tmp == NULL:
+        raise MemoryError()
+    try:
+        for j in range(n):
+            tmp[j] = values[order[j].pos]
+        column = _array("i")
+        column.frombytes(PyBytes_FromStringAndSize(<char*>tmp, n * sizeof(int32_t)))
+        return column
+    finally:
+        free(tmp)
+
+
+def ranked_runs(instructions, live_in, live_out, pairs, singles, rank):
+    """See :func:`isalens._core.ranges.ranked_runs`."""
+    if not (_lines_ok(instructions, live_in, live_out) and type(pairs) is int and type(singles) is int
+            and pairs >= 0 and singles >= 0 and _array("i").itemsize == 4):
+        return _ranges_ref.ranked_runs(instructions, live_in, live_out, pairs, singles, rank)
+    cdef list ranks = list(rank)
+    cdef Py_ssize_t nrank = len(ranks), j
+    if not all(type(v) is int and 0 <= v < (1 << 31) for v in ranks):
+        return _ranges_ref.ranked_runs(instructions, live_in, live_out, pairs, singles, rank)
+    cdef _Runs r
+    r.slot = r.first = r.last = NULL
+    r.n = r.cap = 0
+    cdef _RankedRun* order = NULL
+    cdef int64_t v
+    try:
+        _collect_runs(instructions, live_in, live_out, pairs, singles, &r)
+        order = <_RankedRun*>malloc((r.n if r.n else 1) * sizeof(_RankedRun))
+        if order == NULL:
+            raise MemoryError()
+        for j in range(r.n):
+            if r.slot[j] >= nrank:  # the reference's rank[slot] fails: let it say how
+                return _ranges_ref.ranked_runs(instructions, live_in, live_out, pairs, singles, rank)
+            v = ranks[r.slot[j]]
+            order[j].key = (<uint64_t>r.first[j] << 32) | <uint64_t>v
+            order[j].pos = <int32_t>j
+        qsort(order, r.n, sizeof(_RankedRun), _ranked_cmp)
+        return (_int_column(r.slot, order, r.n), _int_column(r.first, order, r.n), _int_column(r.last, order, r.n))
+    finally:
+        free(order)
+        _runs_free(&r)
+
+
+def longest_runs(slots, firsts, lasts, count, low, high):
+    """See :func:`isalens._core.ranges.longest_runs`."""
+    if not (type(slots) is _array and type(firsts) is _array and type(lasts) is _array
+            and slots.typecode == "i" and firsts.typecode == "i" and lasts.typecode == "i"
+            and len(slots) == len(firsts) == len(lasts) and type(count) is int and type(low) is int
+            and type(high) is int and 0 <= count <= 4096 and -(1 << 62) <= low <= (1 << 62)
+            and -(1 << 62) <= high <= (1 << 62)):
+        return _ranges_ref.longest_runs(slots, firsts, lasts, count, low, high)
+    cdef int[:] sv = slots
+    cdef int[:] fv = firsts
+    cdef int[:] lv = lasts
+    cdef Py_ssize_t n = len(slots), i, k, held = 0
+    cdef int64_t span, lo = low, hi = high
+    cdef int64_t* spans = <int64_t*>malloc((count if count else 1) * sizeof(int64_t))
+    cdef Py_ssize_t* at = <Py_ssize_t*>malloc((count if count else 1) * sizeof(Py_ssize_t))
+    try:
+        if spans == NULL or at == NULL:
+            raise MemoryError()
+        if count == 0:
+            return []
+        for i in range(n):
+            if sv[i] < lo or sv[i] >= hi:
+                continue
+            span = <int64_t>lv[i] - fv[i]
+            # kept most first, equal spans in position order: a later run of an equal span goes after them
+            if held == count and span <= spans[held - 1]:
+                continue
+            k = held if held < count else count - 1
+            while k > 0 and spans[k - 1] < span:
+                spans[k] = spans[k - 1]
+                at[k] = at[k - 1]
+                k -= 1
+            spans[k] = span
+            at[k] = i
+            if held < count:
+                held += 1
+        return [at[k] for k in range(held)]
+    finally:
+        free(spans)
+        free(at)

@@ -4,10 +4,11 @@ for chosen registers the instructions that define them and the next ones that re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from heapq import nlargest
 from operator import itemgetter, sub
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from isalens import _core
 from isalens.analysis.cfg import CFG
@@ -68,30 +69,71 @@ _NAMES = tuple(_name(bit) for bit in range(SGPR_BASE + MAX_SGPRS))
 #: each bit's place in the string order of the names (``v10`` before ``v2``), for sorting by name with ints
 _NAME_RANK = (lambda order: tuple(order[name] for name, _file in _NAMES))(
     {name: rank for rank, name in enumerate(sorted({name for name, _file in _NAMES}))})
-_RANK_BITS = len(_NAMES).bit_length()
+#: each file's bits in the whole-register view (``None``: all)
+_FILE_BITS = {None: (0, SGPR_BASE + MAX_SGPRS), RegFile.VGPR: (VGPR_BASE, AGPR_BASE),
+              RegFile.AGPR: (AGPR_BASE, SGPR_BASE), RegFile.SGPR: (SGPR_BASE, SGPR_BASE + MAX_SGPRS)}
 
 
-def live_ranges(kernel: Kernel, graph: CFG, live: Liveness) -> tuple[LiveRange, ...]:
-    """Every live range of every VGPR, AGPR and SGPR, in layout order.
+class LiveRanges(Sequence[LiveRange]):
+    """A kernel's live ranges as three int columns (bit, start, end), each :class:`LiveRange` made when it is
+    looked at: a kernel with many calls has a range per clobbered register per call, 11.7M at 1M lines of
+    ``benchmarks/calls_kernel.py`` (2.3 GB as objects)."""
+
+    __slots__ = ("_bits", "_ends", "_starts")
+
+    def __init__(self, bits: array[int], starts: array[int], ends: array[int]) -> None:
+        self._bits, self._starts, self._ends = bits, starts, ends
+
+    def __len__(self) -> int:
+        return len(self._bits)
+
+    @overload
+    def __getitem__(self, index: int) -> LiveRange: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[LiveRange, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> LiveRange | tuple[LiveRange, ...]:
+        if isinstance(index, slice):
+            return tuple(self._make(i) for i in range(*index.indices(len(self._bits))))
+        if index < 0:
+            index += len(self._bits)
+        if not 0 <= index < len(self._bits):
+            raise IndexError("live range index out of range")
+        return self._make(index)
+
+    def __iter__(self) -> Iterator[LiveRange]:
+        names, new = _NAMES, tuple.__new__
+        for bit, start, end in zip(self._bits, self._starts, self._ends, strict=True):
+            yield new(LiveRange, (*names[bit], start, end))
+
+    def _make(self, i: int) -> LiveRange:
+        return LiveRange(*_NAMES[self._bits[i]], self._starts[i], self._ends[i])
+
+    def longest(self, count: int, file: RegFile | None = None) -> tuple[LiveRange, ...]:
+        """See :func:`longest`."""
+        low, high = _FILE_BITS[file]
+        return tuple(self._make(i) for i in _core.longest_runs(self._bits, self._starts, self._ends, count, low,
+                                                               high))
+
+
+def live_ranges(kernel: Kernel, graph: CFG, live: Liveness) -> LiveRanges:
+    """Every live range of every VGPR, AGPR and SGPR, in layout order: by first line, then by name.
 
     A register is occupied at a line when it is live in, live out or written there (the RGA count). The walk
-    over the lines is the core's (:func:`isalens._core.occupied_runs`: a VGPR or AGPR is the pair of its two
+    over the lines is the core's (:func:`isalens._core.ranked_runs`: a VGPR or AGPR is the pair of its two
     16-bit halves, an SGPR one unit); only registers that start or stop being occupied come back, which is
     the size of the answer.
     """
     del graph
-    names, rank, shift = _NAMES, _NAME_RANK, _RANK_BITS
-    runs = _core.occupied_runs(kernel.instructions, live.live_in, live.live_out, _LOW_HALVES_MASK, SGPR_MASK)
-    # in (start, name) order, equal keys in the core's order: one int key per run (below 2**30 up to 2**19
-    # lines, which int comparison takes fastest); a key of two fields per range cost more than making them
-    runs.sort(key=lambda run: run[1] << shift | rank[run[0]])
-    new = tuple.__new__
-    return tuple([new(LiveRange, (*names[bit], start, end)) for bit, start, end in runs])
+    return LiveRanges(*_core.ranked_runs(kernel.instructions, live.live_in, live.live_out, _LOW_HALVES_MASK,
+                                         SGPR_MASK, _NAME_RANK))
 
 
-def longest(ranges: tuple[LiveRange, ...], count: int, file: RegFile | None = None) -> tuple[LiveRange, ...]:
+def longest(ranges: Sequence[LiveRange], count: int, file: RegFile | None = None) -> tuple[LiveRange, ...]:
     """The ``count`` longest ranges (optionally of one file), longest first; ranges of one span in
     (start, name) order, the order :func:`live_ranges` gives them in (``ranges`` must be in it)."""
+    if isinstance(ranges, LiveRanges):
+        return ranges.longest(count, file)
     chosen = list(ranges) if file is None else [r for r in ranges if r.file is file]
     spans = list(map(sub, map(_END, chosen), map(_START, chosen)))
     # nlargest is sorted(..., reverse=True)[:count], which keeps equal spans in their order here

@@ -9,7 +9,7 @@ runs its optimizer rules). A new analysis is one function and one line in :data:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from isalens.analysis.blocks import BlockLiveIn, block_live_ins
@@ -57,7 +57,7 @@ class KernelAnalysis:
     cfg: CFG
     liveness: Liveness
     pressure: Pressure
-    ranges: tuple[LiveRange, ...]
+    ranges: Sequence[LiveRange]
     #: per file key, the registers live at the file's first peak, with their writes and next reads
     peak_live_set: dict[str, tuple[LiveValue, ...]]
     entry_live_in: EntryLiveIns
@@ -97,7 +97,7 @@ def _pressure(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) 
     return pressure(kernel, done["cfg"], done["liveness"])
 
 
-def _ranges(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> tuple[LiveRange, ...]:
+def _ranges(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> Sequence[LiveRange]:
     return live_ranges(kernel, done["cfg"], done["liveness"])
 
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from isalens import _core
 from isalens._core import listing
 from isalens._core.listing import LineColumns
 from isalens.analysis.blocks import BlockLiveIn
-from isalens.analysis.lifetimes import longest
+from isalens.analysis.lifetimes import LiveRange, longest
 from isalens.analysis.occupancy import Occupancy
 from isalens.analysis.peak import FILE_KEYS, FILES, EntryLiveIns, LiveValue, reg_names
 from isalens.analysis.pipeline import KernelAnalysis
@@ -33,6 +33,33 @@ from isalens.ondemand import OnDemand
 
 #: a live range as the report keeps it: (name, first instruction, last instruction)
 _REG_START_END = itemgetter(0, 2, 3)
+
+
+class _RangeTriples(Sequence[tuple[str, int, int]]):
+    """The analysis's live ranges as (name, first instruction, last instruction), made when read (only the
+    HTML view reads them all: a kernel with many calls has millions)."""
+
+    __slots__ = ("_ranges",)
+
+    def __init__(self, ranges: Sequence[LiveRange]) -> None:
+        self._ranges = ranges
+
+    def __len__(self) -> int:
+        return len(self._ranges)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, int, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[str, int, int], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, int, int] | tuple[tuple[str, int, int], ...]:
+        if isinstance(index, slice):
+            return tuple(map(_REG_START_END, self._ranges[index]))
+        result: tuple[str, int, int] = _REG_START_END(self._ranges[index])
+        return result
+
+    def __iter__(self) -> Iterator[tuple[str, int, int]]:
+        return map(_REG_START_END, self._ranges)
 
 #: 2: one class table (``instruction_classes``, class keys of classes.toml; ``stats.classes`` removed), compact
 #: JSON by default; 3: one document for every command (report/document.py); see docs/schema/README.md
@@ -285,7 +312,7 @@ class KernelReport:
     #: advice items (docs/advice.md), when the advice pass ran
     advice: KernelAdvice | None
     #: every live range (register name, first index, last index), for interactive views
-    ranges: tuple[tuple[str, int, int], ...]
+    ranges: Sequence[tuple[str, int, int]]
     #: live-ins per basic block (analysis/blocks.py), the JSON ``blocks`` key
     block_live_ins: tuple[BlockLiveIn, ...] = ()
     #: live VGPRs per instruction (the listing's ``live_vgpr`` column, kept when the listing is dropped)
@@ -380,7 +407,7 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, timing_req
         timing_note=None if result.timing is not None or not timing_requested else
         f"no timing facts for {arch.name} ({arch.family}): the model covers gfx8, gfx9, CDNA1-3 and gfx10-gfx12",
         advice=result.advice,
-        ranges=tuple(map(_REG_START_END, result.ranges)),
+        ranges=_RangeTriples(result.ranges),
         block_live_ins=result.block_live_ins,
         vgpr_counts=press.vgpr.counts,
         peak_row=rows[press.vgpr.peak_indices[0]] if press.vgpr.peak_indices else None,
