@@ -902,3 +902,32 @@ def test_longest_runs_example() -> None:
         assert impl.longest_runs(slots, firsts, lasts, 3, 0, 5) == [1, 2, 4]
         assert impl.longest_runs(slots, firsts, lasts, 5, 3, 9) == [4, 3]
         assert impl.longest_runs(slots, firsts, lasts, 0, 0, 5) == []
+
+
+# --- dtime2 (nineteenth session): costs objects shared by several instructions, read once ---------------------
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schedules(), st.data())
+def test_schedules_with_shared_costs(case: tuple[list[list[int]], list[Costs], int, bool, int, Costs],
+                                     data: st.DataObject) -> None:
+    """A kernel's instructions share costs objects (one per distinct text: the compiled core reads each object
+    once and copies its columns to the other instructions that hold it). A list drawn from a few objects, some
+    of them ones the compiled arrays refuse (the reference runs); then an element replaced by a new object and
+    another by an object held elsewhere in the list; each time both functions give the reference's answer."""
+    _orders, pool, interval, hazards, passes, other = case
+    statics = data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=14))
+    n = len(statics)
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=5)))
+    starts, ends = [0, *cuts], [*cuts, n]
+    order = data.draw(st.lists(st.integers(0, n - 1), max_size=14))
+    for step in range(3):
+        for _ in range(2):  # the second call finds the costs already read
+            assert compiled.block_schedules(starts, ends, statics, interval, hazards) == \
+                schedule.block_schedules(starts, ends, statics, interval, hazards)
+            assert compiled.schedule_passes(order, statics, interval, hazards, passes) == \
+                schedule.schedule_passes(order, statics, interval, hazards, passes)
+        if step == 0:
+            statics[0] = other  # a new object where a shared one was
+        else:
+            statics[-1] = statics[data.draw(st.integers(0, n - 1))]  # an object held elsewhere in the list

@@ -99,3 +99,16 @@ def test_block_sums_example() -> None:
     assert (total.flops, total.fma, total.bytes_global, total.bytes_lds) == ({"fp32": 2}, 1, 64, 0)
     assert total.stalls == {"global-memory latency": 6}
     assert total.stall_lines == {"global-memory latency": {5: 6, 4: 6}}
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.dictionaries(st.integers(0, 200), st.integers(-3, 12), max_size=60))
+def test_tops_are_the_sorted_cut(weights: dict[int, int]) -> None:
+    """A region's heaviest lines per unit and per stall kind (``unit_tops``/``stall_tops``, taken through
+    ``heapq.nsmallest`` when there are more than TOP lines, nineteenth session) are by definition the lines
+    sorted by weight descending, ties by line ascending, cut to TOP: that sort is the oracle. Small weights
+    make many ties."""
+    expected = tuple(ln for ln, _w in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP])
+    s = Summary(unit_lines={"valu": dict(weights)}, stall_lines={"issue": dict(weights)})
+    assert s.unit_tops() == ({"valu": expected})
+    assert s.stall_tops() == ({"issue": expected})

@@ -454,10 +454,15 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     blocks = []
     klass = [f.klass for f in facts]
     size = [f.size for f in facts]
+    # a kernel's blocks repeat their sequences of classes: count each distinct one once (a copy per block)
+    counted: dict[tuple[str, ...], dict[str, int]] = {}
     for block in graph.blocks:
-        counts = Counter(klass[block.start:block.end])
+        seq = tuple(klass[block.start:block.end])
+        by_class = counted.get(seq)
+        if by_class is None:
+            by_class = counted[seq] = dict(sorted(Counter(seq).items()))
         blocks.append(BlockStats(block.index, block.start, block.end, graph.loop_depth[block.index],
-                                 sum(size[block.start:block.end]), dict(sorted(counts.items()))))
+                                 sum(size[block.start:block.end]), dict(by_class)))
     reads = [a for a in accesses if a.form.startswith("read")]
     writes = [a for a in accesses if a.form.startswith("write")]
     totals = {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 
 from isalens.analysis.advice.model import Advice, AdviceInput
 from isalens.analysis.occupancy import OccupancyInputError, occupancy, with_resource
@@ -33,6 +34,13 @@ def _literals(ins: Instruction) -> list[ImmOperand]:
 def _has_literal(ins: Instruction) -> bool:
     """The encoding carries a literal dword (the ISA layer's facts; SOPK's 16-bit immediates are not one)."""
     return "literal" in ins.facts.constants
+
+
+def _literal_facts(ins: Sequence[Instruction]) -> set[int]:
+    """The ids of the facts objects (shared by the instructions of one text) of :func:`_has_literal`
+    instructions: one test per distinct facts object, not per instruction."""
+    by_id = {id(x.facts): x for x in ins}
+    return {f for f, x in by_id.items() if _has_literal(x)}
 
 
 def _scalar_reads(ins: Instruction) -> int:
@@ -61,9 +69,12 @@ def _repeated(inp: AdviceInput) -> list[Advice]:
             if b not in innermost or graph.loops[innermost[b]].depth < each.depth:
                 innermost[b] = n
     uses: dict[tuple[int, str], list[int]] = defaultdict(list)
+    literal = _literal_facts(ins)
     for i, x in enumerate(ins):
+        if id(x.facts) not in literal:
+            continue
         loop = innermost.get(graph.block_of[i])
-        if loop is None or not _has_literal(x) or not _hoistable(x, result.arch.generation):
+        if loop is None or not _hoistable(x, result.arch.generation):
             continue
         for lit in _literals(x):
             key = f"{lit.value & 0xFFFF_FFFF:#x}" if isinstance(lit.value, int) else lit.text
@@ -141,10 +152,19 @@ def _inline(inp: AdviceInput) -> list[Advice]:
     ins = result.kernel.instructions
     scc = special("scc").mask()
     rewrites = []
+    literal = _literal_facts(ins)
+    live_out = result.liveness.live_out
+    # the rewrite depends on the text (mnemonic and operands) and on SCC being live after it: each such pair
+    # once (a kernel repeats its literal-carrying texts)
+    shorter: dict[tuple[str, bool], str | None] = {}
     for i, x in enumerate(ins):
-        if not _has_literal(x):
+        if id(x.facts) not in literal:
             continue
-        text = _shorter(x, result.arch.generation, bool(result.liveness.live_out[i] & scc))
+        key = (x.text, bool(live_out[i] & scc))
+        if key in shorter:
+            text = shorter[key]
+        else:
+            text = shorter[key] = _shorter(x, result.arch.generation, key[1])
         if text is not None:
             rewrites.append((i, text))
     if not rewrites:

@@ -79,16 +79,31 @@ _REGISTER_KINDS: dict[str, Callable[[int], bool]] = {
 }
 
 
-def _hazard_facts(facts: TimingFacts, klass: str, uses: tuple[int, ...], rules: Sequence[HazardRule],
-                  ) -> tuple[tuple[tuple[int, str, tuple[int, ...]], ...], str]:
-    """The hazard rules an instruction must respect as a consumer, and its producer kind."""
-    checks = []
-    for rule in rules:
-        if rule.applies(klass, facts.base, facts.dpp):
-            units = tuple(u for u in uses if _REGISTER_KINDS[rule.registers](u))
-            if units:
-                checks.append((rule.wait_states, rule.producer, units))
+def _rules_of(klass: str, base: str, dpp: bool, rules: Sequence[HazardRule],
+              ) -> tuple[tuple[HazardRule, ...], str]:
+    """The hazard rules a (class, base mnemonic, DPP) consumer is under, and the class's producer kind."""
+    applying = tuple(rule for rule in rules if rule.applies(klass, base, dpp))
     producer = next((r.producer for r in rules if klass == r.producer or klass.startswith(r.producer + ".")), "")
+    return applying, producer
+
+
+def _hazard_facts(facts: TimingFacts, klass: str, uses: tuple[int, ...], rules: Sequence[HazardRule],
+                  by_kind: dict[tuple[str, str, bool], tuple[tuple[HazardRule, ...], str]] | None = None,
+                  ) -> tuple[tuple[tuple[int, str, tuple[int, ...]], ...], str]:
+    """The hazard rules an instruction must respect as a consumer, and its producer kind (``by_kind``: a memo of
+    :func:`_rules_of` for these ``rules``: a kernel's ~12k distinct texts have a few hundred such kinds)."""
+    kind = (klass, facts.base, facts.dpp)
+    held = by_kind.get(kind) if by_kind is not None else None
+    if held is None:
+        held = _rules_of(klass, facts.base, facts.dpp, rules)
+        if by_kind is not None:
+            by_kind[kind] = held
+    applying, producer = held
+    checks = []
+    for rule in applying:
+        units = tuple(u for u in uses if _REGISTER_KINDS[rule.registers](u))
+        if units:
+            checks.append((rule.wait_states, rule.producer, units))
     return tuple(checks), producer
 
 
@@ -126,6 +141,7 @@ def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str
     # compute each distinct one once per process
     memo = _memo(table, wave_size, generation, lds_per_simd)
     regs: dict[int, tuple[int, ...]] = {}
+    by_kind: dict[tuple[str, str, bool], tuple[tuple[HazardRule, ...], str]] = {}
     for ins, klass in zip(instructions, classes, strict=True):
         key = (ins.text, klass, ins.uses, ins.defs)
         st = memo.get(key)
@@ -143,8 +159,8 @@ def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str
             facts = timing_facts(ins, klass, generation)
             st = memo[key] = InstructionCosts(
                 klass, timing, _issue(facts, klass, timing, table, wave_size, lds_per_simd), uses, defs, facts.waits,
-                _work(facts, wave_size), bool(timing.counters), *_hazard_facts(facts, klass, uses, table.hazards),
-                facts.barrier, untimed)
+                _work(facts, wave_size), bool(timing.counters),
+                *_hazard_facts(facts, klass, uses, table.hazards, by_kind), facts.barrier, untimed)
         if st.untimed:  # on every kernel that has one, not only the first to meet its text
             unknown_classes.add(f"{ins.mnemonic} ({klass})")
         costs.append(st)

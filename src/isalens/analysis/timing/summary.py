@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from heapq import nsmallest
+from operator import neg
 
 from isalens.analysis.timing.costs import InstructionCosts
 from isalens.analysis.timing.model import LoopProfile, Work
@@ -57,6 +59,7 @@ class Summary:
         when they are at most :data:`TOP` (no unit's lines to cut), without the block's own summary; their issue
         cycles per unit are also summed into ``issue`` (the block's own, for its row)."""
         own, unit_lines, flops = self.issue, self.unit_lines, self.flops
+        fma = bytes_global = bytes_lds = 0  # summed in locals, added once (an attribute update per line costs)
         for i in range(lo, hi):
             st = statics[i]
             unit, cycles = st.unit, st.issue
@@ -65,14 +68,18 @@ class Summary:
             costs = unit_lines.get(unit)
             if costs is None:
                 costs = unit_lines[unit] = {}
-            costs[lines[i]] = costs.get(lines[i], 0) + cycles
+            line = lines[i]
+            costs[line] = costs.get(line, 0) + cycles
             w = st.work
             if w.flops:
                 for k, v in w.flops.items():
                     flops[k] = flops.get(k, 0) + v
-                self.fma += w.fma
-            self.bytes_global += w.bytes_global
-            self.bytes_lds += w.bytes_lds
+                fma += w.fma
+            bytes_global += w.bytes_global
+            bytes_lds += w.bytes_lds
+        self.fma += fma
+        self.bytes_global += bytes_global
+        self.bytes_lds += bytes_lds
 
     def add_stall_columns(self, indices: range, stalls: Sequence[int], reasons: Sequence[str],
                           blockers: Sequence[int], statics: Sequence[InstructionCosts], lines: Sequence[int]) -> None:
@@ -134,9 +141,16 @@ class Summary:
         return Work(dict(self.flops), self.bytes_global, self.bytes_lds, self.fma)
 
     def unit_tops(self) -> dict[str, tuple[int, ...]]:
-        return {u: tuple(ln for ln, _c in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP])
-                for u, costs in self.unit_lines.items()}
+        return {u: _top(costs) for u, costs in self.unit_lines.items()}
 
     def stall_tops(self) -> dict[str, tuple[int, ...]]:
-        return {k: tuple(ln for ln, _c in sorted(v.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP])
-                for k, v in self.stall_lines.items()}
+        return {k: _top(v) for k, v in self.stall_lines.items()}
+
+
+def _top(weights: dict[int, int]) -> tuple[int, ...]:
+    """The :data:`TOP` lines of most weight, heaviest first, ties by line: ``sorted`` by (-weight, line) cut to
+    TOP, through ``heapq.nsmallest`` on (-weight, line) pairs made in C (the kernel's region holds a line per
+    instruction outside loops: 100k on the dense benchmark)."""
+    if len(weights) <= TOP:
+        return tuple(ln for ln, _c in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])))
+    return tuple(ln for _w, ln in nsmallest(TOP, zip(map(neg, weights.values()), weights, strict=True)))
