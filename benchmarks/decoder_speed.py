@@ -120,8 +120,10 @@ def main() -> int:
     instructions = 0
     for path in paths:
         listing_module._CACHE.clear()
+        listing_module._SHAPES.clear()
         instructions_module._DECODED.clear()
         instructions_module._TAILS.clear()
+        instructions_module._SHAPES.clear()
         decode, read = [0.0, 0.0], [0.0, 0.0]
         count = done = 0
         found: list[tuple[Any, Any]] = []

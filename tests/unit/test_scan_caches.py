@@ -37,6 +37,8 @@ BOUNDED_BY_CONSTRUCTION = {
     "isalens.isa.amdgcn.decode_cache._ALLOWED": "the classes a pickled entry may name",
     "isalens.isa.amdgcn.decode_cache._PLAIN": "per dataclass",
     "isalens.isa.amdgcn.instructions._TAILS": "per target, emptied with _DECODED",
+    "isalens.isa.amdgcn.instructions._SHAPES": "per target, emptied with _DECODED",
+    "isalens.isa.amdgcn.decoder.listing._SHAPES": "per target, emptied with listing._CACHE",
     "isalens.classcode._CODES": "per dataclass",
     "isalens.classcode._RAW": "per dataclass",
     "isalens.classcode._USED": "per dataclass",

@@ -58,6 +58,7 @@ def _clear_decoded() -> None:
 
     instructions._DECODED.clear()
     instructions._TAILS.clear()
+    instructions._SHAPES.clear()
     decode_cache._STORES.clear()
     decode_cache._DIRTY.clear()
 
@@ -72,6 +73,7 @@ def _clear_listing() -> None:
     from isalens.isa.amdgcn.decoder import listing
 
     listing._CACHE.clear()
+    listing._SHAPES.clear()
 
 
 def _lanes_size() -> int:

@@ -15,7 +15,7 @@ from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, LabelOperand, Operand, OtherOperand, RegOperand
 from isalens.ir.program import TargetInfo
-from isalens.ir.registers import SPECIAL_NAMES, Reg, RegFile
+from isalens.ir.registers import MAX_AGPRS, MAX_SGPRS, MAX_VGPRS, SPECIAL_NAMES, Reg, RegFile
 from isalens.isa.amdgcn import arity, catalog, decode_cache, semantics
 from isalens.isa.amdgcn.drafts import Draft, DraftInstruction, check_instruction_text
 from isalens.isa.amdgcn.facts import describe, rules_size, with_encoding
@@ -69,9 +69,17 @@ class ReadContext:
     #: texts with :data:`_PLACEHOLDER` for their label whose branches to other labels are decoded in full
     #: (:func:`_labelled_tail` found their decoded text unfit to stand for them)
     unlabelled: set[str] = records.field(default_factory=set)
+    #: per shape of a text and whether it has encoding words, how its texts are made from one decoded in full
+    #: (:func:`_by_shape`; None: decoded in full)
+    shapes: dict[tuple[str, bool], _Shape | None] = records.field(init=False)
 
     def __post_init__(self) -> None:
         self.cache, self.store, self.tails = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
+        key = (self.target, self.wave_size, self.ignore_unknown)
+        held = _SHAPES.get(key)
+        if held is None or held[0] is not self.cache:  # the texts' cache started again (or was emptied by a test)
+            held = _SHAPES[key] = (self.cache, {})
+        self.shapes = held[1]
 
 
 #: decoded instruction texts, shared by every kernel and module of one process for the same target, wave
@@ -80,6 +88,9 @@ class ReadContext:
 _DECODED: dict[tuple[TargetInfo, int, bool], dict[str, _Decoded]] = {}
 #: the instruction tails of the texts in ``_DECODED`` (:attr:`ReadContext.tails`), emptied with it
 _TAILS: dict[tuple[TargetInfo, int, bool], dict[str, tuple[Any, ...]]] = {}
+#: the shapes of the texts in ``_DECODED`` (:attr:`ReadContext.shapes`), each beside the cache it belongs to: a
+#: new cache of texts starts new shapes
+_SHAPES: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[tuple[str, bool], _Shape | None]]] = {}
 #: a cache that grows past this many texts starts again: memory stays bounded in a long-lived process (a
 #: scan worker holds one cache per target; with 400,000 each, workers scanning librocsparse's seven targets
 #: grew past 2 GB)
@@ -312,7 +323,7 @@ def _decoded(item: DraftInstruction, ctx: ReadContext) -> _Decoded:
             ctx.cache.setdefault(text, entry)
         decoded = ctx.cache.get(item.text)
     if decoded is None or decoded.guessed:
-        decoded = _decode(item, ctx)
+        decoded = (None if decoded is not None else _by_shape(item, ctx)) or _decode(item, ctx)
         ctx.cache[item.text] = decoded
         if ctx.store is not None and not decoded.guessed:
             decode_cache.save_at_exit(ctx.store.path, ctx.cache, _storable)
@@ -430,3 +441,138 @@ def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
             else:
                 out.uses |= mask
     return out
+
+
+
+# --- texts that differ only in register numbers (issue 28 speed) -------------------------------------------------
+
+#: a numbered register of a text: ``v12``, ``s[4:5]``, ``a3`` (letter, then one index or a range, no leading
+#: zero); the rest of the text (``vcc``, ``ttmp5``, ``v[4]``, ``v01``, halves ``.l``, modifiers, constants) is its
+#: *shape*'s literal text
+_NUMBER = "(0|[1-9][0-9]*)"
+_REG_TOKEN = re.compile(rf"\b([vsa])(?:{_NUMBER}\b|\[{_NUMBER}:{_NUMBER}\])", re.ASCII)
+_FILE_OF = {"v": RegFile.VGPR, "s": RegFile.SGPR, "a": RegFile.AGPR}
+_LIMIT_OF = {"v": MAX_VGPRS, "s": MAX_SGPRS, "a": MAX_AGPRS}
+#: mask bits per register number: a VGPR or AGPR has two 16-bit halves, an SGPR one unit (``Reg.mask``)
+_UNITS = {RegFile.VGPR: 2, RegFile.AGPR: 2, RegFile.SGPR: 1}
+
+
+def _shape_of(text: str) -> tuple[str, list[int], list[str]] | None:
+    """``text`` with each numbered register replaced by its letter and width, the registers' first indices in
+    order, and their spellings; None when it names none, or one the parser would bound (an index past its file,
+    a range ending before it starts)."""
+    parts = _REG_TOKEN.split(text)
+    if len(parts) == 1:
+        return None
+    firsts: list[int] = []
+    spelled: list[str] = []
+    for i in range(1, len(parts), 5):
+        letter, one = parts[i], parts[i + 1]
+        if one is not None:
+            n = m = int(one)
+            spelled.append(letter + one)
+            parts[i + 1] = ""
+        else:
+            lo, hi = parts[i + 2], parts[i + 3]
+            n, m = int(lo), int(hi)
+            spelled.append(f"{letter}[{lo}:{hi}]")
+            parts[i + 2] = "["
+            parts[i + 3] = str(m - n)
+            if m < n:
+                return None
+        if m >= _LIMIT_OF[letter]:
+            return None
+        firsts.append(n)
+    return "\0".join([p or "" for p in parts]), firsts, spelled
+
+
+#: one operand of a shape with numbered registers: (its position, the operand, its first register's position
+#: among the text's registers, its text's pieces between its registers)
+_Step = tuple[int, RegOperand, int, tuple[str, ...]]
+
+
+@records.dataclass(frozen=True, slots=True)
+class _Shape:
+    """How to make the decoded entry of any text of one shape from one text of it decoded in full."""
+
+    decoded: _Decoded
+    steps: tuple[_Step, ...]
+    #: the registers of the operands without a numbered one (``vcc_lo``), part of ``referenced``
+    fixed: int
+
+
+def _shape_plan(decoded: _Decoded, firsts: list[int]) -> _Shape | None:
+    """The :class:`_Shape` of ``decoded`` (its text's registers start at ``firsts``), or None when its texts
+    must be decoded in full: guessed, noted, a branch, VOPD's two halves, a numbered register in its first word
+    or modifiers, or registers that are not each one register run of one operand, in order."""
+    if decoded.guessed or decoded.notes or decoded.branch is not BranchKind.NONE or decoded.branch_raw is not None \
+            or len(decoded.ops) != 1 or _REG_TOKEN.search(decoded.text.split(None, 1)[0]) \
+            or any(_REG_TOKEN.search(m) for m in decoded.modifiers):
+        return None
+    steps: list[_Step] = []
+    fixed = 0
+    k = 0
+    for at, op in enumerate(decoded.operands):
+        pieces = _REG_TOKEN.split(op.text)
+        if len(pieces) == 1:
+            if isinstance(op, RegOperand):
+                fixed |= op.mask
+            continue
+        if not isinstance(op, RegOperand) or len(op.regs) != len(pieces) // 5:
+            return None
+        for j, reg in enumerate(op.regs):
+            letter, one, lo, hi = pieces[5 * j + 1:5 * j + 5]
+            first, last = (one, one) if one is not None else (lo, hi)
+            if k + j >= len(firsts) or reg.file is not _FILE_OF[letter] or reg.index != int(first) \
+                    or reg.count != int(last) - int(first) + 1 or firsts[k + j] != reg.index:
+                return None
+        if len(op.regs) == 1 and op.mask != op.regs[0].mask():
+            return None
+        steps.append((at, op, k, tuple(pieces[0::5])))
+        k += len(op.regs)
+    if k != len(firsts):
+        return None
+    return _Shape(decoded, tuple(steps), fixed)
+
+
+def _by_shape(item: DraftInstruction, ctx: ReadContext) -> _Decoded | None:
+    """The decoded entry of ``item``'s text made from another text of its shape (:func:`_shape_of`) decoded
+    before: its operands with this text's registers and the semantics applied to them; the facts, which do not
+    depend on register numbers, shared. None when no text of its shape was decoded yet (this one is, in full,
+    and stands for its shape) or its shape's texts are decoded in full. ``tests/unit/test_decoded_shapes.py``
+    compares the result with decoding in full, over every text of a decoded library slice."""
+    found = _shape_of(item.text)
+    if found is None:
+        return None
+    shape, firsts, spelled = found
+    key = (shape, not item.encoding)
+    if key not in ctx.shapes:
+        decoded = _decode(item, ctx)
+        ctx.shapes[key] = _shape_plan(decoded, firsts)
+        return decoded
+    plan = ctx.shapes[key]
+    if plan is None:
+        return None
+    model = plan.decoded
+    operands = list(model.operands)
+    referenced = plan.fixed
+    for at, op, k, pieces in plan.steps:
+        if len(pieces) == 2:  # one register run: its units moved by the change of its number
+            reg = op.regs[0]
+            shift = (firsts[k] - reg.index) * _UNITS[reg.file]
+            new = RegOperand((Reg(reg.file, firsts[k], reg.count, reg.halves),), pieces[0] + spelled[k] + pieces[1],
+                             op.neg, op.abs, op.mask << shift if shift >= 0 else op.mask >> -shift)
+        else:
+            regs = tuple(Reg(r.file, firsts[k + j], r.count, r.halves) for j, r in enumerate(op.regs))
+            new = RegOperand.of(regs, pieces[0] + "".join(spelled[k + j] + pieces[j + 1] for j in range(len(regs))),
+                                op.neg, op.abs)
+        referenced |= new.mask
+        operands[at] = new
+    ops = tuple(operands)
+    effects, _ = semantics.apply(model.mnemonic, ops, model.modifiers, generation=ctx.target.generation,
+                                 wave_size=ctx.wave_size)
+    if effects.notes or effects.branch is not BranchKind.NONE:
+        return None
+    return _Decoded(model.mnemonic, ops, model.modifiers, effects.defs, effects.uses, BranchKind.NONE, None,
+                    model.ops, False, (), referenced & ~effects.unread, model.facts, item.text,
+                    rules_sized=model.rules_sized)

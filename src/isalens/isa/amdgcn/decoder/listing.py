@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from isalens import _core
+from isalens.isa.amdgcn.decoder.shapes import FAMILIES, Shapes, shaped_text
+from isalens.isa.amdgcn.decoder.tables import family_of, layout_of
 from isalens.isa.amdgcn.decoder.text import Diagnostic, Text, decode_text
 from isalens.isa.amdgcn.drafts import LABEL_RE, Draft, DraftInstruction, ReadResult
 
@@ -177,7 +179,27 @@ def _caches(target: str, wave64: bool) -> _Cache:
     caches = _CACHE.get((target, wave64))
     if caches is None or len(caches[0]) + len(caches[1]) + len(caches[2]) > _CACHE_LIMIT:
         caches = _CACHE[(target, wave64)] = ({}, {}, {})
+        _SHAPES.pop((target, wave64), None)
     return caches
+
+
+#: (target, wave64) -> (family, generation, the shapes of its encodings decoded so far) for a family whose
+#: encodings are spelled by shape (:mod:`~isalens.isa.amdgcn.decoder.shapes`), None for another; emptied with
+#: ``_CACHE``'s entry
+_SHAPES: dict[tuple[str, bool], tuple[str, int, Shapes] | None] = {}
+
+
+def _shaping(target: str, wave64: bool) -> tuple[str, int, Shapes] | None:
+    key = (target, wave64)
+    if key not in _SHAPES:
+        family = family_of(target)
+        if family is None or family not in FAMILIES:
+            _SHAPES[key] = None
+        else:
+            layout = layout_of(family)
+            generation = {"gfx8": 8}.get(family) or (9 if layout == "gfx9" else int(layout[3:]))
+            _SHAPES[key] = (family, generation, {})
+    return _SHAPES[key]
 
 
 def _decoded(words: array[int], index: int, target: str, wave64: bool, caches: _Cache) -> _Entry:
@@ -202,7 +224,9 @@ def _decoded(words: array[int], index: int, target: str, wave64: bool, caches: _
         found = three.get(key3)
         if found is not None:
             return found
-    result = decode_text(words[index:index + 8], target, hardware=True, wave64=wave64)
+    shaping = _shaping(target, wave64)
+    result = decode_text(words[index:index + 8], target, hardware=True, wave64=wave64) if shaping is None \
+        else shaped_text(words[index:index + 8], target, shaping[0], shaping[1], wave64, shaping[2])
     entry: _Entry
     if isinstance(result, Text):
         # the words its key holds (a hit elsewhere has the same ones): no slice per instruction
