@@ -468,6 +468,8 @@ def _shape_of(text: str) -> tuple[str, list[int], list[str]] | None:
     spelled: list[str] = []
     for i in range(1, len(parts), 5):
         letter, one = parts[i], parts[i + 1]
+        if max(len(one or ""), len(parts[i + 2] or ""), len(parts[i + 3] or "")) > 4:
+            return None  # past every file (and int() refuses 4,300 digits): the parser says so
         if one is not None:
             n = m = int(one)
             spelled.append(letter + one)
