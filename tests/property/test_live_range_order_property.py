@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from array import array
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import isalens
+from isalens.analysis import lifetimes
 from isalens.analysis.cfg import cfg
-from isalens.analysis.lifetimes import LiveRange, live_ranges, longest
+from isalens.analysis.lifetimes import LiveRange, LiveRanges, live_ranges, longest
 from isalens.analysis.liveness import liveness
 from isalens.ir.registers import RegFile
 
@@ -32,6 +34,12 @@ def test_longest_equals_the_full_sort(ranges: list[LiveRange], count: int, file:
     chosen = [r for r in ordered if file is None or r.file is file]
     expected = tuple(sorted(chosen, key=lambda r: (-r.span, r.start, r.reg))[:count])
     assert longest(ordered, count, file) == expected
+    # the analyses' columns (the compiled core's top-count pick and each file's bits) against the same sort
+    bits = {name: bit for bit, (name, _file) in enumerate(lifetimes._NAMES)}
+    columns = LiveRanges(array("i", [bits[r.reg] for r in ordered]), array("i", [r.start for r in ordered]),
+                         array("i", [r.end for r in ordered]))
+    assert list(columns) == list(ordered)
+    assert longest(columns, count, file) == expected
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
