@@ -255,6 +255,30 @@ def test_kernel_units_give_the_same_table(builds: dict[str, Path], tmp_path: Pat
     assert table(tmp_path / "kernels.parquet") == table(tmp_path / "whole.parquet")
 
 
+def test_analysis_passes_give_the_same_table(builds: dict[str, Path], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker analyses a unit's kernels in passes (scan.split.analysis_passes) to bound its memory; passes of
+    one kernel each give the table one pass per unit gives: the oracle is the one-pass path, which the passes must
+    not change (line numbers, DWARF and metadata are shared by the passes of one code object)."""
+    from isalens.scan import split, work
+
+    paths = [str(builds["v1"]), str(builds["shared"])]
+    scan(paths, tmp_path / "one.parquet", workers=1, progress=False)
+    loads: list[Any] = []
+    real = work.load_code_object
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        loads.append(kwargs["symbols"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(work, "load_code_object", counted)
+    monkeypatch.setattr(split, "KERNELS_PER_PASS", 1)
+    scan(paths, tmp_path / "passes.parquet", workers=1, progress=False)
+    # 2 files x 2 code objects x 3 kernels, each unit's kernels in passes of one: 12 passes of one symbol
+    assert len(loads) == 12 and all(len(symbols) == 1 for symbols in loads)
+    assert table(tmp_path / "passes.parquet") == table(tmp_path / "one.parquet")
+
+
 def test_progress_counts_kernels(builds: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The bar's total is the kernels to analyse (2 code objects x 3 kernels, as `list` counts them), with a rate."""
     meta = metadata(builds["v1"], capsys)

@@ -7,23 +7,30 @@ leave out never become work, and kernels an earlier run finished are left out to
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from isalens.errors import IsalensError
 from isalens.names import name_matches
 from isalens.scan.units import Unit
 
-__all__ = ["CODE_BYTES_PER_UNIT", "KERNELS_PER_UNIT", "Split", "split_code_object"]
+__all__ = ["CODE_BYTES_PER_PASS", "CODE_BYTES_PER_UNIT", "KERNELS_PER_PASS", "KERNELS_PER_UNIT", "Split",
+           "analysis_passes", "split_code_object"]
 
 #: a work unit holds at most this many kernels ...
-KERNELS_PER_UNIT = 256
-#: ... and at most about this much machine code (analysis time grows with instructions, not kernels: 1 MiB is
-#: ~170k instructions, several seconds of one core), so both cores get work from one large code object. Each
-#: worker that gets a unit of a code object disassembles it and reads its DWARF once more (librocsparse:
-#: seconds per code object), so small code objects stay one unit: 128 KiB / 48 kernels cost 53 % more CPU
-#: with two workers than one on 15 gfx1030 code objects (docs/performance.md)
-CODE_BYTES_PER_UNIT = 1024 * 1024
+KERNELS_PER_UNIT = 1024
+#: ... and at most about this much machine code, so both cores get work from one large code object. Each worker
+#: that gets a unit of a code object disassembles all of it, reads its DWARF and its metadata once more (six
+#: librocsparse code objects of two 256-kernel units each: 45.7 s CPU with each code object's units in one
+#: process, 63.1 s when every unit starts without the code object, as when the two units go to two workers;
+#: docs/performance.md, nineteenth session), so a code object is split only when it is large: librocsparse's
+#: 777 code objects are 777 units (at 256 kernels / 1 MiB: 960, 141 code objects split)
+CODE_BYTES_PER_UNIT = 4 * 1024 * 1024
+#: a worker analyses a unit's kernels in passes of at most this many kernels and about this much machine code
+#: (:func:`analysis_passes`): what a pass builds (instructions, analyses, report) is let go before the next, so
+#: a worker's memory follows the pass, not the unit
+KERNELS_PER_PASS = 256
+CODE_BYTES_PER_PASS = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,3 +87,13 @@ def split_code_object(unit: Unit, *, target: str | None, kernel: str | None,
     chunks = _chunks(symbols, size, kernels_per_unit or KERNELS_PER_UNIT, bytes_per_unit or CODE_BYTES_PER_UNIT)
     units = tuple(dataclasses.replace(unit, kernels=chunk) for chunk in chunks)
     return Split(units, len(co.kernels), finished, left_out)
+
+
+def analysis_passes(functions: Mapping[str, tuple[int, int]], symbols: Sequence[str]) -> list[list[str]]:
+    """``symbols`` (kernels of one code object, in its order) in the passes a worker analyses them in: at most
+    :data:`KERNELS_PER_PASS` kernels and about :data:`CODE_BYTES_PER_PASS` of machine code each (``functions``:
+    the code object's symbol -> (offset, size))."""
+    def size(symbol: str) -> int:
+        return functions.get(symbol, (0, 0))[1]
+
+    return [list(chunk) for chunk in _chunks(list(symbols), size, KERNELS_PER_PASS, CODE_BYTES_PER_PASS)]

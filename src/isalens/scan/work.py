@@ -21,6 +21,7 @@ from isalens.errors import IsalensError
 from isalens.names import name_matches
 from isalens.report.json import render_json
 from isalens.scan.rows import error_row, rows_from_kernels
+from isalens.scan.split import analysis_passes
 from isalens.scan.units import Unit
 
 if TYPE_CHECKING:
@@ -163,10 +164,17 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         return each_failed(exc)
     try:
         chosen = None if options.kernel is None and unit.kernels is None else symbols
-        module = load_code_object(co, file=unit.file, symbols=chosen, ignore_unknown=options.ignore_unknown,
-                                  disassembly=whole, disassembler=options.disassembler,
-                                  inlines=_ROWS_SHOW_INLINES)
-        return analyze_rows(module, workgroup=options.workgroup, **identity)
+        # a unit's kernels in passes of a bounded size (scan.split.analysis_passes): one pass's instructions and
+        # analyses are let go before the next is built, while the listing and the DWARF serve them all
+        passes: list[list[str] | None] = [None] if chosen is None else [*analysis_passes(co.functions, chosen)]
+        rows: list[dict[str, Any]] = []
+        for part in passes:
+            module = load_code_object(co, file=unit.file, symbols=part, ignore_unknown=options.ignore_unknown,
+                                      disassembly=whole, disassembler=options.disassembler,
+                                      inlines=_ROWS_SHOW_INLINES)
+            rows += analyze_rows(module, workgroup=options.workgroup, **identity)
+            del module
+        return rows
     except IsalensError:
         pass
     try:
@@ -175,7 +183,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         return each_failed(exc)
     # one kernel spoils the code object: analyse them one by one, so only that one becomes an error row (cut
     # from the one disassembly: metadata may list thousands of kernels, and a process each took minutes)
-    rows: list[dict[str, Any]] = []
+    rows = []
     for symbol in symbols:
         try:
             module = load_code_object(co, file=unit.file, symbols=[symbol], ignore_unknown=options.ignore_unknown,
