@@ -317,12 +317,14 @@ rows are the loop's cycles per iteration at one wave, converted to ns at the run
 checks that the JSON's `flops` / `bytes` per iteration equal the row's work, so a kernel that compiled to
 a different shape fails loudly.
 
-What this page does **not** model: clocks. Every run converts at its device's peak clock (or the clock
-its log prints, which equals it). clpeak prints the driver's maximum engine clock, not the clock the card
-sustained; a power-limited card's clock depends on the load even within one run (R9 Nano: fp64 rows imply
-~985 MHz, fp32 rows 854-927 MHz), and no published sustained clock under these loads was found for any run
-(docs/timing.md, "Clocks"; each run's `clock_note`). Part of the per-card excess (MI250X GCD, MI300X) is
-therefore clock, not the issue model; no constant is fitted to hide it.
+What this page does **not** model: clocks. Every run converts at one published clock of its product: the
+peak engine clock of the Instinct and Vega 20 parts, the boost clock of the Radeon RDNA parts (not the driver's
+maximum DPM state clpeak prints under ROCm: 2660 MHz for the RX 6900 XT, 1900 for the RX 5500 XT), the clock
+the log prints where that is the board's own (the GCN-era runs); each run's `clock_note` says which. clpeak
+prints the driver's maximum engine clock, not the clock the card sustained; a power-limited card's clock
+depends on the load even within one run (R9 Nano: fp64 rows imply ~985 MHz, fp32 rows 854-927 MHz), and no
+published sustained clock under these loads was found for any run (docs/timing.md, "Clocks"). Part of the
+per-card excess (MI250X GCD, MI300X) is therefore clock, not the issue model; no constant is fitted to hide it.
 The prediction is the issue model's figure, not the printed `roofs.bound` (which also caps at the
 device's vector peak).
 
