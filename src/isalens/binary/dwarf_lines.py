@@ -82,6 +82,9 @@ def read_line_table(data: bytes, *, file: str, where: str) -> LineTable:
                 problems.append(f"line table version {program.version} is not DWARF 2-5: its rows are left out")
                 continue
             names = joined_names(program.directories, program.files, program.version)
+            # one SourceLoc per distinct (file, line, column) of the program: its rows repeat them (librocsparse's
+            # code objects: ~128,000 rows in 15), and making a frozen dataclass costs more than finding it
+            made: dict[tuple[int, int, int], SourceLoc] = {}
             pending: tuple[int, SourceLoc] | None = None
             for address, index, line, column, end_sequence in program.rows:
                 if pending is not None and address >= pending[0]:
@@ -95,7 +98,10 @@ def read_line_table(data: bytes, *, file: str, where: str) -> LineTable:
                     problems.append(f"line table row at {address:#x} names file {index}, which the table does "
                                     "not list")
                     continue
-                pending = (address, SourceLoc(names[index], line, column))
+                loc = made.get((index, line, column))
+                if loc is None:
+                    loc = made[index, line, column] = SourceLoc(names[index], line, column)
+                pending = (address, loc)
     except (DwarfFormatError, ElfFormatError) as exc:
         raise InputError(f"{where}: DWARF line table: damaged ({exc})", file=file, code="dwarf") from None
     rows.sort(key=lambda r: r[0])
