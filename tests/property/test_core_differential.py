@@ -931,3 +931,64 @@ def test_schedules_with_shared_costs(case: tuple[list[list[int]], list[Costs], i
             statics[0] = other  # a new object where a shared one was
         else:
             statics[-1] = statics[data.draw(st.integers(0, n - 1))]  # an object held elsewhere in the list
+
+
+# --- dec3 (twentieth session): a disassembly's lines of texts decoded before (encoded_rows) ---------------------
+
+
+class Wide(NamedTuple):
+    """A row of the shape ``encoded_rows`` makes: index, line, two fields, address, words, one field, facts."""
+
+    index: int
+    line: int
+    text: str
+    size: int
+    address: int
+    encoding: tuple[int, ...]
+    flag: bool
+    facts: Any
+
+
+@st.composite
+def encoded_items(draw: st.DrawFn) -> tuple[int, list[Item], dict[str, Any], list[Any]]:
+    """Lines of a few texts, most with an address and one to three encoding words, some with neither or one of
+    them; heads for some texts, each with facts for some word counts; some rows already made."""
+    n = draw(st.integers(0, 30))
+    items = [Item(draw(_NUMBERS), draw(st.sampled_from(_KEYS)), draw(st.none() | st.integers(0, 1 << 40)),
+                  draw(st.just(()) | st.tuples(st.integers(0, 9)) | st.tuples(st.integers(0, 9), st.integers(0, 9))
+                       | st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9))))
+             for _ in range(n)]
+    heads = {key: ((key, draw(st.integers(0, 16))), (draw(st.booleans()),),
+                   {size: draw(_TEXTS) for size in draw(st.sets(st.integers(1, 3)))})
+             for key in draw(st.sets(st.sampled_from(_KEYS)))}
+    rows: list[Any] = [draw(st.none() | st.none() | st.just(object())) for _ in range(n)]
+    return draw(_NUMBERS), items, heads, rows
+
+
+@settings(max_examples=1000, deadline=None)
+@given(encoded_items())
+def test_encoded_rows_same_rows(case: tuple[int, list[Item], dict[str, Any], list[Any]]) -> None:
+    first, items, heads, rows = case
+    want, got = list(rows), list(rows)
+    missing = reading.encoded_rows(Wide, first, items, heads, want)
+    assert compiled.encoded_rows(Wide, first, items, heads, got) == missing
+    assert [(type(r), r) for r in got] == [(type(r), r) for r in want]
+    # and the reference keeps its word: a row is made only for a line with an address and words whose text has
+    # a head with facts for that many words, as the head around the line's own address and words
+    for k, item in enumerate(items):
+        head = heads.get(item.text)
+        if rows[k] is not None:
+            assert want[k] is rows[k]
+        elif item.address is not None and item.encoding and head is not None and len(item.encoding) in head[2]:
+            assert type(want[k]) is Wide and want[k] == (first + k, item.line, *head[0], item.address,
+                                                           item.encoding, *head[1], head[2][len(item.encoding)])
+        else:
+            assert want[k] is None
+    assert missing == [k for k, row in enumerate(want) if row is None]
+
+
+def test_encoded_rows_same_error_on_short_rows() -> None:
+    items = [Item(1, "a", 4, (1,))]
+    for function in (reading.encoded_rows, compiled.encoded_rows):
+        with pytest.raises(ValueError, match="differ in length"):
+            function(Wide, 0, items, {"a": (("a", 4), (True,), {1: "f"})}, [])

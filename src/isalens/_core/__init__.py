@@ -30,7 +30,8 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
            "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_schedules",
            "block_unions", "cached_runs",
-           "control_flow", "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
+           "control_flow", "encoded_rows",
+           "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
            "mask_defined",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs", "rows_masked",
            "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
@@ -48,7 +49,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # decfast (eighteenth session): the decoder listing's word loop
              "cached_runs",
              # lead (nineteenth session): live ranges as int columns
-             "ranked_runs", "longest_runs")
+             "ranked_runs", "longest_runs",
+             # dec3 (twentieth session): a disassembly's lines of texts decoded before
+             "encoded_rows")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -113,6 +116,8 @@ if _native is None:
     # lead (nineteenth session): live ranges as int columns
     ranked_runs = ranges.ranked_runs
     longest_runs = ranges.longest_runs
+    # dec3 (twentieth session): a disassembly's lines of texts decoded before
+    encoded_rows = reading.encoded_rows
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -139,3 +144,5 @@ else:
     # lead (nineteenth session): live ranges as int columns
     ranked_runs = _native.ranked_runs
     longest_runs = _native.longest_runs
+    # dec3 (twentieth session): a disassembly's lines of texts decoded before
+    encoded_rows = _native.encoded_rows

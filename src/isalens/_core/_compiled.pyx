@@ -2563,3 +2563,66 @@ def longest_runs(slots, firsts, lasts, count, low, high):
     finally:
         free(spans)
         free(at)
+
+
+# --- dec3 (twentieth session): a disassembly's lines of texts decoded before (reference:
+# --- isalens._core.reading.encoded_rows) ----------------------------------------------------------------------------
+
+def encoded_rows(cls, object first, items, dict heads, list rows):
+    """See :func:`isalens._core.reading.encoded_rows`: the same rows, each allocated as one ``cls`` and filled in
+    place (as :func:`keyed_rows` does)."""
+    cdef Py_ssize_t n = len(items), k, m0, m1, j
+    cdef list seq = items if type(items) is list else list(items)
+    cdef list missing = []
+    cdef object item, h, facts, value, values, address, encoding
+    cdef tuple head, before, after
+    if len(rows) != n:
+        raise ValueError("rows and items differ in length")
+    if not (isinstance(cls, type) and issubclass(cls, tuple)):
+        raise TypeError("rows are made as a tuple subclass")
+    for k in range(n):
+        if rows[k] is not None:
+            continue
+        item = seq[k]
+        address = item.address
+        encoding = item.encoding
+        if address is None or not encoding:
+            missing.append(k)
+            continue
+        h = heads.get(item.text)
+        if h is None:
+            missing.append(k)
+            continue
+        head = <tuple?>h
+        facts = (<dict?>head[2]).get(len(encoding))
+        if facts is None:
+            missing.append(k)
+            continue
+        before = <tuple?>head[0]
+        after = <tuple?>head[1]
+        m0 = PyTuple_GET_SIZE(before)
+        m1 = PyTuple_GET_SIZE(after)
+        # every item NULL until set below (a tuple's deallocator and traversal skip NULL items)
+        values = PyType_GenericAlloc(<PyTypeObject*>cls, m0 + m1 + 5)
+        value = first + k  # a Python int: ``first`` may be any int
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(values, 0, value)
+        value = item.line
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(values, 1, value)
+        for j in range(m0):
+            value = <object>PyTuple_GET_ITEM(before, j)
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(values, j + 2, value)
+        Py_INCREF(address)
+        PyTuple_SET_ITEM(values, m0 + 2, address)
+        Py_INCREF(encoding)
+        PyTuple_SET_ITEM(values, m0 + 3, encoding)
+        for j in range(m1):
+            value = <object>PyTuple_GET_ITEM(after, j)
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(values, m0 + 4 + j, value)
+        Py_INCREF(facts)
+        PyTuple_SET_ITEM(values, m0 + m1 + 4, facts)
+        rows[k] = values
+    return missing

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["LineItem", "instruction_lines", "keyed_rows"]
+__all__ = ["LineItem", "encoded_rows", "instruction_lines", "keyed_rows"]
 
 _Item = TypeVar("_Item")
 
@@ -76,3 +76,30 @@ def instruction_lines(lines: Sequence[str], start: int, comment: str, make: Call
         items.append(make(k + 1, code))
         k += 1
     return k
+
+
+# --- dec3 (twentieth session): a disassembly's lines of texts decoded before ------------------------------------
+
+def encoded_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem],
+                 heads: dict[str, tuple[tuple[Any, ...], tuple[Any, ...], dict[int, Any]]],
+                 rows: list[Any]) -> list[int]:
+    """Fill each empty (None) ``rows[k]`` whose item has an address and encoding words and whose text has a head
+    ``(before, after, sized)`` in ``heads`` with ``cls`` of ``(first + k, items[k].line, *before, address,
+    encoding, *after, sized[len(encoding)])``, when ``sized`` holds that length; return the positions ``k``
+    left empty, in order. A disassembly's line (address, words) of a text decoded before is most of a library's
+    instructions (docs/performance.md, twentieth session): its row is its text's fields around its own address
+    and words, and the facts sized for that many words. ``rows`` is as long as ``items``."""
+    if len(rows) != len(items):
+        raise ValueError("rows and items differ in length")
+    missing: list[int] = []
+    for k, item in enumerate(items):
+        if rows[k] is not None:
+            continue
+        address, encoding = item.address, item.encoding
+        head = heads.get(item.text) if address is not None and encoding else None
+        facts = head[2].get(len(encoding)) if head is not None else None
+        if head is None or facts is None:
+            missing.append(k)
+        else:
+            rows[k] = tuple.__new__(cls, (first + k, item.line, *head[0], address, encoding, *head[1], facts))
+    return missing

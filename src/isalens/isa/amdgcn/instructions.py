@@ -72,6 +72,9 @@ class ReadContext:
     #: per shape of a text and whether it has encoding words, how its texts are made from one decoded in full
     #: (:func:`_by_shape`; None: decoded in full)
     shapes: dict[tuple[str, bool], _Shape | None] = records.field(init=False)
+    #: per text decoded without a guess, a note or a branch target, its instruction's fields around a
+    #: disassembly line's address and words (:func:`_head`; ``_core.encoded_rows``)
+    heads: dict[str, _Head] = records.field(init=False)
 
     def __post_init__(self) -> None:
         self.cache, self.store, self.tails = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
@@ -80,6 +83,7 @@ class ReadContext:
         if held is None or held[0] is not self.cache:  # the texts' cache started again (or was emptied by a test)
             held = _SHAPES[key] = (self.cache, {})
         self.shapes = held[1]
+        self.heads = _heads(key, self.cache)
 
 
 #: decoded instruction texts, shared by every kernel and module of one process for the same target, wave
@@ -91,6 +95,28 @@ _TAILS: dict[tuple[TargetInfo, int, bool], dict[str, tuple[Any, ...]]] = {}
 #: the shapes of the texts in ``_DECODED`` (:attr:`ReadContext.shapes`), each beside the cache it belongs to: a
 #: new cache of texts starts new shapes
 _SHAPES: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[tuple[str, bool], _Shape | None]]] = {}
+#: the heads of the texts in ``_DECODED`` (:attr:`ReadContext.heads`), each beside the cache it belongs to
+_HEADS: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[str, _Head]]] = {}
+#: what a disassembly line's instruction holds besides its index, line, address, words and sized facts: the
+#: fields before the address, those after the words, and the decoded text's facts per number of words
+_Head = tuple[tuple[Any, ...], tuple[Any, ...], dict[int, InstructionFacts]]
+
+
+def _heads(key: tuple[TargetInfo, int, bool], cache: dict[str, _Decoded]) -> dict[str, _Head]:
+    """The heads kept for ``cache`` (a new dictionary when the texts' cache started again)."""
+    held = _HEADS.get(key)
+    if held is None or held[0] is not cache:
+        held = _HEADS[key] = (cache, {})
+    return held[1]
+
+
+def _head(decoded: _Decoded) -> _Head:
+    """The fields of a disassembly line's instruction of ``decoded`` (not guessed, no notes, no branch target)
+    around its address and words, in ``Instruction``'s order (as :func:`build_instructions` makes them)."""
+    return ((decoded.text, decoded.mnemonic, decoded.operands, decoded.modifiers, decoded.defs, decoded.uses,
+             decoded.branch, None), (0, 0, False, decoded.ops, decoded.referenced), decoded.sized)
+
+
 #: a cache that grows past this many texts starts again: memory stays bounded in a long-lived process (a
 #: scan worker holds one cache per target; with 400,000 each, workers scanning librocsparse's seven targets
 #: grew past 2 GB)
@@ -211,15 +237,19 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
     rows: list[Any] = [None] * len(items)
     missing: Sequence[int]
     if items and items[0].address is not None:
-        # a disassembly: its lines have addresses, so no tail serves them (the loop below makes them all, and
-        # leaves any line without an address to the second pass, as the first would have)
-        missing = range(len(items))
+        # a disassembly: its lines have addresses, so no tail serves them. The lines of texts decoded before are
+        # made by the core's loop from their texts' heads (_core.encoded_rows, compiled when built); the loop
+        # below makes the others in order, and leaves any line without an address to the second pass
+        missing = _core.encoded_rows(Instruction, first, items, ctx.heads, rows)
+        if not missing:
+            return rows
     else:
         missing = _core.keyed_rows(Instruction, first, items, ctx.tails, rows)
         if not missing:
             return rows
     tails = ctx.tails
     cache = ctx.cache
+    heads = ctx.heads
     new = tuple.__new__
     deferred = False
     for k in missing:
@@ -245,11 +275,16 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
             rows[k] = new(Instruction, (first + k, item.line, decoded.text, decoded.mnemonic, decoded.operands,
                                         decoded.modifiers, decoded.defs, decoded.uses, decoded.branch, None,
                                         item.address, encoding, 0, 0, False, decoded.ops, decoded.referenced, facts))
+            if item.address is not None and encoding and item.text not in heads:
+                heads[item.text] = _head(decoded)
             continue
         ins = rows[k] = build_instruction(first + k, item, draft, ctx)
         decoded = ctx.cache[item.text]
         if plain and not decoded.guessed and not decoded.notes:
             tails[item.text] = tuple(ins)[2:]
+        elif item.address is not None and item.encoding and not decoded.guessed and decoded.branch_raw is None \
+                and not decoded.notes and item.text not in heads:
+            heads[item.text] = _head(decoded)
     if deferred:
         _core.keyed_rows(Instruction, first, items, tails, rows)
     return rows
