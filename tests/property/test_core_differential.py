@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from isalens import _core
-from isalens._core import graph, lines, listing, ranges, reading, reference, schedule, words
+from isalens._core import graph, lines, listing, ranges, reading, reference, schedule, totals, words
 from isalens._core.listing import LineColumns
 from isalens.analysis.cfg import cfg
 from isalens.analysis.liveness import liveness
@@ -992,3 +992,71 @@ def test_encoded_rows_same_error_on_short_rows() -> None:
     for function in (reading.encoded_rows, compiled.encoded_rows):
         with pytest.raises(ValueError, match="differ in length"):
             function(Wide, 0, items, {"a": (("a", 4), (True,), {1: "f"})}, [])
+
+
+# --- time4 (twentieth session): the timing step's per-block sums as columns (isalens._core.totals) ------------
+
+
+@st.composite
+def unit_columns(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """A kernel's unit codes (now and then one outside the width, or negative), issue cycles (large ones now and
+    then: the compiled sums refuse those) and lines (repeating, not increasing), with ranges over it: empty,
+    overlapping, reversed, and now and then past either end (the reference's error, or Python's negative index)."""
+    n = draw(st.integers(0, 30))
+    codes = draw(st.lists(st.integers(0, 4) | st.integers(-2, 12), min_size=n, max_size=n))
+    issues = draw(st.lists(st.integers(0, 9) | st.integers(-(2**40), 2**40), min_size=n, max_size=n))
+    lines = draw(st.lists(st.integers(1, 12), min_size=n, max_size=n))
+    bound = st.integers(0, n) | st.integers(-2, n + 2)
+    pairs = draw(st.lists(st.tuples(bound, bound), max_size=6)
+                 | st.lists(st.integers(0, n), max_size=5).map(lambda cuts: [
+                     (a, b) for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), n], strict=True)]))
+    return [a for a, _ in pairs], [b for _, b in pairs], codes, issues, lines
+
+
+def _answer(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except (IndexError, OverflowError) as exc:
+        return type(exc)
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(unit_columns(), st.integers(1, 6), st.data())
+def test_block_issue_same_columns(case: tuple[list[int], list[int], list[int], list[int], list[int]], width: int,
+                                  data: st.DataObject) -> None:
+    starts, ends, codes, issues, _lines = case
+    expected = _answer(totals.block_issue, starts, ends, codes, issues, width)
+    got = _answer(compiled.block_issue, starts, ends, codes, issues, width)
+    assert got == expected
+    assert type(got) is type(expected)
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(unit_columns(), st.data())
+def test_unit_line_sums_same_dicts(case: tuple[list[int], list[int], list[int], list[int], list[int]],
+                                   data: st.DataObject) -> None:
+    """Also into dicts already holding some codes and lines (a later run of ranges adds to an earlier one's),
+    compared with their order (a code's dict and a line are added where first met)."""
+    starts, ends, codes, issues, lines = case
+    held = data.draw(st.dictionaries(st.integers(-2, 6), st.dictionaries(st.integers(1, 12), st.integers(0, 5),
+                                                                          max_size=3), max_size=3))
+
+    def run(fn: Any) -> Any:
+        out = {c: dict(d) for c, d in held.items()}
+        answer = _answer(fn, starts, ends, codes, issues, lines, out)
+        # the dict itself, order included, also after an error part-way (both stop at the same instruction)
+        return answer if isinstance(answer, type) else (answer is out,), [(c, list(d.items())) for c, d in
+                                                                             out.items()]
+
+    assert run(compiled.unit_line_sums) == run(totals.unit_line_sums)
+
+
+def test_totals_example() -> None:
+    """Worked by hand: instructions of units 0, 1, 0, 2 (width 2: unit 2 counts nowhere) issuing 1, 2, 4, 8 cycles
+    at lines 5, 6, 5, 7; blocks [0, 2) and [2, 4). Block 0: unit 0 1 cycle, unit 1 2; block 1: unit 0 4. Lines
+    over both blocks: unit 0 line 5 1 + 4 = 5, unit 1 line 6 2, unit 2 line 7 8, in that order."""
+    codes, issues, lines = [0, 1, 0, 2], [1, 2, 4, 8], [5, 6, 5, 7]
+    for impl in (totals, compiled):
+        assert list(impl.block_issue([0, 2], [2, 4], codes, issues, 2)) == [1, 2, 4, 0]
+        out = impl.unit_line_sums([0, 2], [2, 4], codes, issues, lines, {})
+        assert [(c, list(d.items())) for c, d in out.items()] == [(0, [(5, 5)]), (1, [(6, 2)]), (2, [(7, 8)])]

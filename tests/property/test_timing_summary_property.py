@@ -112,3 +112,54 @@ def test_tops_are_the_sorted_cut(weights: dict[int, int]) -> None:
     s = Summary(unit_lines={"valu": dict(weights)}, stall_lines={"issue": dict(weights)})
     assert s.unit_tops() == ({"valu": expected})
     assert s.stall_tops() == ({"issue": expected})
+
+
+_UNIT_NAMES = ["valu", "salu", "vmem", "lds", "trans"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.data())
+def test_range_sums_equal_block_by_block(data: st.DataObject) -> None:
+    """``Summary.add_ranges`` (twentieth session: a region's own blocks in one call, sums per distinct costs
+    object, each unit's lines through the core) against its definition, block by block: ``add_block`` for a
+    block of at most TOP instructions, ``merge(of_block(...), 1)`` for a longer one (whose lines are cut to its
+    heaviest), into an empty summary or one holding some figures already. Costs objects repeat (instructions of
+    one text share one); blocks long and short, in any order and overlapping; lines repeat."""
+    pool = data.draw(st.lists(_COST, min_size=1, max_size=6))
+    n = data.draw(st.integers(1, 60))
+    statics = data.draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+    lines = data.draw(st.lists(st.integers(1, 40), min_size=n, max_size=n))
+    bound = st.integers(0, n)
+    ranges = data.draw(st.lists(st.tuples(bound, bound).map(sorted), max_size=5)
+                       | st.lists(st.integers(0, n), max_size=4).map(lambda cuts: [
+                           (a, b) for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), n], strict=True)]))
+    start = data.draw(st.sampled_from([Summary(), Summary({"vmem": 3}, {"vmem": {7: 3}}, {"fp64": 2}, 1, 2, 1)]))
+    expected, got = Summary(), Summary()
+    for total in (expected, got):
+        total.merge(start, 1, stalls=True)
+    for lo, hi in ranges:
+        if hi - lo <= TOP:
+            expected.add_block(lo, hi, statics, lines, {})  # type: ignore[arg-type]
+        else:
+            expected.merge(Summary.of_block(range(lo, hi), statics, lines), 1, stalls=False)  # type: ignore[arg-type]
+    names = list(_UNIT_NAMES)
+    codes = [names.index(c.unit) for c in statics]
+    got.add_ranges([lo for lo, _ in ranges], [hi for _, hi in ranges], statics,  # type: ignore[arg-type]
+                   {id(c): c for c in statics}, lines, codes, [c.issue for c in statics], names)  # type: ignore[misc]
+    assert _shape(got) == _shape(expected)
+
+
+def test_range_sums_example() -> None:
+    """By hand: a block of 17 instructions (one more than TOP), each a 1-cycle VALU op at lines 1..17, except
+    line 9, a 2-cycle one; then a short block of one 1-cycle VALU op at line 1. The long block keeps its 16
+    heaviest lines: line 9 (2), then lines 1..8, 10..16 (1 each, first met first); line 17 is cut. The short
+    block then adds 1 to line 1: 2. Issue cycles are all 18 instructions': 17 + 1 + 1 = 19."""
+    one, two = _costs("valu", 1, Work()), _costs("valu", 2, Work())
+    statics = [two if k == 8 else one for k in range(17)] + [one]
+    lines = [*range(1, 18), 1]
+    total = Summary()
+    total.add_ranges([0, 17], [17, 18], statics, {id(c): c for c in statics}, lines,  # type: ignore[arg-type]
+                     [0] * 18, [c.issue for c in statics], ["valu"])
+    assert total.issue == {"valu": 19}
+    assert list(total.unit_lines["valu"].items()) == [(9, 2), *((k, 2 if k == 1 else 1) for k in
+                                                                  [*range(1, 9), *range(10, 17)])]

@@ -73,6 +73,12 @@ def test_pressure_attribution_is_minimal_by_brute_force() -> None:
         assert att.proven_minimal
         assert _brute_force_minimum(result, cut, len(att.chosen)) == len(att.chosen)
         assert att.new_peak <= att.budget
+        # the region and the peak after, by the module's definitions: the instructions above the budget; each
+        # instruction's count less the chosen values that free a register there, at its highest
+        counts = result.pressure.vgpr.counts
+        assert list(att.region) == [i for i, c in enumerate(counts) if c > att.budget]
+        assert att.new_peak == max(c - sum(1 for v in att.chosen if i in set(v.frees_at))
+                                   for i, c in enumerate(counts))
 
 
 def test_no_pressure_advice_at_full_occupancy() -> None:

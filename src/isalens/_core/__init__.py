@@ -21,20 +21,20 @@ import os
 import sys
 import types
 
-from isalens._core import graph, lines, listing, ranges, reading, reference, schedule, words
+from isalens._core import graph, lines, listing, ranges, reading, reference, schedule, totals, words
 from isalens._core.graph import ENDS, FALLS, JUMPS, STOPS, Flow, Graph
 from isalens._core.lines import COUNT_PAIRS, COUNT_SPLIT_PAIRS, COUNT_UNITS
 from isalens._core.listing import LineColumns
 from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
-           "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_schedules",
-           "block_unions", "cached_runs",
+           "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_issue",
+           "block_schedules", "block_unions", "cached_runs",
            "control_flow", "encoded_rows",
            "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
            "mask_defined",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs", "rows_masked",
-           "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "value_lines"]
+           "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "unit_line_sums", "value_lines"]
 
 
 #: what the extension must define (one compiled function per reference function)
@@ -51,7 +51,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # lead (nineteenth session): live ranges as int columns
              "ranked_runs", "longest_runs",
              # dec3 (twentieth session): a disassembly's lines of texts decoded before
-             "encoded_rows")
+             "encoded_rows",
+             # time4 (twentieth session): the timing step's per-block sums as columns
+             "block_issue", "unit_line_sums")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -118,6 +120,9 @@ if _native is None:
     longest_runs = ranges.longest_runs
     # dec3 (twentieth session): a disassembly's lines of texts decoded before
     encoded_rows = reading.encoded_rows
+    # time4 (twentieth session): the timing step's per-block sums as columns
+    block_issue = totals.block_issue
+    unit_line_sums = totals.unit_line_sums
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -146,3 +151,6 @@ else:
     longest_runs = _native.longest_runs
     # dec3 (twentieth session): a disassembly's lines of texts decoded before
     encoded_rows = _native.encoded_rows
+    # time4 (twentieth session): the timing step's per-block sums as columns
+    block_issue = _native.block_issue
+    unit_line_sums = _native.unit_line_sums

@@ -74,3 +74,9 @@ def longest_runs(slots: Sequence[int], firsts: Sequence[int], lasts: Sequence[in
 def encoded_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem],
                  heads: dict[str, tuple[tuple[Any, ...], tuple[Any, ...], dict[int, Any]]],
                  rows: list[Any]) -> list[int]: ...
+
+# time4 (twentieth session): the timing step's per-block sums as columns (isalens._core.totals)
+def block_issue(starts: Sequence[int], ends: Sequence[int], codes: Sequence[int], issues: Sequence[int],
+                width: int) -> array[int]: ...
+def unit_line_sums(starts: Sequence[int], ends: Sequence[int], codes: Sequence[int], issues: Sequence[int],
+                   lines: Sequence[int], out: dict[int, dict[int, int]]) -> dict[int, dict[int, int]]: ...

@@ -2626,3 +2626,98 @@ def encoded_rows(cls, object first, items, dict heads, list rows):
         PyTuple_SET_ITEM(values, m0 + m1 + 4, facts)
         rows[k] = values
     return missing
+
+
+# ---- time4 (twentieth session): the timing step's per-block sums as columns (isalens._core.totals) ----
+
+from isalens._core import totals as _totals_ref
+
+#: a per-instruction issue figure the compiled sums take (larger ones go to the reference: the sums of a block
+#: of up to 2**31 such figures stay within 64 bits)
+cdef long long _MAX_ISSUE = 1 << 31
+
+
+cdef inline list _as_list(object x):
+    return x if type(x) is list else list(x)
+
+
+cdef bint _ranges_within(list lo_l, list hi_l, Py_ssize_t n):
+    """Every range's ends are ints within ``0 .. n`` (else the reference runs and says what is wrong)."""
+    cdef Py_ssize_t k
+    cdef object lo, hi
+    if len(lo_l) != len(hi_l):
+        return False
+    for k in range(len(lo_l)):
+        lo, hi = lo_l[k], hi_l[k]
+        if type(lo) is not int or type(hi) is not int or not 0 <= lo <= n or not 0 <= hi <= n:
+            return False
+    return True
+
+
+def block_issue(starts, ends, codes, issues, width):
+    """See :func:`isalens._core.totals.block_issue`."""
+    cdef list lo_l = list(starts), hi_l = list(ends), code_l = list(codes), issue_l = list(issues)
+    cdef Py_ssize_t n = len(code_l), nb = len(lo_l), b, i, lo, hi, w, row
+    cdef long long u
+    cdef object x
+    cdef long long* iv = NULL
+    cdef int* cv = NULL
+    cdef long long[:] ov
+    if type(width) is not int or not 0 < width <= 4096 or len(issue_l) != n or not _ranges_within(lo_l, hi_l, n):
+        return _totals_ref.block_issue(starts, ends, codes, issues, width)
+    w = width
+    iv = <long long*>malloc((n if n else 1) * sizeof(long long))
+    cv = <int*>malloc((n if n else 1) * sizeof(int))
+    try:
+        if iv == NULL or cv == NULL:
+            raise MemoryError()
+        for i in range(n):
+            x = issue_l[i]
+            if type(x) is not int or not -_MAX_ISSUE <= x <= _MAX_ISSUE:
+                return _totals_ref.block_issue(starts, ends, codes, issues, width)
+            iv[i] = x
+            x = code_l[i]
+            if type(x) is not int:
+                return _totals_ref.block_issue(starts, ends, codes, issues, width)
+            cv[i] = x if 0 <= x < w else -1
+        out = _array("q", bytes(8 * w * nb))
+        if nb == 0:
+            return out
+        ov = out
+        for b in range(nb):
+            lo, hi = lo_l[b], hi_l[b]
+            row = b * w
+            for i in range(lo, hi):
+                if cv[i] >= 0:
+                    ov[row + cv[i]] += iv[i]
+        return out
+    finally:
+        free(iv)
+        free(cv)
+
+
+def unit_line_sums(starts, ends, codes, issues, lines, out):
+    """See :func:`isalens._core.totals.unit_line_sums`."""
+    # a list is read as it is (a region's call would otherwise copy the kernel's columns)
+    cdef list lo_l = _as_list(starts), hi_l = _as_list(ends), code_l = _as_list(codes), issue_l = _as_list(issues)
+    cdef list line_l = _as_list(lines)
+    cdef Py_ssize_t n = min(len(code_l), len(issue_l), len(line_l)), k, i, lo, hi
+    cdef dict per_line = None
+    cdef object code, last = None, line, had
+    if type(out) is not dict or not _ranges_within(lo_l, hi_l, n) or \
+            not all(type(v) is dict for v in (<dict>out).values()):
+        return _totals_ref.unit_line_sums(starts, ends, codes, issues, lines, out)
+    for k in range(len(lo_l)):
+        lo, hi = lo_l[k], hi_l[k]
+        for i in range(lo, hi):
+            code = code_l[i]
+            # neighbouring instructions mostly share a unit: the last code's dict first
+            if per_line is None or not (code is last or code == last):
+                per_line = out.get(code)
+                if per_line is None:
+                    per_line = out[code] = {}
+                last = code
+            line = line_l[i]
+            had = per_line.get(line)
+            per_line[line] = (0 if had is None else had) + issue_l[i]
+    return out

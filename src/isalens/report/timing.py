@@ -8,12 +8,12 @@ program (loops weighted by their trip counts); ``blocks``; ``assumptions``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from isalens.analysis.source_lines import SourceSpan
-from isalens.analysis.timing import BlockTiming, KernelTiming, LoopTiming, Roofs
-from isalens.report.serialize import array
+from isalens.analysis.timing import BlockTiming, BlockTimings, KernelTiming, LoopTiming, Roofs
+from isalens.report.serialize import Streamed, array
 
 __all__ = ["memory_dict", "render_timing_text", "render_what_if_text", "timing_dict", "what_if_dict"]
 
@@ -52,6 +52,32 @@ def _block_dict(b: BlockTiming) -> dict[str, Any]:
             "critical_path": list(b.critical_path)}
 
 
+def _block_fields_dict(fields: tuple[int, int, int, int, dict[str, int], int, tuple[int, ...]]) -> dict[str, Any]:
+    """:func:`_block_dict` of a block's fields (:meth:`BlockTimings.fields`: the rows' columns, no record)."""
+    index, start_line, end_line, depth, issue, latency, path = fields
+    return {"index": index, "start_line": start_line, "end_line": end_line, "loop_depth": depth,
+            "issue_cycles": issue, "latency_cycles": latency, "critical_path": list(path)}
+
+
+def _blocks(blocks: Sequence[BlockTiming], stream: bool) -> Any:
+    if isinstance(blocks, BlockTimings):  # the timing model's columns: each object without a record
+        return array(map(blocks.fields, range(len(blocks))), _block_fields_dict, stream=stream) if not stream \
+            else Streamed(_Fields(blocks), _block_fields_dict)
+    return array(blocks, _block_dict, stream=stream)
+
+
+class _Fields:
+    """The blocks' fields, read again each time it is iterated (a :class:`Streamed` array may be)."""
+
+    __slots__ = ("_blocks",)
+
+    def __init__(self, blocks: BlockTimings) -> None:
+        self._blocks = blocks
+
+    def __iter__(self) -> Iterator[tuple[int, int, int, int, dict[str, int], int, tuple[int, ...]]]:
+        return map(self._blocks.fields, range(len(self._blocks)))
+
+
 def _range(lo: LoopTiming, hi: LoopTiming | None) -> dict[str, Any] | None:
     """The loop's figures with every vector load hitting L2 and missing to DRAM (the ends of the range)."""
     if hi is None:
@@ -80,7 +106,7 @@ def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False,
     out: dict[str, Any] = {
         "model": "isalens", "family": t.profile.family, "wave_size": t.profile.wave_size,
         "waves": t.waves, "waves_from": t.waves_from, "device": t.device.name if t.device else None,
-        "blocks": array(t.profile.blocks, _block_dict, stream=stream),
+        "blocks": _blocks(t.profile.blocks, stream),
         "loops": [_loop_dict(lp, (spans or {}).get(lp.header_line)) for lp in t.loops],
         "kernel": kernel,
         "assumptions": list(t.assumptions) + _memory_assumptions(t),

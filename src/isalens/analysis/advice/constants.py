@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from itertools import compress
+from operator import attrgetter
 
 from isalens.analysis.advice.model import Advice, AdviceInput
 from isalens.analysis.occupancy import OccupancyInputError, occupancy, with_resource
@@ -36,11 +38,13 @@ def _has_literal(ins: Instruction) -> bool:
     return "literal" in ins.facts.constants
 
 
-def _literal_facts(ins: Sequence[Instruction]) -> set[int]:
-    """The ids of the facts objects (shared by the instructions of one text) of :func:`_has_literal`
-    instructions: one test per distinct facts object, not per instruction."""
-    by_id = {id(x.facts): x for x in ins}
-    return {f for f, x in by_id.items() if _has_literal(x)}
+def _literal_indices(ins: Sequence[Instruction]) -> list[int]:
+    """The indices of the :func:`_has_literal` instructions, in order: one test per distinct facts object
+    (shared by the instructions of one text), the per-instruction walk in C calls (map/compress)."""
+    ids = list(map(id, map(attrgetter("facts"), ins)))
+    by_id = dict(zip(ids, ins, strict=True))
+    literal = {f for f, x in by_id.items() if _has_literal(x)}
+    return list(compress(range(len(ids)), map(literal.__contains__, ids)))
 
 
 def _scalar_reads(ins: Instruction) -> int:
@@ -60,7 +64,7 @@ def _hoistable(ins: Instruction, generation: int) -> bool:
     return _scalar_reads(ins) < (2 if generation >= 10 else 1)
 
 
-def _repeated(inp: AdviceInput) -> list[Advice]:
+def _repeated(inp: AdviceInput, literal: Sequence[int]) -> list[Advice]:
     result = inp.analysis
     graph, ins = result.cfg, result.kernel.instructions
     innermost: dict[int, int] = {}
@@ -69,10 +73,8 @@ def _repeated(inp: AdviceInput) -> list[Advice]:
             if b not in innermost or graph.loops[innermost[b]].depth < each.depth:
                 innermost[b] = n
     uses: dict[tuple[int, str], list[int]] = defaultdict(list)
-    literal = _literal_facts(ins)
-    for i, x in enumerate(ins):
-        if id(x.facts) not in literal:
-            continue
+    for i in literal:
+        x = ins[i]
         loop = innermost.get(graph.block_of[i])
         if loop is None or not _hoistable(x, result.arch.generation):
             continue
@@ -147,19 +149,17 @@ def _vgpr_operand(ops: tuple[object, ...]) -> bool:
     return any(isinstance(op, RegOperand) and op.regs and op.regs[0].file is RegFile.VGPR for op in ops[1:])
 
 
-def _inline(inp: AdviceInput) -> list[Advice]:
+def _inline(inp: AdviceInput, literal: Sequence[int]) -> list[Advice]:
     result = inp.analysis
     ins = result.kernel.instructions
     scc = special("scc").mask()
     rewrites = []
-    literal = _literal_facts(ins)
     live_out = result.liveness.live_out
     # the rewrite depends on the text (mnemonic and operands) and on SCC being live after it: each such pair
     # once (a kernel repeats its literal-carrying texts)
     shorter: dict[tuple[str, bool], str | None] = {}
-    for i, x in enumerate(ins):
-        if id(x.facts) not in literal:
-            continue
+    for i in literal:
+        x = ins[i]
         key = (x.text, bool(live_out[i] & scc))
         if key in shorter:
             text = shorter[key]
@@ -182,4 +182,5 @@ def _inline(inp: AdviceInput) -> list[Advice]:
 
 def detect(inp: AdviceInput) -> list[Advice]:
     """Repeated literals in loops, then literals with a shorter form."""
-    return _repeated(inp) + _inline(inp)
+    literal = _literal_indices(inp.analysis.kernel.instructions)
+    return _repeated(inp, literal) + _inline(inp, literal)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import attrgetter, is_, methodcaller
+
 from isalens.ir.instruction import BranchKind
 from isalens.ir.program import Kernel
 
@@ -14,7 +17,17 @@ def refusal(kernel: Kernel) -> str | None:
     if kernel.guessed:
         return (f"{kernel.guessed} instruction(s) unknown to isalens were guessed (--ignore-unknown): "
                 "no advice on code it cannot reason about")
-    for ins in kernel.instructions:
+    # the first instruction any test holds for, each test a walk in C calls (map/compress), not a loop per
+    # instruction; at it, the tests in the order they are written below
+    instructions = kernel.instructions
+    n = len(instructions)
+    every = range(n)
+    first = min(next(compress(every, map(attrgetter("guessed"), instructions)), n),
+                next(compress(every, map(methodcaller("startswith", _INDEXED), map(attrgetter("mnemonic"),
+                                                                                   instructions))), n),
+                next(compress(every, map(is_, map(attrgetter("branch"), instructions), repeat(BranchKind.INDIRECT))),
+                     n))
+    for ins in instructions[first:first + 1]:
         if ins.guessed:
             return f"line {ins.line}: '{ins.mnemonic}' was guessed: no advice on code it cannot reason about"
         if ins.mnemonic.startswith(_INDEXED):

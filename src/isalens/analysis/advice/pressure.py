@@ -19,6 +19,8 @@ import itertools
 import math
 from array import array
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import lt, sub
 
 from isalens import _core
 from isalens.analysis.advice.model import Advice, AdviceInput, PassResults, Value
@@ -127,14 +129,16 @@ def attribute(result: PassResults, cut: int) -> Attribution:
     peak_value = result.pressure.vgpr.peak
     peak = result.pressure.vgpr.peak_indices[0]
     budget = peak_value - cut
-    region = tuple(i for i, c in enumerate(counts) if c > budget)
-    demand = {i: counts[i] - budget for i in region}
+    # per-instruction columns in C calls (map/compress): the region is most of a dense kernel's instructions
+    region = tuple(compress(range(len(counts)), map(budget.__lt__, counts)))
+    needs = list(map(sub, map(counts.__getitem__, region), repeat(budget)))
+    demand = dict(zip(region, needs, strict=True))
     cands = candidates(result, peak, frozenset(region))
     have = dict.fromkeys(region, 0)
     for c in cands:
         for i in c.frees_at:
             have[i] += 1
-    blocked = next((i for i in region if have[i] < demand[i]), None)
+    blocked = next(compress(region, map(lt, map(have.__getitem__, region), needs)), None)
     chosen = None if blocked is not None else _greedy(cands, demand)
     if chosen is None:
         return Attribution(peak, budget, region, (), tuple(cands), False, peak_value,
@@ -155,7 +159,7 @@ def attribute(result: PassResults, cut: int) -> Attribution:
     for c in chosen:
         for i in c.frees_at:
             covered[i] += 1
-    new_peak = max((counts[i] - covered[i] for i in range(len(counts))), default=0)
+    new_peak = max(map(sub, counts, covered), default=0)
     ordered = tuple(sorted(chosen, key=_preference))
     return Attribution(peak, budget, region, ordered, tuple(cands), proven, new_peak)
 

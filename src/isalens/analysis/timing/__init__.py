@@ -24,6 +24,7 @@ from isalens.analysis.timing.model import (
     DEFAULT_MEMORY_LEVEL,
     DEFAULT_TRIP_COUNT,
     BlockTiming,
+    BlockTimings,
     KernelProfile,
     KernelTiming,
     LineTiming,
@@ -36,6 +37,7 @@ from isalens.analysis.timing.model import (
 from isalens.analysis.timing.regions import kernel_profile_on, profile
 
 __all__ = [
-    "DEFAULT_MEMORY_LEVEL", "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming",
-    "LoopProfile", "LoopTiming", "Roofs", "TimingInputError", "Work", "evaluate", "kernel_profile_on", "profile",
+    "DEFAULT_MEMORY_LEVEL", "DEFAULT_TRIP_COUNT", "BlockTiming", "BlockTimings", "KernelProfile", "KernelTiming",
+    "LineTiming", "LoopProfile", "LoopTiming", "Roofs", "TimingInputError", "Work", "evaluate", "kernel_profile_on",
+    "profile",
 ]

@@ -3,15 +3,18 @@ timings once waves and a device are applied (docs/timing.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from isalens.arch.devices import DeviceSpec
+from isalens.arch.timing import UNITS
+from isalens.ondemand import OnDemand
 
 __all__ = [
-    "DEFAULT_MEMORY_LEVEL", "DEFAULT_TRIP_COUNT", "BlockTiming", "KernelProfile", "KernelTiming", "LineTiming",
-    "LoopProfile", "LoopTiming", "Roofs", "TimingInputError", "Work",
+    "DEFAULT_MEMORY_LEVEL", "DEFAULT_TRIP_COUNT", "BlockTiming", "BlockTimings", "KernelProfile", "KernelTiming",
+    "LineTiming", "LoopProfile", "LoopTiming", "Roofs", "TimingInputError", "Work",
 ]
 
 #: trip count assumed for a loop without ``--trip-count`` (the same weight the statistics use per loop level)
@@ -50,6 +53,43 @@ class BlockTiming:
     latency_cycles: int
     #: lines on the block's critical path (producers and the instructions that waited for them)
     critical_path: tuple[int, ...]
+
+
+class BlockTimings(OnDemand[BlockTiming]):
+    """The blocks' rows made when read, from columns: each block's bounds, its issue cycles per unit (a row of
+    ``len(UNITS)`` in the report's order, 0 where none), its length and, for the few blocks that have one, its
+    critical path (a 1M-instruction kernel has 250,000 blocks: a record and a dict each would stay beside it)."""
+
+    __slots__ = ("_depths", "_ends", "_issue", "_lengths", "_lines", "_paths", "_rows", "_starts")
+
+    def __init__(self, starts: Sequence[int], ends: Sequence[int], lines: Sequence[int], depths: Sequence[int],
+                 issue: array[int], lengths: Sequence[int], paths: Mapping[int, tuple[int, ...]]) -> None:
+        self._starts, self._ends, self._lines, self._depths = starts, ends, lines, depths
+        self._issue, self._lengths, self._paths = issue, lengths, paths
+        self._rows: dict[bytes, dict[str, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def fields(self, b: int) -> tuple[int, int, int, int, dict[str, int], int, tuple[int, ...]]:
+        """Block ``b``'s row as a tuple of :class:`BlockTiming`'s fields in order (the JSON writer's, without the
+        record)."""
+        lo, hi, lines, width = self._starts[b], self._ends[b], self._lines, len(UNITS)
+        row = self._issue[b * width:(b + 1) * width].tobytes()
+        issue = self._rows.get(row)  # blocks repeat their issue rows: each distinct one's dict made once
+        if issue is None:
+            issue = self._rows[row] = self._issue_of(b)
+        return (b, lines[lo] if hi > lo else 0, lines[hi - 1] if hi > lo else 0, self._depths[b], dict(issue),
+                self._lengths[b], self._paths.get(b, ()))
+
+    def _issue_of(self, b: int) -> dict[str, int]:
+        width = len(UNITS)
+        return {u: c for u, c in zip(UNITS, self._issue[b * width:(b + 1) * width], strict=True) if c}
+
+    def _item(self, b: int) -> BlockTiming:
+        lo, hi, lines = self._starts[b], self._ends[b], self._lines
+        return BlockTiming(b, lines[lo] if hi > lo else 0, lines[hi - 1] if hi > lo else 0, self._depths[b],
+                           self._issue_of(b), self._lengths[b], self._paths.get(b, ()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +138,7 @@ class KernelProfile:
     family: str
     wave_size: int
     lines: Sequence[LineTiming]
-    blocks: tuple[BlockTiming, ...]
+    blocks: Sequence[BlockTiming]
     loops: tuple[LoopProfile, ...]
     whole: LoopProfile
     occupancy_waves: int | None

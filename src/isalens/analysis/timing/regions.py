@@ -7,7 +7,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import compress
+from itertools import chain, compress
+from operator import attrgetter
 
 from isalens import _core
 from isalens.analysis.cfg import CFG, Loop
@@ -15,13 +16,13 @@ from isalens.analysis.timing.costs import InstructionCosts, instruction_costs
 from isalens.analysis.timing.model import (
     DEFAULT_MEMORY_LEVEL,
     DEFAULT_TRIP_COUNT,
-    BlockTiming,
+    BlockTimings,
     KernelProfile,
     LoopProfile,
     TimingInputError,
 )
 from isalens.analysis.timing.schedule import TimingLines, run_schedule
-from isalens.analysis.timing.summary import TOP, Summary
+from isalens.analysis.timing.summary import Summary
 from isalens.arch.devices import DeviceSpec
 from isalens.arch.model import ArchSpec
 from isalens.arch.timing import UNITS, TimingTable
@@ -63,6 +64,8 @@ class _Kernel:
     loops_by_header: dict[int, Loop] = field(init=False)
     through: dict[int, list[Loop]] = field(init=False)  # block -> the loops containing it
     unreachable: set[int] = field(init=False)
+    #: the costs objects by ``id`` (the few thousand distinct ones of a kernel)
+    by_id: dict[int, InstructionCosts] = field(init=False)
     #: each block's issue, work and (outside loops) stalls, summed into the region that owns the block: the
     #: innermost loop around it (the deepest; natural loops nest), None for the kernel outside loops
     own_totals: dict[int | None, Summary] = field(default_factory=dict)
@@ -76,20 +79,7 @@ class _Kernel:
             for b in loop.blocks:
                 self.through.setdefault(b, []).append(loop)
         self.unreachable = set(self.cfg.unreachable)
-
-
-@dataclass(slots=True)
-class _Schedule:
-    """Every instruction's start, stall and reason in its block's schedule (``timed``: 1 where one was made)."""
-
-    timed: array[int]
-    starts: array[int]
-    stalls: array[int]
-    reasons: list[str]
-
-    @staticmethod
-    def empty(n: int) -> _Schedule:
-        return _Schedule(array("b", bytes(n)), array("q", bytes(8 * n)), array("q", bytes(8 * n)), [""] * n)
+        self.by_id = dict(zip(map(id, self.costs), self.costs, strict=True))
 
 
 def _critical_path(lo: int, hi: int, stalls: array[int], reasons: list[str], blockers: array[int],
@@ -105,60 +95,68 @@ def _critical_path(lo: int, hi: int, stalls: array[int], reasons: list[str], blo
     return tuple(sorted(chosen))
 
 
-def _schedule_blocks(k: _Kernel, sched: _Schedule) -> list[BlockTiming]:
-    """Schedule every block on its own (one call of the core for all of them); its issue, work and (outside
-    loops) stalls go straight into the total of the region that owns it, in the block order :meth:`_region`
-    merges its own blocks in. No summary or schedule per block is kept (a 1M-instruction kernel has 250,000
-    blocks); a block of more than :data:`~isalens.analysis.timing.summary.TOP` instructions is summed through
-    its own summary first, whose per-unit lines are cut to the heaviest (a shorter block cannot have more lines
-    than that on a unit, so summing it straight into the region's total is the same sum)."""
+def _schedule_blocks(k: _Kernel) -> tuple[BlockTimings, TimingLines]:
+    """Schedule every block on its own (one call of the core for all of them); the blocks' issue cycles per unit
+    as one column of the core's, their rows made when read (:class:`BlockTimings`: a 1M-instruction kernel has
+    250,000 blocks). Each region's own blocks (the innermost loop around them, None for the kernel outside loops)
+    are summed into its total in one pass per region, in block order, as :meth:`Summary.add_block` of each block
+    would: a block of more than :data:`~isalens.analysis.timing.summary.TOP` instructions through its own summary
+    first, whose per-unit lines are cut to the heaviest (a shorter block cannot have more lines than that on a
+    unit, so summing it straight into the region's total is the same sum). Returns the block rows and the
+    schedule's rows (of the instructions some block holds)."""
     cfg, costs, lines = k.cfg, k.costs, k.lines
+    n = len(costs)
     starts, ends = [b.start for b in cfg.blocks], [b.end for b in cfg.blocks]
-    sched.starts, sched.stalls, sched.reasons, blockers, lengths = _core.block_schedules(
-        starts, ends, costs, k.interval, k.hazards)
-    timed, stalls, reasons = sched.timed, sched.stalls, sched.reasons
-    units = [c.unit for c in costs]
-    issues = [c.issue for c in costs]
-    ones = array("b", [1]) * len(costs)
-    rank = {u: r for r, u in enumerate(UNITS)}
-    # a block's units in the report's order (UNITS), by the order they first issued in: a few distinct per kernel
-    in_order: dict[tuple[str, ...], tuple[str, ...]] = {}
+    starts_of, stalls, reasons, blockers, lengths = _core.block_schedules(starts, ends, costs, k.interval, k.hazards)
+    k.block_end = lengths
+    # each instruction's unit as its rank in UNITS (the report's order; a table's unit is one of them), then units
+    # met beyond them (hand-made costs), so each block's and region's sums are columns
+    names = list(UNITS)
+    code_of = {u: r for r, u in enumerate(names)}
+    for unit in set(map(attrgetter("unit"), costs)) - code_of.keys():
+        code_of[unit] = len(names)
+        names.append(unit)
+    codes = list(map(code_of.__getitem__, map(attrgetter("unit"), costs)))
+    issues = list(map(attrgetter("issue"), costs))
     # only a block holding a stall for a reason other than issue has a critical path (207 of the dense 100k
     # kernel's 20,793 blocks): find those blocks in one pass over the columns, the others' path is empty
-    with_path = {cfg.block_of[i] for i in compress(range(len(costs)), stalls)
-                 if stalls[i] > 0 and reasons[i] not in ("", "unit")} if cfg.block_of else None
-    blocks: list[BlockTiming] = []
-    for block, lo, hi, length in zip(cfg.blocks, starts, ends, lengths, strict=True):
-        k.block_end.append(length)
-        timed[lo:hi] = ones[lo:hi]
-        b = block.index
-        region_of: int | None = None
-        total: Summary | None = None
-        if b not in k.unreachable:
-            around = k.through.get(b)
-            region_of = None if not around else max(around, key=lambda lp: lp.depth).header
-            total = k.own_totals.get(region_of)
-            if total is None:
-                total = k.own_totals[region_of] = Summary()
-        issue: dict[str, int] = {}
-        if total is not None and hi - lo <= TOP:
-            total.add_block(lo, hi, costs, lines, issue)  # one walk for the block's issue and its region's
-        else:
-            for i in range(lo, hi):
-                issue[units[i]] = issue.get(units[i], 0) + issues[i]
-            if total is not None:
-                total.merge(Summary.of_block(range(lo, hi), costs, lines), 1, stalls=False)
-        if total is not None and region_of is None:
-            total.add_stall_columns(range(lo, hi), stalls, reasons, blockers, costs, lines)
-        seen = tuple(issue)
-        order = in_order.get(seen)
-        if order is None:
-            order = in_order[seen] = tuple(sorted((u for u in seen if u in rank), key=rank.__getitem__))
-        blocks.append(BlockTiming(b, lines[lo] if hi > lo else 0, lines[hi - 1] if hi > lo else 0,
-                                  cfg.loop_depth[b], {u: issue[u] for u in order if issue[u]}, length,
-                                  _critical_path(lo, hi, stalls, reasons, blockers, lines)
-                                  if with_path is None or b in with_path else ()))
-    return blocks
+    with_path = sorted({cfg.block_of[i] for i in compress(range(n), stalls)
+                        if stalls[i] > 0 and reasons[i] not in ("", "unit")}) if cfg.block_of \
+        else range(len(cfg.blocks))
+    paths = {b: _critical_path(starts[b], ends[b], stalls, reasons, blockers, lines) for b in with_path}
+    rows = BlockTimings(starts, ends, lines, cfg.loop_depth, _core.block_issue(starts, ends, codes, issues, len(UNITS)),
+                        lengths, paths)
+    # each region's own blocks in block order (unreachable blocks count in none)
+    innermost = {b: max(around, key=attrgetter("depth")).header for b, around in k.through.items()}
+    own: dict[int | None, tuple[list[int], list[int]]] = {}
+    for b in range(len(cfg.blocks)):
+        if b in k.unreachable:
+            continue
+        region = own.get(innermost.get(b))
+        if region is None:
+            region = own[innermost.get(b)] = ([], [])
+        region[0].append(starts[b])
+        region[1].append(ends[b])
+    for region_of, (los, his) in own.items():
+        total = k.own_totals[region_of] = Summary()
+        total.add_ranges(los, his, costs, k.by_id, lines, codes, issues, names)
+        if region_of is None:
+            # outside loops the kernel is its blocks one after the other: their stalls are the region's (read
+            # where the column is not 0)
+            total.add_stall_columns(chain.from_iterable(compress(range(lo, hi), stalls[lo:hi])
+                                                        for lo, hi in zip(los, his, strict=True)),
+                                    stalls, reasons, blockers, costs, lines)
+    covered = sum(hi - lo for lo, hi in zip(starts, ends, strict=True))
+    if covered == n and all(starts[b] == ends[b - 1] for b in range(1, len(starts))) and (not starts or
+                                                                                        starts[0] == 0):
+        indices: Sequence[int] = range(n)  # the blocks cover the kernel (as a CFG's do): no list of a million
+    else:
+        timed = array("b", bytes(n))
+        ones = array("b", [1]) * n
+        for lo, hi in zip(starts, ends, strict=True):
+            timed[lo:hi] = ones[lo:hi]
+        indices = list(compress(range(n), timed))
+    return rows, TimingLines(indices, lines, costs, starts_of, stalls, reasons)
 
 
 def _inner_loops(k: _Kernel, members: set[int], own_header: int | None) -> list[Loop]:
@@ -216,7 +214,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     ``trip_counts`` maps a loop's header line to its trip count; other loops get :data:`DEFAULT_TRIP_COUNT`.
     """
     trip_counts = dict(trip_counts or {})
-    lines = [ins.line for ins in instructions]
+    lines = list(map(attrgetter("line"), instructions))
     header_lines = {_loop_header_line(loop, cfg, instructions): loop for loop in cfg.loops}
     _check_trip_counts(trip_counts, header_lines)
     assumptions: list[str] = []
@@ -227,8 +225,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         assumptions.append("no timing entry (timed as a full-rate VALU op): " + ", ".join(sorted(unknown_classes)))
     trips = {loop.header: trip_counts.get(line, DEFAULT_TRIP_COUNT) for line, loop in header_lines.items()}
     k = _Kernel(cfg, costs, lines, table.issue_interval, bool(table.hazards), trips, trip_counts)
-    sched = _Schedule.empty(len(instructions))
-    blocks = _schedule_blocks(k, sched)
+    blocks, timing_lines = _schedule_blocks(k)
     assumed = sorted(line for line in header_lines if line not in trip_counts)
     if assumed:
         assumptions.append(f"trip count {DEFAULT_TRIP_COUNT} assumed for the loop(s) with header line(s) "
@@ -240,14 +237,13 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         _region(k, lp.blocks, lp.header)
     loops = tuple(k.regions[lp.header] for lp in sorted(cfg.loops, key=lambda lp: cfg.blocks[lp.header].start))
     whole = _region(k, None, None)
-    if any(c.barrier for c in costs):
+    distinct = k.by_id.values()  # the kernel's costs objects, each once (instructions of one text share one)
+    if any(c.barrier for c in distinct):
         assumptions.append("s_barrier waits for the other waves of the workgroup: not modelled (0 cycles)")
-    indices = [i for i in range(len(instructions)) if sched.timed[i]]
-    return KernelProfile(table.family, wave_size,
-                         TimingLines(indices, lines, costs, sched.starts, sched.stalls, sched.reasons),
-                         tuple(blocks), loops, whole, occupancy_waves, tuple(assumptions),
+    return KernelProfile(table.family, wave_size, timing_lines, blocks, loops, whole, occupancy_waves,
+                         tuple(assumptions),
                          has_vector_loads=any(c.memory and c.unit == "vmem" and not c.klass.endswith(".store")
-                                              for c in costs))
+                                              for c in distinct))
 
 
 def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_waves: int | None = None,

@@ -24,7 +24,7 @@ class TimingLines(OnDemand[LineTiming]):
 
     __slots__ = ("_indices", "_lines", "_reasons", "_stalls", "_starts", "_statics")
 
-    def __init__(self, indices: list[int], lines: list[int], statics: list[InstructionCosts], starts: array[int],
+    def __init__(self, indices: Sequence[int], lines: list[int], statics: list[InstructionCosts], starts: array[int],
                  stalls: array[int], reasons: list[str]) -> None:
         self._indices, self._lines, self._statics = indices, lines, statics
         self._starts, self._stalls, self._reasons = starts, stalls, reasons

@@ -3,11 +3,14 @@ summaries merge (inner loops times their trip counts) into the region around the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from heapq import nsmallest
+from itertools import chain
 from operator import neg
 
+from isalens import _core
 from isalens.analysis.timing.costs import InstructionCosts
 from isalens.analysis.timing.model import LoopProfile, Work
 from isalens.analysis.timing.schedule import stall_kind
@@ -81,7 +84,62 @@ class Summary:
         self.bytes_global += bytes_global
         self.bytes_lds += bytes_lds
 
-    def add_stall_columns(self, indices: range, stalls: Sequence[int], reasons: Sequence[str],
+    def add_ranges(self, los: Sequence[int], his: Sequence[int], statics: Sequence[InstructionCosts],
+                   by_id: Mapping[int, InstructionCosts], lines: Sequence[int], codes: Sequence[int],
+                   issues: Sequence[int], names: Sequence[str]) -> None:
+        """Add the instructions of each range ``los[k]``..``his[k] - 1`` in order, as :meth:`add_block` of a
+        range of at most :data:`TOP` instructions and ``merge(Summary.of_block(...), 1, stalls=False)`` of a
+        longer one would (``codes``/``issues``: each instruction's unit, as its position in ``names``, and issue
+        cycles; ``by_id``: the costs objects by ``id``): the same values, and the same keys in the same order.
+
+        Issue per unit, flops, FMA and bytes are summed per distinct costs object (instructions of one text share
+        one), times its count, in the order the objects are first met: the same sums as instruction by
+        instruction, and each key first met where it would be. Each unit's lines are summed by the core
+        (:func:`isalens._core.unit_line_sums`) over each run of short ranges; a longer range's are cut to its
+        heaviest first, as ``of_block`` does."""
+        issue, flops = self.issue, self.flops
+        fma = bytes_global = bytes_lds = 0
+        met = Counter(map(id, map(statics.__getitem__, chain.from_iterable(map(range, los, his)))))
+        for key, count in met.items():
+            st = by_id[key]
+            issue[st.unit] = issue.get(st.unit, 0) + st.issue * count
+            w = st.work
+            if w.flops:
+                for k, v in w.flops.items():
+                    flops[k] = flops.get(k, 0) + v * count
+                fma += w.fma * count
+            bytes_global += w.bytes_global * count
+            bytes_lds += w.bytes_lds * count
+        self.fma += fma
+        self.bytes_global += bytes_global
+        self.bytes_lds += bytes_lds
+        # each unit's lines: runs of short ranges summed by the core, a long range's lines cut first, in order
+        by_code: dict[int, dict[int, int]] = {}
+        code_of = {u: c for c, u in enumerate(names)}
+        run_lo: list[int] = []
+        run_hi: list[int] = []
+        for lo, hi in zip(los, his, strict=True):
+            if hi - lo <= TOP:
+                run_lo.append(lo)
+                run_hi.append(hi)
+                continue
+            _core.unit_line_sums(run_lo, run_hi, codes, issues, lines, by_code)
+            run_lo, run_hi = [], []
+            for unit, costs in Summary.of_block(range(lo, hi), statics, lines).unit_lines.items():
+                mine = by_code.setdefault(code_of[unit], {})
+                for ln, c in costs.items():
+                    mine[ln] = mine.get(ln, 0) + c
+        _core.unit_line_sums(run_lo, run_hi, codes, issues, lines, by_code)
+        unit_lines = self.unit_lines
+        for code, per_line in by_code.items():
+            held = unit_lines.get(names[code])
+            if held is None:
+                unit_lines[names[code]] = per_line
+            else:
+                for ln, c in per_line.items():
+                    held[ln] = held.get(ln, 0) + c
+
+    def add_stall_columns(self, indices: Iterable[int], stalls: Sequence[int], reasons: Sequence[str],
                           blockers: Sequence[int], statics: Sequence[InstructionCosts], lines: Sequence[int]) -> None:
         """:meth:`add_stalls` of the records of ``indices`` read from the schedule's columns (blocker -1: none)."""
         for i in indices:

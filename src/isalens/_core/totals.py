@@ -1,0 +1,41 @@
+"""The timing step's per-block sums as columns (the readable reference of the compiled twins): each block's issue
+cycles per unit, and a region's issue cycles per instruction line and unit. Callers pass each instruction's unit
+as a small code (its position in the caller's list of unit names), its issue cycles and its line; nothing here
+knows a unit's name."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+
+__all__ = ["block_issue", "unit_line_sums"]
+
+
+def block_issue(starts: Sequence[int], ends: Sequence[int], codes: Sequence[int], issues: Sequence[int],
+                width: int) -> array[int]:
+    """Block ``b``'s issue cycles on unit code ``u`` at ``[b * width + u]``: the sum of ``issues[i]`` over the
+    instructions ``starts[b] <= i < ends[b]`` whose ``codes[i]`` is ``u`` (a code outside ``0 .. width - 1``
+    counts nowhere)."""
+    out = array("q", bytes(8 * width * len(starts)))
+    for b, (lo, hi) in enumerate(zip(starts, ends, strict=True)):
+        row = b * width
+        for i in range(lo, hi):
+            u = codes[i]
+            if 0 <= u < width:
+                out[row + u] += issues[i]
+    return out
+
+
+def unit_line_sums(starts: Sequence[int], ends: Sequence[int], codes: Sequence[int], issues: Sequence[int],
+                   lines: Sequence[int], out: dict[int, dict[int, int]]) -> dict[int, dict[int, int]]:
+    """Add each instruction's issue cycles of the ranges ``[starts[k], ends[k])``, in range order, to its line's
+    weight in its unit code's dict of ``out`` (a dict made when the code first appears, a line added where it
+    first appears, a line of zero cycles kept); returns ``out``."""
+    for lo, hi in zip(starts, ends, strict=True):
+        for i in range(lo, hi):
+            per_line = out.get(codes[i])
+            if per_line is None:
+                per_line = out[codes[i]] = {}
+            line = lines[i]
+            per_line[line] = per_line.get(line, 0) + issues[i]
+    return out
