@@ -513,3 +513,28 @@ def test_a_call_line_counts_what_is_live_across_it_not_what_the_callee_clobbers(
     assert result.pressure.vgpr.counts[10] == 2
     assert result.pressure.vgpr.peak == 4
     assert result.pressure.vgpr.peak_indices == (6, 7)
+
+
+@pytest.mark.parametrize(("text", "solved_by_link"), [
+    (MODULE, {"helper", "k"}),           # helper: called (its entry is read); k: calls helper (its results)
+    (ARG_FROM_BRANCH, set()),            # one unknown call, nothing calls k: linking needs no solution
+    (WATERFALL, set()),
+])
+def test_analyses_start_from_the_solutions_linking_computed(text: str, solved_by_link: set[str]) -> None:
+    """Linking solves the liveness of a function whose entry or callees' results it needs; the passes start
+    from that solution instead of solving the same function again. Oracle: the CFG and liveness computed from
+    scratch on the linked function (the definition the passes use), equal field by field; a function linking
+    needed no solution for carries none."""
+    from isalens.analysis.cfg import cfg
+    from isalens.analysis.liveness import liveness
+
+    module = isalens.load(text)
+    assert {k.name for k in module.kernels if k.solved is not None} == solved_by_link
+    for k in module.kernels:
+        graph = cfg(k.ir)
+        fresh = liveness(k.ir, graph)
+        assert k.cfg == graph
+        assert k.liveness() == fresh
+        result = k.analyze()
+        assert result.cfg == graph
+        assert result.liveness == fresh

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from isalens import records
 from isalens.analysis.abi import CallingConvention, calling_convention
 from isalens.analysis.cfg import CFG, cfg
-from isalens.analysis.liveness import liveness
+from isalens.analysis.liveness import Liveness, liveness
 from isalens.ir.diagnostics import Diagnostic, Severity
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
@@ -170,11 +170,17 @@ def _own(kernel: Kernel) -> _Usage:
                   bool(touched & special_pair("flat_scratch").mask()), False, False)
 
 
+#: per function name: the linked function, its CFG and its liveness, as linking solved them (:func:`link_liveness`)
+Solved = dict[str, tuple[Kernel, CFG, Liveness]]
+
+
 def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_vgpr_file: bool = False,
-               scratch_descriptor: bool = True, llvm_major: int | None = None) -> Module:
+               scratch_descriptor: bool = True, llvm_major: int | None = None,
+               solved: Solved | None = None) -> Module:
     """``module`` with each function's :class:`CallSummary` filled in, a warning per unknown call, and
     calls and returns given their register effects under the calling convention of LLVM release
-    ``llvm_major`` (the input's producer; None: the default release) (:func:`link_liveness`)."""
+    ``llvm_major`` (the input's producer; None: the default release) (:func:`link_liveness`; ``solved``, when
+    given, receives the CFG and liveness linking computed for the functions as returned)."""
     functions = {k.name: k for k in module.kernels}
     sites = _call_sites(module)
     if not any(sites.values()):
@@ -194,7 +200,7 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
                for k in module.kernels]
     order = [name for name in info]  # post-order: callees before callers
     linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor,
-                                                                       llvm_major))
+                                                                       llvm_major), solved)
     return records.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
 
 
@@ -439,7 +445,8 @@ def _address_pair(ins: Instruction) -> int:
     return regs[0].mask if reg.file is RegFile.VGPR and reg.count == 2 else 0
 
 
-def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention) -> list[Kernel]:
+def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention,
+                  solved: Solved | None = None) -> list[Kernel]:
     """Give calls and returns their register effects, so liveness crosses calls as LLVM's does.
 
     A call to a function of the module reads what the callee has live at its entry plus the scratch
@@ -451,6 +458,10 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
     read after calling it; a function no code here calls directly (called through a pointer, or from
     another file) returns the result registers it sets up before returning. Two rounds settle results
     and entry live-ins (results rarely change live-ins).
+
+    ``solved`` (when given) receives, per function returned, the CFG and liveness solved here for that very
+    function object, when they were: the same solution the analysis passes would compute again (one liveness
+    solution of the 100k lines of ``benchmarks/calls_kernel.py``, about a fifth of its ``livereg``).
     """
     by_name = {k.name: k for k in kernels}
     writes: dict[str, int] = {}
@@ -521,14 +532,24 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
             linked_with[name] = (uses, defs, exit_live)
             linked = _with_effects(k, uses, defs, cc, exit_live, unknown_callers=name not in called)
             current[name] = linked
-            if not k.calls.sites and k.is_kernel:
+            # the solution below gives this function's entry live-ins (read only by its callers) and its callees'
+            # results (only of callees defined here): without either, nothing reads it (a kernel whose calls are
+            # all unknown: one liveness solution of its 100k lines, 0.21 of 1.28 s CPU in benchmarks/calls_kernel.py)
+            if (not k.calls.sites and k.is_kernel) or (
+                    name not in called and not any(callee in by_name and linked.instructions[index].branch
+                                                   is BranchKind.CALL for index, callee in k.calls.sites)):
                 continue
             graph = cfg(linked)
             live = liveness(linked, graph)
+            if solved is not None:
+                solved[name] = (linked, graph, live)
             entry[name] = live.entry & ~linked.reserved
             for index, callee in k.calls.sites:
                 if callee in by_name and linked.instructions[index].branch is BranchKind.CALL:
                     results[callee] = results.get(callee, 0) | (live.live_out[index] & writes[callee] & cc.results)
+    if solved is not None:  # a function linked again after its solution is not the one solved
+        for name in [n for n, (k, _g, _l) in solved.items() if current.get(n) is not k]:
+            del solved[name]
     return [current[k.name] for k in kernels]
 
 

@@ -237,17 +237,23 @@ def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[Ha
         unreachable = set(graph.unreachable)
         defined = [d if b in unreachable else d | undefined_reads for b, d in enumerate(defined)]
         reads = _core.undefined_reads(instructions, starts, ends, defined, calls)
+    last_d = None
+    outside = 0  # ~(last_d | undefined_reads)
     for i, d in reads:
         # read where no write (and no hardware initialisation) can reach along any path; a source half that
         # only feeds a dead result half is not needed. The needed units are some of ``uses``: a read whose
         # undefined units are all known already adds nothing (a kernel that never writes EXEC reads it
-        # undefined at every vector instruction: 77k of 100k in benchmarks/calls_kernel.py)
-        if not instructions[i].uses & ~d & ~undefined_reads:
+        # undefined at every vector instruction: 77k of 100k in benchmarks/calls_kernel.py; reads in a row
+        # share ``d``, the compiled core's one int)
+        if d is not last_d:
+            last_d, outside = d, ~(d | undefined_reads)
+        if not instructions[i].uses & outside:
             continue
         bad = _uses(instructions[i], lanes[i], live_out[i]) & ~d
         for unit in iter_bits(bad & ~undefined_reads):
             undefined_at[unit] = i
         undefined_reads |= bad
+        outside = ~(d | undefined_reads)
     # only a changed set is a new object (the core shares equal neighbours)
     _core.mask_defined(instructions, starts, ends, defined, live_in, live_out)
     for block in graph.blocks:
@@ -284,13 +290,41 @@ def _read_as_inputs(instructions: tuple[Instruction, ...], reads: list[tuple[int
     whose high half was never set) reads the rest as ``undef`` and stays out of liveness.
     """
     inputs: dict[int, int] = {}
+    found = 0  # the units in ``inputs``
+    # per operands tuple (instructions of one text share it): the units of its register operands
+    operand_units: dict[int, int] = {}
+    last_d = None
+    outside = 0  # ~(last_d | found)
     for i, d in reads:  # the instructions reading a unit outside ``d``, in block order
         ins = instructions[i]
+        ops = ins.operands
+        units = operand_units.get(id(ops))
+        if units is None:
+            units = operand_units[id(ops)] = _operand_units(ops)
+        # a unit found here is read (the needed units are some of ``uses``), outside ``d``, in a register
+        # operand and not found yet: a read with none such adds nothing (a kernel that never writes EXEC reads
+        # it undefined, implicitly, at 77k of its 100k lines: benchmarks/calls_kernel.py)
+        if d is not last_d:
+            last_d, outside = d, ~(d | found)
+        if not ins.uses & units & outside:
+            continue
         need = _uses(ins, lanes[i], live_out[i])
-        for op in ins.operands:
+        for op in ops:
             if isinstance(op, RegOperand):
                 read = op.mask & need
                 if read and not read & d:
                     for unit in iter_bits(read):
-                        inputs.setdefault(unit, i)
+                        if unit not in inputs:
+                            inputs[unit] = i
+                            found |= 1 << unit
+                            outside = ~(d | found)
     return inputs
+
+
+def _operand_units(operands: Sequence[object]) -> int:
+    """The units of the register operands among ``operands``."""
+    units = 0
+    for op in operands:
+        if isinstance(op, RegOperand):
+            units |= op.mask
+    return units

@@ -202,9 +202,10 @@ _DEFAULTS = PassOptions()
 
 
 def run(kernel: Kernel, arch: ArchSpec, *, extra: Collection[str] = (), options: PassOptions = _DEFAULTS,
-        leave_out: Collection[str] = ()) -> KernelAnalysis:
+        leave_out: Collection[str] = (), known: Mapping[str, Any] | None = None) -> KernelAnalysis:
     """Run every pass over ``kernel`` (the optional ones only when named in ``extra``; those named in
-    ``leave_out``, a subset of :data:`LEAVABLE`, not at all: their results are empty)."""
+    ``leave_out``, a subset of :data:`LEAVABLE`, not at all: their results are empty; those in ``known``,
+    results already computed for this very kernel (the call linking's CFG and liveness), not again)."""
     unknown = set(extra) - OPTIONAL
     if unknown:
         raise ValueError(f"unknown optional pass(es): {', '.join(sorted(unknown))}")
@@ -219,6 +220,9 @@ def run(kernel: Kernel, arch: ArchSpec, *, extra: Collection[str] = (), options:
             continue
         if name in leave_out:
             done[name] = LEAVABLE[name]()
+            continue
+        if known and name in known:
+            done[name] = known[name]
             continue
         step(f"{kernel.name} ({size}): {name}")
         done[name] = fn(kernel, arch, done, options)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from isalens import records
 from isalens.analysis.abi import llvm_major_of, uses_scratch_descriptor
-from isalens.analysis.calls import link_calls
+from isalens.analysis.calls import Solved, link_calls
 from isalens.analysis.cfg import CFG
 from isalens.analysis.cfg import cfg as build_cfg
 from isalens.analysis.liveness import Liveness
@@ -31,7 +31,7 @@ from isalens.isa import registry
 from isalens.lazyre import LazyPattern
 from isalens.progress import step
 from isalens.reading import max_input_size, read_file
-from isalens.records import dataclass
+from isalens.records import dataclass, field
 
 __all__ = [
     "LoadedKernel", "LoadedModule", "analyze_kernel", "finish_module", "load", "read_file_bytes", "read_input",
@@ -57,6 +57,8 @@ class LoadedKernel:
 
     ir: Kernel
     arch: ArchSpec
+    #: the CFG and liveness already solved for ``ir`` (by the call linking), else None
+    solved: tuple[CFG, Liveness] | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -68,17 +70,18 @@ class LoadedKernel:
 
     @cached_property
     def cfg(self) -> CFG:
-        return build_cfg(self.ir)
+        return self.solved[0] if self.solved is not None else build_cfg(self.ir)
 
     def liveness(self) -> Liveness:
         """Per-instruction live-in/live-out unit sets (frozen)."""
-        return solve_liveness(self.ir, self.cfg)
+        return self.solved[1] if self.solved is not None else solve_liveness(self.ir, self.cfg)
 
     def analyze(self, extra: Collection[str] = (), options: PassOptions = _DEFAULT_PASS_OPTIONS,
                 leave_out: Collection[str] = ()) -> KernelAnalysis:
         """Every analysis pass (frozen results); ``extra`` names optional passes to run too (``stats``),
         ``leave_out`` passes not to run (:data:`~isalens.analysis.pipeline.LEAVABLE`)."""
-        return run(self.ir, self.arch, extra=extra, options=options, leave_out=leave_out)
+        known = {} if self.solved is None else {"cfg": self.solved[0], "liveness": self.solved[1]}
+        return run(self.ir, self.arch, extra=extra, options=options, leave_out=leave_out, known=known)
 
 
 @dataclass(frozen=True)
@@ -87,10 +90,13 @@ class LoadedModule:
 
     ir: Module
     arch: ArchSpec
+    #: the call linking's solutions, per function name (:data:`isalens.analysis.calls.Solved`): a kernel whose
+    #: entry holds that very kernel object starts its passes from them
+    solved: Solved = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def kernels(self) -> tuple[LoadedKernel, ...]:
-        return tuple(LoadedKernel(k, self.arch) for k in self.ir.kernels)
+        return tuple(LoadedKernel(k, self.arch, _solved_for(k, self.solved)) for k in self.ir.kernels)
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -101,6 +107,11 @@ class LoadedModule:
             if kernel.name == name:
                 return kernel
         raise KeyError(name)
+
+
+def _solved_for(kernel: Kernel, solved: Solved) -> tuple[CFG, Liveness] | None:
+    found = solved.get(kernel.name)
+    return (found[1], found[2]) if found is not None and found[0] is kernel else None
 
 
 def with_launch_size(module: LoadedModule, workgroup: tuple[int, int, int]) -> LoadedModule:
@@ -275,13 +286,15 @@ def finish_module(module: Module, spec: ArchSpec, *, declare: Declare | None = N
     module = listing_gaps(module)
     if declare is not None:
         module = records.replace(module, kernels=tuple(declare(k) for k in module.kernels))
+    solved: Solved = {}
     module = link_calls(module, has_flat_address_space=spec.generation >= 7,
                         unified_vgpr_file=spec.unified_vgpr_file,
                         scratch_descriptor=uses_scratch_descriptor(spec.generation, spec.architected_flat_scratch),
-                        llvm_major=llvm_major)
+                        llvm_major=llvm_major, solved=solved)
     if notes:
         module = records.replace(module, diagnostics=(*module.diagnostics, *notes))
-    return LoadedModule(module, spec)
+    # the analysis passes start from what linking solved (kept only for the kernel objects it solved)
+    return LoadedModule(module, spec, solved)
 
 
 def analyze_kernel(kernel: LoadedKernel) -> KernelAnalysis:
