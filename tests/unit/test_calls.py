@@ -538,3 +538,41 @@ def test_analyses_start_from_the_solutions_linking_computed(text: str, solved_by
         result = k.analyze()
         assert result.cfg == graph
         assert result.liveness == fresh
+
+
+TWO_TARGETS = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+\t.text
+\t.type\thelper,@function
+helper:
+\tv_add_f32_e32 v0, v0, v1
+\ts_setpc_b64 s[30:31]
+.Lfunc_end0:
+\t.type\tother,@function
+other:
+\tv_mov_b32_e32 v0, 1.0
+\ts_setpc_b64 s[30:31]
+.Lfunc_end1:
+\t.type\tk,@function
+k:
+\ts_getpc_b64 s[4:5]
+\ts_add_u32 s4, s4, helper@rel32@lo+4
+\ts_addc_u32 s5, s5, helper@rel32@hi+12
+\ts_getpc_b64 s[6:7]
+\ts_add_u32 s6, s6, other@rel32@lo+4
+\ts_addc_u32 s7, s7, other@rel32@hi+12
+\ts_swappc_b64 s[30:31], s[4:5]
+\ts_swappc_b64 s[30:31], s[6:7]
+\ts_swappc_b64 s[30:31], s[4:5]
+\ts_swappc_b64 s[30:31], s[10:11]
+\ts_setpc_b64 s[30:31]
+.Lfunc_end2:
+"""
+
+
+def test_calls_through_different_and_shared_address_pairs() -> None:
+    """k's lines 6-9 call through s[4:5] (helper's address, built at lines 0-2), s[6:7] (other's, lines 3-5),
+    s[4:5] again (the same writer, line 1: helper again) and s[10:11], which nothing here writes (unknown)."""
+    k = isalens.load(TWO_TARGETS).kernel("k")
+    assert k.ir.calls is not None
+    assert k.ir.calls.sites == ((6, "helper"), (7, "other"), (8, "helper"), (9, None))

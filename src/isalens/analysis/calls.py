@@ -19,7 +19,10 @@ A call to itself adds nothing (its own figure is already counted).
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from functools import reduce
+from itertools import compress
+from operator import attrgetter, or_
 
 from isalens import records
 from isalens.analysis.abi import CallingConvention, calling_convention
@@ -36,6 +39,18 @@ _SYMBOL = LazyPattern(r"^([.A-Za-z_$][\w.$]*)@(rel32|gotpcrel32)@lo(?:[+-]\d+)?$
 #: how far back from a call to look for the instructions that build its target address
 _WINDOW = 256
 _FILES = ("v", "a", "s")
+_DEFS = attrgetter("defs")
+_USES = attrgetter("uses")
+_REFERENCED = attrgetter("referenced")
+_BRANCH = attrgetter("branch")
+#: the branches a walk back from a call stops at (:class:`_Writers`)
+_STOPS_WALK = frozenset(BranchKind) - {BranchKind.NONE, BranchKind.CALL}
+
+
+def _union(sets: Iterable[int]) -> int:
+    """The union of unit sets (one C loop: these run over every line of every function, 100k in
+    ``benchmarks/calls_kernel.py``)."""
+    return reduce(or_, sets, 0)
 
 
 def _operand_regs(op: object) -> tuple[RegFile, int, int] | None:
@@ -66,24 +81,28 @@ class _Writers:
     writes of each SGPR asked about and the function's branches are listed once, and an answer is two
     binary searches."""
 
-    __slots__ = ("_branches", "_instructions", "_writes")
+    __slots__ = ("_branches", "_instructions", "_writes", "resolved")
 
     def __init__(self, instructions: Sequence[Instruction]) -> None:
         self._instructions = instructions
         self._branches: list[int] | None = None
         self._writes: dict[int, list[int]] = {}
+        #: per index of the instruction that last wrote a call's address register (-1: none found), the
+        #: function that address leads to (:func:`_resolve`)
+        self.resolved: dict[int, str | None] = {}
 
     def before(self, before: int, sgpr: int) -> Instruction | None:
         """The writer of ``sgpr`` closest before line ``before`` in the same straight-line code and within
         the window, or None."""
         instructions = self._instructions
         if self._branches is None:
-            self._branches = [i for i, ins in enumerate(instructions)
-                              if ins.branch is not BranchKind.NONE and ins.branch is not BranchKind.CALL]
+            self._branches = list(compress(range(len(instructions)),
+                                           map(_STOPS_WALK.__contains__, map(_BRANCH, instructions))))
         writes = self._writes.get(sgpr)
         if writes is None:
             mask = Reg(RegFile.SGPR, sgpr).mask()
-            writes = self._writes[sgpr] = [i for i, ins in enumerate(instructions) if ins.defs & mask]
+            writes = self._writes[sgpr] = list(compress(range(len(instructions)),
+                                                        map(mask.__and__, map(_DEFS, instructions))))
         lowest = max(before - _WINDOW, 0)  # the walk's last line
         k = bisect_left(writes, before)
         written = writes[k - 1] if k else -1
@@ -101,8 +120,20 @@ def _resolve(kernel: Kernel, ins: Instruction, by_address: dict[int, str], write
     pair = _address_register(ins)
     if pair is None:
         return None
-    instructions = kernel.instructions
     writer = writers.before(ins.index, pair)
+    # the rest depends on the writer alone: calls whose address one instruction wrote share its answer (the
+    # 16,830 unknown calls of benchmarks/calls_kernel.py go through one pair set up at the top)
+    key = -1 if writer is None else writer.index
+    if key in writers.resolved:
+        return writers.resolved[key]
+    found = writers.resolved[key] = _target_of(kernel, writer, by_address, writers)
+    return found
+
+
+def _target_of(kernel: Kernel, writer: Instruction | None, by_address: dict[int, str],
+               writers: _Writers) -> str | None:
+    """The function the address ``writer`` put into a call's SGPR pair leads to, or None."""
+    instructions = kernel.instructions
     if writer is not None and writer.mnemonic.startswith("s_load_dwordx2"):
         # a GOT entry: the address of the entry is built the same way as a direct target
         base = next((r for op in writer.operands[1:] if (r := _operand_regs(op)) is not None), None)
@@ -156,11 +187,9 @@ class _Usage:
 
 
 def _own(kernel: Kernel) -> _Usage:
-    referenced = 0
-    touched = 0
-    for ins in kernel.instructions:
-        referenced |= ins.referenced
-        touched |= ins.defs | ins.uses | ins.referenced
+    instructions = kernel.instructions
+    referenced = _union(map(_REFERENCED, instructions))
+    touched = _union(map(_DEFS, instructions)) | _union(map(_USES, instructions)) | referenced
     counts = {
         "v": highest_register(referenced, RegFile.VGPR) + 1,
         "a": highest_register(referenced, RegFile.AGPR) + 1,
@@ -466,9 +495,7 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
     by_name = {k.name: k for k in kernels}
     writes: dict[str, int] = {}
     for k in kernels:
-        w = 0
-        for ins in k.instructions:
-            w |= ins.defs
+        w = _union(map(_DEFS, k.instructions))
         writes[k.name] = w & ~cc.callee_saved if not k.is_kernel else w
     # what a call may write: the callee's writes and its callees' (fixpoint over recursive cycles)
     changed = True
@@ -554,10 +581,7 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
 
 
 def _all_registers(kernel: Kernel) -> int:
-    touched = 0
-    for ins in kernel.instructions:
-        touched |= ins.referenced
-    return touched
+    return _union(map(_REFERENCED, kernel.instructions))
 
 
 #: register-to-register moves: how LLVM puts a value into an argument register (a COPY before the call)
@@ -642,9 +666,7 @@ def _inputs_in_place(kernel: Kernel, cc: CallingConvention) -> int:
     them untouched. In a kernel, hardware-loaded inputs (llc-19: ``implicit killed $sgpr4_sgpr5``, the
     dispatch ptr a kernel with a private segment buffer receives in s[4:5]); in a function, the workitem ids
     it received in v31 (``implicit $vgpr31``)."""
-    written = 0
-    for ins in kernel.instructions:
-        written |= ins.defs
+    written = _union(map(_DEFS, kernel.instructions))
     if not kernel.is_kernel:
         return cc.function_passes & ~written
     mask = 0
