@@ -31,6 +31,9 @@ NOT_IMPORTED = (
     "importlib.resources", "tempfile", "zipfile", "difflib",
     # argparse's formatter imports shutil (and with it bz2, lzma) for the terminal width: cli.examples.Formatter
     "shutil", "bz2", "lzma",
+    # the run's classes are isalens.records and its small document is written without orjson (importing orjson
+    # imports dataclasses, json, uuid, datetime, platform; dataclasses imports inspect, ast, dis)
+    "dataclasses", "inspect", "orjson", "uuid", "platform",
 )
 
 

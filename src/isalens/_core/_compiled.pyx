@@ -667,11 +667,15 @@ def mask_defined(instructions, starts, ends, defined, list live_in, list live_ou
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
 from libc.stdlib cimport realloc
 
-import orjson as _orjson
-
 from isalens._core import listing as _listing
 
-cdef object _JSON_OPTIONS = _orjson.OPT_SORT_KEYS | _orjson.OPT_NON_STR_KEYS
+
+cdef object _orjson_dumps(object value):
+    """``orjson.dumps`` with sorted keys, orjson imported on first use (its import costs a small run ~20 ms and
+    most listings have no source objects)."""
+    import orjson
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
 cdef const char* _HEX = b"0123456789abcdef"
 
 
@@ -852,7 +856,7 @@ cdef str _text(_Columns c, Py_ssize_t start, Py_ssize_t stop):
                 if src is not None:
                     where = objects.get(id(src))
                     if where is None:
-                        where = objects[id(src)] = _orjson.dumps(source_dict(src), option=_JSON_OPTIONS)
+                        where = objects[id(src)] = _orjson_dumps(source_dict(src))
             labels = b"[]"
             if i in labels_at:
                 labels = _str_list(labels_at[i])

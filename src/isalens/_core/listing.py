@@ -14,13 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
-import orjson
-
 __all__ = ["LINE_CHUNK", "LineColumns", "LineFacts", "line_objects", "line_objects_json", "line_objects_text"]
 
 #: line objects per chunk of text (a million-line listing is never one string)
 LINE_CHUNK = 4096
-_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
 class LineFacts(Protocol):
@@ -85,7 +82,9 @@ def line_objects(cols: LineColumns, start: int, stop: int) -> Iterator[dict[str,
 
 def line_objects_text(cols: LineColumns, start: int, stop: int) -> str:
     """The line objects of ``start`` .. ``stop - 1`` as JSON text joined by commas (no brackets)."""
-    return orjson.dumps(list(line_objects(cols, start, stop)), option=_OPTIONS).decode("utf-8")[1:-1]
+    import orjson  # here: importing it costs a small run ~20 ms, and the compiled core writes this text itself
+    options = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    return orjson.dumps(list(line_objects(cols, start, stop)), option=options).decode("utf-8")[1:-1]
 
 
 def line_objects_json(cols: LineColumns) -> Iterator[str]:

@@ -11,14 +11,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from isalens import tomlcache
+from isalens import records, tomlcache
 from isalens.arch.model import ArchSpec
 
 #: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
 #: pulls in tempfile, shutil and zipfile, a few milliseconds of every run's start-up)
 _DATA = Path(__file__).parent / "data"
 
-_FIELDS = set(ArchSpec.__dataclass_fields__)
+_FIELDS = {f.name for f in records.fields(ArchSpec)}
 
 
 class UnknownArchError(KeyError):

@@ -14,8 +14,7 @@ symbols' sizes); the listing shows neither, so:
 
 from __future__ import annotations
 
-import dataclasses
-
+from isalens import records
 from isalens.ir.instruction import BranchKind, Instruction
 from isalens.ir.program import Kernel, Module
 
@@ -32,7 +31,7 @@ def listing_gaps(module: Module) -> Module:
     kernels = tuple(_without_padding(_callee_or_kernel(k)) for k in module.kernels)
     if all(new is old for new, old in zip(kernels, module.kernels, strict=True)):
         return module
-    return dataclasses.replace(module, kernels=kernels)
+    return records.replace(module, kernels=kernels)
 
 
 def _callee_or_kernel(kernel: Kernel) -> Kernel:
@@ -40,7 +39,7 @@ def _callee_or_kernel(kernel: Kernel) -> Kernel:
         return kernel
     names = {ins.mnemonic for ins in kernel.instructions}
     if "s_setpc_b64" in names and "s_endpgm" not in names:
-        return dataclasses.replace(kernel, is_kernel=False)
+        return records.replace(kernel, is_kernel=False)
     return kernel
 
 
@@ -61,6 +60,6 @@ def _without_padding(kernel: Kernel) -> Kernel:
         return kernel
     source = kernel.source
     if len(source.locs) > end:
-        source = dataclasses.replace(source, locs=source.locs[:end])
-    return dataclasses.replace(kernel, instructions=code[:end], source=source,
+        source = records.replace(source, locs=source.locs[:end])
+    return records.replace(kernel, instructions=code[:end], source=source,
                                block_starts={n: i for n, i in kernel.block_starts.items() if i < end})

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import bisect
-import dataclasses
 from collections.abc import Mapping
 
+from isalens import records
 from isalens.ir.program import KernelFacts, Module, TargetInfo
 from isalens.isa.amdgcn import debuginfo, dialects
 from isalens.isa.amdgcn.drafts import ReadResult
@@ -91,11 +91,11 @@ def with_source_lines(module: Module, text: str) -> Module:
         first, last = k.instructions[0].line, k.instructions[-1].line
         i = bisect.bisect_left(ends, first)
         after = ends[i - 1] if i else 0
-        own = dataclasses.replace(directives, values=tuple(
+        own = records.replace(directives, values=tuple(
             values[bisect.bisect_right(value_lines, after):bisect.bisect_right(value_lines, last)]))
         dropped = debuginfo.unheld_values(k, own.values, after)
         unheld += dropped
         kernels.append(debuginfo.attach(k, own, after, frozenset(line for line, _ in dropped)))
-    notes = debuginfo.problems_as_diagnostics(dataclasses.replace(directives, problems=(
+    notes = debuginfo.problems_as_diagnostics(records.replace(directives, problems=(
         *directives.problems, *unheld)), module.file)
-    return dataclasses.replace(module, kernels=tuple(kernels), diagnostics=(*module.diagnostics, *notes))
+    return records.replace(module, kernels=tuple(kernels), diagnostics=(*module.diagnostics, *notes))

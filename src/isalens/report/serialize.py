@@ -1,20 +1,21 @@
 """JSON text from report dicts: compact and fast by default (orjson), indented for people with ``pretty``.
 
-Keys are sorted and there are no timestamps, so the same input always gives the same bytes.
+Keys are sorted and there are no timestamps, so the same input always gives the same bytes. A small compact
+document (a small kernel's report: its line listing is written by the core) is written here in Python, byte
+for byte as orjson writes it, and orjson is imported only for the others: its import costs a small run ~20 ms.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from json.encoder import encode_basestring as _encode_str
 from json.encoder import encode_basestring_ascii
+from types import ModuleType
 from typing import Any, Protocol
 
-import orjson
+__all__ = ["Streamed", "dumps", "float_text", "write", "write_rows"]
 
-__all__ = ["Streamed", "dumps", "write", "write_rows"]
-
-_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 #: values serialised per orjson call when a list is streamed
 _CHUNK = 4096
 
@@ -42,6 +43,16 @@ def array(items: Iterable[Any], make: Callable[[Any], Any], *, stream: bool) -> 
     return Streamed(items, make) if stream else [make(x) for x in items]
 
 
+def _orjson() -> ModuleType:
+    """orjson, imported when a document is not small (:func:`_small_text`)."""
+    import orjson
+    return orjson
+
+
+def _options(orjson: Any) -> int:
+    return orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS  # type: ignore[no-any-return]
+
+
 def _as_list(obj: Any) -> Any:
     if isinstance(obj, Streamed):
         return list(obj)
@@ -59,8 +70,15 @@ def dumps(doc: Any, *, pretty: bool = False, indent: int | None = None, sort_key
     """
     if indent is not None:
         return json.dumps(doc, indent=indent, sort_keys=sort_keys, default=default or _as_list) + "\n"
-    option = (_OPTIONS if sort_keys else orjson.OPT_NON_STR_KEYS) | (orjson.OPT_INDENT_2 if pretty else 0)
-    return orjson.dumps(doc, default=default or _as_list, option=option).decode("utf-8") + "\n"
+    if sort_keys and not pretty:
+        try:
+            return _small_text(doc, default or _as_list) + "\n"
+        except _NotSmall:
+            pass
+    orjson = _orjson()
+    option = (_options(orjson) if sort_keys else orjson.OPT_NON_STR_KEYS) | (orjson.OPT_INDENT_2 if pretty else 0)
+    text: str = orjson.dumps(doc, default=default or _as_list, option=option).decode("utf-8")
+    return text + "\n"
 
 
 class Writer(Protocol):
@@ -83,7 +101,11 @@ def write(doc: Any, out: Writer, *, pretty: bool = False, end: str = "\n") -> No
             return f"\x00{len(streams) - 1}\x00"  # a string no report holds: orjson writes it as "\u0000N\u0000"
         raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
 
-    text = orjson.dumps(doc, default=mark, option=_OPTIONS).decode("utf-8")
+    try:
+        text = _small_text(doc, mark)
+    except _NotSmall:
+        streams.clear()  # marked again by orjson
+        text = _orjson().dumps(doc, default=mark, option=_options(_orjson())).decode("utf-8")
     for n, stream in enumerate(streams):
         head, text = text.split(f'"\\u0000{n}\\u0000"', 1)
         out.write(head)
@@ -100,12 +122,24 @@ def write(doc: Any, out: Writer, *, pretty: bool = False, end: str = "\n") -> No
         for item in stream:
             chunk.append(item)
             if len(chunk) == _CHUNK:
-                out.write(("" if first else ",") + orjson.dumps(chunk, option=_OPTIONS).decode("utf-8")[1:-1])
+                out.write(("" if first else ",") + _chunk_text(chunk, small=False))
                 first, chunk = False, []
-        if chunk:
-            out.write(("" if first else ",") + orjson.dumps(chunk, option=_OPTIONS).decode("utf-8")[1:-1])
+        if chunk:  # a stream of fewer items than a chunk may be small
+            out.write(("" if first else ",") + _chunk_text(chunk, small=first))
         out.write("]")
     out.write(text + end)
+
+
+def _chunk_text(chunk: list[Any], *, small: bool) -> str:
+    """A chunk of a streamed array's items as JSON text without its brackets."""
+    if small:
+        try:
+            return _small_text(chunk, _as_list)[1:-1]
+        except _NotSmall:
+            pass
+    orjson = _orjson()
+    text: str = orjson.dumps(chunk, option=_options(orjson)).decode("utf-8")
+    return text[1:-1]
 
 
 def _float_text(value: float) -> str:
@@ -155,3 +189,108 @@ def write_rows(names: Sequence[str], rows: Iterable[Sequence[Any]], out: Writer)
         out.write(("[\n " if first else ",\n ") + _row_object(keys, row))
         first = False
     out.write("[]\n" if first else "\n]\n")
+
+
+# --- small documents without orjson: importing orjson imports dataclasses (with inspect), json, uuid, datetime
+# and platform, ~20 ms of a small run's ~0.15 s (docs/performance.md, nineteenth session); a small document is
+# written here byte for byte as orjson writes it with OPT_SORT_KEYS (tests/property/test_json_small.py proves
+# floats, strings and ints against orjson itself), anything else by orjson ---
+
+#: values (of any kind) a document may hold to be written here; a larger one is orjson's (its import is then
+#: small against the writing)
+_SMALL_VALUES = 50_000
+#: orjson's own nesting limit (it refuses deeper documents)
+_MAX_DEPTH = 254
+
+
+class _NotSmall(Exception):
+    """The document holds something :func:`_small_text` does not write as orjson would: orjson writes it."""
+
+
+def float_text(value: float) -> str:
+    """A float as orjson writes it: ``repr`` but for exponents -5 written out (``0.000025``) and negative
+    exponents without leading zeros (``1e-7``); NaN and the infinities ``null``."""
+    if value != value or value in (_INF, -_INF):
+        return "null"
+    text = float.__repr__(value)
+    if "e-0" in text:
+        text = text.replace("e-0", "e-")
+        if text.endswith("e-5"):  # 2.5e-05 -> 0.000025
+            mantissa = text[:-3]
+            sign = "-" if mantissa[0] == "-" else ""
+            text = f"{sign}0.0000{mantissa.lstrip('-').replace('.', '')}"
+    return text
+
+
+_INF = float("inf")
+_I64_MIN, _U64_MAX = -(1 << 63), (1 << 64) - 1
+
+
+def _small_text(doc: Any, default: Callable[[Any], Any]) -> str:
+    """``doc`` as compact JSON with sorted keys, as ``orjson.dumps(doc, default=default, option=_OPTIONS)``
+    writes it, or :class:`_NotSmall`. ``default`` is asked for :class:`Streamed` values only."""
+    parts: list[str] = []
+    _put(doc, 0, parts.append, [_SMALL_VALUES], default)
+    text = "".join(parts)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: orjson refuses it, with its own message
+        raise _NotSmall from None
+    return text
+
+
+def _put(value: Any, depth: int, add: Callable[[str], None], budget: list[int],
+         default: Callable[[Any], Any]) -> None:
+    """``value``'s JSON text to ``add``; ``budget[0]`` the values still allowed. A function of the module, not a
+    closure in :func:`_small_text`: a recursive closure is a reference cycle, which would keep ``default`` (and
+    through it a document's streamed items) alive until the cyclic collector runs, and the CLI pauses it."""
+    kind = type(value)
+    if kind is str:
+        add(_encode_str(value))
+    elif kind is int:
+        if not _I64_MIN <= value <= _U64_MAX:
+            raise _NotSmall
+        add(int.__repr__(value))
+    elif kind is float:
+        add(float_text(value))
+    elif value is None:
+        add("null")
+    elif kind is bool:
+        add("true" if value else "false")
+    elif kind is dict:
+        if depth > _MAX_DEPTH:
+            raise _NotSmall
+        budget[0] -= len(value)
+        if budget[0] < 0:
+            raise _NotSmall
+        if not value:
+            add("{}")
+            return
+        for key in value:
+            if type(key) is not str:
+                raise _NotSmall
+        first = True
+        for key in sorted(value):
+            add(("{" if first else ",") + _encode_str(key) + ":")
+            first = False
+            _put(value[key], depth + 1, add, budget, default)
+        add("}")
+    elif kind is list or kind is tuple:
+        if depth > _MAX_DEPTH:
+            raise _NotSmall
+        budget[0] -= len(value)
+        if budget[0] < 0:
+            raise _NotSmall
+        if not value:
+            add("[]")
+            return
+        first = True
+        for item in value:
+            add("[" if first else ",")
+            first = False
+            _put(item, depth + 1, add, budget, default)
+        add("]")
+    elif kind is Streamed:
+        _put(default(value), depth, add, budget, default)
+    else:
+        raise _NotSmall

@@ -4,13 +4,12 @@ the wave size it runs at."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from isalens.errors import ParseError
 from isalens.ir.program import DeclaredResources, TargetInfo
 from isalens.ir.registers import Reg, RegFile
 from isalens.isa.amdgcn.drafts import Draft
 from isalens.lazyre import LazyPattern
+from isalens.records import fields as record_fields
 
 _WAVE32_HINT = LazyPattern(r"\b(?:vcc_lo|exec_lo|s_\w+_saveexec_b32|s_\w+_wrexec_b32)\b")
 _WAVE64_HINT = LazyPattern(r"\b(?:s_\w+_saveexec_b64|s_\w+_wrexec_b64)\b|\bexec\b(?!_)")
@@ -153,7 +152,7 @@ _U32 = (1 << 32) - 1
 def _check_ranges(figures: DeclaredResources, draft: Draft, file: str) -> None:
     """One message for a declared figure no code object can hold (found by tools/fuzz.py: a 68-bit
     ``.vgpr_count`` reached the JSON writer, which holds 64-bit integers only)."""
-    for field in dataclasses.fields(figures):
+    for field in record_fields(figures):
         value = getattr(figures, field.name)
         # a count, or a tuple of them (the workgroup size); the raw text pairs are strings
         for item in value if isinstance(value, tuple) else (value,):

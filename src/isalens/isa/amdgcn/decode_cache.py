@@ -33,7 +33,6 @@ fingerprint; a run that writes removes files of other fingerprints unwritten for
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import hashlib
 import io
 import os
@@ -45,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from isalens.cachefile import cache_directory, owned_by_user, write_file
+from isalens.records import fields as record_fields
+from isalens.records import is_record
 from isalens.version import __version__
 
 _MAGIC = b"isalens-decoded-4\n"
@@ -436,8 +437,13 @@ _PLAIN: dict[type, tuple[str, ...] | None] = {}
 def _plain_fields(cls: type) -> tuple[str, ...] | None:
     """The field names of a dataclass whose generated ``__init__`` takes exactly its fields in order and does
     nothing else (no ``__post_init__``, no init-only or non-init field), else None."""
-    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
+    if hasattr(cls, "__post_init__"):
         return None
+    if is_record(cls):  # isalens.records: its __init__ takes the fields in order when each is in it
+        return cls.__record_names__ if all(f.init for f in record_fields(cls)) else None  # type: ignore[attr-defined]
+    if not isinstance(cls.__dict__.get("__dataclass_fields__"), dict):  # not a dataclass (asked without importing it)
+        return None
+    import dataclasses
     init = cls.__dict__.get("__init__")
     code = getattr(init, "__code__", None)
     if code is None or code.co_filename != "<string>":  # not written by dataclasses (a hand-written __init__)
