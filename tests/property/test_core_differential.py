@@ -1060,3 +1060,18 @@ def test_totals_example() -> None:
         assert list(impl.block_issue([0, 2], [2, 4], codes, issues, 2)) == [1, 2, 4, 0]
         out = impl.unit_line_sums([0, 2], [2, 4], codes, issues, lines, {})
         assert [(c, list(d.items())) for c, d in out.items()] == [(0, [(5, 5)]), (1, [(6, 2)]), (2, [(7, 8)])]
+
+
+def test_release_costs_then_schedule_again() -> None:
+    """The costs the compiled schedule keeps are forgotten (the timing step releases them after a kernel): the
+    next call reads them again and gives the reference's answer, as after a new kernel."""
+    write = Costs("valu", 1, 4, (), (5,), (), (), "", False, False, Timing(()))
+    read = Costs("valu", 1, 4, (5,), (), (), (), "", False, False, Timing(()))
+    statics = [write, read, write, read]
+    expected = schedule.block_schedules([0, 2], [2, 4], statics, 1, False)
+    assert compiled.block_schedules([0, 2], [2, 4], statics, 1, False) == expected
+    compiled.release_costs()
+    schedule.release_costs()
+    assert compiled.block_schedules([0, 2], [2, 4], statics, 1, False) == expected
+    assert compiled.schedule_passes([0, 1], statics, 1, False, 2) == schedule.schedule_passes([0, 1], statics, 1,
+                                                                                                False, 2)

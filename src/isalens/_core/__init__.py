@@ -33,7 +33,8 @@ __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "F
            "control_flow", "encoded_rows",
            "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
            "mask_defined",
-           "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs", "rows_masked",
+           "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs",
+           "release_costs", "rows_masked",
            "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "unit_line_sums", "value_lines"]
 
 
@@ -53,7 +54,7 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # dec3 (twentieth session): a disassembly's lines of texts decoded before
              "encoded_rows",
              # time4 (twentieth session): the timing step's per-block sums as columns
-             "block_issue", "unit_line_sums")
+             "block_issue", "unit_line_sums", "release_costs")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -123,6 +124,7 @@ if _native is None:
     # time4 (twentieth session): the timing step's per-block sums as columns
     block_issue = totals.block_issue
     unit_line_sums = totals.unit_line_sums
+    release_costs = schedule.release_costs
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -154,3 +156,4 @@ else:
     # time4 (twentieth session): the timing step's per-block sums as columns
     block_issue = _native.block_issue
     unit_line_sums = _native.unit_line_sums
+    release_costs = _native.release_costs

@@ -2745,3 +2745,9 @@ def unit_line_sums(starts, ends, codes, issues, lines, out):
             had = per_line.get(line)
             per_line[line] = (0 if had is None else had) + issue_l[i]
     return out
+
+
+def release_costs():
+    """See :func:`isalens._core.schedule.release_costs`."""
+    global _last_costs
+    _last_costs = None

@@ -152,3 +152,9 @@ def block_schedules(starts: Sequence[int], ends: Sequence[int], statics: Sequenc
             blocker_of[i] = -1 if blocker is None else blocker
         lengths.append(length)
     return start_of, stall_of, reason_of, blocker_of, lengths
+
+
+def release_costs() -> None:
+    """Forget the costs the compiled schedule keeps in C arrays for the next block of the same kernel (the timing
+    step calls it once a kernel's schedules are made: a 1M-instruction kernel's arrays would stay until the next
+    kernel's). The reference keeps nothing."""

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from isalens.analysis.cfg import CFG
+from isalens.analysis.cfg import CFG, Block
 from isalens.ir.instruction import Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
@@ -68,6 +69,26 @@ class BlockStats:
     loop_depth: int
     code_bytes: int
     classes: dict[str, int]
+
+
+class BlockStatsRows(OnDemand[BlockStats]):
+    """The blocks' rows made when read: each block's bounds from the CFG, its loop depth, code bytes and the
+    number of its class count among the distinct ones (blocks repeat their sequences of classes; a 1M-instruction
+    kernel's 250,000 blocks would otherwise keep a record and a dict each)."""
+
+    __slots__ = ("_blocks", "_counts", "_depths", "_sizes", "_which")
+
+    def __init__(self, blocks: Sequence[Block], depths: Sequence[int], sizes: Sequence[int], which: Sequence[int],
+                 counts: Sequence[dict[str, int]]) -> None:
+        self._blocks, self._depths, self._sizes, self._which, self._counts = blocks, depths, sizes, which, counts
+
+    def __len__(self) -> int:
+        return len(self._blocks)
+
+    def _item(self, k: int) -> BlockStats:
+        block = self._blocks[k]
+        return BlockStats(block.index, block.start, block.end, self._depths[block.index], self._sizes[k],
+                          dict(self._counts[self._which[k]]))
 
 
 class LineStats(NamedTuple):
@@ -135,7 +156,7 @@ class KernelStats:
     #: counts weighted by ``loop_weight ** depth`` (an assumed trip count per loop level)
     classes_weighted: dict[str, int]
     loop_weight: int
-    blocks: tuple[BlockStats, ...]
+    blocks: Sequence[BlockStats]
     #: modifier groups (sdwa, dpp, op_sel, source, output) -> modifier text -> count
     modifiers: dict[str, dict[str, int]]
     #: literal / inline / sgpr source operand counts
@@ -451,18 +472,23 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
             lds[ins.mnemonic] += 1
             accesses.append(_lds_access(ins, fact, affine.get(ins.index, {}), wave))
 
-    blocks = []
     klass = [f.klass for f in facts]
     size = [f.size for f in facts]
-    # a kernel's blocks repeat their sequences of classes: count each distinct one once (a copy per block)
-    counted: dict[tuple[str, ...], dict[str, int]] = {}
+    # a kernel's blocks repeat their sequences of classes: count each distinct one once, each block holding the
+    # number of its count (its row made when read, with a copy of the count: BlockStatsRows)
+    counted: dict[tuple[str, ...], int] = {}
+    distinct: list[dict[str, int]] = []
+    which = array("i")
+    sizes = array("q")
     for block in graph.blocks:
         seq = tuple(klass[block.start:block.end])
-        by_class = counted.get(seq)
-        if by_class is None:
-            by_class = counted[seq] = dict(sorted(Counter(seq).items()))
-        blocks.append(BlockStats(block.index, block.start, block.end, graph.loop_depth[block.index],
-                                 sum(size[block.start:block.end]), dict(by_class)))
+        at = counted.get(seq)
+        if at is None:
+            at = counted[seq] = len(distinct)
+            distinct.append(dict(sorted(Counter(seq).items())))
+        which.append(at)
+        sizes.append(sum(size[block.start:block.end]))
+    blocks = BlockStatsRows(graph.blocks, graph.loop_depth, sizes, which, distinct)
     reads = [a for a in accesses if a.form.startswith("read")]
     writes = [a for a in accesses if a.form.startswith("write")]
     totals = {
@@ -477,7 +503,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
         name=kernel.name, instructions=len(kernel.instructions), code_bytes=code,
         code_bytes_exact=all(f.exact for f in facts), classes=dict(sorted(classes.items())),
         classes_by_loop_depth={d: dict(sorted(c.items())) for d, c in sorted(by_depth.items())},
-        classes_weighted=dict(sorted(weighted.items())), loop_weight=loop_weight, blocks=tuple(blocks),
+        classes_weighted=dict(sorted(weighted.items())), loop_weight=loop_weight, blocks=blocks,
         modifiers={g: dict(sorted(c.items())) for g, c in sorted(modifiers.items())},
         constants=dict(sorted(constants.items())), literal_values=dict(literal_values.most_common()),
         lds=dict(sorted(lds.items())), lds_accesses=tuple(accesses), lds_totals=totals,

@@ -237,6 +237,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
         _region(k, lp.blocks, lp.header)
     loops = tuple(k.regions[lp.header] for lp in sorted(cfg.loops, key=lambda lp: cfg.blocks[lp.header].start))
     whole = _region(k, None, None)
+    _core.release_costs()  # no later schedule of this kernel's costs
     distinct = k.by_id.values()  # the kernel's costs objects, each once (instructions of one text share one)
     if any(c.barrier for c in distinct):
         assumptions.append("s_barrier waits for the other waves of the workgroup: not modelled (0 cycles)")
