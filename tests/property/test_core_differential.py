@@ -1075,3 +1075,50 @@ def test_release_costs_then_schedule_again() -> None:
     assert compiled.block_schedules([0, 2], [2, 4], statics, 1, False) == expected
     assert compiled.schedule_passes([0, 1], statics, 1, False, 2) == schedule.schedule_passes([0, 1], statics, 1,
                                                                                                 False, 2)
+class Drafted(NamedTuple):
+    """What ``draft_rows`` makes of a row (``DraftInstruction``'s four fields)."""
+
+    line: int
+    text: str
+    address: int
+    words: tuple[int, ...]
+
+
+@st.composite
+def listing_rows(draw: st.DrawFn) -> tuple[list[Any], int, int | None]:
+    """A block's rows: ``None`` (a ``...`` line) or ``(address, entry)`` with entry ``(decoded, text, reads
+    back, words, branches, size, note)``, addresses rising, mostly reading back; a first line and an end (or
+    none) somewhere among the addresses."""
+    rows: list[Any] = []
+    address = draw(st.integers(0, 1 << 40))
+    for _ in range(draw(st.integers(0, 25))):
+        if draw(st.integers(0, 7)) == 0:
+            rows.append(None)
+            continue
+        words = tuple(draw(st.lists(st.integers(0, (1 << 32) - 1), min_size=1, max_size=3)))
+        entry = (None, draw(_TEXTS), draw(st.integers(0, 12)) > 0, words, draw(st.booleans()), len(words), "")
+        rows.append((address, entry))
+        address += 4 * len(words) + 4 * draw(st.integers(0, 3))
+    end = draw(st.none() | st.integers(0, address + 8))
+    return rows, draw(st.integers(0, 1 << 48)), end  # a line number (the compiled loop counts in a C integer)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(listing_rows())
+def test_draft_rows_same_drafts(case: tuple[list[Any], int, int | None]) -> None:
+    rows, line, end = case
+    want_items: list[Any] = []
+    want_branches: list[tuple[int, int]] = []
+    got_items: list[Any] = []
+    got_branches: list[tuple[int, int]] = []
+    want = words.draft_rows(rows, line, end, Drafted, want_items, want_branches)
+    assert compiled.draft_rows(rows, line, end, Drafted, got_items, got_branches) == want
+    assert (got_items, got_branches) == (want_items, want_branches)
+    # and the reference keeps its word, counted here row by row: each row is a line; the rows before ``end``
+    # are made, a branch also named, until one that does not read back
+    made = [(line + 1 + k, row) for k, row in enumerate(rows) if row is not None and (end is None or row[0] < end)]
+    stop = next((i for i, (_, row) in enumerate(made) if not row[1][2]), None)
+    kept = made if stop is None else made[:stop]
+    assert want == (-1 if stop is not None else line + len(rows))
+    assert want_items == [Drafted(n, row[1][1], row[0], row[1][3]) for n, row in kept]
+    assert want_branches == [(row[0], row[1][3][0]) for _, row in kept if row[1][4]]

@@ -30,7 +30,7 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
            "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_issue",
            "block_schedules", "block_unions", "cached_runs",
-           "control_flow", "encoded_rows",
+           "control_flow", "draft_rows", "encoded_rows",
            "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
            "mask_defined",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs",
@@ -54,7 +54,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # dec3 (twentieth session): a disassembly's lines of texts decoded before
              "encoded_rows",
              # time4 (twentieth session): the timing step's per-block sums as columns
-             "block_issue", "unit_line_sums", "release_costs")
+             "block_issue", "unit_line_sums", "release_costs",
+             # dec3 (twentieth session): the listing's rows as the reader's drafts
+             "draft_rows")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -125,6 +127,8 @@ if _native is None:
     block_issue = totals.block_issue
     unit_line_sums = totals.unit_line_sums
     release_costs = schedule.release_costs
+    # dec3 (twentieth session): the listing's rows as the reader's drafts
+    draft_rows = words.draft_rows
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -157,3 +161,5 @@ else:
     block_issue = _native.block_issue
     unit_line_sums = _native.unit_line_sums
     release_costs = _native.release_costs
+    # dec3 (twentieth session): the listing's rows as the reader's drafts
+    draft_rows = _native.draft_rows

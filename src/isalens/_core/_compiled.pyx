@@ -2751,3 +2751,29 @@ def release_costs():
     """See :func:`isalens._core.schedule.release_costs`."""
     global _last_costs
     _last_costs = None
+# --- dec3 (twentieth session): the listing's rows as the reader's drafts (reference:
+# --- isalens._core.words.draft_rows) --------------------------------------------------------------------------------
+
+def draft_rows(list rows, Py_ssize_t line, end, make, list items, list branches):
+    """See :func:`isalens._core.words.draft_rows`: the same drafts and branches, the rows read in C."""
+    cdef Py_ssize_t k, n = len(rows)
+    cdef object row, address, entry, words
+    cdef tuple pair, e
+    for k in range(n):
+        line += 1
+        row = rows[k]
+        if row is None:
+            continue
+        pair = <tuple?>row
+        address = pair[0]
+        entry = pair[1]
+        if end is not None and address >= end:
+            continue
+        e = <tuple?>entry
+        if not e[2]:
+            return -1
+        words = e[3]
+        items.append(make(line, e[1], address, words))
+        if e[4]:
+            branches.append((address, words[0]))
+    return line

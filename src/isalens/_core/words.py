@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["cached_runs"]
+__all__ = ["cached_runs", "draft_rows"]
 
 
 def cached_runs(words: Sequence[int], index: int, stop: int, base: int, one: Mapping[int, Any],
@@ -52,3 +52,29 @@ def cached_runs(words: Sequence[int], index: int, stop: int, base: int, one: Map
         rows.append((address, entry))
         index += size
     return rows, noted, index
+
+
+# --- dec3 (twentieth session): the listing's rows as the reader's drafts -----------------------------------------
+
+def draft_rows(rows: Sequence[tuple[int, Any] | None], line: int, end: int | None,
+               make: Callable[[int, str, int, Any], Any], items: list[Any],
+               branches: list[tuple[int, int]]) -> int:
+    """The rows of one block (:func:`cached_runs`) as the reader's drafts: each row is a line (``line`` is the one
+    before the first); a ``None`` row and a row at ``end`` or after it (``None``: no end) make nothing; any other
+    ``(address, entry)`` appends ``make(its line, entry[1], address, entry[3])`` to ``items`` and, when
+    ``entry[4]`` is set, ``(address, entry[3][0])`` to ``branches``. Returns the last row's line, or -1 at the
+    first row made whose ``entry[2]`` is false (its text would not read back: the caller reads the text instead;
+    what was appended until then is left as it is)."""
+    for row in rows:
+        line += 1
+        if row is None:
+            continue
+        address, entry = row
+        if end is not None and address >= end:
+            continue
+        if not entry[2]:
+            return -1
+        items.append(make(line, entry[1], address, entry[3]))
+        if entry[4]:
+            branches.append((address, entry[3][0]))
+    return line

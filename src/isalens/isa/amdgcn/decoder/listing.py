@@ -322,19 +322,13 @@ def objdump_drafts(sections: Sequence[Section], target: str, *, symbols: Collect
             if last.startswith(".") or current is None:
                 line += len(rows)
                 continue
-            items = current.items
-            for row in rows:
-                line += 1
-                if row is None:
-                    continue
-                address, (_result, text, plain, words, branch, _size, _note) = row
-                if end is not None and address >= end:
-                    continue
-                if not plain:
-                    return None
-                items.append(DraftInstruction(line, text, address, words))
-                if branch:
-                    shown.append((len(drafts) - 1, _branch_comment(words[0], address, section.symbols)))
+            # the rows' loop is the core's (compiled when built; docs/performance.md, twentieth session)
+            branches: list[tuple[int, int]] = []
+            line = _core.draft_rows(rows, line, end, DraftInstruction, current.items, branches)
+            if line < 0:
+                return None
+            owner = len(drafts) - 1
+            shown += [(owner, _branch_comment(word, address, section.symbols)) for address, word in branches]
     return Drafted(ReadResult(drafts), notes, shown)
 
 
