@@ -1254,16 +1254,30 @@ cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject* cls, Py_ssize_t n)
 
 
+cdef inline void _set_item(object values, Py_ssize_t at, object value):
+    """Item ``at`` of the new tuple ``values`` (made by PyType_GenericAlloc: every item NULL until set, which a
+    tuple's deallocator and traversal skip) becomes a new reference to ``value``."""
+    Py_INCREF(value)
+    PyTuple_SET_ITEM(values, at, value)
+
+
+cdef inline void _set_items(object values, Py_ssize_t at, tuple items):
+    """:func:`_set_item` of each of ``items`` in order, from ``at`` on."""
+    cdef Py_ssize_t j
+    for j in range(PyTuple_GET_SIZE(items)):
+        _set_item(values, at + j, <object>PyTuple_GET_ITEM(items, j))
+
+
 def keyed_rows(cls, object first, items, dict tails, list rows):
     """See :func:`isalens._core.reading.keyed_rows`: the same rows, each built as one tuple of ``cls``.
 
     A row is allocated as a ``cls`` of its length and filled in place (a tuple subclass's items are inline, as a
     tuple's), not made as a tuple and copied by ``tuple.__new__``: 0.050 -> 0.030-0.045 s for the dense 100k
     kernel's 101,385 rows (docs/performance.md, eighteenth session)."""
-    cdef Py_ssize_t n = len(items), k, m, j
+    cdef Py_ssize_t n = len(items), k
     cdef list seq = items if type(items) is list else list(items)
     cdef list missing = []
-    cdef object item, t, row, values
+    cdef object item, t, values
     cdef tuple tail
     if len(rows) != n:
         raise ValueError("rows and items differ in length")
@@ -1281,19 +1295,10 @@ def keyed_rows(cls, object first, items, dict tails, list rows):
             missing.append(k)
             continue
         tail = <tuple?>t
-        m = PyTuple_GET_SIZE(tail)
-        # every item NULL until set below (a tuple's deallocator and traversal skip NULL items)
-        values = PyType_GenericAlloc(<PyTypeObject*>cls, m + 2)
-        row = first + k  # a Python int: ``first`` may be any int
-        Py_INCREF(row)
-        PyTuple_SET_ITEM(values, 0, row)
-        row = item.line
-        Py_INCREF(row)
-        PyTuple_SET_ITEM(values, 1, row)
-        for j in range(m):
-            row = <object>PyTuple_GET_ITEM(tail, j)
-            Py_INCREF(row)
-            PyTuple_SET_ITEM(values, j + 2, row)
+        values = PyType_GenericAlloc(<PyTypeObject*>cls, PyTuple_GET_SIZE(tail) + 2)
+        _set_item(values, 0, first + k)  # a Python int: ``first`` may be any int
+        _set_item(values, 1, item.line)
+        _set_items(values, 2, tail)
         rows[k] = values
     return missing
 
@@ -2595,10 +2600,10 @@ def longest_runs(slots, firsts, lasts, count, low, high):
 def encoded_rows(cls, object first, items, dict heads, list rows):
     """See :func:`isalens._core.reading.encoded_rows`: the same rows, each allocated as one ``cls`` and filled in
     place (as :func:`keyed_rows` does)."""
-    cdef Py_ssize_t n = len(items), k, m0, m1, j
+    cdef Py_ssize_t n = len(items), k, m0, m1
     cdef list seq = items if type(items) is list else list(items)
     cdef list missing = []
-    cdef object item, h, facts, value, values, address, encoding
+    cdef object item, h, facts, values, address, encoding
     cdef tuple head, before, after
     if len(rows) != n:
         raise ValueError("rows and items differ in length")
@@ -2626,28 +2631,14 @@ def encoded_rows(cls, object first, items, dict heads, list rows):
         after = <tuple?>head[1]
         m0 = PyTuple_GET_SIZE(before)
         m1 = PyTuple_GET_SIZE(after)
-        # every item NULL until set below (a tuple's deallocator and traversal skip NULL items)
         values = PyType_GenericAlloc(<PyTypeObject*>cls, m0 + m1 + 5)
-        value = first + k  # a Python int: ``first`` may be any int
-        Py_INCREF(value)
-        PyTuple_SET_ITEM(values, 0, value)
-        value = item.line
-        Py_INCREF(value)
-        PyTuple_SET_ITEM(values, 1, value)
-        for j in range(m0):
-            value = <object>PyTuple_GET_ITEM(before, j)
-            Py_INCREF(value)
-            PyTuple_SET_ITEM(values, j + 2, value)
-        Py_INCREF(address)
-        PyTuple_SET_ITEM(values, m0 + 2, address)
-        Py_INCREF(encoding)
-        PyTuple_SET_ITEM(values, m0 + 3, encoding)
-        for j in range(m1):
-            value = <object>PyTuple_GET_ITEM(after, j)
-            Py_INCREF(value)
-            PyTuple_SET_ITEM(values, m0 + 4 + j, value)
-        Py_INCREF(facts)
-        PyTuple_SET_ITEM(values, m0 + m1 + 4, facts)
+        _set_item(values, 0, first + k)  # a Python int: ``first`` may be any int
+        _set_item(values, 1, item.line)
+        _set_items(values, 2, before)
+        _set_item(values, m0 + 2, address)
+        _set_item(values, m0 + 3, encoding)
+        _set_items(values, m0 + 4, after)
+        _set_item(values, m0 + m1 + 4, facts)
         rows[k] = values
     return missing
 

@@ -258,11 +258,7 @@ def _put(value: Any, depth: int, add: Callable[[str], None], budget: list[int],
     elif kind is bool:
         add("true" if value else "false")
     elif kind is dict:
-        if depth > _MAX_DEPTH:
-            raise _NotSmall
-        budget[0] -= len(value)
-        if budget[0] < 0:
-            raise _NotSmall
+        _enter(len(value), depth, budget)
         if not value:
             add("{}")
             return
@@ -276,11 +272,7 @@ def _put(value: Any, depth: int, add: Callable[[str], None], budget: list[int],
             _put(value[key], depth + 1, add, budget, default)
         add("}")
     elif kind is list or kind is tuple:
-        if depth > _MAX_DEPTH:
-            raise _NotSmall
-        budget[0] -= len(value)
-        if budget[0] < 0:
-            raise _NotSmall
+        _enter(len(value), depth, budget)
         if not value:
             add("[]")
             return
@@ -293,4 +285,14 @@ def _put(value: Any, depth: int, add: Callable[[str], None], budget: list[int],
     elif kind is Streamed:
         _put(default(value), depth, add, budget, default)
     else:
+        raise _NotSmall
+
+
+def _enter(count: int, depth: int, budget: list[int]) -> None:
+    """A container of ``count`` values at ``depth``, charged to ``budget[0]``: :class:`_NotSmall` when it is
+    nested deeper than orjson writes or the document holds more values than a small one."""
+    if depth > _MAX_DEPTH:
+        raise _NotSmall
+    budget[0] -= count
+    if budget[0] < 0:
         raise _NotSmall
