@@ -105,3 +105,25 @@ def test_movreld_write_keeps_the_other_registers_of_the_range_live() -> None:
     kernel = isalens.load(MOVRELD, "gfx1030").kernels[0]
     live = kernel.liveness()
     assert registers_in(live.live_in[2], RegFile.VGPR) == [4, 5, 6, 7, 9, 10, 11]
+
+
+def test_indexed_kind_equals_the_whole_tables_verdict_for_every_mnemonic() -> None:
+    """``semantics.indexed_kind`` skips resolving the table for a mnemonic no ``indexed`` rule names; the oracle is
+    the whole table's resolution (``effect_of``) for every mnemonic of every family's list (LLVM's spellings, with
+    encoding suffixes) on every generation."""
+    from pathlib import Path
+
+    from isalens.isa.amdgcn import semantics
+
+    names: set[str] = set()
+    for listing in (Path(semantics.__file__).parent / "data").glob("mnemonics_*.txt"):
+        names.update(line.strip() for line in listing.read_text().splitlines() if line.strip()
+                     and not line.startswith("#"))
+    names |= {f"{name}_{suffix}" for name in list(names) for suffix in ("e32", "e64", "sdwa", "dpp")}
+    indexed = 0
+    for generation in range(6, 13):
+        for name in sorted(names):
+            expected = semantics.effect_of(name, generation).indexed
+            assert semantics.indexed_kind(name, generation) == expected, (name, generation)
+            indexed += expected is not None
+    assert indexed > 40  # the M0-relative moves of every family were among them (the check could fail)

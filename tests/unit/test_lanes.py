@@ -88,3 +88,24 @@ def test_an_addend_high_dword_feeding_only_a_dead_result_dword_is_not_live() -> 
                                         "global_store_dwordx2 v[6:7], v[0:1], off\n    s_and_b64 s[8:9], s[0:1], exec")
     live = isalens.load(carry, "gfx900").kernels[0].liveness()
     assert 5 in registers_in(live.live_out[0], RegFile.VGPR)
+
+
+def test_source_halves_are_the_units_of_each_half_register() -> None:
+    """``lanes._halves`` computes a 32-bit source's half units by arithmetic (no Reg made per half): they must be
+    the units ``Reg.with_halves(...).mask()`` gives for that half, in every file; a scalar's one unit serves both."""
+    from isalens.ir.operands import RegOperand
+    from isalens.ir.registers import SPECIAL_NAMES
+    from isalens.isa.amdgcn.lanes import _halves
+
+    for file, count in ((RegFile.VGPR, 256), (RegFile.AGPR, 256), (RegFile.SGPR, 106),
+                        (RegFile.SPECIAL, len(SPECIAL_NAMES))):
+        for index in range(count):
+            reg = Reg(file, index)
+            halves = _halves(RegOperand.of((reg,), str(reg)))
+            if file in (RegFile.VGPR, RegFile.AGPR):
+                assert halves == (reg.with_halves(HALF_LO).mask(), reg.with_halves(HALF_HI).mask()), reg
+            else:
+                assert halves == (reg.mask(), reg.mask()), reg
+    # not a single whole 32-bit register: no halves
+    assert _halves(RegOperand.of((Reg(RegFile.VGPR, 2, 2),), "v[2:3]")) is None
+    assert _halves(RegOperand.of((Reg(RegFile.VGPR, 2, 1, HALF_LO),), "v2.l")) is None

@@ -17,7 +17,6 @@ grows no other module-level cache.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -88,12 +87,6 @@ def _clear_lanes() -> None:
     lanes._BY_TEXT.clear()
 
 
-def _lanes_of_text() -> functools._lru_cache_wrapper[object]:
-    from isalens.isa.amdgcn import lanes
-
-    return lanes._for_text
-
-
 def _facts_size() -> int:
     from isalens.isa.amdgcn import timing_facts
 
@@ -133,8 +126,6 @@ WORKER_CACHES: tuple[Cache, ...] = (
     Cache("isalens.isa.amdgcn.instructions._DECODED", _decoded_size, _clear_decoded, TEXTS),
     Cache("isalens.isa.amdgcn.decoder.listing._CACHE", _listing_size, _clear_listing, TEXTS),
     Cache("isalens.isa.amdgcn.lanes._BY_TEXT", _lanes_size, _clear_lanes, TEXTS),
-    Cache("isalens.isa.amdgcn.lanes._for_text", lambda: _lanes_of_text().cache_info().currsize,
-          lambda: _lanes_of_text().cache_clear(), TEXTS),
     Cache("isalens.isa.amdgcn.timing_facts._MEMO", _facts_size, _clear_facts, TEXTS),
     Cache("isalens.analysis.timing.costs._MEMO", _costs_size, _clear_costs, TEXTS),
     _dict_of("isalens.isa.amdgcn.indexing", "_INDEXED"),

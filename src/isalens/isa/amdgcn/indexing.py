@@ -237,7 +237,7 @@ _INDEXED: dict[tuple[str, int], str | None] = {}
 def _indexed_kind(mnemonic: str, generation: int) -> str | None:
     key = (mnemonic, generation)
     if key not in _INDEXED:
-        _INDEXED[key] = semantics.effect_of(mnemonic, generation).indexed
+        _INDEXED[key] = semantics.indexed_kind(mnemonic, generation)
     return _INDEXED[key]
 
 

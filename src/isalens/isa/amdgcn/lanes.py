@@ -25,11 +25,9 @@ live. LLVM marks such reads ``undef`` (the unused half of a ``half3``'s last pai
 
 from __future__ import annotations
 
-from functools import cache
-
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, Operand, RegOperand
-from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile
+from isalens.ir.registers import AGPR_BASE, HALF_BOTH, HALF_HI, HALF_LO, VGPR_BASE, Reg, RegFile
 from isalens.isa.amdgcn.mnemonics import DPP_CONTROLS, SDWA_SELECTS, without_size_suffix
 from isalens.records import dataclass
 
@@ -58,6 +56,9 @@ _PACKED32_SUFFIXES = ("_f32", "_b32", "_u32", "_i32", "_f64")
 _CANDIDATES = ("v_pk_", "v_alignbit_b32", "v_alignbyte_b32", "v_pack_b32_f16", "v_lshrrev_b32", "v_lshlrev_b32",
                "v_and_b32", "v_bfe_u32", "v_mad_u64_u32", "v_mad_i64_i32", "v_lshlrev_b64", "s_lshl_b64")
 _WIDE = frozenset(("v_mad_u64_u32", "v_mad_i64_i32", "v_lshlrev_b64", "s_lshl_b64"))
+#: modifiers of the SDWA and DPP forms, which get no lanes
+_FORM_MODIFIERS = SDWA_SELECTS + DPP_CONTROLS
+_VGPR, _AGPR = RegFile.VGPR, RegFile.AGPR
 
 
 def _bits(modifiers: tuple[str, ...], name: str) -> list[int] | None:
@@ -71,17 +72,31 @@ def _bits(modifiers: tuple[str, ...], name: str) -> list[int] | None:
     return None
 
 
-def _half(op: Operand, half: int) -> int | None:
-    """Units of ``half`` (HALF_LO/HALF_HI) of a 32-bit source; an SGPR or special is one unit (all of it);
-    None when the operand is not a single 32-bit register."""
+def _halves(op: Operand) -> tuple[int, int] | None:
+    """Units of the low and of the high half of a 32-bit source; an SGPR or special is one unit (all of it,
+    for either half); None when the operand is not a single 32-bit register."""
     if not isinstance(op, RegOperand) or len(op.regs) != 1:
         return None
     reg = op.regs[0]
     if reg.count != 1 or reg.halves != HALF_BOTH:
         return None
-    if reg.file in (RegFile.VGPR, RegFile.AGPR):
-        return reg.with_halves(half).mask()
-    return reg.mask()
+    # `reg.with_halves(HALF_LO).mask()` and HALF_HI's, without making the two Regs (the units of a VGPR or AGPR
+    # are its low half, then its high half: isalens.ir.registers); this ran for every candidate text of a small
+    # kernel's first run (docs/performance.md, twenty-first session)
+    if reg.file is _VGPR:
+        lo = 1 << (VGPR_BASE + 2 * reg.index)
+        return lo, lo << 1
+    if reg.file is _AGPR:
+        lo = 1 << (AGPR_BASE + 2 * reg.index)
+        return lo, lo << 1
+    whole = reg.mask()
+    return whole, whole
+
+
+def _half(op: Operand, half: int) -> int | None:
+    """Units of ``half`` (HALF_LO/HALF_HI) of a 32-bit source, as :func:`_halves`."""
+    both = _halves(op)
+    return None if both is None else both[half == HALF_HI]
 
 
 def _imm(op: Operand, *values: int) -> bool:
@@ -102,7 +117,8 @@ def _lanes(dst: Reg, lo: int, hi: int, sources: tuple[Operand, ...]) -> HalfLane
     for op in sources:
         if isinstance(op, RegOperand):
             covered |= op.mask
-    return HalfLanes(dst.with_halves(HALF_LO).mask(), dst.with_halves(HALF_HI).mask(), lo, hi, covered)
+    lo_def = 1 << (VGPR_BASE + 2 * dst.index)  # dst.with_halves(HALF_LO).mask() of a single VGPR (_dst)
+    return HalfLanes(lo_def, lo_def << 1, lo, hi, covered)
 
 
 def _packed(ops: tuple[Operand, ...], modifiers: tuple[str, ...], dst: Reg) -> HalfLanes | None:
@@ -113,12 +129,11 @@ def _packed(ops: tuple[Operand, ...], modifiers: tuple[str, ...], dst: Reg) -> H
     for k, op in enumerate(sources):
         if not isinstance(op, RegOperand):
             continue
-        a = _half(op, HALF_HI if k < len(op_sel) and op_sel[k] else HALF_LO)
-        b = _half(op, HALF_HI if (op_sel_hi[k] if k < len(op_sel_hi) else 1) else HALF_LO)
-        if a is None or b is None:
+        halves = _halves(op)
+        if halves is None:
             return None
-        lo |= a
-        hi |= b
+        lo |= halves[1 if k < len(op_sel) and op_sel[k] else 0]
+        hi |= halves[1 if (op_sel_hi[k] if k < len(op_sel_hi) else 1) else 0]
     return _lanes(dst, lo, hi, sources)
 
 
@@ -165,7 +180,6 @@ def _wide(base: str, ops: tuple[Operand, ...]) -> HalfLanes | None:
     return HalfLanes(dst.subrange(0, 1).mask(), dst.subrange(1, 1).mask(), lo, hi, covered)
 
 
-@cache
 def _for_text(mnemonic: str, ops: tuple[Operand, ...], modifiers: tuple[str, ...]) -> HalfLanes | None:
     base = without_size_suffix(mnemonic)
     if not ops:
@@ -218,9 +232,11 @@ def half_lanes(ins: Instruction) -> HalfLanes | None:
     except KeyError:
         pass
     result = None
+    modifiers = ins.modifiers
     if (ins.mnemonic.startswith(_CANDIDATES) and "sdwa" not in ins.mnemonic and "::" not in text
-            and not any(m.startswith(SDWA_SELECTS + DPP_CONTROLS) for m in ins.modifiers)):
-        result = _for_text(ins.mnemonic, ins.operands, ins.modifiers)
+            and not (modifiers and any(m.startswith(_FORM_MODIFIERS) for m in modifiers))):
+        # computed once per text (`_BY_TEXT`): no cache by operands, whose hashing cost more than the work
+        result = _for_text(ins.mnemonic, ins.operands, modifiers)
     if len(_BY_TEXT) < 1 << 20:
         _BY_TEXT[text] = result
     return result

@@ -14,7 +14,7 @@ from isalens.ir.operands import Operand, RegOperand
 from isalens.ir.registers import HALF_BOTH, HALF_HI, HALF_LO, Reg, RegFile, special, special_pair
 from isalens.isa.amdgcn.mnemonics import base_mnemonic as base_mnemonic  # its old home: importers keep working
 from isalens.lazyre import LazyPattern
-from isalens.patterns import matches
+from isalens.patterns import Patterns, matches
 from isalens.records import dataclass, field
 
 #: the package's data files: beside this module (importlib.resources.files gives the same directory but its import
@@ -161,6 +161,21 @@ def effect_of(mnemonic: str, generation: int, modifiers: tuple[str, ...] = ()) -
     base, _ = base_mnemonic(mnemonic)
     present = tuple(t for t in _modifier_triggers() if any(m == t or m.startswith(t) for m in modifiers))
     return _resolve(base, generation, present)
+
+
+@cache
+def _indexing_patterns() -> Patterns:
+    """Every pattern of the rules that set ``indexed`` (the M0-relative moves)."""
+    return Patterns(tuple(p for rule in rules() if "indexed" in rule.fields for p in rule.match))
+
+
+def indexed_kind(mnemonic: str, generation: int) -> str | None:
+    """``effect_of(mnemonic, generation).indexed``. Only a rule that sets ``indexed`` sets it, so a mnemonic none of
+    them names is not indexed, without resolving the whole table for it: the parser asks for every distinct
+    mnemonic of every kernel (56 of a small kernel took ~3 ms of its first run, docs/performance.md)."""
+    if not _indexing_patterns()(base_mnemonic(mnemonic)[0]):
+        return None
+    return effect_of(mnemonic, generation).indexed
 
 
 def _special_mask(name: str, wave_size: int) -> int:
