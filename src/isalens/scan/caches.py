@@ -102,7 +102,7 @@ def _clear_facts() -> None:
 def _costs_size() -> int:
     from isalens.analysis.timing import costs
 
-    return sum(len(memo) for _, memo in costs._MEMO.values())
+    return sum(len(by_text) + len(by_shape) for _, by_text, by_shape in costs._MEMO.values())
 
 
 def _clear_costs() -> None:

@@ -11,7 +11,7 @@ from isalens.analysis.timing.model import Work
 from isalens.arch.timing import ClassTiming, HazardRule, TimingTable
 from isalens.ir.instruction import Instruction
 from isalens.ir.registers import AGPR_BASE, SGPR_BASE, SPECIAL_BASE, SPECIAL_UNIT
-from isalens.isa.amdgcn.timing_facts import TimingFacts, timing_facts
+from isalens.isa.amdgcn.timing_facts import FactsKey, TimingFacts, facts_key, timing_facts
 
 __all__ = ["InstructionCosts", "instruction_costs"]
 
@@ -114,53 +114,63 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-#: costs by (text, class, uses, defs), per timing table (kept alive beside its memo, so its id stays its own),
-#: wave size, generation and LDS rate; a memo past the limit starts again
-_MEMO: dict[tuple[int, int, int, float], tuple[TimingTable, dict[tuple[str, str, int, int], InstructionCosts]]] = {}
+_ByText = dict[tuple[str, str, int, int], InstructionCosts]
+_ByShape = dict[tuple[FactsKey, int, int], InstructionCosts]
+#: costs by (text, class, uses, defs), and by (:func:`~isalens.isa.amdgcn.timing_facts.facts_key`, uses, defs)
+#: (what the costs are computed from: texts that differ only in an offset share one), per timing table (kept
+#: alive beside its memos, so its id stays its own), wave size, generation and LDS rate; memos past the limit
+#: start again
+_MEMO: dict[tuple[int, int, int, float], tuple[TimingTable, _ByText, _ByShape]] = {}
 _MEMO_LIMIT = 100_000
 
 
-def _memo(table: TimingTable, wave_size: int, generation: int, lds_per_simd: float,
-          ) -> dict[tuple[str, str, int, int], InstructionCosts]:
+def _memo(table: TimingTable, wave_size: int, generation: int, lds_per_simd: float) -> tuple[_ByText, _ByShape]:
     key = (id(table), wave_size, generation, lds_per_simd)
     held = _MEMO.get(key)
-    if held is None or held[0] is not table or len(held[1]) > _MEMO_LIMIT:
-        held = _MEMO[key] = (table, {})
-    return held[1]
+    if held is None or held[0] is not table or len(held[1]) > _MEMO_LIMIT or len(held[2]) > _MEMO_LIMIT:
+        held = _MEMO[key] = (table, {}, {})
+    return held[1], held[2]
 
 
 def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str], table: TimingTable, *,
                       wave_size: int, generation: int, lds_per_simd: float,
                       ) -> tuple[list[InstructionCosts], set[str]]:
     """The costs of every instruction and the instructions whose class has no timing entry (timed as the
-    full-rate VALU op ``valu.int``)."""
+    full-rate VALU op ``valu.int``). Instructions whose costs are computed from the same facts key, uses and defs
+    share one costs object."""
     unknown_classes: set[str] = set()
     costs: list[InstructionCosts] = []
     fallback = table.classes["valu.int"]
-    # compiler output repeats instruction texts, within a kernel and across the kernels of a library:
-    # compute each distinct one once per process
-    memo = _memo(table, wave_size, generation, lds_per_simd)
+    # compiler output repeats instruction texts, within a kernel and across the kernels of a library: look each
+    # distinct one up once per process; and texts that differ only in an offset or a literal have the same costs
+    # (the dense 100k benchmark: 12,375 texts, 925 costs): compute those once
+    memo, shapes = _memo(table, wave_size, generation, lds_per_simd)
     regs: dict[int, tuple[int, ...]] = {}
     by_kind: dict[tuple[str, str, bool], tuple[tuple[HazardRule, ...], str]] = {}
     for ins, klass in zip(instructions, classes, strict=True):
         key = (ins.text, klass, ins.uses, ins.defs)
         st = memo.get(key)
         if st is None:
-            timing = table.of(klass)
-            untimed = timing is None
-            if timing is None:
-                timing = fallback
-            uses = regs.get(ins.uses)
-            if uses is None:
-                uses = regs[ins.uses] = tuple(_bits(ins.uses))
-            defs = regs.get(ins.defs)
-            if defs is None:
-                defs = regs[ins.defs] = tuple(_bits(ins.defs))
-            facts = timing_facts(ins, klass, generation)
-            st = memo[key] = InstructionCosts(
-                klass, timing, _issue(facts, klass, timing, table, wave_size, lds_per_simd), uses, defs, facts.waits,
-                _work(facts, wave_size), bool(timing.counters),
-                *_hazard_facts(facts, klass, uses, table.hazards, by_kind), facts.barrier, untimed)
+            fkey = facts_key(ins, klass)
+            shape = (fkey, ins.uses, ins.defs)
+            st = shapes.get(shape)
+            if st is None:
+                timing = table.of(klass)
+                untimed = timing is None
+                if timing is None:
+                    timing = fallback
+                uses = regs.get(ins.uses)
+                if uses is None:
+                    uses = regs[ins.uses] = tuple(_bits(ins.uses))
+                defs = regs.get(ins.defs)
+                if defs is None:
+                    defs = regs[ins.defs] = tuple(_bits(ins.defs))
+                facts = timing_facts(ins, klass, generation, fkey)
+                st = shapes[shape] = InstructionCosts(
+                    klass, timing, _issue(facts, klass, timing, table, wave_size, lds_per_simd), uses, defs,
+                    facts.waits, _work(facts, wave_size), bool(timing.counters),
+                    *_hazard_facts(facts, klass, uses, table.hazards, by_kind), facts.barrier, untimed)
+            memo[key] = st
         if st.untimed:  # on every kernel that has one, not only the first to meet its text
             unknown_classes.add(f"{ins.mnemonic} ({klass})")
         costs.append(st)

@@ -1,8 +1,8 @@
 """What the ISA says about one instruction's timing, independent of the chip family: its base mnemonic, the
 bytes one lane moves, its floating-point work by precision, the counter limits an ``s_waitcnt`` sets, the
 facts hazard rules match on (base mnemonic, DPP), the MFMA shape and the ``s_nop`` count. Computed once per
-distinct instruction text (:func:`timing_facts`); the timing model (``analysis/timing``) only reads them and
-adds the family's cycles from ``arch/timing``."""
+class, mnemonic and DPP form, or per text where the facts read operands (:func:`timing_facts`); the timing model
+(``analysis/timing``) only reads them and adds the family's cycles from ``arch/timing``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand
 from isalens.isa.amdgcn.mnemonics import base_mnemonic, dual_to_single, is_dpp, vopd_halves
 
-__all__ = ["TimingFacts", "decode_waitcnt", "timing_facts"]
+__all__ = ["FactsKey", "TimingFacts", "decode_waitcnt", "facts_key", "timing_facts"]
 
 _WIDTH = (("dwordx4", 16), ("b128", 16), ("dwordx3", 12), ("b96", 12), ("dwordx2", 8), ("b64", 8), ("u64", 8),
           ("i64", 8), ("f64", 8), ("x2", 8), ("dword", 4), ("b32", 4), ("u32", 4), ("i32", 4), ("f32", 4),
@@ -184,19 +184,36 @@ def describe_timing(ins: Instruction, klass: str, generation: int) -> TimingFact
                        count if isinstance(count, int) else 0, mnemonic.startswith("s_barrier"))
 
 
-#: facts by (text, class key, generation); compiler output repeats instruction texts, within a kernel and across
-#: the kernels of a library. A memo past the limit starts again.
-_MEMO: dict[tuple[str, str, int], TimingFacts] = {}
+#: classes whose facts read an instruction's operands, text or modifiers beyond DPP: ``s_nop``'s count, an image's
+#: dmask, the two halves of a VOPD pair (mnemonics of waits, ``s_wait*``, read their operands too)
+_READS_TEXT = ("nop", "valu.dual")
+#: what the facts of an instruction are computed from (see :func:`facts_key`)
+FactsKey = tuple[str, str, bool] | tuple[str, str]
+
+
+def facts_key(ins: Instruction, klass: str) -> FactsKey:
+    """What :func:`describe_timing` reads of ``ins`` read as ``klass``: (class, lower-case mnemonic, DPP form) for
+    most instructions, whose facts come from their mnemonic, class and DPP controls alone (an offset or a register
+    changes none); (class, text) for those whose facts read more (waits, ``s_nop``, images, VOPD pairs)."""
+    mnemonic = ins.mnemonic.lower()
+    if klass in _READS_TEXT or klass.startswith("image.") or mnemonic.startswith("s_wait"):
+        return klass, ins.text
+    return klass, mnemonic, is_dpp(mnemonic, ins.modifiers)
+
+
+#: facts by (:func:`facts_key`, generation); compiler output repeats instruction texts and mnemonics, within a
+#: kernel and across the kernels of a library (the dense 1M-instruction benchmark has 110,091 distinct texts and a
+#: few hundred keys). A memo past the limit starts again.
+_MEMO: dict[tuple[FactsKey, int], TimingFacts] = {}
 _MEMO_LIMIT = 100_000
 
 
-def timing_facts(ins: Instruction, klass: str, generation: int) -> TimingFacts:
-    """:func:`describe_timing`, computed once per distinct instruction text (the text fixes mnemonic, operands
-    and modifiers)."""
-    key = (ins.text, klass, generation)
-    facts = _MEMO.get(key)
+def timing_facts(ins: Instruction, klass: str, generation: int, key: FactsKey | None = None) -> TimingFacts:
+    """:func:`describe_timing`, computed once per :func:`facts_key` (``key``, when the caller has it already)."""
+    memo_key = (facts_key(ins, klass) if key is None else key, generation)
+    facts = _MEMO.get(memo_key)
     if facts is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        facts = _MEMO[key] = describe_timing(ins, klass, generation)
+        facts = _MEMO[memo_key] = describe_timing(ins, klass, generation)
     return facts
