@@ -152,6 +152,26 @@ def test_kernels_compile_to_the_measured_work(results: list[v.Result]) -> None:
         assert got == want, f"row {r.index} ({r.row['run']}, {r.row['defines']}): JSON {got}, row {want}"
 
 
+def test_whole_kernel_prediction_matches_the_trip_count_option() -> None:
+    """Rows of `frame = "clpeak"` runs are predicted for clpeak's whole kernel from one default run (set-up and
+    end once, the loop at clpeak's trips: `whole_kernel_factor`). Oracle: isalens' own kernel figure when the trip
+    count is passed explicitly (`--trip-count LINE=N`), which must equal the factor x the loop's cycles x trips."""
+    require_tool("clang-19")
+    (i,) = [i for i, r in enumerate(ROWS) if r["run"] == "mi50-clpeak" and r["family"] == "fp32"
+            and r.get("defines") == ["T=float16"]]
+    row, run = ROWS[i], RUNS["mi50-clpeak"]
+    trips = v.clpeak_trips(row, run)
+    assert trips == 8  # clpeak's compute_sp_v16: for(int i=0; i<8; i++) MAD_16(x, y)
+    args = v.timing_args(row, run)
+    timing = _timing(args)
+    loop = v.main_loop(timing)
+    explicit = v.run_timing((*args[:-1], "--trip-count", f"{loop['header_line']}={trips}", args[-1]))
+    want = float(explicit["kernel"]["cycles_per_iteration"])
+    got = v.whole_kernel_factor(timing, trips) * trips * float(loop["cycles_per_iteration"])
+    assert got == pytest.approx(want, rel=1e-9), (got, want)
+    assert want > trips * float(loop["cycles_per_iteration"])  # the set-up and the final sum cost something
+
+
 def test_write_validation_doc(results: list[v.Result], update_golden: bool) -> None:
     text = v.render(TABLE, results)
     if update_golden:

@@ -13,6 +13,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -74,12 +75,35 @@ def conditions(run: dict[str, Any]) -> Conditions:
     return Conditions(int(cu), float(mhz), None if bw is None else float(bw))
 
 
+#: families whose rows in a `frame = "clpeak"` run are predicted for clpeak's whole kernel, and the loop trips of its
+#: one-component kernel (clpeak's compute_{sp,hp,dp}_kernels.cl: `for(int i=0; i<128; i++) MAD_16(x, y)` in
+#: compute_sp_v1, 64 in _v2 ... 8 in _v16; compute_integer and compute_int24: 64 down to 4; from commit 7554865 on)
+CLPEAK_TRIPS = {"fp32": 128, "fp16": 128, "fp64": 128, "int32": 64, "int24": 64}
+
+
+def _width(row: dict[str, Any]) -> int:
+    """Components of the row's lane type (`T=float16` -> 16, `T=half` -> 1)."""
+    (t,) = [d[2:] for d in row.get("defines", []) if d.startswith("T=")]
+    digits = t.lstrip("abcdefghijklmnopqrstuvwxyz")
+    return int(digits) if digits else 1
+
+
+def clpeak_trips(row: dict[str, Any], run: dict[str, Any]) -> int | None:
+    """The loop trips of clpeak's kernel for this row when it is predicted as that whole kernel, else None."""
+    if run.get("frame") != "clpeak" or row["family"] not in CLPEAK_TRIPS or row["kernel"] != "fma_chain.cl":
+        return None
+    return CLPEAK_TRIPS[row["family"]] // _width(row)
+
+
 def timing_args(row: dict[str, Any], run: dict[str, Any]) -> tuple[str, ...]:
     args = ["timing", "--json", "--arch", run["isa"]]
     if "device" in run:
         args += ["--device", run["device"]]  # the product's own rates (FP64 ratio), as users would ask
     for d in row.get("defines", []):
         args += ["-D", d]
+    trips = clpeak_trips(row, run)
+    if trips is not None:  # clpeak's set-up, trip count and final sum around the same loop
+        args += ["-D", "CLPEAK_FRAME", "-D", f"W={_width(row)}", "-D", f"ITERS={trips}"]
     if row["family"] == "int32":
         args += ["-D", "SPLIT_MAD"]  # the measured v_mul_lo_u32 + add, not LLVM 19's fused v_mad_u64_u32
     if row["family"] == "latency":
@@ -156,12 +180,37 @@ def predict(row: dict[str, Any], run: dict[str, Any], timing: dict[str, Any]) ->
         cycles /= float(row["work_per_lane"])  # loads per iteration: one dependent load each
         return cycles if row["unit"] == "cycles" else cycles / (cond.clock_mhz / 1000.0)
     assert scale is not None
+    trips = clpeak_trips(row, run)
+    if trips is not None:
+        cycles *= whole_kernel_factor(timing, trips)
     simds = get_arch(run["isa"]).simds_per_cu
     per_clock_per_cu = work_per_wave(row, timing) * int(loop["waves"]) * simds / cycles
     rate = per_clock_per_cu * cond.compute_units * cond.clock_mhz * 1e6 / scale
     if row["family"] == "bandwidth" and cond.bandwidth_gbs is not None:
         rate = min(rate, cond.bandwidth_gbs * 1e9 / scale)
     return rate
+
+
+_ASSUMED_TRIPS = re.compile(r"trip count (\d+) assumed")
+
+
+def whole_kernel_factor(timing: dict[str, Any], trips: int) -> float:
+    """The whole kernel's cycles per loop iteration over the loop's, at ``trips`` iterations.
+
+    `timing.kernel` counts the code outside the loop once and the loop at the trip count it states it assumed
+    (`assumptions`: "trip count 10 assumed ..."); the kernel figure is that set-up and end plus trips x the loop's
+    cycles (checked: exact at 8 and 128 trips on gfx906 and gfx90a with --trip-count), so the code outside the
+    loop costs P = kernel - assumed x loop, and the whole kernel at clpeak's trips is P + trips x loop.
+    """
+    loop = main_loop(timing)
+    found = [int(m.group(1)) for a in timing.get("assumptions", []) if (m := _ASSUMED_TRIPS.search(a))]
+    if len(found) != 1:
+        raise ValueError(f"expected one assumed trip count in the timing assumptions, found {found}")
+    kernel, per_iter = float(timing["kernel"]["cycles_per_iteration"]), float(loop["cycles_per_iteration"])
+    if int(timing["kernel"]["waves"]) != int(loop["waves"]):
+        raise ValueError("kernel and loop figures are for different wave counts")
+    outside = kernel - found[0] * per_iter
+    return (outside + trips * per_iter) / (trips * per_iter)
 
 
 def error_pct(measured: float, predicted: float) -> float:
@@ -281,7 +330,9 @@ OpenCL C reproducing each benchmark's loop shape as its documentation describes 
 - `fma_chain.cl`: clpeak's compute tests. Each vector component is one dependent chain of
   multiply-adds (16 per loop iteration), so `float4` is four independent chains per lane; `half2` and
   wider are what the compiler packs into `v_pk_fma_f16`, `float2` on CDNA2/3 into `v_pk_fma_f32`.
-  Integer rows are the same chain on `int` (`v_mul_lo_u32` + add), `int24` rows use `mad24`.
+  Integer rows are the same chain on `int` (`v_mul_lo_u32` + add), `int24` rows use `mad24`. With
+  `-D CLPEAK_FRAME` it is clpeak's whole kernel: clpeak's set-up (one vector from the lane id, one from the
+  argument plus each component's index), clpeak's trip count (`-D ITERS`) and its final sum of the components.
 - `global_read.cl`: clpeak's global memory bandwidth test: 16 coalesced reads per work-item, one
   store; bandwidth counts the bytes read.
 - `pointer_chase.cl`: one dependent load after another (vector path, or scalar path with
@@ -303,7 +354,14 @@ Radeon VII fp64 1/4, MI50 and Radeon Pro VII 1/2) and reads the kernel's loop: `
 `-D SPLIT_MAD` keeps clpeak's `v_mul_lo_u32` + add apart (LLVM 19 would fuse them into `v_mad_u64_u32`), `-D
 MAD24` is one `v_mad_u32_u24` per step. The fp32 rows of the Clover run (RX 550) compile `-D SPLIT_MAD` too:
 `v_mul_f32` + `v_add_f32` per step, what LLVM builds a multiply-add into for gfx8 when fp32 denormals are IEEE,
-as Clover's compiler invocation leaves them (docs/timing.md, "Held-back runs"). Rates are
+as Clover's compiler invocation leaves them (docs/timing.md, "Held-back runs"). The cycles are the loop's;
+for the compute rows of runs marked `frame = "clpeak"` (every clpeak OpenCL run whose clpeak has the loop-form
+kernels, commit 7554865 of 2020-06 and later) they are scaled to clpeak's whole kernel: clpeak does
+the same work per work-item at every width (128 / width loop trips of 16 multiply-adds per component for fp32,
+fp16 and fp64, 64 / width for int and mad24), so a wider vector has fewer trips to share the set-up and the final
+sum with; `timing.kernel` counts that code once and the loop at its assumed trip count, so the kernel at clpeak's
+trips is (kernel - assumed x loop) + trips x loop, and the rate uses that over trips x loop (1.0004-1.0054 at
+one component, up to 1.005-1.051 at sixteen). Rates are
 
     work per lane per iteration x wave size x waves x SIMDs per CU x CUs x clock / cycles per iteration
 
