@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from isalens.analysis.pipeline import LEAVABLE
+from isalens.analysis.pipeline import LEAVABLE, STATS_LISTS
 from isalens.engine.load import load
 from isalens.scan.work import ROWLESS_PASSES, analyze_document
 from tests.conftest import ROOT
@@ -18,6 +18,9 @@ EXAMPLES = sorted((ROOT / "examples" / "isa").glob("*.s"))
 
 #: the document's keys the left-out passes fill (report/json.py kernel_dict)
 _THEIR_KEYS = {"longest_lived", "peak_live_set", "blocks", "source_lines"}
+#: the statistics' lists STATS_LISTS leaves empty (scan.rows._SKIP holds each as ``stats.<key>``)
+_STATS_LISTS = {"blocks", "literal_values", "lds", "lds_accesses", "classes_by_loop_depth", "modifiers",
+                "classes_weighted"}
 
 
 @pytest.mark.parametrize("path", EXAMPLES[:4], ids=lambda p: p.stem)
@@ -33,7 +36,24 @@ def test_left_out_passes_are_empty_and_the_rest_unchanged(path: Path) -> None:
         # the example has what the left-out passes find: the comparison left something out
         assert full["longest_lived"] and full["blocks"]
     assert {k: v for k, v in part.items() if k != "kernels"} == {k: v for k, v in whole.items() if k != "kernels"}
-    assert tuple(LEAVABLE) == ROWLESS_PASSES  # the scan leaves out every pass it may
+    assert (*LEAVABLE, STATS_LISTS) == ROWLESS_PASSES  # the scan leaves out every pass it may
+
+
+@pytest.mark.parametrize("path", EXAMPLES[:4], ids=lambda p: p.stem)
+def test_left_out_statistics_lists_are_empty_and_the_rest_unchanged(path: Path) -> None:
+    from isalens.scan.rows import _SKIP
+
+    module = load(path.read_text(), None)
+    whole = analyze_document(module, leave_out=())
+    part = analyze_document(module, leave_out=(STATS_LISTS,))
+    assert {key.removeprefix("stats.") for key in _SKIP if key.startswith("stats.")} == _STATS_LISTS
+    for mine, full in zip(part["kernels"], whole["kernels"], strict=True):
+        assert {k: v for k, v in mine.items() if k != "stats"} == {k: v for k, v in full.items() if k != "stats"}
+        assert {k: v for k, v in mine["stats"].items() if k not in _STATS_LISTS} == \
+            {k: v for k, v in full["stats"].items() if k not in _STATS_LISTS}
+        assert not any(mine["stats"][k] for k in _STATS_LISTS)
+    # the examples have what the lists hold (blocks, per-depth counts): the comparison left something out
+    assert all(full["stats"]["blocks"] and full["stats"]["classes_by_loop_depth"] for full in whole["kernels"])
 
 
 def test_leaving_out_a_pass_others_read_is_refused() -> None:

@@ -30,14 +30,14 @@ from isalens.analysis.source_lines import SourceLine, loop_sources, source_lines
 from isalens.arch.model import ArchSpec
 from isalens.ir.program import Kernel
 from isalens.progress import step
-from isalens.records import dataclass, field
+from isalens.records import dataclass, field, replace
 
 if TYPE_CHECKING:
     from isalens.analysis.advice.model import KernelAdvice
     from isalens.analysis.stats import KernelStats
     from isalens.analysis.timing import KernelTiming
 
-__all__ = ["OPTIONAL", "PASSES", "KernelAnalysis", "PassOptions", "run"]
+__all__ = ["OPTIONAL", "PASSES", "STATS_LISTS", "KernelAnalysis", "PassOptions", "run"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,9 @@ class PassOptions:
 
     #: assumed trip count per loop level for the loop-weighted class counts of ``stats``
     loop_weight: int = 10
+    #: whether ``stats`` fills its lists a scan's row does not hold (``analysis.stats.stats(lists=...)``);
+    #: ``run(leave_out=("stats_lists", ...))`` sets it to False
+    stats_lists: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +137,8 @@ def _occupancy_at_256(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassO
 
 def _stats(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelStats:
     from isalens.analysis.stats import stats  # optional pass: loaded when it runs
-    return stats(kernel, done["cfg"], loop_weight=opts.loop_weight, packed_workitem_ids=arch.packed_workitem_ids)
+    return stats(kernel, done["cfg"], loop_weight=opts.loop_weight, packed_workitem_ids=arch.packed_workitem_ids,
+                 lists=opts.stats_lists)
 
 
 def _timing(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) -> KernelTiming | None:
@@ -197,6 +201,8 @@ OPTIONAL = frozenset({"stats", "timing", "advice"})
 #: per-block live-ins, per-source-line rows, loop names), which a scan's table rows do not hold
 LEAVABLE: Mapping[str, Callable[[], Any]] = {"ranges": tuple, "peak_live_set": dict, "block_live_ins": tuple,
                                              "source_lines": tuple, "loop_sources": dict}
+#: not a pass but part of one, left out like them: the statistics' lists a row does not hold (PassOptions.stats_lists)
+STATS_LISTS = "stats_lists"
 
 _DEFAULTS = PassOptions()
 
@@ -204,15 +210,18 @@ _DEFAULTS = PassOptions()
 def run(kernel: Kernel, arch: ArchSpec, *, extra: Collection[str] = (), options: PassOptions = _DEFAULTS,
         leave_out: Collection[str] = (), known: Mapping[str, Any] | None = None) -> KernelAnalysis:
     """Run every pass over ``kernel`` (the optional ones only when named in ``extra``; those named in
-    ``leave_out``, a subset of :data:`LEAVABLE`, not at all: their results are empty; those in ``known``,
+    ``leave_out``, a subset of :data:`LEAVABLE`, not at all: their results are empty; :data:`STATS_LISTS` there
+    leaves the statistics' lists empty; those in ``known``,
     results already computed for this very kernel (the call linking's CFG and liveness), not again)."""
     unknown = set(extra) - OPTIONAL
     if unknown:
         raise ValueError(f"unknown optional pass(es): {', '.join(sorted(unknown))}")
-    if set(leave_out) - LEAVABLE.keys() or (leave_out and "advice" in extra):
+    if set(leave_out) - {*LEAVABLE, STATS_LISTS} or (leave_out and "advice" in extra):
         # advice reads the peak's live set and the source lines: it would advise on empty ones
-        raise ValueError(f"cannot leave out {', '.join(sorted(leave_out))} (of {', '.join(LEAVABLE)}; "
+        raise ValueError(f"cannot leave out {', '.join(sorted(leave_out))} (of {', '.join([*LEAVABLE, STATS_LISTS])}; "
                          "none with advice)")
+    if STATS_LISTS in leave_out and options.stats_lists:
+        options = replace(options, stats_lists=False)
     done: dict[str, Any] = {}
     size = f"{len(kernel.instructions):,} instructions"
     for name, fn in PASSES:

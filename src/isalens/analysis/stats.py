@@ -416,8 +416,12 @@ def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_
 # ---------------------------------------------------------------------------------------------- driver
 
 
-def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_ids: bool = False) -> KernelStats:
-    """Statistics of ``kernel`` from the facts on its instructions."""
+def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_ids: bool = False,
+          lists: bool = True) -> KernelStats:
+    """Statistics of ``kernel`` from the facts on its instructions; ``lists=False`` leaves empty what a scan's
+    row does not hold (scan.rows: the blocks, the class counts by loop depth and weighted, modifiers, literal
+    values, LDS instructions by mnemonic and each LDS access; the LDS totals stay): about a third of the pass
+    on librocsparse's gfx1030 code objects (docs/performance.md, twenty-first session)."""
     if loop_weight < 1:
         raise ValueError("the loop weight must be at least 1")
     facts = [ins.facts for ins in kernel.instructions]
@@ -448,39 +452,47 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     # in C, then add its figures that many times (100k instructions, ~12k pairs on the dense benchmark).
     # Pairs come in order of first occurrence, so every counter keeps the order of the first line that
     # adds a key, as a walk over the lines would (``most_common`` breaks ties by that order).
-    depth_of = graph.loop_depth
-    depths = [depth_of[b] for b in graph.block_of] if graph.blocks else [0] * len(facts)
     by_id = {id(f): f for f in facts}
     code = 0
-    for (fact_id, depth), n in Counter(zip(map(id, facts), depths, strict=True)).items():
-        fact = by_id[fact_id]
-        classes[fact.klass] += n
-        at_depth = by_depth.get(depth)
-        if at_depth is None:
-            at_depth = by_depth[depth] = Counter()
-        at_depth[fact.klass] += n
-        weighted[fact.klass] += n * loop_weight ** depth
-        code += n * fact.size
-        for group, text in fact.modifiers:
-            modifiers.setdefault(group, Counter())[text] += n
-        for kind, count in _constant_counts(fact.constants).items():
-            constants[kind] += n * count
-        for literal in fact.literals:
-            literal_values[literal] += n
+    if lists:
+        depth_of = graph.loop_depth
+        depths = [depth_of[b] for b in graph.block_of] if graph.blocks else [0] * len(facts)
+        for (fact_id, depth), n in Counter(zip(map(id, facts), depths, strict=True)).items():
+            fact = by_id[fact_id]
+            classes[fact.klass] += n
+            at_depth = by_depth.get(depth)
+            if at_depth is None:
+                at_depth = by_depth[depth] = Counter()
+            at_depth[fact.klass] += n
+            weighted[fact.klass] += n * loop_weight ** depth
+            code += n * fact.size
+            for group, text in fact.modifiers:
+                modifiers.setdefault(group, Counter())[text] += n
+            for kind, count in _constant_counts(fact.constants).items():
+                constants[kind] += n * count
+            for literal in fact.literals:
+                literal_values[literal] += n
+    else:  # what a row holds: per facts object alone, the order of first occurrence kept as above
+        for fact_id, n in Counter(map(id, facts)).items():
+            fact = by_id[fact_id]
+            classes[fact.klass] += n
+            code += n * fact.size
+            for kind, count in _constant_counts(fact.constants).items():
+                constants[kind] += n * count
     for ins, fact in zip(kernel.instructions, facts, strict=True):
         if is_ds[ins.index]:
             lds[ins.mnemonic] += 1
             accesses.append(_lds_access(ins, fact, affine.get(ins.index, {}), wave))
 
-    klass = [f.klass for f in facts]
-    size = [f.size for f in facts]
+    klass = [f.klass for f in facts] if lists else []
+    size = [f.size for f in facts] if lists else []
     # a kernel's blocks repeat their sequences of classes: count each distinct one once, each block holding the
     # number of its count (its row made when read, with a copy of the count: BlockStatsRows)
     counted: dict[tuple[str, ...], int] = {}
     distinct: list[dict[str, int]] = []
     which = array("i")
     sizes = array("q")
-    for block in graph.blocks:
+    for block in graph.blocks if lists else ():
         seq = tuple(klass[block.start:block.end])
         at = counted.get(seq)
         if at is None:
@@ -488,7 +500,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
             distinct.append(dict(sorted(Counter(seq).items())))
         which.append(at)
         sizes.append(sum(size[block.start:block.end]))
-    blocks = BlockStatsRows(graph.blocks, graph.loop_depth, sizes, which, distinct)
+    blocks = BlockStatsRows(graph.blocks if lists else (), graph.loop_depth, sizes, which, distinct)
     reads = [a for a in accesses if a.form.startswith("read")]
     writes = [a for a in accesses if a.form.startswith("write")]
     totals = {
@@ -506,6 +518,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
         classes_weighted=dict(sorted(weighted.items())), loop_weight=loop_weight, blocks=blocks,
         modifiers={g: dict(sorted(c.items())) for g, c in sorted(modifiers.items())},
         constants=dict(sorted(constants.items())), literal_values=dict(literal_values.most_common()),
-        lds=dict(sorted(lds.items())), lds_accesses=tuple(accesses), lds_totals=totals,
+        lds=dict(sorted(lds.items())) if lists else {}, lds_accesses=tuple(accesses) if lists else (),
+        lds_totals=totals,
         lines=StatsLines(kernel.instructions),
     )

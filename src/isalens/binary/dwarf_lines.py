@@ -21,7 +21,7 @@ from isalens.errors import InputError
 from isalens.ir.program import Kernel
 from isalens.ir.source import SourceLoc, SourceMap, carry_forward
 
-__all__ = ["LineTable", "attach_line_table", "file_names", "joined_names", "read_line_table"]
+__all__ = ["LineTable", "attach_line_kind", "attach_line_table", "file_names", "joined_names", "read_line_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,3 +119,20 @@ def attach_line_table(kernel: Kernel, table: LineTable) -> Kernel:
     files = tuple(dict.fromkeys(loc.file for loc in locs if loc is not None))
     kind = "lines" if files else "none"
     return dataclasses.replace(kernel, source=SourceMap(tuple(locs), kind, "dwarf", files))
+
+
+def attach_line_kind(kernel: Kernel, table: LineTable) -> Kernel:
+    """``kernel`` with only the ``debug_info`` kind :func:`attach_line_table` gives it (``lines`` when some
+    instruction has a line other than 0, else ``none``) and no per-instruction locations: a scan's row shows
+    that kind and no source line (its ``source_lines`` list is left out). Stops at the first instruction with
+    a line: a kernel of a -g code object had a ``SourceLoc`` lookup per instruction before."""
+    if not table or not kernel.instructions or kernel.instructions[0].address is None:
+        return kernel
+    lookup = table.lookup
+    kind = "none"
+    for ins in kernel.instructions:
+        # carry_forward keeps a location exactly when it, or one before it, has a line other than 0
+        if ins.address is not None and (loc := lookup(ins.address)) is not None and loc.line != 0:
+            kind = "lines"
+            break
+    return dataclasses.replace(kernel, source=SourceMap((), kind, "dwarf"))

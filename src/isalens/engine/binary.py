@@ -115,12 +115,14 @@ _WARNINGS_SHOWN = 5
 def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ignore_unknown: bool = False,
                      wave_size: int | None = None, symbols: list[str] | None = None,
                      disassembly: CodeReading | None = None, spec: ArchSpec | None = None,
-                     disassembler: str = "ours", inlines: bool = True) -> LoadedModule:
+                     disassembler: str = "ours", inlines: bool = True, locations: bool = True) -> LoadedModule:
     """Disassemble ``co`` (only the kernels matching ``kernel``, or exactly ``symbols``, when given) and parse it;
     ``disassembly``, the whole object's from :func:`read_all`, saves the disassembler run; ``spec``, the
     target of ``co.processor`` when the request has resolved it already; ``disassembler``: ``ours`` or
     ``llvm`` (:mod:`isalens.engine.code_listing`); ``inlines=False`` leaves out the inlining call chains of the
-    DWARF (a scan's rows need none: they show only in the document's ``source_lines`` list, not a column)."""
+    DWARF (a scan's rows need none: they show only in the document's ``source_lines`` list, not a column);
+    ``locations=False`` gives each kernel only its ``debug_info`` kind, no source line per instruction (what a
+    scan's row shows: ``binary.dwarf_lines.attach_line_kind``)."""
     if spec is None:
         spec = resolve_arch(co.processor, file=file)
     if symbols is None and kernel is not None:
@@ -150,7 +152,7 @@ def load_code_object(co: CodeObject, *, file: str, kernel: str | None = None, ig
              if chosen is None or k.symbol in chosen}
     module = reading.parse(file=label, target=target_info(spec, wave_size), ignore_unknown=ignore_unknown,
                            packed_workitem_ids=spec.packed_workitem_ids, facts=facts)
-    module = _with_line_table(module, co, file, inlines)
+    module = _with_line_table(module, co, file, inlines, locations)
     if notes:
         module = dataclasses.replace(module, diagnostics=(*notes, *module.diagnostics))
     if co.warnings:  # fields read but not understood: one line each, naming the code object and the kernel
@@ -199,13 +201,14 @@ def _read_once(reader: Callable[..., T], co: CodeObject, file: str, **keywords: 
     return cast(T, result)
 
 
-def _with_line_table(module: Module, co: CodeObject, file: str, inlines: bool = True) -> Module:
+def _with_line_table(module: Module, co: CodeObject, file: str, inlines: bool = True,
+                     locations: bool = True) -> Module:
     """The kernels of ``module`` with their source lines from the code object's DWARF line table (``-g``,
-    ``-gline-tables-only``), their inlining call chains (with ``inlines``) and variables; a damaged table is a
-    warning, and the ISA figures stand without it."""
+    ``-gline-tables-only``; without ``locations``, only whether they have any), their inlining call chains (with
+    ``inlines``) and variables; a damaged table is a warning, and the ISA figures stand without it."""
     if co.debug_info == "none":  # no .debug_line (read_code_object saw the sections): no second ELF parse
         return module
-    from isalens.binary.dwarf_lines import attach_line_table, read_line_table
+    from isalens.binary.dwarf_lines import attach_line_kind, attach_line_table, read_line_table
 
     try:
         table = _read_once(read_line_table, co, file)
@@ -215,7 +218,8 @@ def _with_line_table(module: Module, co: CodeObject, file: str, inlines: bool = 
     if not table:
         return module
     problems = list(table.problems)
-    kernels = tuple(attach_line_table(k, table) for k in module.kernels)
+    attach = attach_line_table if locations else attach_line_kind
+    kernels = tuple(attach(k, table) for k in module.kernels)
     if inlines:
         from isalens.binary.dwarf_inlines import attach_frames, read_frames
 

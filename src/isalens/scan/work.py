@@ -50,8 +50,9 @@ class ScanOptions:
 
 #: the analysis passes whose results reach only lists a row leaves out (scan.rows: longest_lived, peak_live_set,
 #: blocks, source_lines; loop names reach only the HTML view): not run for a scan (about a tenth of its CPU time
-#: on librocsparse's gfx1030 code objects, docs/performance.md)
-ROWLESS_PASSES = ("ranges", "peak_live_set", "block_live_ins", "source_lines", "loop_sources")
+#: on librocsparse's gfx1030 code objects, docs/performance.md); and the statistics' lists rows skip (stats.blocks,
+#: stats.modifiers ...: analysis.pipeline.STATS_LISTS)
+ROWLESS_PASSES = ("ranges", "peak_live_set", "block_live_ins", "source_lines", "loop_sources", "stats_lists")
 
 
 def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] | None = None, *,
@@ -114,7 +115,8 @@ _LISTINGS: dict[tuple[str, str, str], CodeReading] = {}
 #: of the document (each line's function and call chain), which rows leave out (scan.rows); reading them was a
 #: third of a scan of librocsparse's -g code objects (pyelftools' DIE parsing, attaching them per kernel). The
 #: variables stay: a kernel's ``debug_info`` column says whether any covers it.
-#: tests/oracle/test_scan.py checks a -g build's rows equal those of the whole analyze document
+#: tests/oracle/test_scan.py checks a -g build's rows equal those of the whole analyze document. The same holds
+#: of the per-instruction source lines (``load_code_object(locations=False)``): a row shows only ``debug_info``
 _ROWS_SHOW_INLINES = False
 
 
@@ -171,7 +173,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
         for part in passes:
             module = load_code_object(co, file=unit.file, symbols=part, ignore_unknown=options.ignore_unknown,
                                       disassembly=whole, disassembler=options.disassembler,
-                                      inlines=_ROWS_SHOW_INLINES)
+                                      inlines=_ROWS_SHOW_INLINES, locations=_ROWS_SHOW_INLINES)
             rows += analyze_rows(module, workgroup=options.workgroup, **identity)
             del module
         return rows
@@ -187,7 +189,8 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     for symbol in symbols:
         try:
             module = load_code_object(co, file=unit.file, symbols=[symbol], ignore_unknown=options.ignore_unknown,
-                                      disassembly=whole, inlines=_ROWS_SHOW_INLINES)
+                                      disassembly=whole, inlines=_ROWS_SHOW_INLINES,
+                                      locations=_ROWS_SHOW_INLINES)
             rows += analyze_rows(module, workgroup=options.workgroup, **identity)
         except IsalensError as exc:
             rows.append(error_row(exc.message, exc.code, kernel=symbol, **identity))
