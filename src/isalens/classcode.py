@@ -8,9 +8,9 @@ only on the text and the interpreter, so :func:`install` gives ``dataclasses`` a
 up first, and the texts compiled in a run are written to a file under the user's cache directory at exit.
 
 The file is named by the interpreter's bytecode tag and version, so another Python never reads it. Nothing read
-is trusted blindly: the payload carries its SHA-256 and is read only if the digest matches, the file must belong
-to this user and be writable by no one else (as a ``__pycache__`` file may be), and every entry must be a text
-mapped to a code object compiled from ``<string>``; a file failing any of this is ignored and rewritten.
+is trusted blindly: the payload carries its digest (isalens.cachefile) and is read only if it matches, the file
+must belong to this user and be writable by no one else (as a ``__pycache__`` file may be), and every entry must
+be a text mapped to a code object compiled from ``<string>``; a file failing any of this is ignored and rewritten.
 ``ISALENS_CLASS_CACHE=0`` turns it off; ``XDG_CACHE_HOME`` moves it (default ``~/.cache/isalens``).
 
 The classes a small run makes are :mod:`isalens.records`, whose ``__init__`` texts go through the same cache
@@ -24,7 +24,6 @@ unmarshalling all of them took most of a small run's 10-13 ms in :func:`install`
 from __future__ import annotations
 
 import atexit
-import hashlib
 import marshal
 import os
 import sys
@@ -33,11 +32,11 @@ from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
 
-from isalens.cachefile import cache_directory, read_sealed, write_sealed
+from isalens.cachefile import cache_directory, digest, read_sealed, write_sealed
 
 __all__ = ["install"]
 
-_MAGIC = b"isalens-classcode-2\n"
+_MAGIC = b"isalens-classcode-3\n"  # 3: sealed with cachefile.digest (was SHA-256)
 #: a file larger than this is not read, and one holding more texts is trimmed to this run's (~0.4 MB per 500)
 _MAX_BYTES = 16 << 20
 _MAX_TEXTS = 5000
@@ -56,7 +55,7 @@ def enabled() -> bool:
 def path() -> Path:
     """The cache file of this interpreter (its bytecode tag, version and marshal format) and of this file format (a
     tree of another format keeps its own file instead of rewriting this one at every run)."""
-    version = hashlib.sha256(f"{sys.version}\0{marshal.version}\0{_MAGIC!r}".encode()).hexdigest()[:16]
+    version = digest(f"{sys.version}\0{marshal.version}\0{_MAGIC!r}".encode()).hex()[:16]
     return cache_directory() / f"classcode-{sys.implementation.cache_tag}-{version}.marshal"
 
 

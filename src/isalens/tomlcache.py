@@ -3,8 +3,9 @@
 Every command parses some of isalens' TOML tables at start (the architecture families, the semantics and class
 tables): 10 files, about a tenth of the CPU time of ``livereg --json`` on an 800-instruction kernel
 (docs/performance.md). :func:`loads` gives what ``tomllib.loads`` gives, but looks the text up first in a
-file under the user's cache directory that maps each text's SHA-256 to its parsed form, marshalled; texts parsed
-in a run are added at exit. An edited table has another digest, so it is parsed again, never confused.
+file under the user's cache directory that maps each text's digest (isalens.cachefile) to its parsed form,
+marshalled; texts parsed in a run are added at exit. An edited table has another digest, so it is parsed again,
+never confused.
 
 Nothing read is trusted blindly: the file is sealed and owned as :mod:`isalens.cachefile` requires, and an
 entry is used only if it unmarshals to plain TOML data (dicts with text keys, lists, text, numbers, booleans);
@@ -15,17 +16,16 @@ write) is parsed every time. ``ISALENS_TABLE_CACHE=0`` turns the cache off; ``XD
 from __future__ import annotations
 
 import atexit
-import hashlib
 import marshal
 import os
 from pathlib import Path
 from typing import Any
 
-from isalens.cachefile import cache_directory, read_sealed, write_sealed
+from isalens.cachefile import cache_directory, digest, read_sealed, write_sealed
 
 __all__ = ["loads"]
 
-_MAGIC = b"isalens-toml-1\n"
+_MAGIC = b"isalens-toml-2\n"  # 2: sealed and keyed with cachefile.digest (was SHA-256)
 _MAX_BYTES = 16 << 20
 #: texts kept in the file: this run's first, then earlier runs' (other commands read other tables)
 _MAX_TEXTS = 64
@@ -40,8 +40,9 @@ def enabled() -> bool:
 
 
 def path() -> Path:
-    """The cache file (named by the marshal format)."""
-    return cache_directory() / f"toml-{marshal.version}.marshal"
+    """The cache file (named by this file format and the marshal format: a tree of another format keeps its own
+    file instead of rewriting this one at every run)."""
+    return cache_directory() / f"toml-2-{marshal.version}.marshal"
 
 
 def loads(text: str) -> dict[str, Any]:
@@ -52,7 +53,7 @@ def loads(text: str) -> dict[str, Any]:
         _STATE["read"] = True
         _ENTRIES.update(_read(path()))
         atexit.register(_save, path())
-    key = hashlib.sha256(text.encode("utf-8")).digest()
+    key = digest(text.encode("utf-8"))
     _USED[key] = None
     data = _ENTRIES.get(key)
     if data is not None:

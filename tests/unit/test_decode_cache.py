@@ -35,18 +35,18 @@ def _files(xdg: Path) -> list[Path]:
 
 def _seal_header(path: Path, header: bytes, body: bytes = b"") -> None:
     """A file in the cache's format (decode_cache's docstring) with a correct header digest: the magic line, the
-    header's SHA-256 and length (8 bytes, little-endian), the header, the body."""
-    path.write_bytes(decode_cache._MAGIC + hashlib.sha256(header).digest() + len(header).to_bytes(8, "little")
-                     + header + body)
+    header's BLAKE2b-256 digest and length (8 bytes, little-endian), the header, the body."""
+    path.write_bytes(decode_cache._MAGIC + hashlib.blake2b(header, digest_size=32).digest()
+                     + len(header).to_bytes(8, "little") + header + body)
 
 
 def _seal(path: Path, payload: bytes) -> None:
     """``payload``, a pickled (index, chunk key -> chunk bytes), in the cache's format with correct digests (what a
-    damaged-but-resigned file would be): the header holds each chunk's offset in the body, length and SHA-256."""
+    damaged-but-resigned file would be): the header holds each chunk's offset in the body, length and digest."""
     index, chunks = pickle.loads(payload)
     body, table = b"", {}
     for key, data in chunks.items():
-        table[key] = (len(body), len(data), hashlib.sha256(data).digest())
+        table[key] = (len(body), len(data), hashlib.blake2b(data, digest_size=32).digest())
         body += data
     _seal_header(path, pickle.dumps((index, table)), body)
 
@@ -56,12 +56,12 @@ def _logical(payload: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
     checked."""
     size = int.from_bytes(payload[32:40], "little")
     header, body = payload[40:40 + size], payload[40 + size:]
-    assert hashlib.sha256(header).digest() == payload[:32]
+    assert hashlib.blake2b(header, digest_size=32).digest() == payload[:32]
     index, table = pickle.loads(header)
     chunks = {}
     for key, (offset, length, digest) in table.items():
         chunks[key] = body[offset:offset + length]
-        assert hashlib.sha256(chunks[key]).digest() == digest
+        assert hashlib.blake2b(chunks[key], digest_size=32).digest() == digest
     return index, chunks
 
 
@@ -319,7 +319,7 @@ def test_a_run_names_its_file_by_fingerprint_and_prunes_stale_ones(tmp_path: Pat
 def test_opening_a_file_reads_its_header_and_each_chunk_is_checked_when_taken(tmp_path: Path) -> None:
     """Start-up: a store reads the header (index, where each chunk is) and no chunk; a chunk is read when taken and
     used only if its own digest matches, so a damaged chunk loses its texts and no other; table entries pointing
-    outside the body, or not (offset, length, SHA-256), are not chunks."""
+    outside the body, or not (offset, length, digest), are not chunks."""
     path = tmp_path / "x.pickle"
     texts = {f"s_nop {i}": i for i in range(12)}
     _write(path, {**texts, "v_mov_b32 v0, 0": 100}, bits=2)
@@ -329,7 +329,7 @@ def test_opening_a_file_reads_its_header_and_each_chunk_is_checked_when_taken(tm
     for key, data in chunks.items():
         # the victim's bytes replaced by a well-formed chunk of other content, its recorded digest kept
         stored = data if key != victim else pickle.dumps({"s_nop 0": 999})
-        table[key] = (len(body), len(stored), hashlib.sha256(data).digest())
+        table[key] = (len(body), len(stored), hashlib.blake2b(data, digest_size=32).digest())
         body += stored
     table["s_nop 9"] = (len(body), 10, bytes(32))  # beyond the body
     table["s_nop 8"] = (0, 1)  # not (offset, length, digest)
@@ -348,3 +348,9 @@ def test_opening_a_file_reads_its_header_and_each_chunk_is_checked_when_taken(tm
     data[len(decode_cache._MAGIC):len(decode_cache._MAGIC) + 32] = bytes(32)
     path.write_bytes(bytes(data))
     assert decode_cache.Store(path, _accept).index == {} and decode_cache.load(path, _accept) == {}
+
+
+def test_the_protocol_written_is_pickles_highest() -> None:
+    """The cache writes with ``_pickle`` (pickle.py is not imported for a run that only reads): its protocol is the
+    one pickle itself calls the highest."""
+    assert decode_cache.PROTOCOL == pickle.HIGHEST_PROTOCOL

@@ -34,6 +34,11 @@ NOT_IMPORTED = (
     # the run's classes are isalens.records and its small document is written without orjson (importing orjson
     # imports dataclasses, json, uuid, datetime, platform; dataclasses imports inspect, ast, dis)
     "dataclasses", "inspect", "orjson", "uuid", "platform",
+    # the cache files' digests come from the interpreter's own BLAKE2 (isalens.cachefile.digest): hashlib loads
+    # OpenSSL; the small writer takes json's C string encoders from _json, without the json package
+    "hashlib", "_hashlib", "json", "json.decoder", "json.scanner", "json.encoder",
+    # the decode cache reads with pickle's C classes (_pickle), without pickle.py
+    "pickle",
 )
 
 

@@ -39,7 +39,7 @@ def _restart() -> None:
 def _seal(path: Path, entries: dict[bytes, bytes]) -> None:
     payload = marshal.dumps(entries)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(tomlcache._MAGIC + hashlib.sha256(payload).digest() + payload)
+    path.write_bytes(tomlcache._MAGIC + hashlib.blake2b(payload, digest_size=32).digest() + payload)
     path.chmod(0o600)
 
 
@@ -58,7 +58,7 @@ def test_every_table_comes_back_as_tomllib_parses_it(fresh: Path) -> None:
 
 def test_the_file_is_really_read_and_each_call_gets_its_own_document(fresh: Path) -> None:
     text = 'a = 1\n[b]\nc = ["x", 2.5, true]\n'
-    key = hashlib.sha256(text.encode()).digest()
+    key = hashlib.blake2b(text.encode(), digest_size=32).digest()
     _seal(fresh, {key: marshal.dumps({"a": 7})})  # an entry that differs from the text: proves the file is read
     assert tomlcache.loads(text) == {"a": 7}
     first = tomlcache.loads(text)
@@ -75,7 +75,7 @@ def test_the_file_is_really_read_and_each_call_gets_its_own_document(fresh: Path
 ], ids=["code", "set", "number-key", "list", "garbage"])
 def test_a_foreign_entry_is_parsed_again(fresh: Path, entry: bytes) -> None:
     text = "a = 1\n"
-    _seal(fresh, {hashlib.sha256(text.encode()).digest(): entry})
+    _seal(fresh, {hashlib.blake2b(text.encode(), digest_size=32).digest(): entry})
     assert tomlcache.loads(text) == {"a": 1}
     assert tomlcache._STATE["dirty"]  # and written again at exit
 
@@ -83,7 +83,7 @@ def test_a_foreign_entry_is_parsed_again(fresh: Path, entry: bytes) -> None:
 @pytest.mark.parametrize("damage", ["flip", "truncate", "foreign"])
 def test_a_damaged_file_is_ignored(fresh: Path, damage: str) -> None:
     text = "a = 1\n"
-    _seal(fresh, {hashlib.sha256(text.encode()).digest(): marshal.dumps({"a": 7})})
+    _seal(fresh, {hashlib.blake2b(text.encode(), digest_size=32).digest(): marshal.dumps({"a": 7})})
     data = bytearray(fresh.read_bytes())
     if damage == "flip":
         data[-3] ^= 0x10

@@ -7,12 +7,17 @@ for byte as orjson writes it, and orjson is imported only for the others: its im
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
-from json.encoder import encode_basestring as _encode_str
-from json.encoder import encode_basestring_ascii
 from types import ModuleType
 from typing import Any, Protocol
+
+try:  # the C string encoders json.encoder itself takes: importing json (and its decoder and scanner) was ~1.3 ms
+    # of a small run's start-up (docs/performance.md, twenty-first session); json is imported where it is used
+    from _json import encode_basestring as _encode_str
+    from _json import encode_basestring_ascii
+except ImportError:  # an interpreter without json's accelerator: json's own (pure-Python) encoders
+    from json.encoder import encode_basestring as _encode_str
+    from json.encoder import encode_basestring_ascii
 
 __all__ = ["Streamed", "dumps", "float_text", "write", "write_rows"]
 
@@ -69,6 +74,7 @@ def dumps(doc: Any, *, pretty: bool = False, indent: int | None = None, sort_key
     (a query's columns keep their order); ``default`` turns a value JSON has no type for into one it has.
     """
     if indent is not None:
+        import json
         return json.dumps(doc, indent=indent, sort_keys=sort_keys, default=default or _as_list) + "\n"
     if sort_keys and not pretty:
         try:
@@ -163,6 +169,7 @@ def _value_text(value: Any) -> str:
     """Any other value (a list, struct or date column, or a subclass of a scalar) as json.dumps lays it out
     one level deeper."""
     if isinstance(value, (str, int, float, bool)):
+        import json
         return json.dumps(value)
     return dumps(value, indent=1, sort_keys=False, default=str)[:-1].replace("\n", "\n  ")
 
@@ -183,6 +190,8 @@ def write_rows(names: Sequence[str], rows: Iterable[Sequence[Any]], out: Writer)
     """Rows as a JSON array of objects (columns in order), byte for byte what ``dumps`` with ``indent=1``,
     ``sort_keys=False`` and ``default=str`` gives for the list of dicts, written row by row (``query --json``
     on a library's 88k rows never holds them all)."""
+    import json
+
     keys = [f"{json.dumps(name)}: " for name in names]
     first = True
     for row in rows:

@@ -12,16 +12,16 @@ that it has not decoded. A small kernel of a target once used for a big one unpi
 the big one's: one chunk per mnemonic made the 812-instruction example unpickle most of the dense kernel's 12,000
 texts.
 Chunks never unpickled are written back as they were read. The file is read lazily too: after the magic line come
-the SHA-256 and the length of a header (the index, and each chunk's offset, length and SHA-256), then the chunks'
-bytes; opening a file reads and checks the header only, and a chunk is read and checked when it is taken. A file
-holding a 1M-instruction kernel's texts (34 MB) made every later small run of its target read and hash it whole:
-0.09 s of a 0.27 s run (docs/performance.md, seventeenth session). Dataclass entries are pickled as their
-constructor call (:class:`_Pickler`), which Python 3.11 rebuilds several times faster than through
-``__setstate__`` (that calls ``dataclasses.fields()`` per object).
+the digest and the length of a header (the index, and each chunk's offset, length and digest), then the chunks'
+bytes (digests: BLAKE2b-256, isalens.cachefile.digest); opening a file reads and checks the header only, and a
+chunk is read and checked when it is taken. A file holding a 1M-instruction kernel's texts (34 MB) made every
+later small run of its target read and hash it whole: 0.09 s of a 0.27 s run (docs/performance.md, seventeenth
+session). Dataclass entries are pickled as their constructor call (:class:`_Pickler`), which Python 3.11 rebuilds
+several times faster than through ``__setstate__`` (that calls ``dataclasses.fields()`` per object).
 
 The file is named by a key that changes whenever its content could: the isalens version and the size and
 modification time of every source and table file of the readers (``isalens/isa``, ``isalens/ir``), so an edited
-table or decoder never meets an old file. Nothing read is trusted: the header and every chunk carry their SHA-256
+table or decoder never meets an old file. Nothing read is trusted: the header and every chunk carry their digest
 and are used only if the digest matches and the file is this user's own, writable by no one else
 (isalens/cachefile.py); the unpickler builds only isalens classes and plain containers, and the caller checks each
 entry's type; a file or chunk failing any of this is ignored (and rewritten at exit). ``ISALENS_DECODE_CACHE=0``
@@ -33,22 +33,35 @@ fingerprint; a run that writes removes files of other fingerprints unwritten for
 from __future__ import annotations
 
 import atexit
-import hashlib
 import io
 import os
-import pickle
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from isalens.cachefile import cache_directory, owned_by_user, write_file
+from isalens.cachefile import cache_directory, digest, owned_by_user, write_file
 from isalens.records import fields as record_fields
 from isalens.records import is_record
 from isalens.version import __version__
 
-_MAGIC = b"isalens-decoded-4\n"
+try:  # pickle's own C classes (pickle.Pickler is _pickle.Pickler): importing pickle.py (with struct and a probe for
+    # Jython's modules) was ~1.4 ms of a small run's start-up (docs/performance.md, twenty-first session)
+    from _pickle import Pickler as _CPickler
+    from _pickle import Unpickler as _CUnpickler
+    from _pickle import UnpicklingError
+    from _pickle import dumps as _pickle_dumps
+except ImportError:  # an interpreter without the accelerator: pickle.py's
+    from pickle import Pickler as _CPickler
+    from pickle import Unpickler as _CUnpickler
+    from pickle import UnpicklingError
+    from pickle import dumps as _pickle_dumps
+
+#: the pickle protocol written: pickle.HIGHEST_PROTOCOL of Python 3.8 and later (tests/unit/test_decode_cache.py)
+PROTOCOL = 5
+
+_MAGIC = b"isalens-decoded-5\n"  # 5: digests by cachefile.digest (was SHA-256)
 #: a file larger than this is not read (a 100,000-text cache is about 15 MB)
 _MAX_BYTES = 256 << 20
 _PACKAGE = Path(__file__).resolve().parents[2]  # src/isalens
@@ -64,12 +77,12 @@ def enabled() -> bool:
 def _fingerprint() -> str:
     """The version and every reader file's size and modification time, hashed (computed once per process)."""
     if not _FINGERPRINT:
-        digest = hashlib.sha256(__version__.encode())
+        lines = [__version__]
         for top in ("isa", "ir", "version.py", "errors.py"):
             for parts in _reader_files(str(_PACKAGE), (top,)):
                 st = os.stat(os.path.join(_PACKAGE, *parts))
-                digest.update(f"{'/'.join(parts)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-        _FINGERPRINT.append(digest.hexdigest())
+                lines.append(f"{'/'.join(parts)}\0{st.st_size}\0{st.st_mtime_ns}\n")
+        _FINGERPRINT.append(digest("".join(lines).encode()).hex())
     return _FINGERPRINT[0]
 
 
@@ -107,7 +120,7 @@ def _prefix() -> str:
 
 def path_for(key: str) -> Path:
     """The cache file of ``key`` (the target, wave size and policy, spelled by the caller)."""
-    name = hashlib.sha256(f"{_fingerprint()}\0{key}".encode()).hexdigest()[:32]
+    name = digest(f"{_fingerprint()}\0{key}".encode()).hex()[:32]
     return _directory() / f"{_prefix()}-{name}.pickle"
 
 
@@ -163,7 +176,7 @@ def prune(directory: Path, prefix: str, now: float) -> list[Path]:
     return removed
 
 
-class _Unpickler(pickle.Unpickler):
+class _Unpickler(_CUnpickler):
     """Builds isalens classes (dataclasses, enums) and nothing else: no function of any module is callable."""
 
     def find_class(self, module: str, name: str) -> Any:
@@ -178,7 +191,7 @@ class _Unpickler(pickle.Unpickler):
         if module == "builtins" and name in ("frozenset", "set", "tuple", "list", "dict", "int", "str"):
             found = _ALLOWED[module, name] = super().find_class(module, name)
             return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a decode cache")
+        raise UnpicklingError(f"{module}.{name} is not allowed in a decode cache")
 
 
 #: the classes :class:`_Unpickler` has allowed, by module and name
@@ -331,7 +344,7 @@ def _read_chunks(path: Path) -> tuple[dict[str, tuple[int, int]], MutableMapping
                 and head.startswith(_MAGIC) and size <= st.st_size):
             raise OSError("not a decode cache of this format")
         header = f.read(size)
-        if hashlib.sha256(header).digest() != head[len(_MAGIC):len(_MAGIC) + 32]:
+        if digest(header) != head[len(_MAGIC):len(_MAGIC) + 32]:
             raise OSError("damaged")
     except OSError:
         f.close()
@@ -359,7 +372,7 @@ class _Chunks(MutableMapping[str, bytes]):
         #: the file, open while chunks may be read from it (a file renamed over it by another run leaves this one
         #: readable: each run reads the file it opened)
         self._file = file
-        #: key -> (offset in the file, length, SHA-256) of the chunks not read yet
+        #: key -> (offset in the file, length, digest) of the chunks not read yet
         self._where = where
         self._read: dict[str, bytes] = {}
 
@@ -371,12 +384,12 @@ class _Chunks(MutableMapping[str, bytes]):
         data = self._read.get(key)
         if data is not None:
             return data
-        offset, length, digest = self._where.pop(key)  # KeyError: not stored
+        offset, length, sealed = self._where.pop(key)  # KeyError: not stored
         try:
             data = os.pread(self._file.fileno(), length, offset) if self._file is not None else b""
         except OSError:
             data = b""
-        if len(data) != length or hashlib.sha256(data).digest() != digest:
+        if len(data) != length or digest(data) != sealed:
             raise KeyError(key)  # damaged: as if never stored (the run decodes its texts and writes the chunk)
         self._read[key] = data
         return data
@@ -402,18 +415,18 @@ class _Chunks(MutableMapping[str, bytes]):
 
 
 def _encode(index: dict[str, tuple[int, int]], chunks: MutableMapping[str, bytes]) -> bytes:
-    """The file after its magic line: the header's SHA-256 and length, the header (the index, and each chunk's
-    offset in the body, length and SHA-256), the body (every chunk readable from ``chunks``, in key order)."""
+    """The file after its magic line: the header's digest and length, the header (the index, and each chunk's
+    offset in the body, length and digest), the body (every chunk readable from ``chunks``, in key order)."""
     body = io.BytesIO()
     table: dict[str, tuple[int, int, bytes]] = {}
     for key in sorted(chunks):
         data = chunks.get(key)
         if data is None:  # damaged in the file: dropped
             continue
-        table[key] = (body.tell(), len(data), hashlib.sha256(data).digest())
+        table[key] = (body.tell(), len(data), digest(data))
         body.write(data)
-    header = pickle.dumps((index, table), protocol=pickle.HIGHEST_PROTOCOL)
-    return hashlib.sha256(header).digest() + len(header).to_bytes(8, "little") + header + body.getvalue()
+    header = _pickle_dumps((index, table), protocol=PROTOCOL)
+    return digest(header) + len(header).to_bytes(8, "little") + header + body.getvalue()
 
 
 def _unpickle_any(data: bytes) -> Any:
@@ -455,7 +468,7 @@ def _plain_fields(cls: type) -> tuple[str, ...] | None:
     return tuple(f.name for f in fields)
 
 
-class _Pickler(pickle.Pickler):
+class _Pickler(_CPickler):
     """Writes a plain dataclass instance as ``cls(*fields)``: unpickled by its ``__init__``, not by the slower
     ``__setstate__`` of slotted dataclasses; any other object the default way."""
 
@@ -472,7 +485,7 @@ class _Pickler(pickle.Pickler):
 
 def _dumps(obj: Any) -> bytes:
     out = io.BytesIO()
-    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    _Pickler(out, protocol=PROTOCOL).dump(obj)
     return out.getvalue()
 
 
