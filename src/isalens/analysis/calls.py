@@ -45,6 +45,8 @@ _REFERENCED = attrgetter("referenced")
 _BRANCH = attrgetter("branch")
 #: the branches a walk back from a call stops at (:class:`_Writers`)
 _STOPS_WALK = frozenset(BranchKind) - {BranchKind.NONE, BranchKind.CALL}
+#: the branches that may go to another function: a call, or a return through a register (a tail call)
+_TRANSFERS = frozenset({BranchKind.CALL, BranchKind.RETURN})
 
 
 def _union(sets: Iterable[int]) -> int:
@@ -114,10 +116,10 @@ class _Writers:
         return instructions[written]
 
 
-def _resolve(kernel: Kernel, ins: Instruction, by_address: dict[int, str], writers: _Writers) -> str | None:
-    """The function ``ins`` (a call or jump through an SGPR pair) transfers to, or None (``writers``: the
-    SGPR writers of ``kernel``)."""
-    pair = _address_register(ins)
+def _resolve(kernel: Kernel, ins: Instruction, pair: int | None, by_address: dict[int, str],
+             writers: _Writers) -> str | None:
+    """The function ``ins`` (a call or jump through the SGPR pair starting at ``pair``, its
+    :func:`_address_register`) transfers to, or None (``writers``: the SGPR writers of ``kernel``)."""
     if pair is None:
         return None
     writer = writers.before(ins.index, pair)
@@ -186,10 +188,42 @@ class _Usage:
     unresolved: bool
 
 
-def _own(kernel: Kernel) -> _Usage:
-    instructions = kernel.instructions
-    referenced = _union(map(_REFERENCED, instructions))
-    touched = _union(map(_DEFS, instructions)) | _union(map(_USES, instructions)) | referenced
+class _Unions:
+    """The unions over a function's lines of what they write, read and name (``defs``, ``uses``,
+    ``referenced``), each made once per instruction tuple: the register counts, the call summaries and the
+    liveness linking all read them (a union over the 100k lines of ``benchmarks/calls_kernel.py`` is ~4 ms and
+    was made up to four times each)."""
+
+    __slots__ = ("_made",)
+
+    def __init__(self) -> None:
+        # by id of the instruction tuple (a kernel and its copy with a call summary share it), which is kept
+        # here too so that the id cannot be reused while this object lives
+        self._made: dict[int, tuple[tuple[Instruction, ...], dict[str, int]]] = {}
+
+    def _of(self, kernel: Kernel, field: str) -> int:
+        instructions = kernel.instructions
+        made = self._made.get(id(instructions))
+        if made is None:
+            made = self._made[id(instructions)] = (instructions, {})
+        found = made[1].get(field)
+        if found is None:
+            found = made[1][field] = _union(map(attrgetter(field), instructions))
+        return found
+
+    def defs(self, kernel: Kernel) -> int:
+        return self._of(kernel, "defs")
+
+    def uses(self, kernel: Kernel) -> int:
+        return self._of(kernel, "uses")
+
+    def referenced(self, kernel: Kernel) -> int:
+        return self._of(kernel, "referenced")
+
+
+def _own(kernel: Kernel, unions: _Unions) -> _Usage:
+    referenced = unions.referenced(kernel)
+    touched = unions.defs(kernel) | unions.uses(kernel) | referenced
     counts = {
         "v": highest_register(referenced, RegFile.VGPR) + 1,
         "a": highest_register(referenced, RegFile.AGPR) + 1,
@@ -221,15 +255,17 @@ def link_calls(module: Module, *, has_flat_address_space: bool = True, unified_v
         cc = calling_convention(unified_vgpr_file, scratch_descriptor, llvm_major)
         return records.replace(module, kernels=tuple(
             k if k.is_kernel else _with_effects(k, {}, {}, cc, 0, unknown_callers=True) for k in module.kernels))
-    info = _usages(functions, sites, has_flat_address_space)
+    unions = _Unions()
+    info = _usages(functions, sites, has_flat_address_space, unions)
     if any(u.indirect for u in info.values()):
         _widen_indirect(info, functions)
     diagnostics = list(module.diagnostics)
-    kernels = [records.replace(k, calls=_summary(k, sites[k.name], info[k.name], functions, diagnostics))
+    kernels = [records.replace(k, calls=_summary(k, sites[k.name], info[k.name], functions, diagnostics,
+                                                     unions))
                for k in module.kernels]
     order = [name for name in info]  # post-order: callees before callers
     linked = link_liveness(kernels, order, calling_convention(unified_vgpr_file, scratch_descriptor,
-                                                                       llvm_major), solved)
+                                                                       llvm_major), solved, unions)
     return records.replace(module, kernels=tuple(linked), diagnostics=tuple(diagnostics))
 
 
@@ -241,11 +277,16 @@ def _call_sites(module: Module) -> dict[str, list[tuple[int, str | None]]]:
     for k in module.kernels:
         found: list[tuple[int, str | None]] = []
         writers = _Writers(k.instructions)
-        for ins in k.instructions:
+        # the address pair per operands tuple (the lines of one text share it; kept alive by the kernel): the
+        # 19,584 calls of benchmarks/calls_kernel.py have a few texts
+        pairs: dict[tuple[int, BranchKind], int | None] = {}
+        for ins in compress(k.instructions, map(_TRANSFERS.__contains__, map(_BRANCH, k.instructions))):
+            key = (id(ins.operands), ins.branch)
+            pair = pairs[key] if key in pairs else pairs.setdefault(key, _address_register(ins))
             if ins.branch is BranchKind.CALL:
-                found.append((ins.index, _resolve(k, ins, by_address, writers)))
-            elif ins.branch is BranchKind.RETURN and _address_register(ins) not in (None, 30):
-                callee = _resolve(k, ins, by_address, writers)
+                found.append((ins.index, _resolve(k, ins, pair, by_address, writers)))
+            elif pair not in (None, 30):
+                callee = _resolve(k, ins, pair, by_address, writers)
                 if callee is not None:
                     found.append((ins.index, callee))  # a tail call
         sites[k.name] = found
@@ -253,7 +294,7 @@ def _call_sites(module: Module) -> dict[str, list[tuple[int, str | None]]]:
 
 
 def _usages(functions: dict[str, Kernel], sites: dict[str, list[tuple[int, str | None]]],
-            has_flat_address_space: bool) -> dict[str, _Usage]:
+            has_flat_address_space: bool, unions: _Unions) -> dict[str, _Usage]:
     """Each function's registers with its callees', in post-order of the call graph (callees first)."""
     info: dict[str, _Usage] = {}
     visiting: set[str] = set()
@@ -277,15 +318,16 @@ def _usages(functions: dict[str, Kernel], sites: dict[str, list[tuple[int, str |
                     stack.append((c, 0))
             else:
                 stack.pop()
-                info[name] = _with_callees(functions[name], sites[name], info, functions, has_flat_address_space)
+                info[name] = _with_callees(functions[name], sites[name], info, functions, has_flat_address_space,
+                                           unions)
     return info
 
 
 def _with_callees(kernel: Kernel, sites: list[tuple[int, str | None]], info: dict[str, _Usage],
-                  functions: dict[str, Kernel], has_flat_address_space: bool) -> _Usage:
+                  functions: dict[str, Kernel], has_flat_address_space: bool, unions: _Unions) -> _Usage:
     """``kernel``'s registers with those of the callees already visited (``info``); any other call is
     indirect."""
-    usage = _own(kernel)
+    usage = _own(kernel, unions)
     for _index, callee in sites:
         if callee == kernel.name:
             continue  # LLVM finds its own (empty) entry for a call to itself
@@ -327,10 +369,10 @@ def _widen_indirect(info: dict[str, _Usage], functions: dict[str, Kernel]) -> No
 
 
 def _summary(k: Kernel, sites: list[tuple[int, str | None]], usage: _Usage, functions: dict[str, Kernel],
-             diagnostics: list[Diagnostic]) -> CallSummary:
+             diagnostics: list[Diagnostic], unions: _Unions) -> CallSummary:
     """``k``'s call summary; a note naming the callees that set its figures and a warning per unknown call
     are appended to ``diagnostics``."""
-    own = _own(k)
+    own = _own(k, unions)
     summary = CallSummary(
         sites=tuple(sites),
         vgprs=usage.counts["v"], agprs=usage.counts["a"], sgprs=usage.counts["s"],
@@ -362,12 +404,22 @@ def _is_return(ins: Instruction, cc: CallingConvention) -> bool:
         isinstance(op, RegOperand) and op.mask == cc.return_address for op in ins.operands)
 
 
+#: where ``defs`` and ``uses`` sit in an :class:`Instruction` (next to each other)
+_DEFS_AT = Instruction._fields.index("defs")
+_USES_AT = Instruction._fields.index("uses")
+assert _USES_AT == _DEFS_AT + 1
+
+
 def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int, int], cc: CallingConvention,
                   exit_live: int, unknown_callers: bool = False) -> Kernel:
     instructions = list(kernel.instructions)
+    new = tuple.__new__
     for index, uses in site_uses.items():
         ins = instructions[index]
-        instructions[index] = ins._replace(uses=ins.uses | uses, defs=ins.defs | site_defs[index])
+        # ``ins._replace(defs=..., uses=...)`` built as one tuple: _replace's keyword pass cost ~4 us per call
+        # (19,584 calls in benchmarks/calls_kernel.py)
+        instructions[index] = new(type(ins), (*ins[:_DEFS_AT], ins.defs | site_defs[index], ins.uses | uses,
+                                              *ins[_USES_AT + 1:]))
     if not kernel.is_kernel:
         for i, ins in enumerate(instructions):
             if _is_return(ins, cc):
@@ -475,7 +527,7 @@ def _address_pair(ins: Instruction) -> int:
 
 
 def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention,
-                  solved: Solved | None = None) -> list[Kernel]:
+                  solved: Solved | None = None, unions: _Unions | None = None) -> list[Kernel]:
     """Give calls and returns their register effects, so liveness crosses calls as LLVM's does.
 
     A call to a function of the module reads what the callee has live at its entry plus the scratch
@@ -492,10 +544,11 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
     function object, when they were: the same solution the analysis passes would compute again (one liveness
     solution of the 100k lines of ``benchmarks/calls_kernel.py``, about a fifth of its ``livereg``).
     """
+    unions = unions if unions is not None else _Unions()
     by_name = {k.name: k for k in kernels}
     writes: dict[str, int] = {}
     for k in kernels:
-        w = _union(map(_DEFS, k.instructions))
+        w = unions.defs(k)
         writes[k.name] = w & ~cc.callee_saved if not k.is_kernel else w
     # what a call may write: the callee's writes and its callees' (fixpoint over recursive cycles)
     changed = True
@@ -510,49 +563,41 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
             if w != writes[k.name]:
                 writes[k.name] = w
                 changed = True
-    clobbered = ~cc.callee_saved
     called = {callee for k in kernels if k.calls is not None for _i, callee in k.calls.sites if callee in by_name}
     entry: dict[str, int] = {}
     results: dict[str, int] = {}
     current = dict(by_name)
-    # per function, its unknown calls' effects (they depend on the function alone: made in the first round)
-    # and the inputs its last round was linked with: a second round with the same inputs would link the same
-    # function and solve the same liveness (a kernel whose calls are all unknown: 0.45 s of 2.9 s of the 100k
-    # kernel of benchmarks/calls_kernel.py)
-    unknown: dict[str, dict[int, tuple[int, int]]] = {}
+    # per function, its calls to functions defined here and its unknown calls' effects (they depend on the
+    # function alone: made in the first round), and the inputs its last round was linked with: a second round
+    # with the same inputs would link the same function and solve the same liveness (a kernel whose calls are
+    # all unknown: 0.45 s of 2.9 s of the 100k kernel of benchmarks/calls_kernel.py). Listed once, not looked
+    # at per call in every round: 19,584 calls there, each read four times per round before.
+    known_calls: dict[str, list[tuple[int, str]]] = {}
+    unknown: dict[str, tuple[dict[int, int], dict[int, int]]] = {}
     linked_with: dict[str, tuple[dict[int, int], dict[int, int], int]] = {}
     for _round in range(2):
         for name in order + [k.name for k in kernels if k.name not in order]:
             k = by_name[name]
             assert k.calls is not None
-            uses: dict[int, int] = {}
-            defs: dict[int, int] = {}
-            effects = unknown.setdefault(name, {})
-            # once per function, not per call site: per site, both made linking quadratic in the length of a
-            # function with many unknown calls (1,980 calls in 5,917 lines took 35 s, benchmarks/calls_kernel.py)
-            k_graph: CFG | None = None
-            k_registers: int | None = None
-            in_place = 0
-            for index, callee in k.calls.sites:
-                ins = k.instructions[index]
-                if ins.branch is not BranchKind.CALL:
-                    continue  # a tail call: the callee's effects are the rest of this function
-                if callee in by_name:
-                    # the callee reads the return address the call itself writes, and its prologue saves
-                    # the callee-saved registers it uses: a save is not a read of the caller's value (LLVM's
-                    # call reads only the arguments, ``implicit $vgpr0``...)
-                    uses[index] = (entry.get(callee, 0) & ~cc.return_address & ~cc.callee_saved) \
-                        | cc.scratch_descriptor
-                    defs[index] = writes[callee]
-                else:
-                    if index not in effects:
-                        if k_graph is None or k_registers is None:
-                            k_graph, k_registers = cfg(k), _all_registers(k)
-                            in_place = _inputs_in_place(k, cc)
-                        effects[index] = (
-                            _set_up_before(k, index, cc.arguments, k_graph) | in_place | cc.scratch_descriptor,
-                            clobbered & (cc.arguments | cc.results | k_registers))
-                    uses[index], defs[index] = effects[index]
+            if name not in unknown:
+                # a tail call (a RETURN through a register) has no effects here: the callee's are the rest
+                # of this function
+                calls = [(index, callee) for index, callee in k.calls.sites
+                         if k.instructions[index].branch is BranchKind.CALL]
+                known_calls[name] = [(index, callee) for index, callee in calls
+                                     if callee is not None and callee in by_name]
+                unknown[name] = _unknown_effects(k, [index for index, callee in calls if callee not in by_name],
+                                                 cc, unions)
+            unknown_uses, unknown_defs = unknown[name]
+            uses = dict(unknown_uses)
+            defs = dict(unknown_defs)
+            for index, callee in known_calls[name]:
+                # the callee reads the return address the call itself writes, and its prologue saves
+                # the callee-saved registers it uses: a save is not a read of the caller's value (LLVM's
+                # call reads only the arguments, ``implicit $vgpr0``...)
+                uses[index] = (entry.get(callee, 0) & ~cc.return_address & ~cc.callee_saved) \
+                    | cc.scratch_descriptor
+                defs[index] = writes[callee]
             exit_live = results.get(name, 0) if not k.is_kernel else 0
             if linked_with.get(name) == (uses, defs, exit_live):
                 continue  # linked with these inputs already: the same function, liveness, entry and results
@@ -562,26 +607,34 @@ def link_liveness(kernels: list[Kernel], order: list[str], cc: CallingConvention
             # the solution below gives this function's entry live-ins (read only by its callers) and its callees'
             # results (only of callees defined here): without either, nothing reads it (a kernel whose calls are
             # all unknown: one liveness solution of its 100k lines, 0.21 of 1.28 s CPU in benchmarks/calls_kernel.py)
-            if (not k.calls.sites and k.is_kernel) or (
-                    name not in called and not any(callee in by_name and linked.instructions[index].branch
-                                                   is BranchKind.CALL for index, callee in k.calls.sites)):
+            if (not k.calls.sites and k.is_kernel) or (name not in called and not known_calls[name]):
                 continue
             graph = cfg(linked)
             live = liveness(linked, graph)
             if solved is not None:
                 solved[name] = (linked, graph, live)
             entry[name] = live.entry & ~linked.reserved
-            for index, callee in k.calls.sites:
-                if callee in by_name and linked.instructions[index].branch is BranchKind.CALL:
-                    results[callee] = results.get(callee, 0) | (live.live_out[index] & writes[callee] & cc.results)
+            live_out = live.live_out
+            for index, callee in known_calls[name]:
+                results[callee] = results.get(callee, 0) | (live_out[index] & writes[callee] & cc.results)
     if solved is not None:  # a function linked again after its solution is not the one solved
         for name in [n for n, (k, _g, _l) in solved.items() if current.get(n) is not k]:
             del solved[name]
     return [current[k.name] for k in kernels]
 
 
-def _all_registers(kernel: Kernel) -> int:
-    return _union(map(_REFERENCED, kernel.instructions))
+def _unknown_effects(kernel: Kernel, indices: list[int], cc: CallingConvention,
+                     unions: _Unions) -> tuple[dict[int, int], dict[int, int]]:
+    """What each call to an unknown function at ``indices`` reads (the arguments set up for it, the inputs
+    already in place, the scratch descriptor) and writes (every register it may clobber), per index."""
+    if not indices:
+        return {}, {}
+    # once per function, not per call site: per site, both made linking quadratic in the length of a
+    # function with many unknown calls (1,980 calls in 5,917 lines took 35 s, benchmarks/calls_kernel.py)
+    graph = cfg(kernel)
+    passed = _inputs_in_place(kernel, cc, unions.defs(kernel)) | cc.scratch_descriptor
+    uses = {index: _set_up_before(kernel, index, cc.arguments, graph) | passed for index in indices}
+    return uses, dict.fromkeys(indices, ~cc.callee_saved & (cc.arguments | cc.results | unions.referenced(kernel)))
 
 
 #: register-to-register moves: how LLVM puts a value into an argument register (a COPY before the call)
@@ -600,11 +653,16 @@ def _set_up_before(kernel: Kernel, index: int, registers: int, graph: CFG | None
     graph = graph if graph is not None else cfg(kernel)  # ``graph``: the caller's, of this same kernel
     block = graph.block_of[index]
     found = written = read_after = 0
+    instructions = kernel.instructions
+    none = BranchKind.NONE
     for i in range(index - 1, graph.blocks[block].start - 1, -1):
-        ins = kernel.instructions[i]
-        if ins.branch is not BranchKind.NONE:
+        ins = instructions[i]
+        if ins.branch is not none:
             return found  # an earlier call: what it leaves in the registers is its own business
-        found |= _last_write_sets_up(ins, registers & ~written, read_after)
+        # :func:`_last_write_sets_up` written out: this loop runs over every line before each of the 16,830
+        # unknown calls of benchmarks/calls_kernel.py, and most lines write no argument register
+        if ins.defs & registers & ~written:
+            found |= _last_write_sets_up(ins, registers & ~written, read_after)
         written |= ins.defs
         read_after |= ins.uses
     rest = registers & ~written
@@ -661,12 +719,11 @@ def _set_up_in_earlier_blocks(kernel: Kernel, graph: CFG, first: int, registers:
     return found
 
 
-def _inputs_in_place(kernel: Kernel, cc: CallingConvention) -> int:
+def _inputs_in_place(kernel: Kernel, cc: CallingConvention, written: int) -> int:
     """Inputs that already sit where a callee expects them and that the code never overwrites: a call passes
     them untouched. In a kernel, hardware-loaded inputs (llc-19: ``implicit killed $sgpr4_sgpr5``, the
     dispatch ptr a kernel with a private segment buffer receives in s[4:5]); in a function, the workitem ids
-    it received in v31 (``implicit $vgpr31``)."""
-    written = _union(map(_DEFS, kernel.instructions))
+    it received in v31 (``implicit $vgpr31``). ``written``: the units the kernel's lines write."""
     if not kernel.is_kernel:
         return cc.function_passes & ~written
     mask = 0
