@@ -540,6 +540,32 @@ def test_analyses_start_from_the_solutions_linking_computed(text: str, solved_by
         assert result.liveness == fresh
 
 
+def test_the_linking_solutions_are_let_go_once_used() -> None:
+    """The module hands each solution linking made to its kernel and keeps none itself; a kernel's first
+    analysis takes it, and a kernel the request does not choose (``--kernel``) lets it go at once, so a module
+    analysed one kernel at a time holds no analysed kernel's live sets. Oracle: the handed solution is the
+    one the first analysis uses (identity), and an analysis after the release, solved afresh, equals it field
+    by field (the definition the passes use)."""
+    from isalens.engine import LoadOptions, load_input
+
+    module = isalens.load(MODULE)
+    helper = module.kernel("helper")
+    assert module.solved == {}
+    handed = helper.solved
+    assert handed is not None
+    first = helper.analyze()
+    assert first.cfg is handed[0] and first.liveness is handed[1]
+    assert helper.solved is None
+    again = helper.analyze()
+    assert again.liveness is not first.liveness
+    assert (again.cfg, again.liveness) == (first.cfg, first.liveness)
+
+    loaded, chosen, _stats = load_input(MODULE, LoadOptions(kernel="k"))
+    assert [k.name for k in chosen] == ["k"]
+    assert chosen[0].solved is not None              # still to be analysed: it keeps the linking's solution
+    assert loaded.kernel("helper").solved is None    # not chosen: let go
+
+
 TWO_TARGETS = """\
 \t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
 \t.text

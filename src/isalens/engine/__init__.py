@@ -196,6 +196,10 @@ def _load_input(source: str | Path, options: LoadOptions,
         if not chosen:
             names = ", ".join(k.name for k in kernels)
             raise IsalensError(f"no kernel named '{options.kernel}' (found: {names})", file=module.ir.file)
+        taken = set(map(id, chosen))
+        for k in kernels:
+            if id(k) not in taken:
+                k.release()  # the linking's solutions of kernels not analysed: nothing reads them
         kernels = chosen
     return module, kernels, stats
 

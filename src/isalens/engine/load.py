@@ -57,7 +57,8 @@ class LoadedKernel:
 
     ir: Kernel
     arch: ArchSpec
-    #: the CFG and liveness already solved for ``ir`` (by the call linking), else None
+    #: the CFG and liveness already solved for ``ir`` (by the call linking), else None; the first
+    #: :meth:`analyze` takes them (:meth:`release`)
     solved: tuple[CFG, Liveness] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -80,8 +81,18 @@ class LoadedKernel:
                 leave_out: Collection[str] = ()) -> KernelAnalysis:
         """Every analysis pass (frozen results); ``extra`` names optional passes to run too (``stats``),
         ``leave_out`` passes not to run (:data:`~isalens.analysis.pipeline.LEAVABLE`)."""
-        known = {} if self.solved is None else {"cfg": self.solved[0], "liveness": self.solved[1]}
-        return run(self.ir, self.arch, extra=extra, options=options, leave_out=leave_out, known=known)
+        # ``self.cfg`` caches the handed CFG: it stays, as a CFG built here would (timing reads it after this)
+        known = {} if self.solved is None else {"cfg": self.cfg, "liveness": self.solved[1]}
+        result = run(self.ir, self.arch, extra=extra, options=options, leave_out=leave_out, known=known)
+        # the result carries the liveness from here: a module analysed one kernel at a time then holds one
+        # kernel's live sets at a time, not every kernel's for as long as the module lives
+        self.release()
+        return result
+
+    def release(self) -> None:
+        """Let go of the call linking's solution (a later :meth:`liveness` or :meth:`analyze` solves again,
+        with the same result)."""
+        object.__setattr__(self, "solved", None)  # frozen: a record's fields are set only here and in __init__
 
 
 @dataclass(frozen=True)
@@ -91,12 +102,15 @@ class LoadedModule:
     ir: Module
     arch: ArchSpec
     #: the call linking's solutions, per function name (:data:`isalens.analysis.calls.Solved`): a kernel whose
-    #: entry holds that very kernel object starts its passes from them
+    #: entry holds that very kernel object starts its passes from them. Handed to :attr:`kernels` when they are
+    #: made, and emptied then: each :class:`LoadedKernel` holds its own until its first analysis
     solved: Solved = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def kernels(self) -> tuple[LoadedKernel, ...]:
-        return tuple(LoadedKernel(k, self.arch, _solved_for(k, self.solved)) for k in self.ir.kernels)
+        kernels = tuple(LoadedKernel(k, self.arch, _solved_for(k, self.solved)) for k in self.ir.kernels)
+        self.solved.clear()
+        return kernels
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
