@@ -75,10 +75,16 @@ def conditions(run: dict[str, Any]) -> Conditions:
     return Conditions(int(cu), float(mhz), None if bw is None else float(bw))
 
 
-#: families whose rows in a `frame = "clpeak"` run are predicted for clpeak's whole kernel, and the loop trips of its
-#: one-component kernel (clpeak's compute_{sp,hp,dp}_kernels.cl: `for(int i=0; i<128; i++) MAD_16(x, y)` in
-#: compute_sp_v1, 64 in _v2 ... 8 in _v16; compute_integer and compute_int24: 64 down to 4; from commit 7554865 on)
-CLPEAK_TRIPS = {"fp32": 128, "fp16": 128, "fp64": 128, "int32": 64, "int24": 64}
+#: per run `frame`: the families whose rows are predicted for clpeak's whole kernel, and the loop trips of its
+#: one-component kernel (trips = this / components). "clpeak", the OpenCL kernels from commit 7554865 on:
+#: compute_{sp,hp,dp}_kernels.cl `for(int i=0; i<128; i++) MAD_16(x, y)` in _v1, 64 in _v2 ... 8 in _v16;
+#: compute_integer and compute_int24 64 down to 4. "clpeak-hip", the HIP kernels (rocm_kernels/*.hip at d0cd56f and
+#: 6bc6ce7): compute_sp and compute_int32 128 / 64 / 32 for 1 / 2 / 4 components, compute_dp 16 / 8 / 4 (512 flops
+#: per thread), compute_hp and compute_hp2 64 trips of two half chains (the rows' half2)
+CLPEAK_TRIPS: dict[str, dict[str, int]] = {
+    "clpeak": {"fp32": 128, "fp16": 128, "fp64": 128, "int32": 64, "int24": 64},
+    "clpeak-hip": {"fp32": 128, "fp16": 128, "fp64": 16, "int32": 128},
+}
 
 
 def _width(row: dict[str, Any]) -> int:
@@ -90,9 +96,10 @@ def _width(row: dict[str, Any]) -> int:
 
 def clpeak_trips(row: dict[str, Any], run: dict[str, Any]) -> int | None:
     """The loop trips of clpeak's kernel for this row when it is predicted as that whole kernel, else None."""
-    if run.get("frame") != "clpeak" or row["family"] not in CLPEAK_TRIPS or row["kernel"] != "fma_chain.cl":
+    base = CLPEAK_TRIPS.get(run.get("frame", ""), {}).get(row["family"])
+    if base is None or row["kernel"] != "fma_chain.cl":
         return None
-    return CLPEAK_TRIPS[row["family"]] // _width(row)
+    return base // _width(row)
 
 
 def timing_args(row: dict[str, Any], run: dict[str, Any]) -> tuple[str, ...]:
@@ -356,9 +363,10 @@ MAD24` is one `v_mad_u32_u24` per step. The fp32 rows of the Clover run (RX 550)
 `v_mul_f32` + `v_add_f32` per step, what LLVM builds a multiply-add into for gfx8 when fp32 denormals are IEEE,
 as Clover's compiler invocation leaves them (docs/timing.md, "Held-back runs"). The cycles are the loop's;
 for the compute rows of runs marked `frame = "clpeak"` (every clpeak OpenCL run whose clpeak has the loop-form
-kernels, commit 7554865 of 2020-06 and later) they are scaled to clpeak's whole kernel: clpeak does
-the same work per work-item at every width (128 / width loop trips of 16 multiply-adds per component for fp32,
-fp16 and fp64, 64 / width for int and mad24), so a wider vector has fewer trips to share the set-up and the final
+kernels, commit 7554865 of 2020-06 and later) or `"clpeak-hip"` (clpeak's HIP kernels) they are scaled to clpeak's
+whole kernel: clpeak does the same work per work-item at every width (OpenCL: 128 / width loop trips of 16
+multiply-adds per component for fp32, fp16 and fp64, 64 / width for int and mad24; HIP: 128 / width for fp32,
+fp16 and int, 16 / width for fp64), so a wider vector has fewer trips to share the set-up and the final
 sum with; `timing.kernel` counts that code once and the loop at its assumed trip count, so the kernel at clpeak's
 trips is (kernel - assumed x loop) + trips x loop, and the rate uses that over trips x loop (1.0004-1.0054 at
 one component, up to 1.005-1.051 at sixteen). Rates are
