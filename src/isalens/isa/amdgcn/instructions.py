@@ -523,6 +523,8 @@ def _shape_of(text: str) -> tuple[str, list[int], list[str]] | None:
     return "\0".join([p or "" for p in parts]), firsts, spelled
 
 
+#: :attr:`_Shape.roles`
+_Roles = tuple[tuple[bool, ...], bool, int, int, int, int]
 #: one operand of a shape with numbered registers: (its position, the operand, its first register's position
 #: among the text's registers, its text's pieces between its registers)
 _Step = tuple[int, RegOperand, int, tuple[str, ...]]
@@ -536,9 +538,13 @@ class _Shape:
     steps: tuple[_Step, ...]
     #: the registers of the operands without a numbered one (``vcc_lo``), part of ``referenced``
     fixed: int
+    #: when the semantics are positional for this shape (``semantics.positional``): whether each step's operand
+    #: is written (in ``steps``' order), whether the written ones are read too, the defs and uses of the operands
+    #: without a numbered one, and those of the implicit registers; None: ``semantics.apply`` per text
+    roles: _Roles | None = None
 
 
-def _shape_plan(decoded: _Decoded, firsts: list[int]) -> _Shape | None:
+def _shape_plan(decoded: _Decoded, firsts: list[int], ctx: ReadContext) -> _Shape | None:
     """The :class:`_Shape` of ``decoded`` (its text's registers start at ``firsts``), or None when its texts
     must be decoded in full: guessed, noted, a branch, VOPD's two halves, a numbered register in its first word
     or modifiers, or registers that are not each one register run of one operand, in order."""
@@ -569,7 +575,25 @@ def _shape_plan(decoded: _Decoded, firsts: list[int]) -> _Shape | None:
         k += len(op.regs)
     if k != len(firsts):
         return None
-    return _Shape(decoded, tuple(steps), fixed)
+    return _Shape(decoded, tuple(steps), fixed, _roles(decoded, steps, ctx))
+
+
+def _roles(decoded: _Decoded, steps: list[_Step], ctx: ReadContext) -> _Roles | None:
+    """:attr:`_Shape.roles` of a shape whose model is ``decoded`` (None when its semantics are not positional)."""
+    found = semantics.positional(decoded.mnemonic, decoded.modifiers, len(decoded.operands),
+                                 generation=ctx.target.generation, wave_size=ctx.wave_size)
+    if found is None:
+        return None
+    written, reads_dst, implicit_uses, implicit_defs = found
+    defs = uses = 0
+    moved = {at for at, _op, _k, _pieces in steps}
+    for at, op in enumerate(decoded.operands):
+        if at not in moved and isinstance(op, RegOperand):
+            if at < written:
+                defs |= op.mask
+            else:
+                uses |= op.mask
+    return tuple(at < written for at, _op, _k, _pieces in steps), reads_dst, defs, uses, implicit_defs, implicit_uses
 
 
 def _by_shape(item: DraftInstruction, ctx: ReadContext) -> _Decoded | None:
@@ -585,7 +609,7 @@ def _by_shape(item: DraftInstruction, ctx: ReadContext) -> _Decoded | None:
     key = (shape, not item.encoding)
     if key not in ctx.shapes:
         decoded = _decode(item, ctx)
-        ctx.shapes[key] = _shape_plan(decoded, firsts)
+        ctx.shapes[key] = _shape_plan(decoded, firsts, ctx)
         return decoded
     plan = ctx.shapes[key]
     if plan is None:
@@ -593,6 +617,7 @@ def _by_shape(item: DraftInstruction, ctx: ReadContext) -> _Decoded | None:
     model = plan.decoded
     operands = list(model.operands)
     referenced = plan.fixed
+    moved: list[int] = []
     for at, op, k, pieces in plan.steps:
         if len(pieces) == 2:  # one register run: its units moved by the change of its number
             reg = op.regs[0]
@@ -604,8 +629,22 @@ def _by_shape(item: DraftInstruction, ctx: ReadContext) -> _Decoded | None:
             new = RegOperand.of(regs, pieces[0] + "".join(spelled[k + j] + pieces[j + 1] for j in range(len(regs))),
                                 op.neg, op.abs)
         referenced |= new.mask
+        moved.append(new.mask)
         operands[at] = new
     ops = tuple(operands)
+    roles = plan.roles
+    if roles is not None:  # what semantics.apply gives these operands, without its per-call work
+        written, reads_dst, defs, uses, implicit_defs, implicit_uses = roles
+        for writes, mask in zip(written, moved, strict=True):
+            if writes:
+                defs |= mask
+            else:
+                uses |= mask
+        if reads_dst:
+            uses |= defs
+        return _Decoded(model.mnemonic, ops, model.modifiers, defs | implicit_defs, uses | implicit_uses,
+                        BranchKind.NONE, None, model.ops, False,
+                        (), referenced, model.facts, item.text, rules_sized=model.rules_sized)
     effects, _ = semantics.apply(model.mnemonic, ops, model.modifiers, generation=ctx.target.generation,
                                  wave_size=ctx.wave_size)
     if effects.notes or effects.branch is not BranchKind.NONE:
