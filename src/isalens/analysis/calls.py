@@ -419,12 +419,16 @@ def _with_effects(kernel: Kernel, site_uses: dict[int, int], site_defs: dict[int
                   exit_live: int, unknown_callers: bool = False) -> Kernel:
     instructions = list(kernel.instructions)
     new = tuple.__new__
+    # equal unit sets kept once: the calls of one text get equal effects (a new int per call was ~6 MB of the
+    # 19,584 calls of benchmarks/calls_kernel.py's 100k kernel, held as long as the kernel)
+    same: dict[int, int] = {}
     for index, uses in site_uses.items():
         ins = instructions[index]
+        defs = ins.defs | site_defs[index]
+        uses = ins.uses | uses
         # ``ins._replace(defs=..., uses=...)`` built as one tuple: _replace's keyword pass cost ~4 us per call
-        # (19,584 calls in benchmarks/calls_kernel.py)
-        instructions[index] = new(type(ins), (*ins[:_DEFS_AT], ins.defs | site_defs[index], ins.uses | uses,
-                                              *ins[_USES_AT + 1:]))
+        instructions[index] = new(type(ins), (*ins[:_DEFS_AT], same.setdefault(defs, defs),
+                                              same.setdefault(uses, uses), *ins[_USES_AT + 1:]))
     if not kernel.is_kernel:
         for i, ins in enumerate(instructions):
             if _is_return(ins, cc):
