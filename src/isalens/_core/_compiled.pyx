@@ -1320,12 +1320,18 @@ cdef inline bint _small(object x):
 
 
 cdef class _Costs:
-    """The costs of one kernel's instructions in C arrays, each read on first use (the timing step schedules
-    every block, then every loop body twice, through the same list), and the per-unit state of the schedule,
-    valid where its stamp is the current call's (no clearing between calls)."""
+    """The costs of one kernel's instructions in C arrays, each distinct costs object read once (the timing step
+    schedules every block, then every loop body twice, through the same list; a kernel's ~100k-1M instructions
+    share a few thousand objects): per instruction only the index of its object's row (a 1M-instruction kernel
+    would otherwise hold ~100 MB of per-instruction columns while it is scheduled), and the per-unit state of the
+    schedule, valid where its stamp is the current call's (no clearing between calls)."""
 
     cdef object statics
     cdef Py_ssize_t n
+    #: per instruction the row of its costs object, -1 where not read
+    cdef int32_t* slot
+    # per distinct costs object (row d): the object, its waits, hazard checks and counters, its columns
+    cdef Py_ssize_t nd, dcap
     cdef list objs, waits, checks, counters
     cdef long long* issue
     cdef long long* latency
@@ -1338,8 +1344,7 @@ cdef class _Costs:
     cdef int32_t* units
     cdef Py_ssize_t nunits, units_cap, top
     cdef dict unit_ids, kind_ids
-    #: id of a costs object read -> the first instruction read from it (a kernel's ~100k instructions share
-    #: ~1-12k objects: the others copy that one's columns instead of reading its attributes again)
+    #: id of a costs object read -> its row (valid while ``objs`` holds it there, so the id is still its own)
     cdef dict first_of
     # per register unit (cap), per execution unit, per (producer kind, register unit)
     cdef Py_ssize_t cap, nexec, nkinds
@@ -1353,20 +1358,15 @@ cdef class _Costs:
     cdef long long epoch
 
     def __cinit__(self, statics):
+        cdef Py_ssize_t i
         self.statics = statics
         self.n = len(statics)
-        self.objs = [None] * self.n
-        self.waits = [None] * self.n
-        self.checks = [None] * self.n
-        self.counters = [None] * self.n
-        self.issue = <long long*>malloc((self.n + 1) * sizeof(long long))
-        self.latency = <long long*>malloc((self.n + 1) * sizeof(long long))
-        self.memory = <char*>malloc(self.n + 1)
-        self.nop = <char*>malloc(self.n + 1)
-        self.unit_of = <Py_ssize_t*>malloc((self.n + 1) * sizeof(Py_ssize_t))
-        self.kind_of = <Py_ssize_t*>malloc((self.n + 1) * sizeof(Py_ssize_t))
-        self.use_at = <Py_ssize_t*>malloc((self.n + 1) * sizeof(Py_ssize_t))
-        self.def_at = <Py_ssize_t*>malloc((self.n + 1) * 2 * sizeof(Py_ssize_t))
+        self.slot = <int32_t*>malloc((self.n + 1) * sizeof(int32_t))
+        self.nd = self.dcap = 0
+        self.objs, self.waits, self.checks, self.counters = [], [], [], []
+        self.issue = self.latency = NULL
+        self.memory = self.nop = NULL
+        self.unit_of = self.kind_of = self.use_at = self.def_at = NULL
         self.units_cap = 1024
         self.units = <int32_t*>malloc(self.units_cap * sizeof(int32_t))
         self.nunits = 0
@@ -1376,11 +1376,13 @@ cdef class _Costs:
         self.ready = self.producer = self.ready_at = self.unit_free = self.free_at = NULL
         self.written = self.written_at = NULL
         self.epoch = 0
-        if not (self.issue and self.latency and self.memory and self.nop and self.unit_of and self.kind_of
-                and self.use_at and self.def_at and self.units):
+        if not (self.slot and self.units):
             raise MemoryError()
+        for i in range(self.n):
+            self.slot[i] = -1
 
     def __dealloc__(self):
+        free(self.slot)
         free(self.issue)
         free(self.latency)
         free(self.memory)
@@ -1397,6 +1399,20 @@ cdef class _Costs:
         free(self.free_at)
         free(self.written)
         free(self.written_at)
+
+    cdef int _grow_rows(self) except -1:
+        """Room for twice as many rows of distinct objects."""
+        cdef Py_ssize_t cap = 2 * self.dcap if self.dcap else 64
+        self.issue = <long long*>_grown(self.issue, cap * sizeof(long long))
+        self.latency = <long long*>_grown(self.latency, cap * sizeof(long long))
+        self.memory = <char*>_grown(self.memory, cap)
+        self.nop = <char*>_grown(self.nop, cap)
+        self.unit_of = <Py_ssize_t*>_grown(self.unit_of, cap * sizeof(Py_ssize_t))
+        self.kind_of = <Py_ssize_t*>_grown(self.kind_of, cap * sizeof(Py_ssize_t))
+        self.use_at = <Py_ssize_t*>_grown(self.use_at, cap * sizeof(Py_ssize_t))
+        self.def_at = <Py_ssize_t*>_grown(self.def_at, 2 * cap * sizeof(Py_ssize_t))
+        self.dcap = cap
+        return 0
 
     cdef int _push(self, object x) except -1:
         """Append register unit ``x`` to the flat unit list; 1 when it is not one the arrays take."""
@@ -1415,38 +1431,43 @@ cdef class _Costs:
             self.top = x + 1
         return 0
 
+    cdef inline bint held(self, Py_ssize_t i, object st):
+        """Instruction ``i``'s row is read and holds ``st``."""
+        cdef int32_t d = self.slot[i]
+        return d >= 0 and self.objs[d] is st
+
     cdef int read(self, Py_ssize_t i) except -1:
-        """Read instruction ``i``'s costs; 1 when one of them is beyond the arrays (the reference runs)."""
-        cdef Py_ssize_t f
+        """Read instruction ``i``'s costs (its object's row, made on its first sight); 1 when one of them is beyond
+        the arrays (the reference runs)."""
+        cdef Py_ssize_t d
         st = self.statics[i]
         first = self.first_of.get(id(st))
         if first is not None:
-            f = first
-            if self.objs[f] is st:  # still held there, so the id is still this object's
-                self.issue[i], self.latency[i] = self.issue[f], self.latency[f]
-                self.memory[i], self.nop[i] = self.memory[f], self.nop[f]
-                self.unit_of[i], self.kind_of[i] = self.unit_of[f], self.kind_of[f]
-                self.use_at[i] = self.use_at[f]
-                self.def_at[2 * i], self.def_at[2 * i + 1] = self.def_at[2 * f], self.def_at[2 * f + 1]
-                self.waits[i], self.checks[i], self.counters[i] = self.waits[f], self.checks[f], self.counters[f]
-                self.objs[i] = st
+            d = first
+            if self.objs[d] is st:  # still held there, so the id is still this object's
+                self.slot[i] = <int32_t>d
                 return 0
+        if self.nd >= 1 << 30:
+            return 1
+        if self.nd == self.dcap:
+            self._grow_rows()
+        d = self.nd
         x_issue, x_latency = st.issue, st.latency
         if not (_small(x_issue) and _small(x_latency)):
             return 1
-        self.issue[i], self.latency[i] = x_issue, x_latency
-        self.memory[i] = 1 if st.memory else 0
-        self.nop[i] = 1 if st.nop else 0
-        self.unit_of[i] = self.unit_ids.setdefault(st.unit, len(self.unit_ids))
-        self.use_at[i] = self.nunits
+        self.issue[d], self.latency[d] = x_issue, x_latency
+        self.memory[d] = 1 if st.memory else 0
+        self.nop[d] = 1 if st.nop else 0
+        self.unit_of[d] = self.unit_ids.setdefault(st.unit, len(self.unit_ids))
+        self.use_at[d] = self.nunits
         for x in st.uses:
             if self._push(x):
                 return 1
-        self.def_at[2 * i] = self.nunits
+        self.def_at[2 * d] = self.nunits
         for x in st.defs:
             if self._push(x):
                 return 1
-        self.def_at[2 * i + 1] = self.nunits
+        self.def_at[2 * d + 1] = self.nunits
         waits = st.waits
         if waits:
             for counter, limit in waits:
@@ -1464,12 +1485,14 @@ cdef class _Costs:
                     if x >= self.top:
                         self.top = x + 1
         producer = st.producer
-        self.kind_of[i] = self.kind_ids.setdefault(producer, len(self.kind_ids)) if producer else -1
-        self.waits[i] = waits if waits else None
-        self.checks[i] = checks if checks else None
-        self.counters[i] = st.timing.counters if self.memory[i] else None
-        self.objs[i] = st
-        self.first_of[id(st)] = i
+        self.kind_of[d] = self.kind_ids.setdefault(producer, len(self.kind_ids)) if producer else -1
+        self.waits.append(waits if waits else None)
+        self.checks.append(checks if checks else None)
+        self.counters.append(st.timing.counters if self.memory[d] else None)
+        self.objs.append(st)
+        self.first_of[id(st)] = d
+        self.nd += 1
+        self.slot[i] = <int32_t>d
         return 0
 
     cdef int fit(self) except -1:
@@ -1506,113 +1529,133 @@ cdef class _Costs:
 cdef _Costs _last_costs = None
 
 
+# one wave's schedule state between instructions (the per-unit state lives in _Costs)
+cdef struct _Wave:
+    long long next_issue  # earliest cycle of the next issue
+    long long end  # the schedule's end so far
+    long long wait_states  # wait states so far (hazard rules)
+    long long epoch  # the stamp of this schedule's per-unit state
+    long long interval
+    bint hazards
+
+
+cdef inline object _wave_step(_Costs c, _Wave* w, Py_ssize_t i, object i_obj, dict queues, long long* start_out,
+                              long long* blocker_out):
+    """One instruction ``i`` (``i_obj``: the same index as the caller holds it, for the counter queues) through the
+    schedule: its start (``start_out``), the index it waited for (``blocker_out``, -1: none) and its reason, the
+    state moved past it. The step of :func:`isalens._core.schedule.schedule_passes`, shared by both callers."""
+    cdef Py_ssize_t d = c.slot[i], kid, j, checked, cap = c.cap
+    cdef long long start, free_at, t, done, issue_k, finish, at, epoch = w.epoch, blocker = -1
+    cdef int32_t u
+    cdef object reason = "", q, x_done, who
+    start = w.next_issue
+    kid = c.unit_of[d]
+    free_at = c.unit_free[kid] if c.free_at[kid] == epoch else 0
+    if free_at > start:
+        start, reason = free_at, "unit"
+    for j in range(c.use_at[d], c.def_at[2 * d]):
+        u = c.units[j]
+        t = c.ready[u] if c.ready_at[u] == epoch else 0  # a unit not written yet is ready at 0
+        if t > start:
+            start, reason = t, "dependency"
+            blocker = c.producer[u] if c.ready_at[u] == epoch else -1
+    waits = c.waits[d]
+    if waits is not None:
+        for counter, limit in waits:
+            q = queues.get(counter)
+            while q is not None and len(q) > limit:
+                x_done, who = q.popleft()
+                if x_done > start:
+                    start, reason, blocker = x_done, counter, who
+    checks = c.checks[d]
+    if checks is not None:
+        for needed, kind, hunits in checks:
+            checked = c.kind_ids[kind] * cap
+            for x in hunits:
+                u = x
+                if c.written_at[checked + u] == epoch:
+                    at = c.written[checked + u]
+                    if w.wait_states - at < <long long>needed:
+                        # the data hazard table of the ISA guide: leave ``needed`` after the producer
+                        start = start + <long long>needed - (w.wait_states - at)
+                        reason, blocker = "hazard", -1
+    issue_k = c.issue[d]
+    c.unit_free[kid] = start + issue_k
+    c.free_at[kid] = epoch
+    if c.def_at[2 * d + 1] > c.def_at[2 * d]:
+        done = start + (issue_k if c.memory[d] else c.latency[d])
+        for j in range(c.def_at[2 * d], c.def_at[2 * d + 1]):
+            u = c.units[j]
+            c.ready[u] = done
+            c.producer[u] = i
+            c.ready_at[u] = epoch
+    if c.memory[d]:
+        for counter in c.counters[d]:
+            q = queues.get(counter)
+            if q is None:
+                q = queues[counter] = _deque()
+            q.append((start + c.latency[d], i_obj))
+    if w.hazards:
+        w.wait_states += issue_k if c.nop[d] else 1
+        if c.kind_of[d] >= 0:
+            checked = c.kind_of[d] * cap
+            for j in range(c.def_at[2 * d], c.def_at[2 * d + 1]):
+                u = c.units[j]
+                c.written[checked + u] = w.wait_states
+                c.written_at[checked + u] = epoch
+    # s_nop holds the wave for its wait states; anything else lets the next instruction follow
+    w.next_issue = start + (issue_k if c.nop[d] else w.interval)
+    finish = start + (issue_k if issue_k > w.interval else w.interval)
+    if finish > w.end:
+        w.end = finish
+    start_out[0] = start
+    blocker_out[0] = blocker
+    return reason
+
+
 def schedule_passes(order, statics, interval, hazards, passes):
     """See :func:`isalens._core.schedule.schedule_passes`: the same records, from C arrays of the instructions'
-    costs (each read once per list of costs: the same ``statics`` list, element for element, is taken to hold
-    the same costs as when they were read; the timing step never changes them) and of the register units'
+    costs (each object read once per list of costs: the same ``statics`` list, element for element, is taken to
+    hold the same costs as when they were read; the timing step never changes them) and of the register units'
     ready cycles, producers and hazard writes."""
     global _last_costs
     cdef list seq = list(order)
-    cdef Py_ssize_t n = len(seq), k, i, j, npass, kid, cap, checked
-    cdef long long c_interval, start, earliest, begin, end = 0, next_issue = 0, wait_states = 0, free_at, t
-    cdef long long done, issue_k, finish, at, epoch
-    cdef int32_t u
-    cdef bint c_hazards = bool(hazards)
+    cdef Py_ssize_t n = len(seq), k, i, npass
+    cdef long long begin, earliest, start, blocker
     cdef _Costs c
-    cdef list out, recs, objs
+    cdef _Wave w
+    cdef list out, recs
     cdef dict queues = {}
-    cdef object i_obj, reason, blocker, q, st
+    cdef object i_obj, reason
     if not (_small(interval) and type(passes) is int and 0 <= passes <= 1 << 20):
         return _schedule_ref.schedule_passes(order, statics, interval, hazards, passes)
-    c_interval = interval
     npass = passes
     c = _last_costs
     if c is None or c.statics is not statics or c.n != len(statics):
         c = _last_costs = _Costs(statics)
-    objs = c.objs
     for k in range(n):
         i_obj = seq[k]
         if type(i_obj) is not int or not 0 <= i_obj < c.n:
             return _schedule_ref.schedule_passes(order, statics, interval, hazards, passes)
         i = i_obj
-        st = statics[i]
-        if objs[i] is not st and c.read(i):
-            objs[i] = None
+        if not c.held(i, statics[i]) and c.read(i):
+            c.slot[i] = -1
             return _schedule_ref.schedule_passes(order, statics, interval, hazards, passes)
     c.fit()
-    cap = c.cap
     c.epoch += 1
-    epoch = c.epoch
+    w.next_issue = w.end = w.wait_states = 0
+    w.epoch, w.interval, w.hazards = c.epoch, interval, bool(hazards)
     out = []
     for _ in range(npass):
-        begin = end
+        begin = w.end
         recs = []
         for k in range(n):
             i_obj = seq[k]
-            i = i_obj
-            earliest = start = next_issue
-            reason, blocker = "", None
-            kid = c.unit_of[i]
-            free_at = c.unit_free[kid] if c.free_at[kid] == epoch else 0
-            if free_at > start:
-                start, reason = free_at, "unit"
-            for j in range(c.use_at[i], c.def_at[2 * i]):
-                u = c.units[j]
-                t = c.ready[u] if c.ready_at[u] == epoch else 0  # a unit not written yet is ready at 0
-                if t > start:
-                    start, reason = t, "dependency"
-                    blocker = c.producer[u] if c.ready_at[u] == epoch else None
-            if c.waits[i] is not None:
-                for counter, limit in c.waits[i]:
-                    q = queues.get(counter)
-                    while q is not None and len(q) > limit:
-                        x_done, who = q.popleft()
-                        if x_done > start:
-                            start, reason, blocker = x_done, counter, who
-            if c.checks[i] is not None:
-                for needed, kind, hunits in c.checks[i]:
-                    checked = c.kind_ids[kind] * cap
-                    for x in hunits:
-                        u = x
-                        if c.written_at[checked + u] == epoch:
-                            at = c.written[checked + u]
-                            if wait_states - at < <long long>needed:
-                                # the data hazard table of the ISA guide: leave ``needed`` after the producer
-                                start = start + <long long>needed - (wait_states - at)
-                                reason, blocker = "hazard", None
-            issue_k = c.issue[i]
-            kid = c.unit_of[i]
-            c.unit_free[kid] = start + issue_k
-            c.free_at[kid] = epoch
-            if c.def_at[2 * i + 1] > c.def_at[2 * i]:
-                done = start + (issue_k if c.memory[i] else c.latency[i])
-                for j in range(c.def_at[2 * i], c.def_at[2 * i + 1]):
-                    u = c.units[j]
-                    c.ready[u] = done
-                    c.producer[u] = i
-                    c.ready_at[u] = epoch
-            if c.memory[i]:
-                for counter in c.counters[i]:
-                    q = queues.get(counter)
-                    if q is None:
-                        q = queues[counter] = _deque()
-                    q.append((start + c.latency[i], i_obj))
-            if c_hazards:
-                wait_states += issue_k if c.nop[i] else 1
-                if c.kind_of[i] >= 0:
-                    checked = c.kind_of[i] * cap
-                    for j in range(c.def_at[2 * i], c.def_at[2 * i + 1]):
-                        u = c.units[j]
-                        c.written[checked + u] = wait_states
-                        c.written_at[checked + u] = epoch
-            next_issue = start + (issue_k if c.nop[i] else c_interval)
-            finish = start + (issue_k if issue_k > c_interval else c_interval)
-            if finish > end:
-                end = finish
-            recs.append((i_obj, start - begin, start - earliest, reason, blocker))
-        out.append((recs, end - begin))
+            earliest = w.next_issue
+            reason = _wave_step(c, &w, i_obj, i_obj, queues, &start, &blocker)
+            recs.append((i_obj, start - begin, start - earliest, reason, blocker if blocker >= 0 else None))
+        out.append((recs, w.end - begin))
     return out
-
 
 # --- the per-line passes after liveness (reference: isalens/_core/lines.py) -----------------------------------
 
@@ -2332,114 +2375,50 @@ from array import array as _array
 
 
 def block_schedules(starts, ends, statics, interval, hazards):
-    """See :func:`isalens._core.schedule.block_schedules`: the loop of :func:`schedule_passes` once per block,
-    each block from an empty state (a new stamp), records written into the columns instead of a tuple each."""
+    """See :func:`isalens._core.schedule.block_schedules`: the step of :func:`schedule_passes` (:func:`_wave_step`)
+    through each block, each block from an empty state (a new stamp), records written into the columns instead of
+    a tuple each."""
     global _last_costs
     cdef list lo_l = list(starts), hi_l = list(ends), reason_of, lengths = []
-    cdef Py_ssize_t nb = len(lo_l), b, lo, hi, i, j, kid, cap, checked, n = len(statics)
-    cdef long long c_interval, start, earliest, end, next_issue, wait_states, free_at, t
-    cdef long long done, issue_k, finish, at, epoch, blocker
-    cdef int32_t u
-    cdef bint c_hazards = bool(hazards)
+    cdef Py_ssize_t nb = len(lo_l), b, lo, hi, i, n = len(statics)
+    cdef long long earliest, start, blocker
     cdef _Costs c
-    cdef list objs
-    cdef dict queues
-    cdef object reason, q, st, x_done, who
+    cdef _Wave w
     cdef long long[:] start_v
     cdef long long[:] stall_v
     cdef long long[:] blocker_v
     if len(hi_l) != nb or not _small(interval):
         return _schedule_ref.block_schedules(starts, ends, statics, interval, hazards)
-    c_interval = interval
     c = _last_costs
     if c is None or c.statics is not statics or c.n != n:
         c = _last_costs = _Costs(statics)
-    objs = c.objs
     for b in range(nb):
         if type(lo_l[b]) is not int or type(hi_l[b]) is not int or not 0 <= lo_l[b] <= n or not 0 <= hi_l[b] <= n:
             return _schedule_ref.block_schedules(starts, ends, statics, interval, hazards)
         for i in range(<Py_ssize_t>lo_l[b], <Py_ssize_t>hi_l[b]):
-            st = statics[i]
-            if objs[i] is not st and c.read(i):
-                objs[i] = None
+            if not c.held(i, statics[i]) and c.read(i):
+                c.slot[i] = -1
                 return _schedule_ref.block_schedules(starts, ends, statics, interval, hazards)
     c.fit()
-    cap = c.cap
     start_a = _array("q", bytes(8 * n))
     stall_a = _array("q", bytes(8 * n))
     blocker_a = _array("q", [-1]) * n
     reason_of = [""] * n
     start_v, stall_v, blocker_v = start_a, stall_a, blocker_a
+    w.interval, w.hazards = interval, bool(hazards)
     for b in range(nb):
         lo, hi = lo_l[b], hi_l[b]
         c.epoch += 1  # every block from an empty state
-        epoch = c.epoch
-        end = next_issue = wait_states = 0
+        w.epoch = c.epoch
+        w.end = w.next_issue = w.wait_states = 0
         queues = {}
         for i in range(lo, hi):
-            earliest = start = next_issue
-            reason, blocker = "", -1
-            kid = c.unit_of[i]
-            free_at = c.unit_free[kid] if c.free_at[kid] == epoch else 0
-            if free_at > start:
-                start, reason = free_at, "unit"
-            for j in range(c.use_at[i], c.def_at[2 * i]):
-                u = c.units[j]
-                t = c.ready[u] if c.ready_at[u] == epoch else 0  # a unit not written yet is ready at 0
-                if t > start:
-                    start, reason = t, "dependency"
-                    blocker = c.producer[u] if c.ready_at[u] == epoch else -1
-            if c.waits[i] is not None:
-                for counter, limit in c.waits[i]:
-                    q = queues.get(counter)
-                    while q is not None and len(q) > limit:
-                        x_done, who = q.popleft()
-                        if x_done > start:
-                            start, reason, blocker = x_done, counter, who
-            if c.checks[i] is not None:
-                for needed, kind, hunits in c.checks[i]:
-                    checked = c.kind_ids[kind] * cap
-                    for x in hunits:
-                        u = x
-                        if c.written_at[checked + u] == epoch:
-                            at = c.written[checked + u]
-                            if wait_states - at < <long long>needed:
-                                # the data hazard table of the ISA guide: leave ``needed`` after the producer
-                                start = start + <long long>needed - (wait_states - at)
-                                reason, blocker = "hazard", -1
-            issue_k = c.issue[i]
-            c.unit_free[kid] = start + issue_k
-            c.free_at[kid] = epoch
-            if c.def_at[2 * i + 1] > c.def_at[2 * i]:
-                done = start + (issue_k if c.memory[i] else c.latency[i])
-                for j in range(c.def_at[2 * i], c.def_at[2 * i + 1]):
-                    u = c.units[j]
-                    c.ready[u] = done
-                    c.producer[u] = i
-                    c.ready_at[u] = epoch
-            if c.memory[i]:
-                for counter in c.counters[i]:
-                    q = queues.get(counter)
-                    if q is None:
-                        q = queues[counter] = _deque()
-                    q.append((start + c.latency[i], i))
-            if c_hazards:
-                wait_states += issue_k if c.nop[i] else 1
-                if c.kind_of[i] >= 0:
-                    checked = c.kind_of[i] * cap
-                    for j in range(c.def_at[2 * i], c.def_at[2 * i + 1]):
-                        u = c.units[j]
-                        c.written[checked + u] = wait_states
-                        c.written_at[checked + u] = epoch
-            next_issue = start + (issue_k if c.nop[i] else c_interval)
-            finish = start + (issue_k if issue_k > c_interval else c_interval)
-            if finish > end:
-                end = finish
+            earliest = w.next_issue
+            reason_of[i] = _wave_step(c, &w, i, i, queues, &start, &blocker)
             start_v[i] = start
             stall_v[i] = start - earliest
-            reason_of[i] = reason
             blocker_v[i] = blocker
-        lengths.append(end)
+        lengths.append(w.end)
     return start_a, stall_a, reason_of, blocker_a, lengths
 
 
