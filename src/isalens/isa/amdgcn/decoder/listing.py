@@ -14,6 +14,7 @@ each instruction as ``\\tTEXT`` left-justified to 60 characters, then ``// ADDR:
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -82,7 +83,7 @@ def objdump_listing(sections: Sequence[Section], target: str, *, symbols: Collec
                 address, (_result, text, _plain, words, branch, _size, _note) = row
                 text = "\t" + text
                 encoding = " ".join(f"{w:08X}" for w in words)
-                tail = _branch_comment(words[0], address, section.symbols) if branch else ""
+                tail = section.branch_comment(words[0], address) if branch else ""
                 lines.append(f"{text:<60}// {address:012X}: {encoding}{tail}")
     return Listing("\n".join(lines) + "\n", notes)
 
@@ -99,6 +100,13 @@ class _SectionWithSymbols:
 
     name: str
     symbols: list[tuple[int, str, str]]
+    #: the symbols a branch comment may name (:func:`_nearest`), made on first use
+    chain: tuple[list[int], list[tuple[int, str, str]]] | None = None
+
+    def branch_comment(self, word: int, address: int) -> str:
+        if self.chain is None:
+            self.chain = _nearest(self.symbols)
+        return _branch_comment(word, address, self.chain)
 
 
 def _walk(sections: Sequence[Section], target: str, wave64: bool, chosen: Collection[str] | None,
@@ -328,16 +336,30 @@ def objdump_drafts(sections: Sequence[Section], target: str, *, symbols: Collect
             if line < 0:
                 return None
             owner = len(drafts) - 1
-            shown += [(owner, _branch_comment(word, address, section.symbols)) for address, word in branches]
+            shown += [(owner, section.branch_comment(word, address)) for address, word in branches]
     return Drafted(ReadResult(drafts), notes, shown)
 
 
-def _branch_comment(word: int, address: int, syms: list[tuple[int, str, str]]) -> str:
-    """`` <symbol+0xOFFSET>`` for the branch target (SIMM16 dwords after the next instruction)."""
+def _nearest(syms: list[tuple[int, str, str]]) -> tuple[list[int], list[tuple[int, str, str]]]:
+    """The symbols of ``syms`` that are below every later one (in list order), with their addresses: ascending.
+    The last symbol of ``syms`` at or below an address is the last of these at or below it (every symbol after it
+    is above the address, so it is below them all), found by bisection: a code object's thousands of branches
+    scanned its hundreds of symbols each (1.0 s of cProfile time on 10 MB of librocsparse, twenty-first session)."""
+    kept: list[tuple[int, str, str]] = []
+    for s in reversed(syms):
+        if not kept or s[0] < kept[-1][0]:
+            kept.append(s)
+    kept.reverse()
+    return [s[0] for s in kept], kept
+
+
+def _branch_comment(word: int, address: int, chain: tuple[list[int], list[tuple[int, str, str]]]) -> str:
+    """`` <symbol+0xOFFSET>`` for the branch target (SIMM16 dwords after the next instruction), naming the last
+    symbol (in the section's list order) at or below it; ``chain``: :func:`_nearest` of the section's symbols."""
     simm = word & 0xFFFF
     target = address + 4 + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
-    before = [s for s in syms if s[0] <= target]
-    if not before:
+    at = bisect_right(chain[0], target)
+    if not at:
         return ""
-    sym_address, name, _kind = before[-1]
+    sym_address, name, _kind = chain[1][at - 1]
     return f" <{name}>" if target == sym_address else f" <{name}+0x{target - sym_address:x}>"
