@@ -8,6 +8,7 @@ import dataclasses
 import functools
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,6 +39,7 @@ BOUNDED_BY_CONSTRUCTION = {
     "isalens.isa.amdgcn.decode_cache._PLAIN": "per dataclass",
     "isalens.isa.amdgcn.instructions._TAILS": "per target, emptied with _DECODED",
     "isalens.isa.amdgcn.instructions._SHAPES": "per target, emptied with _DECODED",
+    "isalens.isa.amdgcn.instructions._HEADS": "per target, emptied with _DECODED",
     "isalens.isa.amdgcn.decoder.listing._SHAPES": "per target, emptied with listing._CACHE",
     "isalens.classcode._CODES": "per dataclass",
     "isalens.classcode._RAW": "per dataclass",
@@ -131,3 +133,15 @@ def test_a_worker_keeps_every_cache_within_its_bound(monkeypatch: pytest.MonkeyP
             "isalens.isa.amdgcn.lanes._BY_TEXT", "isalens.isa.amdgcn.timing_facts._MEMO",
             "isalens.analysis.timing.costs._MEMO"} <= emptied
 
+
+
+def test_emptying_the_decoded_texts_lets_their_heads_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_HEADS`` holds, per target, the texts' cache its heads belong to: emptied with ``_DECODED`` it lets that
+    cache go (kept, each target would hold an emptied cache of up to ``_DECODED_LIMIT`` texts until read again)."""
+    from isalens.isa.amdgcn import instructions
+
+    held: dict[str, Any] = {"s_endpgm": None}
+    monkeypatch.setitem(instructions._HEADS, ("t", 64, False), (held, {}))  # type: ignore[misc]
+    decoded = next(cache for cache in caches.WORKER_CACHES if cache.name.endswith("instructions._DECODED"))
+    decoded.clear()
+    assert instructions._HEADS == {}

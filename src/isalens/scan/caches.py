@@ -49,15 +49,16 @@ def _decoded_size() -> int:
 
 
 def _clear_decoded() -> None:
-    """The reader's decoded texts, their tails, and the decode cache's open stores (a store hands each chunk of
-    stored texts out once; opened again, it hands them out again to refill the emptied cache) and its list of
-    caches to write at exit (it held the emptied ones; a forked worker ends with ``os._exit`` and never writes
-    them)."""
+    """The reader's decoded texts, their tails, shapes and heads, and the decode cache's open stores (a store
+    hands each chunk of stored texts out once; opened again, it hands them out again to refill the emptied
+    cache) and its list of caches to write at exit (it held the emptied ones; a forked worker ends with
+    ``os._exit`` and never writes them)."""
     from isalens.isa.amdgcn import decode_cache, instructions
 
     instructions._DECODED.clear()
     instructions._TAILS.clear()
     instructions._SHAPES.clear()
+    instructions._HEADS.clear()  # each entry holds its emptied cache of texts
     decode_cache._STORES.clear()
     decode_cache._DIRTY.clear()
 
