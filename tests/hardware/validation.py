@@ -76,7 +76,8 @@ def conditions(run: dict[str, Any]) -> Conditions:
 
 
 #: per run `frame`: the families whose rows are predicted for clpeak's whole kernel, and the loop trips of its
-#: one-component kernel (trips = this / components). "clpeak", the OpenCL kernels from commit 7554865 on:
+#: one-component kernel (trips = this / components). "clpeak", the OpenCL kernels from commit 7554865 on (the
+#: straight-line kernels of 2019, 2d620cc, do the same work: 32 x MAD_64 in compute_sp_v1, 16 in compute_integer_v1):
 #: compute_{sp,hp,dp}_kernels.cl `for(int i=0; i<128; i++) MAD_16(x, y)` in _v1, 64 in _v2 ... 8 in _v16;
 #: compute_integer and compute_int24 64 down to 4. "clpeak-hip", the HIP kernels (rocm_kernels/*.hip at d0cd56f and
 #: 6bc6ce7): compute_sp and compute_int32 128 / 64 / 32 for 1 / 2 / 4 components, compute_dp 16 / 8 / 4 (512 flops
@@ -84,6 +85,9 @@ def conditions(run: dict[str, Any]) -> Conditions:
 CLPEAK_TRIPS: dict[str, dict[str, int]] = {
     "clpeak": {"fp32": 128, "fp16": 128, "fp64": 128, "int32": 64, "int24": 64},
     "clpeak-hip": {"fp32": 128, "fp16": 128, "fp64": 16, "int32": 128},
+    # clpeak of 2016 (1f90347, e3a44e4): straight-line kernels, 2048 multiply-adds per work-item for every type,
+    # integers included (workPerWI = 4096 integer ops; 2048 from 2019 on): the same work as a 128 / width trip loop
+    "clpeak-2016": {"fp32": 128, "fp64": 128, "int32": 128},
 }
 
 
@@ -362,11 +366,11 @@ Radeon VII fp64 1/4, MI50 and Radeon Pro VII 1/2) and reads the kernel's loop: `
 MAD24` is one `v_mad_u32_u24` per step. The fp32 rows of the Clover run (RX 550) compile `-D SPLIT_MAD` too:
 `v_mul_f32` + `v_add_f32` per step, what LLVM builds a multiply-add into for gfx8 when fp32 denormals are IEEE,
 as Clover's compiler invocation leaves them (docs/timing.md, "Held-back runs"). The cycles are the loop's;
-for the compute rows of runs marked `frame = "clpeak"` (every clpeak OpenCL run whose clpeak has the loop-form
-kernels, commit 7554865 of 2020-06 and later) or `"clpeak-hip"` (clpeak's HIP kernels) they are scaled to clpeak's
-whole kernel: clpeak does the same work per work-item at every width (OpenCL: 128 / width loop trips of 16
-multiply-adds per component for fp32, fp16 and fp64, 64 / width for int and mad24; HIP: 128 / width for fp32,
-fp16 and int, 16 / width for fp64), so a wider vector has fewer trips to share the set-up and the final
+for the compute rows of clpeak runs (`frame` in the run: `"clpeak"` for clpeak's OpenCL kernels from 2019 on,
+`"clpeak-2016"` for those of 2016, `"clpeak-hip"` for its HIP kernels) they are scaled to clpeak's whole kernel:
+clpeak does the same work per work-item at every width (OpenCL: 128 / width loop trips of 16 multiply-adds per
+component for fp32, fp16 and fp64, 64 / width for int and mad24, 128 / width for int in 2016; HIP: 128 / width
+for fp32, fp16 and int, 16 / width for fp64; the kernels before 2020 are straight-line code of the same work), so a wider vector has fewer trips to share the set-up and the final
 sum with; `timing.kernel` counts that code once and the loop at its assumed trip count, so the kernel at clpeak's
 trips is (kernel - assumed x loop) + trips x loop, and the rate uses that over trips x loop (1.0004-1.0054 at
 one component, up to 1.005-1.051 at sixteen). Rates are
