@@ -1122,3 +1122,31 @@ def test_draft_rows_same_drafts(case: tuple[list[Any], int, int | None]) -> None
     assert want == (-1 if stop is not None else line + len(rows))
     assert want_items == [Drafted(n, row[1][1], row[0], row[1][3]) for n, row in kept]
     assert want_branches == [(row[0], row[1][3][0]) for _, row in kept if row[1][4]]
+
+
+# --- dec4 (twenty-first session): a text's numbered registers set aside (reading.register_shape) ---
+
+#: pieces instruction texts are made of, numbered registers or nearly so among them: ranges and leading zeros,
+#: letters inside words, numbers past a file, brackets left open, non-ASCII letters and digits (not word
+#: characters for ``re.ASCII``'s boundary)
+_SHAPE_PIECES = ("v", "s", "a", "v12", "s[4:5]", "a[0:31]", "v[255:256]", "s[10:9]", "v01", "v0", "s127",
+                 "s128", "v[4]", "v[1:", "[", "]", ":", "0", "7", "12345", "99999", "_", "x", "vcc", "ttmp5",
+                 "v_add_f32", " ", ", ", ".l", "op_sel:[0,1]", "\u00e9", "\u0663", "s1\u0663", "a\u00e9", "-")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_SHAPE_PIECES) | st.text(alphabet="vsa0123456789[]:_ .,x", max_size=6),
+                max_size=12),
+       st.sampled_from(((256, 128, 256), (3, 2, 1), (10000, 10000, 10000))))
+def test_register_shape_same_shape(pieces: list[str], limits: tuple[int, int, int]) -> None:
+    text = "".join(pieces)
+    want = reading.register_shape(text, *limits)
+    assert compiled.register_shape(text, *limits) == want
+    if want is not None:  # and the reference keeps its word: the registers' spellings put back give the text
+        shape, firsts, spelled = want
+        rebuilt = shape.split("\0")
+        out = rebuilt[0]
+        for k, spelling in enumerate(spelled):
+            out += spelling + rebuilt[5 * k + 5]
+            assert spelling[0] == rebuilt[5 * k + 1] and int(spelling[1:].lstrip("[").split(":")[0]) == firsts[k]
+        assert out == text

@@ -4,8 +4,9 @@ pure-Python reference.
 
 :mod:`isalens._core.graph` (control flow, blocks, dominators, loops), :mod:`isalens._core.reference`
 (dataflow), :mod:`isalens._core.listing` (the JSON line objects), :mod:`isalens._core.reading` (a function's lines
-of code, instruction rows from a text's known tail), :mod:`isalens._core.schedule` (one wave's in-order
-schedule), :mod:`isalens._core.lines` (occupied runs, per-line counts and per-block unions after liveness) and
+of code, instruction rows from a text's known tail, a text's numbered registers), :mod:`isalens._core.schedule`
+(one wave's in-order schedule), :mod:`isalens._core.lines` (occupied runs, per-line counts and per-block unions
+after liveness) and
 :mod:`isalens._core.ranges` (live ranges as int columns, the longest of them) are the readable implementation;
 ``_compiled`` (Cython, built by ``pip install`` when a C compiler is present) implements the same functions and
 must give identical answers. This module picks one at
@@ -34,8 +35,9 @@ __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "F
            "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
            "mask_defined",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs",
-           "release_costs", "rows_masked",
-           "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads", "unit_line_sums", "value_lines"]
+           "register_shape", "release_costs", "rows_masked",
+           "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads",
+           "unit_line_sums", "value_lines"]
 
 
 #: what the extension must define (one compiled function per reference function)
@@ -56,7 +58,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # time4 (twentieth session): the timing step's per-block sums as columns
              "block_issue", "unit_line_sums", "release_costs",
              # dec3 (twentieth session): the listing's rows as the reader's drafts
-             "draft_rows")
+             "draft_rows",
+             # dec4 (twenty-first session): a text's numbered registers set aside
+             "register_shape")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -129,6 +133,8 @@ if _native is None:
     release_costs = schedule.release_costs
     # dec3 (twentieth session): the listing's rows as the reader's drafts
     draft_rows = words.draft_rows
+    # dec4 (twenty-first session): a text's numbered registers set aside
+    register_shape = reading.register_shape
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -163,3 +169,5 @@ else:
     release_costs = _native.release_costs
     # dec3 (twentieth session): the listing's rows as the reader's drafts
     draft_rows = _native.draft_rows
+    # dec4 (twenty-first session): a text's numbered registers set aside
+    register_shape = _native.register_shape

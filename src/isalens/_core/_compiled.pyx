@@ -2747,3 +2747,97 @@ def draft_rows(list rows, Py_ssize_t line, end, make, list items, list branches)
         if e[4]:
             branches.append((address, words[0]))
     return line
+
+
+# --- dec4 (twenty-first session): a text's numbered registers set aside (reference:
+# --- isalens._core.reading.register_shape) ---------------------------------------------------------------------
+
+cdef inline bint _word_char(Py_UCS4 c):
+    """A word character of ``re.ASCII``'s ``\\b``: an ASCII letter, digit or underscore."""
+    return (c >= u'a' and c <= u'z') or (c >= u'A' and c <= u'Z') or (c >= u'0' and c <= u'9') or c == u'_'
+
+
+cdef inline Py_ssize_t _number_end(str text, Py_ssize_t at, Py_ssize_t n):
+    """The end of ``(0|[1-9][0-9]*)`` matched greedily at ``at`` (``at`` itself when none starts there)."""
+    cdef Py_UCS4 c
+    if at >= n:
+        return at
+    c = text[at]
+    if c == u'0':
+        return at + 1
+    if c < u'1' or c > u'9':
+        return at
+    at += 1
+    while at < n:
+        c = text[at]
+        if c < u'0' or c > u'9':
+            break
+        at += 1
+    return at
+
+
+def register_shape(str text, long v_limit, long s_limit, long a_limit):
+    """See :func:`isalens._core.reading.register_shape`: the same shape, first indices and spellings, the text
+    scanned in C (no regular expression, no match objects)."""
+    cdef Py_ssize_t n = len(text), i = 0, piece = 0, j, a, b, c0 = 0, c1 = 0, end
+    cdef Py_UCS4 ch, nxt
+    cdef long first, last, limit
+    cdef list parts = [], firsts = [], spelled = []
+    cdef bint ranged
+    while i < n:
+        ch = text[i]
+        if (ch != u'v' and ch != u's' and ch != u'a') or (i > 0 and _word_char(text[i - 1])):
+            i += 1
+            continue
+        j = i + 1
+        if j >= n:
+            break
+        nxt = text[j]
+        if nxt == u'[':
+            a = j + 1
+            b = _number_end(text, a, n)
+            if b == a or b >= n or text[b] != u':':
+                i += 1
+                continue
+            c0 = b + 1
+            c1 = _number_end(text, c0, n)
+            if c1 == c0 or c1 >= n or text[c1] != u']':
+                i += 1
+                continue
+            ranged = True
+            end = c1 + 1
+        else:
+            a = j
+            b = _number_end(text, a, n)
+            if b == a or (b < n and _word_char(text[b])):
+                i += 1
+                continue
+            ranged = False
+            end = b
+        # a match: its numbers of more than 4 digits, a range ending before it starts or an index past its
+        # letter's file give None (as the reference, whichever match it is)
+        if b - a > 4 or (ranged and c1 - c0 > 4):
+            return None
+        first = int(text[a:b])
+        last = int(text[c0:c1]) if ranged else first
+        if last < first:
+            return None
+        limit = v_limit if ch == u'v' else s_limit if ch == u's' else a_limit
+        if last >= limit:
+            return None
+        parts.append(text[piece:i])
+        parts.append(text[i])
+        parts.append("")
+        if ranged:
+            parts.append("[")
+            parts.append(str(last - first))
+        else:
+            parts.append("")
+            parts.append("")
+        firsts.append(first)
+        spelled.append(text[i:end])
+        piece = i = end
+    if not firsts:
+        return None
+    parts.append(text[piece:])
+    return "\0".join(parts), firsts, spelled

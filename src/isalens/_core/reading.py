@@ -12,10 +12,11 @@ Python frame per line and must give identical rows (tests/property/test_core_dif
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["LineItem", "encoded_rows", "instruction_lines", "keyed_rows"]
+__all__ = ["LineItem", "encoded_rows", "instruction_lines", "keyed_rows", "register_shape"]
 
 _Item = TypeVar("_Item")
 
@@ -103,3 +104,48 @@ def encoded_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineIte
         else:
             rows[k] = tuple.__new__(cls, (first + k, item.line, *head[0], address, encoding, *head[1], facts))
     return missing
+
+
+# --- dec4 (twenty-first session): a text's numbered registers set aside (isa/amdgcn/instructions._shape_of) ---
+
+#: a numbered register of a text: ``v12``, ``s[4:5]``, ``a3`` (letter, then one index or a range, no leading
+#: zero); the rest of the text (``vcc``, ``ttmp5``, ``v[4]``, ``v01``, halves ``.l``, modifiers, constants) is its
+#: *shape*'s literal text
+_NUMBER = "(0|[1-9][0-9]*)"
+REGISTER_TOKEN = re.compile(rf"\b([vsa])(?:{_NUMBER}\b|\[{_NUMBER}:{_NUMBER}\])", re.ASCII)
+
+
+def register_shape(text: str, v_limit: int, s_limit: int, a_limit: int) -> tuple[str, list[int], list[str]] | None:
+    """``text`` with each numbered register (:data:`REGISTER_TOKEN`) replaced by its letter and width, the
+    registers' first indices in order, and their spellings; None when it names none, or one a reader would bound
+    (an index at or past its letter's limit, a range ending before it starts, a number of more than 4 digits).
+
+    The shape is the pieces of ``REGISTER_TOKEN.split(text)`` joined by NUL, each register's groups written as
+    (letter, "", "", "") for ``vN`` and (letter, "", "[", last - first) for ``v[N:M]``. The compiled core scans the
+    text without the regular expression and must give the same answer (tests/property/test_core_differential.py).
+    """
+    parts = REGISTER_TOKEN.split(text)
+    if len(parts) == 1:
+        return None
+    firsts: list[int] = []
+    spelled: list[str] = []
+    for i in range(1, len(parts), 5):
+        letter, one = parts[i], parts[i + 1]
+        if max(len(one or ""), len(parts[i + 2] or ""), len(parts[i + 3] or "")) > 4:
+            return None  # past every file (and int() refuses 4,300 digits)
+        if one is not None:
+            n = m = int(one)
+            spelled.append(letter + one)
+            parts[i + 1] = ""
+        else:
+            lo, hi = parts[i + 2], parts[i + 3]
+            n, m = int(lo), int(hi)
+            spelled.append(f"{letter}[{lo}:{hi}]")
+            parts[i + 2] = "["
+            parts[i + 3] = str(m - n)
+            if m < n:
+                return None
+        if m >= (v_limit if letter == "v" else s_limit if letter == "s" else a_limit):
+            return None
+        firsts.append(n)
+    return "\0".join([p or "" for p in parts]), firsts, spelled

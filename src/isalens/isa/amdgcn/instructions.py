@@ -484,10 +484,8 @@ def _positional(raw: RawInstruction) -> semantics.RegisterEffects:
 #: a numbered register of a text: ``v12``, ``s[4:5]``, ``a3`` (letter, then one index or a range, no leading
 #: zero); the rest of the text (``vcc``, ``ttmp5``, ``v[4]``, ``v01``, halves ``.l``, modifiers, constants) is its
 #: *shape*'s literal text
-_NUMBER = "(0|[1-9][0-9]*)"
-_REG_TOKEN = re.compile(rf"\b([vsa])(?:{_NUMBER}\b|\[{_NUMBER}:{_NUMBER}\])", re.ASCII)
+_REG_TOKEN = _core.reading.REGISTER_TOKEN
 _FILE_OF = {"v": RegFile.VGPR, "s": RegFile.SGPR, "a": RegFile.AGPR}
-_LIMIT_OF = {"v": MAX_VGPRS, "s": MAX_SGPRS, "a": MAX_AGPRS}
 #: mask bits per register number: a VGPR or AGPR has two 16-bit halves, an SGPR one unit (``Reg.mask``)
 _UNITS = {RegFile.VGPR: 2, RegFile.AGPR: 2, RegFile.SGPR: 1}
 
@@ -495,32 +493,8 @@ _UNITS = {RegFile.VGPR: 2, RegFile.AGPR: 2, RegFile.SGPR: 1}
 def _shape_of(text: str) -> tuple[str, list[int], list[str]] | None:
     """``text`` with each numbered register replaced by its letter and width, the registers' first indices in
     order, and their spellings; None when it names none, or one the parser would bound (an index past its file,
-    a range ending before it starts)."""
-    parts = _REG_TOKEN.split(text)
-    if len(parts) == 1:
-        return None
-    firsts: list[int] = []
-    spelled: list[str] = []
-    for i in range(1, len(parts), 5):
-        letter, one = parts[i], parts[i + 1]
-        if max(len(one or ""), len(parts[i + 2] or ""), len(parts[i + 3] or "")) > 4:
-            return None  # past every file (and int() refuses 4,300 digits): the parser says so
-        if one is not None:
-            n = m = int(one)
-            spelled.append(letter + one)
-            parts[i + 1] = ""
-        else:
-            lo, hi = parts[i + 2], parts[i + 3]
-            n, m = int(lo), int(hi)
-            spelled.append(f"{letter}[{lo}:{hi}]")
-            parts[i + 2] = "["
-            parts[i + 3] = str(m - n)
-            if m < n:
-                return None
-        if m >= _LIMIT_OF[letter]:
-            return None
-        firsts.append(n)
-    return "\0".join([p or "" for p in parts]), firsts, spelled
+    a range ending before it starts): ``_core.register_shape`` (compiled when built) with the files' sizes."""
+    return _core.register_shape(text, MAX_VGPRS, MAX_SGPRS, MAX_AGPRS)
 
 
 #: :attr:`_Shape.roles`
@@ -602,7 +576,7 @@ def _by_shape(item: DraftInstruction, ctx: ReadContext) -> _Decoded | None:
     depend on register numbers, shared. None when no text of its shape was decoded yet (this one is, in full,
     and stands for its shape) or its shape's texts are decoded in full. ``tests/unit/test_decoded_shapes.py``
     compares the result with decoding in full, over every text of a decoded library slice."""
-    found = _shape_of(item.text)
+    found = _core.register_shape(item.text, MAX_VGPRS, MAX_SGPRS, MAX_AGPRS)
     if found is None:
         return None
     shape, firsts, spelled = found
