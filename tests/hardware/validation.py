@@ -370,7 +370,8 @@ for the compute rows of clpeak runs (`frame` in the run: `"clpeak"` for clpeak's
 `"clpeak-2016"` for those of 2016, `"clpeak-hip"` for its HIP kernels) they are scaled to clpeak's whole kernel:
 clpeak does the same work per work-item at every width (OpenCL: 128 / width loop trips of 16 multiply-adds per
 component for fp32, fp16 and fp64, 64 / width for int and mad24, 128 / width for int in 2016; HIP: 128 / width
-for fp32, fp16 and int, 16 / width for fp64; the kernels before 2020 are straight-line code of the same work), so a wider vector has fewer trips to share the set-up and the final
+for fp32, fp16 and int, 16 / width for fp64; the kernels before 2020 are straight-line code of the same work),
+so a wider vector has fewer trips to share the set-up and the final
 sum with; `timing.kernel` counts that code once and the loop at its assumed trip count, so the kernel at clpeak's
 trips is (kernel - assumed x loop) + trips x loop, and the rate uses that over trips x loop (1.0004-1.0054 at
 one component, up to 1.005-1.051 at sixteen). Rates are
