@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from isalens.cachefile import cache_directory, digest, owned_by_user, write_file
+from isalens.cachefile import DIGEST_SIZE, cache_directory, digest, owned_by_user, write_file
 from isalens.records import fields as record_fields
 from isalens.records import is_record
 from isalens.version import __version__
@@ -325,7 +325,7 @@ def load(path: Path, entry_ok: Callable[[Any], bool]) -> dict[str, Any]:
 
 
 #: the header's digest and length, after the magic line
-_HEAD = 32 + 8
+_HEAD = DIGEST_SIZE + 8
 
 
 def _read_chunks(path: Path) -> tuple[dict[str, tuple[int, int]], MutableMapping[str, bytes]]:
@@ -339,12 +339,12 @@ def _read_chunks(path: Path) -> tuple[dict[str, tuple[int, int]], MutableMapping
     try:
         st = os.fstat(f.fileno())
         head = f.read(len(_MAGIC) + _HEAD)
-        size = int.from_bytes(head[len(_MAGIC) + 32:], "little")
+        size = int.from_bytes(head[len(_MAGIC) + DIGEST_SIZE:], "little")
         if not (owned_by_user(st) and st.st_size <= _MAX_BYTES and len(head) == len(_MAGIC) + _HEAD
                 and head.startswith(_MAGIC) and size <= st.st_size):
             raise OSError("not a decode cache of this format")
         header = f.read(size)
-        if digest(header) != head[len(_MAGIC):len(_MAGIC) + 32]:
+        if digest(header) != head[len(_MAGIC):len(_MAGIC) + DIGEST_SIZE]:
             raise OSError("damaged")
     except OSError:
         f.close()
@@ -359,7 +359,7 @@ def _read_chunks(path: Path) -> tuple[dict[str, tuple[int, int]], MutableMapping
     body = st.st_size - start
     where = {k: (start + v[0], v[1], v[2]) for k, v in obj[1].items()
              if isinstance(k, str) and isinstance(v, tuple) and len(v) == 3 and type(v[0]) is int
-             and type(v[1]) is int and isinstance(v[2], bytes) and len(v[2]) == 32 and v[0] >= 0
+             and type(v[1]) is int and isinstance(v[2], bytes) and len(v[2]) == DIGEST_SIZE and v[0] >= 0
              and v[1] >= 0 and v[0] + v[1] <= body}
     return index, _Chunks(f, where)
 
