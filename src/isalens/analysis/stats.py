@@ -21,7 +21,7 @@ from isalens.analysis.cfg import CFG, Block
 from isalens.ir.instruction import Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
-from isalens.ir.registers import RegFile
+from isalens.ir.registers import VGPR_MASK, RegFile
 from isalens.isa.amdgcn.mnemonics import without_size_suffix
 from isalens.ondemand import OnDemand
 
@@ -216,6 +216,13 @@ def bank_conflict_degree(stride: int, offsets: Sequence[int], element_bytes: int
     return max(1, math.ceil(worst / passes))
 
 
+@lru_cache(maxsize=4096)
+def _conflict_degree(stride: int, offsets: tuple[int, ...], element_bytes: int) -> int:
+    """:func:`bank_conflict_degree`, remembered: a library's LDS accesses repeat a few hundred (stride, offsets,
+    size) triples, and each answer walks 32 lanes' dwords (a tenth of a scan's statistics time)."""
+    return bank_conflict_degree(stride, offsets, element_bytes)
+
+
 # lane-affine values: VGPR index -> (bytes-or-units per lane, basis)
 _Affine = dict[int, tuple[int, str]]
 
@@ -328,7 +335,8 @@ def _affine_base(mnemonic: str) -> str | None:
 
 
 def _transfer(ins: Instruction, state: _Affine, packed_ids: bool) -> None:
-    """Update the lane-affine facts after ``ins``; any other write to a VGPR forgets what it held."""
+    """Update the lane-affine facts after ``ins``; any other write to a VGPR forgets what it held (the readable
+    form of one step of :func:`_lane_affine`, which runs the same steps from :func:`_steps`)."""
     ops = ins.operands
     base = _affine_base(ins.mnemonic)
     dst = _single_vgpr(ops[0]) if ops and base is not None else None
@@ -344,9 +352,60 @@ def _transfer(ins: Instruction, state: _Affine, packed_ids: bool) -> None:
         state[dst] = value if value[1] else (value[0], "uniform")
 
 
+#: one instruction's part in the dataflow: (index, the keys of the facts its VGPR writes forget (:func:`_forgets`),
+#: the base mnemonic :func:`_value` knows or None, the sources it reads, the single VGPR it sets when it computes a
+#: value)
+_Step = tuple[int, tuple[int, ...], str | None, Sequence[object], int]
+_UNSEEN = "?"
+#: an instruction's writes (a unit bitset) -> :func:`_forgets` of them (a kernel writes the same registers again and
+#: again; a scan worker bounds it: scan.caches)
+_FORGETS: dict[int, tuple[int, ...]] = {}
+
+
+def _forgets(defs: int) -> tuple[int, ...]:
+    """The facts' keys a write of the units ``defs`` forgets: each VGPR with either half written (two units per VGPR
+    starting at unit 0), and the packed-ids marker -1 with v0; other files' units are no facts' keys."""
+    vdefs = defs & VGPR_MASK
+    found = [v for v in range(len(bin(vdefs)) // 2) if vdefs >> (2 * v) & 3] if vdefs else []
+    keys = _FORGETS[defs] = tuple([-1, *found] if 0 in found else found)
+    return keys
+
+
+def _steps(instructions: Sequence[Instruction], start: int, end: int, wanted: frozenset[int]) -> list[_Step]:
+    """The instructions of ``[start, end)`` that can change the facts or are asked about, each as a
+    :data:`_Step`: an instruction that writes no VGPR and computes no value :func:`_value` knows leaves the facts
+    as they are (:func:`_transfer` would delete nothing and set nothing)."""
+    out: list[_Step] = []
+    bases, forgotten = _BASES, _FORGETS
+    for i in range(start, end):
+        ins = instructions[i]
+        base = bases.get(ins.mnemonic, _UNSEEN)
+        if base == _UNSEEN:
+            base = _affine_base(ins.mnemonic)
+        forgets = forgotten.get(ins.defs)
+        if forgets is None:
+            forgets = _forgets(ins.defs)
+        if base is not None:
+            ops = ins.operands
+            dst = _single_vgpr(ops[0]) if ops else None
+            if dst is not None:
+                out.append((i, forgets, base, ops[1:], dst))
+                continue
+        if forgets or i in wanted:
+            out.append((i, forgets, None, (), 0))
+    return out
+
+
 def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wave: bool,
                  wanted: frozenset[int]) -> dict[int, _Affine]:
-    """Facts holding *before* each instruction in ``wanted``: a forward dataflow over the CFG (meet = agreement)."""
+    """Facts holding *before* each instruction in ``wanted``: a forward dataflow over the CFG (meet = agreement),
+    in rounds over the blocks in reverse postorder until no block's incoming facts change (at most 20).
+
+    Each block's steps are found once (:func:`_steps`: the instructions that can change the facts), and a block
+    whose incoming facts did not change since it last ran is not run again: it would compute the same facts
+    before its instructions and the same outgoing facts, which its successors already agree with (a meet with
+    the same facts changes nothing). Same answer as running every instruction of every block each round
+    (:func:`_transfer`), at a fraction of the cost (docs/performance.md, twenty-second session)."""
     if not wanted:
         return {}  # no LDS access to describe (most kernels of a library): no dataflow to run
     entry: _Affine = {}
@@ -358,6 +417,8 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
     block_in: dict[int, _Affine | None] = {b.index: None for b in graph.blocks}
     if graph.blocks:
         block_in[0] = dict(entry)
+    steps: dict[int, list[_Step]] = {}
+    dirty = set(block_in)  # blocks whose incoming facts changed since they last ran (all: never run)
     before: dict[int, _Affine] = {}
     changed = True
     rounds = 0
@@ -365,15 +426,26 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
         changed = False
         rounds += 1
         for b in graph.reverse_postorder:
-            block = graph.blocks[b]
             incoming = block_in[b]
-            if incoming is None:
+            if incoming is None or b not in dirty:
                 continue
+            dirty.discard(b)
+            block = graph.blocks[b]
+            todo = steps.get(b)
+            if todo is None:
+                todo = steps[b] = _steps(kernel.instructions, block.start, block.end, wanted)
             state = dict(incoming)
-            for i in range(block.start, block.end):
+            for i, forgets, base, srcs, dst in todo:
                 if i in wanted:
                     before[i] = dict(state)
-                _transfer(kernel.instructions[i], state, packed_ids)
+                value = _value(base, srcs, state, packed_ids) if base is not None else None
+                if state:
+                    for v in forgets:
+                        state.pop(v, None)
+                if value is not None:
+                    # 32-bit VGPR arithmetic wraps: keep the stride as a signed 32-bit value so chains stay small
+                    value = ((value[0] + 2**31) % 2**32 - 2**31, value[1])
+                    state[dst] = value if value[1] else (value[0], "uniform")
             for s in block.succs:
                 old = block_in[s]
                 new = dict(state) if old is None else {k: v for k, v in old.items() if state.get(k) == v}
@@ -381,6 +453,7 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
                     new = {k: v for k, v in new.items() if entry.get(k) == v}
                 if new != old:
                     block_in[s] = new
+                    dirty.add(s)
                     changed = True
     return before
 
@@ -408,7 +481,7 @@ def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_
     v = _single_vgpr(address) if address is not None else None
     if v is not None and v in state and form not in ("permute", "gws", "append", "param", "other"):
         stride, basis = state[v]
-        degree = bank_conflict_degree(stride, offsets, size)
+        degree = _conflict_degree(stride, offsets, size)
     return LdsAccess(ins.index, ins.line, ins.mnemonic, form, size, offsets, per_lane, per_lane * wave_size,
                      address.text if address is not None else None, stride, basis, degree)
 
@@ -430,15 +503,14 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     # v0 is lane + (wave base) only when whole waves fit in a row of the workgroup; without a declared
     # size, v0-based addresses count as lane-linear under that stated assumption
     x_ok = wg is None or wg[0] % wave == 0
-    ds_base: dict[str, bool] = {}  # by mnemonic: a few hundred distinct in 100k lines
-    is_ds = []
-    for ins, f in zip(kernel.instructions, facts, strict=True):
-        base = ds_base.get(ins.mnemonic)
-        if base is None:
-            base = ds_base[ins.mnemonic] = bool(_DS_BASE.match(ins.mnemonic))
-        is_ds.append(base or f.klass.startswith("ds."))
-    affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok,
-                          frozenset(i for i, ds in enumerate(is_ds) if ds))
+    # the LDS instructions: a ds_/lds_ mnemonic or a ds.* class, each asked once per distinct mnemonic and class
+    # (a few hundred in 100k lines)
+    mnemonics = [ins.mnemonic for ins in kernel.instructions]
+    klasses = [f.klass for f in facts]
+    ds_mnemonic = {m: bool(_DS_BASE.match(m)) for m in set(mnemonics)}
+    ds_klass = {k: k.startswith("ds.") for k in set(klasses)}
+    ds_at = [i for i, (m, k) in enumerate(zip(mnemonics, klasses, strict=True)) if ds_mnemonic[m] or ds_klass[k]]
+    affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok, frozenset(ds_at))
 
     classes: Counter[str] = Counter()
     by_depth: dict[int, Counter[str]] = {}
@@ -479,12 +551,12 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
             code += n * fact.size
             for kind, count in _constant_counts(fact.constants).items():
                 constants[kind] += n * count
-    for ins, fact in zip(kernel.instructions, facts, strict=True):
-        if is_ds[ins.index]:
-            lds[ins.mnemonic] += 1
-            accesses.append(_lds_access(ins, fact, affine.get(ins.index, {}), wave))
+    for i in ds_at:
+        ins = kernel.instructions[i]
+        lds[ins.mnemonic] += 1
+        accesses.append(_lds_access(ins, facts[i], affine.get(ins.index, {}), wave))
 
-    klass = [f.klass for f in facts] if lists else []
+    klass = klasses if lists else []
     size = [f.size for f in facts] if lists else []
     # a kernel's blocks repeat their sequences of classes: count each distinct one once, each block holding the
     # number of its count (its row made when read, with a copy of the count: BlockStatsRows)

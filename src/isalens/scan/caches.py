@@ -38,7 +38,8 @@ class Cache:
 #: listing, cost and fact memos about as much again), so ~200 MB at the bound; a large gfx1030 code object of
 #: librocsparse has 20,000-27,000 distinct texts, so the texts of the last two or three code objects are kept
 TEXTS = 60_000
-#: caches keyed by mnemonic (a few thousand exist per target) or by column name: never reached on real code
+#: caches keyed by mnemonic (a few thousand exist per target), by column name or by a register write (the
+#: statistics' ``_FORGETS``: a few thousand per library): never reached on real code
 NAMES = 20_000
 
 
@@ -131,6 +132,7 @@ WORKER_CACHES: tuple[Cache, ...] = (
     Cache("isalens.analysis.timing.costs._MEMO", _costs_size, _clear_costs, TEXTS),
     _dict_of("isalens.isa.amdgcn.indexing", "_INDEXED"),
     _dict_of("isalens.analysis.stats", "_BASES"),
+    _dict_of("isalens.analysis.stats", "_FORGETS"),
     _dict_of("isalens.scan.rows", "_COLUMNS"),
 )
 
