@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from isalens.analysis.cfg import CFG, Block
@@ -488,6 +489,8 @@ def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_
 
 # ---------------------------------------------------------------------------------------------- driver
 
+_FACTS, _MNEMONIC, _KLASS = attrgetter("facts"), attrgetter("mnemonic"), attrgetter("klass")
+
 
 def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_ids: bool = False,
           lists: bool = True) -> KernelStats:
@@ -497,7 +500,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     on librocsparse's gfx1030 code objects (docs/performance.md, twenty-first session)."""
     if loop_weight < 1:
         raise ValueError("the loop weight must be at least 1")
-    facts = [ins.facts for ins in kernel.instructions]
+    facts = list(map(_FACTS, kernel.instructions))
     wave = kernel.wave_size
     wg = kernel.declared.workgroup_size
     # v0 is lane + (wave base) only when whole waves fit in a row of the workgroup; without a declared
@@ -505,8 +508,8 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     x_ok = wg is None or wg[0] % wave == 0
     # the LDS instructions: a ds_/lds_ mnemonic or a ds.* class, each asked once per distinct mnemonic and class
     # (a few hundred in 100k lines)
-    mnemonics = [ins.mnemonic for ins in kernel.instructions]
-    klasses = [f.klass for f in facts]
+    mnemonics = list(map(_MNEMONIC, kernel.instructions))
+    klasses = list(map(_KLASS, facts))
     ds_mnemonic = {m: bool(_DS_BASE.match(m)) for m in set(mnemonics)}
     ds_klass = {k: k.startswith("ds.") for k in set(klasses)}
     ds_at = [i for i, (m, k) in enumerate(zip(mnemonics, klasses, strict=True)) if ds_mnemonic[m] or ds_klass[k]]
@@ -524,7 +527,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     # in C, then add its figures that many times (100k instructions, ~12k pairs on the dense benchmark).
     # Pairs come in order of first occurrence, so every counter keeps the order of the first line that
     # adds a key, as a walk over the lines would (``most_common`` breaks ties by that order).
-    by_id = {id(f): f for f in facts}
+    by_id = dict(zip(map(id, facts), facts, strict=True))
     code = 0
     if lists:
         depth_of = graph.loop_depth
@@ -585,7 +588,7 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     }
     return KernelStats(
         name=kernel.name, instructions=len(kernel.instructions), code_bytes=code,
-        code_bytes_exact=all(f.exact for f in facts), classes=dict(sorted(classes.items())),
+        code_bytes_exact=all(f.exact for f in by_id.values()), classes=dict(sorted(classes.items())),
         classes_by_loop_depth={d: dict(sorted(c.items())) for d, c in sorted(by_depth.items())},
         classes_weighted=dict(sorted(weighted.items())), loop_weight=loop_weight, blocks=blocks,
         modifiers={g: dict(sorted(c.items())) for g, c in sorted(modifiers.items())},
