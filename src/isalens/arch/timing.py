@@ -245,10 +245,26 @@ def memory_latency(table: TimingTable, device: DeviceSpec | None) -> MemoryLaten
     return replace(base, **given, source=f"device {device.name} ({', '.join(sorted(given))}), else {base.source}")
 
 
-def _level_latency(klass: str, timing: ClassTiming, mem: MemoryLatency, load_cycles: int) -> int | None:
+def scalar_level_latency(table: TimingTable, mem: MemoryLatency, level: str) -> int | None:
+    """A scalar load's latency when it misses the scalar cache to ``level`` (l2, mall, dram; None at l1, where it
+    hits the scalar cache, or without a figure): the vector path's latency at that level with the vector L1/L0's
+    own hit latency replaced by the scalar cache's. Beyond the first-level cache both paths share the L2 and
+    what lies behind it (AMD's GCN and RDNA whitepapers: the scalar cache, like the vector L1, is backed by L2),
+    so they differ by what the first-level lookup costs."""
+    smem = table.classes.get("smem.load")
+    cycles = mem.of(level)
+    if level == "l1" or smem is None or cycles is None:
+        return None
+    return max(cycles - mem.l1 + smem.latency, smem.latency)
+
+
+def _level_latency(klass: str, timing: ClassTiming, mem: MemoryLatency, load_cycles: int,
+                   scalar_cycles: int | None = None) -> int | None:
     """The latency a class takes at a memory level; None for classes levels do not touch."""
     if timing.unit == "lds" and klass.startswith("ds."):
         return mem.lds
+    if klass == "smem.load":
+        return scalar_cycles
     if timing.unit != "vmem":
         return None
     # a store completes when L2 has it (the vector L1/L0 is write-through: AMD GCN and RDNA whitepapers), so
@@ -256,21 +272,24 @@ def _level_latency(klass: str, timing: ClassTiming, mem: MemoryLatency, load_cyc
     return mem.l2 if klass.endswith(".store") else load_cycles
 
 
-def memory_table(table: TimingTable, mem: MemoryLatency | None, level: str) -> TimingTable:
+def memory_table(table: TimingTable, mem: MemoryLatency | None, level: str, *, scalar: bool = False) -> TimingTable:
     """``table`` with vector-memory loads taking ``level``'s latency and LDS reads ``mem.lds`` (issue 29 item 3);
-    the same table when it has no memory figures. ValueError when the level has no figure (no MALL)."""
+    with ``scalar`` (an explicit ``--memory-level``) scalar loads miss the scalar cache to ``level`` too
+    (:func:`scalar_level_latency`). The same table when it has no memory figures. ValueError when the level has no
+    figure (no MALL)."""
     if mem is None:
         return table
     cycles = mem.of(level)
     if cycles is None:
         raise ValueError(f"no {level.upper()} latency: the part has no MALL (Infinity Cache) or no published figure")
-    key = (id(table), mem, level)
+    scalar_cycles = scalar_level_latency(table, mem, level) if scalar else None
+    key = (id(table), mem, level, scalar)
     held = _MEMORY_TABLES.get(key)
     if held is not None and held[0] is table:
         return held[1]
     changed = {}
     for klass, timing in table.classes.items():
-        latency = _level_latency(klass, timing, mem, cycles)
+        latency = _level_latency(klass, timing, mem, cycles, scalar_cycles)
         if latency is not None and latency != timing.latency:
             changed[klass] = replace(timing, latency=latency)
     out = replace(table, classes={**table.classes, **changed}) if changed else table
@@ -278,7 +297,7 @@ def memory_table(table: TimingTable, mem: MemoryLatency | None, level: str) -> T
     return out
 
 
-_MEMORY_TABLES: dict[tuple[int, MemoryLatency, str], tuple[TimingTable, TimingTable]] = {}
+_MEMORY_TABLES: dict[tuple[int, MemoryLatency, str, bool], tuple[TimingTable, TimingTable]] = {}
 
 
 def timing_tables() -> dict[str, TimingTable]:

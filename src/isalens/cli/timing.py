@@ -34,7 +34,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--device", help="device for the roofs, e.g. ryzen-5-2400g, mi250x, rx-6900-xt")
     p.add_argument("--waves", metavar="N", help="waves per SIMD (default: the occupancy model's)")
     p.add_argument("--memory-level", choices=("l1", "l2", "mall", "dram"),
-                   help="the level every vector load hits (default: L2 hits, with the range to all misses to DRAM)")
+                   help="the level every vector load hits; l2, mall, dram: scalar loads miss their cache to it too "
+                        "(default: L2 hits, with the range to all misses to DRAM)")
     p.add_argument("--trip-count", action="append", default=[], metavar="LINE=N",
                    help="trip count of the loop whose header is at LINE (default: 10, stated as assumed)")
     p.add_argument("--what-if", action="append", default=[], metavar="waves=1,2,4|device=a,b",
@@ -176,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
         module, kernels, stats = _kernels(file, args)
         for kernel in kernels:
             level = args.memory_level
-            prof = kernel_profile(kernel, trip_counts=trips, device=device, memory_level=level or DEFAULT_MEMORY_LEVEL)
+            prof = kernel_profile(kernel, trip_counts=trips, device=device, memory_level=level or DEFAULT_MEMORY_LEVEL,
+                                  scalar_level=level is not None)
             t = kernel_timing(kernel, waves=waves, device=device, profile=prof, memory_level=level,
                               memory_range=True)
             spans = loop_spans(kernel)

@@ -79,12 +79,15 @@ def _occupancy_waves(kernel: LoadedKernel) -> int | None:
 
 
 def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | None = None,
-                   device: DeviceSpec | None = None, memory_level: str = DEFAULT_MEMORY_LEVEL) -> KernelProfile:
-    """The per-wave simulation of ``kernel`` with vector loads hitting ``memory_level`` (independent of waves; of
-    the device only through what differs by product: the FP64 ratio, measured memory latencies)."""
+                   device: DeviceSpec | None = None, memory_level: str = DEFAULT_MEMORY_LEVEL,
+                   scalar_level: bool = False) -> KernelProfile:
+    """The per-wave simulation of ``kernel`` with vector loads hitting ``memory_level`` (scalar loads too with
+    ``scalar_level``: an explicit ``--memory-level``) (independent of waves; of the device only through what
+    differs by product: the FP64 ratio, measured memory latencies)."""
     try:
         prof = kernel_profile_on(kernel.ir, kernel.arch, kernel.cfg, trip_counts=trip_counts,
-                                 occupancy_waves=_occupancy_waves(kernel), device=device, memory_level=memory_level)
+                                 occupancy_waves=_occupancy_waves(kernel), device=device, memory_level=memory_level,
+                                 scalar_level=scalar_level)
     except TimingInputError as exc:
         raise InputError(str(exc), file=kernel.ir.file, code="timing") from None
     if prof is None:
@@ -107,7 +110,8 @@ def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str
         raise InputError(f"--waves must be at least 1, not {waves}", code="usage")
     level = memory_level or DEFAULT_MEMORY_LEVEL
     prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts, device=spec,
-                                                              memory_level=level)
+                                                              memory_level=level,
+                                                              scalar_level=memory_level is not None)
     t = evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu)
     if memory_level is not None:
         return replace(t, memory_level_from="--memory-level")
@@ -141,7 +145,8 @@ def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] =
             if spec is not None and _own_figures(spec):
                 if spec.name not in profiles:
                     profiles[spec.name] = kernel_profile(kernel, trip_counts=trip_counts, device=spec,
-                                                         memory_level=prof.memory_level)
+                                                         memory_level=prof.memory_level,
+                                                         scalar_level=prof.scalar_cycles is not None)
                 p = profiles[spec.name]
             out.append(evaluate(p, waves=w, device=spec, simds_per_cu=kernel.arch.simds_per_cu))
     return out

@@ -124,10 +124,14 @@ def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False,
 
 def _memory_assumptions(t: KernelTiming) -> list[str]:
     p = t.profile
+    scalar = []
+    if p.scalar_cycles is not None and p.has_scalar_loads:
+        scalar = [f"every scalar load misses the scalar cache to {p.memory_level.upper()} ({p.scalar_cycles} cycles: "
+                  "the level's vector latency with the scalar cache's hit in place of the vector L1's, --memory-level)"]
     if p.memory_cycles is None or not p.has_vector_loads:
-        return []
+        return scalar
     if t.memory_level_from == "--memory-level":
-        return [f"every vector load hits {p.memory_level.upper()} ({p.memory_cycles} cycles, --memory-level)"]
+        return [f"every vector load hits {p.memory_level.upper()} ({p.memory_cycles} cycles, --memory-level)", *scalar]
     text = (f"vector loads hit in L2 ({p.memory_cycles} cycles), as the hit rate is not known statically")
     if t.upper is not None:
         text += (f"; with every load missing to DRAM ({t.upper.profile.memory_cycles} cycles) see each loop's range "

@@ -148,6 +148,10 @@ class KernelProfile:
     memory_cycles: int | None = None
     #: the kernel has vector-memory loads (whose latency the level decides)
     has_vector_loads: bool = False
+    #: scalar loads' latency when an explicit level sends them past the scalar cache (None: scalar-cache hits)
+    scalar_cycles: int | None = None
+    #: the kernel has scalar-memory loads
+    has_scalar_loads: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -249,15 +249,17 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
 
 def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_waves: int | None = None,
                       trip_counts: Mapping[int, int] | None = None, device: DeviceSpec | None = None,
-                      memory_level: str = DEFAULT_MEMORY_LEVEL) -> KernelProfile | None:
+                      memory_level: str = DEFAULT_MEMORY_LEVEL, scalar_level: bool = False) -> KernelProfile | None:
     """:func:`profile` of a whole kernel with its target's timing table (with ``device``'s own rates where they
-    differ by product; vector loads at ``memory_level``'s latency) and the class keys the reader stored; None when
+    differ by product; vector loads at ``memory_level``'s latency, scalar loads too with ``scalar_level``, an
+    explicit ``--memory-level``) and the class keys the reader stored; None when
     the target has no timing facts (gfx6/gfx7). The pipeline's pass and the ``timing`` command share it.
     TimingInputError when the level has no figure (no MALL)."""
     from isalens.arch.timing import (
         device_table,
         memory_latency,
         memory_table,
+        scalar_level_latency,
         target_table,
         timing_family,
         timing_table,
@@ -268,13 +270,16 @@ def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_w
         return None
     table = device_table(target_table(timing_table(family), arch.name), device)
     mem = memory_latency(table, device)
+    scalar_cycles = scalar_level_latency(table, mem, memory_level) if scalar_level and mem is not None else None
     try:
-        table = memory_table(table, mem, memory_level)
+        table = memory_table(table, mem, memory_level, scalar=scalar_level)
     except ValueError as exc:
         where = f"device {device.name}" if device is not None else f"{family} without --device"
         raise TimingInputError(f"--memory-level {memory_level}: {exc} ({where})") from None
-    prof = profile(kernel.instructions, graph, [ins.facts.klass for ins in kernel.instructions],
+    classes = [ins.facts.klass for ins in kernel.instructions]
+    prof = profile(kernel.instructions, graph, classes,
                    table, wave_size=kernel.wave_size, generation=arch.generation,
                    simds_per_cu=arch.simds_per_cu, trip_counts=trip_counts, occupancy_waves=occupancy_waves)
     level_cycles = mem.of(memory_level) if mem is not None else None
-    return replace(prof, memory_level=memory_level, memory_cycles=level_cycles)
+    return replace(prof, memory_level=memory_level, memory_cycles=level_cycles, scalar_cycles=scalar_cycles,
+                   has_scalar_loads="smem.load" in classes)
