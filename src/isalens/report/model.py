@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from isalens import _core
@@ -370,6 +370,9 @@ def variable_table(kernel: Kernel) -> tuple[tuple[str, tuple[tuple[int, int, tup
     return tuple((name, tuple(ranges)) for name, ranges in by_name.items())
 
 
+_DEFS, _USES = attrgetter("defs"), attrgetter("uses")
+
+
 def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, timing_requested: bool = False) -> KernelReport:
     """Collect everything a livereg view shows for one analysed kernel (copies of the pass results)."""
     kernel, press, live, graph, arch = result.kernel, result.pressure, result.liveness, result.cfg, result.arch
@@ -398,10 +401,12 @@ def kernel_report(result: KernelAnalysis, *, longest_count: int = 10, timing_req
                                    result.occupancy_at_256),
         lines=rows, longest_lived=ranges, peak_live_set=result.peak_live_set, entry=result.entry_live_in,
         guessed=kernel.guessed, declared_raw=kernel.declared.raw,
-        masks=LineMasks(live.live_in, live.live_out, [ins.defs for ins in kernel.instructions],
-                        [ins.uses for ins in kernel.instructions]),
+        masks=LineMasks(live.live_in, live.live_out, list(map(_DEFS, kernel.instructions)),
+                        list(map(_USES, kernel.instructions))),
         labels={k: tuple(v) for k, v in labels_at.items()},
-        classes=dict(sorted(Counter(ins.facts.klass for ins in kernel.instructions).items())),
+        # the statistics pass counted the same classes (a walk over every instruction less per kernel)
+        classes=dict(result.stats.classes) if result.stats is not None else
+        dict(sorted(Counter(ins.facts.klass for ins in kernel.instructions).items())),
         stats=result.stats,
         timing=result.timing,
         timing_note=None if result.timing is not None or not timing_requested else
