@@ -142,6 +142,10 @@ def test_kernels_compile_to_the_measured_work(results: list[v.Result]) -> None:
             got = sum(loop["flops"].values())
         elif fam == "bandwidth":
             got = loop["bytes"]["global"]
+            # clpeak's kernel (and global_read.cl) stores one element per work-item for every 16 it reads (B[gid] =
+            # sum of 16 A[...]), so the reads are 16/17 of the DRAM traffic the roof caps, at every width
+            share = v.dram_read_share(r.timing)
+            assert abs(share - 16 / 17) < 1e-9, f"row {r.index}: reads are {share:.4f} of the DRAM traffic, not 16/17"
         elif fam == "int24" and r.timing["wave_size"] == 64 and not str(r.timing["family"]).startswith("gfx1"):
             # GCN/CDNA: one full-rate v_mad_u32_u24 (4 cycles per wave64) per step and component and no other VALU
             # op, as clpeak's own kernel compiles (clang-19: 16 v_mad_i32_i24 per loop iteration and component);

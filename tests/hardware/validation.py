@@ -198,8 +198,32 @@ def predict(row: dict[str, Any], run: dict[str, Any], timing: dict[str, Any]) ->
     per_clock_per_cu = work_per_wave(row, timing) * int(loop["waves"]) * simds / cycles
     rate = per_clock_per_cu * cond.compute_units * cond.clock_mhz * 1e6 / scale
     if row["family"] == "bandwidth" and cond.bandwidth_gbs is not None:
-        rate = min(rate, cond.bandwidth_gbs * 1e9 / scale)
+        rate = min(rate, cond.bandwidth_gbs * 1e9 * dram_read_share(timing) / scale)
     return rate
+
+
+#: loads per work-item of the bandwidth test: clpeak's FETCH_PER_WI (global_bandwidth.cpp), global_read.cl's READS
+BANDWIDTH_READS = 16
+
+
+def dram_read_share(timing: dict[str, Any]) -> float:
+    """The share of a bandwidth kernel's DRAM traffic that its counted reads are.
+
+    clpeak counts the bytes read, but each work-item also stores its sum (one element per 16 read), and the DRAM
+    serves both: the roof caps reads + writes, so the reads reach roof x reads / (reads + writes). From the JSON:
+    the global bytes outside the loop (the kernel's, less the assumed trips x the loop's: the store) against the
+    loop's at the benchmark's 16 reads; 16/17 for every width of clpeak's kernel.
+    """
+    loop = main_loop(timing)
+    found = [int(m.group(1)) for a in timing.get("assumptions", []) if (m := _ASSUMED_TRIPS.search(a))]
+    if len(found) != 1:
+        raise ValueError(f"expected one assumed trip count in the timing assumptions, found {found}")
+    per_iter = float(loop["bytes"]["global"])
+    outside = float(timing["kernel"]["bytes"]["global"]) - found[0] * per_iter
+    reads = BANDWIDTH_READS * per_iter
+    if per_iter <= 0 or outside < 0:
+        raise ValueError(f"a bandwidth kernel reads {per_iter} B per iteration and moves {outside} B outside it")
+    return reads / (reads + outside)
 
 
 _ASSUMED_TRIPS = re.compile(r"trip count (\d+) assumed")
@@ -383,7 +407,9 @@ with SIMDs per CU from isalens' arch data and CUs and clock from isalens' device
 (clpeak prints WGPs as "compute units" on RDNA; the table stores CUs). Bandwidth rows are capped at
 the DRAM roof (the device's achievable bandwidth where one is recorded, or for a card that is not an
 isalens device the run's `achievable_bandwidth_gbs` from another published streaming benchmark, else the
-nominal one). Latency
+nominal one) times the reads' share of the kernel's DRAM traffic: clpeak counts the bytes read, but each
+work-item also stores one element per 16 it reads, so the reads reach 16/17 of the roof (the share comes from
+the JSON's global bytes: the store outside the loop against 16 loop iterations' reads). Latency
 rows are the loop's cycles per iteration at one wave, converted to ns at the run's clock. The test also
 checks that the JSON's `flops` / `bytes` per iteration equal the row's work, so a kernel that compiled to
 a different shape fails loudly.
