@@ -52,30 +52,22 @@ def _block_dict(b: BlockTiming) -> dict[str, Any]:
             "critical_path": list(b.critical_path)}
 
 
-def _block_fields_dict(fields: tuple[int, int, int, int, dict[str, int], int, tuple[int, ...]]) -> dict[str, Any]:
-    """:func:`_block_dict` of a block's fields (:meth:`BlockTimings.fields`: the rows' columns, no record)."""
-    index, start_line, end_line, depth, issue, latency, path = fields
-    return {"index": index, "start_line": start_line, "end_line": end_line, "loop_depth": depth,
-            "issue_cycles": issue, "latency_cycles": latency, "critical_path": list(path)}
-
-
 def _blocks(blocks: Sequence[BlockTiming], stream: bool) -> Any:
     if isinstance(blocks, BlockTimings):  # the timing model's columns: each object without a record
-        return array(map(blocks.fields, range(len(blocks))), _block_fields_dict, stream=stream) if not stream \
-            else Streamed(_Fields(blocks), _block_fields_dict)
+        return Streamed(_Dicts(blocks)) if stream else list(blocks.dicts())
     return array(blocks, _block_dict, stream=stream)
 
 
-class _Fields:
-    """The blocks' fields, read again each time it is iterated (a :class:`Streamed` array may be)."""
+class _Dicts:
+    """The blocks' JSON objects, made again each time it is iterated (a :class:`Streamed` array may be)."""
 
     __slots__ = ("_blocks",)
 
     def __init__(self, blocks: BlockTimings) -> None:
         self._blocks = blocks
 
-    def __iter__(self) -> Iterator[tuple[int, int, int, int, dict[str, int], int, tuple[int, ...]]]:
-        return map(self._blocks.fields, range(len(self._blocks)))
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return self._blocks.dicts()
 
 
 def _range(lo: LoopTiming, hi: LoopTiming | None) -> dict[str, Any] | None:

@@ -62,6 +62,7 @@ class _Kernel:
     trips: dict[int, int]
     given: Mapping[int, int]
     loops_by_header: dict[int, Loop] = field(init=False)
+    headers: list[int] = field(init=False)  # the loops' header blocks, ascending
     through: dict[int, list[Loop]] = field(init=False)  # block -> the loops containing it
     unreachable: set[int] = field(init=False)
     #: the costs objects by ``id`` (the few thousand distinct ones of a kernel)
@@ -74,6 +75,7 @@ class _Kernel:
 
     def __post_init__(self) -> None:
         self.loops_by_header = {loop.header: loop for loop in self.cfg.loops}
+        self.headers = sorted(self.loops_by_header)
         self.through = {}
         for loop in self.cfg.loops:
             for b in loop.blocks:
@@ -163,7 +165,10 @@ def _inner_loops(k: _Kernel, members: set[int], own_header: int | None) -> list[
     """The outermost loops inside a region (deeper ones are inside them)."""
     # their header is a member and all their blocks are (one natural loop per header); looked up through the
     # member headers, not by testing every loop of the kernel
-    candidates = [lp for b in sorted(members) if b != own_header and (lp := k.loops_by_header.get(b)) is not None
+    # (the fewer of the member blocks and the loop headers: the whole kernel has 20,793 blocks on the dense 100k
+    # benchmark and 368 loops; either way the headers in block order)
+    pool = (h for h in k.headers if h in members) if len(k.headers) < len(members) else sorted(members)
+    candidates = [lp for b in pool if b != own_header and (lp := k.loops_by_header.get(b)) is not None
                   and lp.blocks <= members]
     chosen = {lp.header for lp in candidates}
     # a loop strictly containing ``lp`` contains its header, so only the loops through that block need testing
@@ -182,7 +187,9 @@ def _region(k: _Kernel, blocks_in: frozenset[int] | None, own_header: int | None
     nested: set[int] = set()
     for lp in inner:
         nested |= lp.blocks
-    own = sorted(b for b in members if b not in nested and b not in k.unreachable)
+    # in block order (the whole kernel's members are every block: no sort of them)
+    own = [b for b in (range(len(cfg.blocks)) if blocks_in is None else sorted(members))
+           if b not in nested and b not in k.unreachable]
     total = k.own_totals.pop(own_header, None) or Summary()  # its own blocks, merged in block order
     if own_header is not None:
         order = [i for b in own for i in range(cfg.blocks[b].start, cfg.blocks[b].end)]
