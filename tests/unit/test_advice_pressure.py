@@ -103,3 +103,29 @@ def test_no_spill_advice_without_scratch() -> None:
     # the fp16 kernel declares ScratchSize 0 and has no scratch or writelane instruction
     advice = kernel_advice(isalens.load(TWO_UINT).kernels[0])
     assert not [i for i in advice.items if i.kind == "spills"]
+
+
+def test_region_columns_answer_as_the_set_of_its_indices() -> None:
+    # the region is kept as an int32 column and a byte per instruction (twenty-second session, 1M memory): it
+    # must answer membership, iteration and length as the set of its indices did, out of range included
+    from array import array
+
+    from isalens.analysis.advice.pressure import Region
+
+    indices = [0, 3, 4, 9]
+    region = Region(array("i", indices), 10)
+    expected = set(indices)
+    for i in [*range(-3, 14), 2**40, "3", 3.0, None]:
+        assert (i in region) is (type(i) is int and i in expected), i
+    assert list(region) == indices and len(region) == 4
+    assert list(Region(array("i"), 0)) == [] and 0 not in Region(array("i"), 0)
+
+
+def test_attribution_keeps_its_region_as_a_column() -> None:
+    # the fp16 kernel's region for a cut of 1: the instructions whose count exceeds the budget, by definition,
+    # held as 4-byte ints (not a tuple of Python ints)
+    result = _analysis()
+    att = attribute(result, 1)
+    counts = result.pressure.vgpr.counts
+    assert att.region.itemsize == 4
+    assert list(att.region) == [i for i, c in enumerate(counts) if c > att.budget]

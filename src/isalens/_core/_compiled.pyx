@@ -2468,8 +2468,11 @@ def cached_runs(words, Py_ssize_t index, Py_ssize_t stop, base, dict one, dict t
 
 from libc.stdint cimport int64_t
 from libc.stdlib cimport qsort
+from cpython cimport array as _carray
 
 from isalens._core import ranges as _ranges_ref
+
+cdef _carray.array _INT_COLUMN = _array("i")  # the template clone() copies the type of
 
 cdef struct _RankedRun:
     uint64_t key  # first line << 32 | the slot's rank
@@ -2484,19 +2487,37 @@ cdef int _ranked_cmp(const void* a, const void* b) noexcept nogil:
     return (x.pos > y.pos) - (x.pos < y.pos)
 
 
-cdef object _int_column(int32_t* values, _RankedRun* order, Py_ssize_t n):
+cdef object _int_column(int32_t** values, _RankedRun* order, Py_ssize_t n):
+    """The column ``values`` in ``order`` as an array('i'), written straight into the array's buffer; the run
+    column ``*values`` is freed once read (set to NULL). At 1M instructions (11.7M runs of the calls kernel)
+    a temporary, a bytes copy and the array per column, beside all three run columns, were the peak of
+    ``livereg`` (docs/performance.md, twenty-second session, 1M memory)."""
     cdef Py_ssize_t j
-    cdef int32_t* tmp = <int32_t*>malloc((n if n else 1) * sizeof(int32_t))
-    if tmp == NULL:
-        raise MemoryError()
-    try:
-        for j in range(n):
-            tmp[j] = values[order[j].pos]
-        column = _array("i")
-        column.frombytes(PyBytes_FromStringAndSize(<char*>tmp, n * sizeof(int32_t)))
-        return column
-    finally:
-        free(tmp)
+    cdef _carray.array column = _carray.clone(_INT_COLUMN, n, False)
+    cdef int32_t* out = <int32_t*>column.data.as_ints
+    cdef int32_t* src = values[0]
+    for j in range(n):
+        out[j] = src[order[j].pos]
+    free(values[0])
+    values[0] = NULL
+    return column
+
+
+cdef void _runs_shrink(_Runs* r):
+    """The run columns cut to their length (growth by doubling leaves up to half of each unused)."""
+    cdef int32_t* a
+    if r.n == 0 or r.n == r.cap:
+        return
+    a = <int32_t*>realloc(r.slot, r.n * sizeof(int32_t))
+    if a != NULL:
+        r.slot = a
+    a = <int32_t*>realloc(r.first, r.n * sizeof(int32_t))
+    if a != NULL:
+        r.first = a
+    a = <int32_t*>realloc(r.last, r.n * sizeof(int32_t))
+    if a != NULL:
+        r.last = a
+    r.cap = r.n
 
 
 def ranked_runs(instructions, live_in, live_out, pairs, singles, rank):
@@ -2515,6 +2536,7 @@ def ranked_runs(instructions, live_in, live_out, pairs, singles, rank):
     cdef int64_t v
     try:
         _collect_runs(instructions, live_in, live_out, pairs, singles, &r)
+        _runs_shrink(&r)
         order = <_RankedRun*>malloc((r.n if r.n else 1) * sizeof(_RankedRun))
         if order == NULL:
             raise MemoryError()
@@ -2525,7 +2547,10 @@ def ranked_runs(instructions, live_in, live_out, pairs, singles, rank):
             order[j].key = (<uint64_t>r.first[j] << 32) | <uint64_t>v
             order[j].pos = <int32_t>j
         qsort(order, r.n, sizeof(_RankedRun), _ranked_cmp)
-        return (_int_column(r.slot, order, r.n), _int_column(r.first, order, r.n), _int_column(r.last, order, r.n))
+        # one column at a time, each run column freed once read
+        slots = _int_column(&r.slot, order, r.n)
+        firsts = _int_column(&r.first, order, r.n)
+        return (slots, firsts, _int_column(&r.last, order, r.n))
     finally:
         free(order)
         _runs_free(&r)

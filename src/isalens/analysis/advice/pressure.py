@@ -17,7 +17,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import operator
 from array import array
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import lt, sub
@@ -59,7 +61,8 @@ class Attribution:
 
     peak_index: int
     budget: int
-    region: tuple[int, ...]
+    #: the instructions above ``budget``, ascending
+    region: array[int]
     chosen: tuple[Candidate, ...]
     candidates: tuple[Candidate, ...]
     proven_minimal: bool
@@ -67,7 +70,32 @@ class Attribution:
     blocked_at: int | None = None
 
 
-def candidates(result: PassResults, peak: int, region: frozenset[int]) -> list[Candidate]:
+class Region:
+    """The high-pressure region: its instruction indices ascending (an int32 array, 4 bytes each) and a byte
+    per instruction saying whether it is inside. A dense 1M-instruction kernel's region is most of it: as a
+    tuple, a frozenset and dicts of its demand it was ~146 MiB of Python objects at once, the peak of
+    ``analyze --json`` (docs/performance.md, twenty-second session, 1M memory)."""
+
+    __slots__ = ("_inside", "indices")
+
+    def __init__(self, indices: array[int], n: int) -> None:
+        self.indices = indices
+        inside = bytearray(n)
+        for i in indices:
+            inside[i] = 1
+        self._inside = inside
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.indices)
+
+    def __contains__(self, i: object) -> bool:
+        return type(i) is int and 0 <= i < len(self._inside) and bool(self._inside[i])
+
+
+def candidates(result: PassResults, peak: int, region: Collection[int]) -> list[Candidate]:
     """Every VGPR value live at instruction ``peak``, with the instructions of ``region`` where shortening it
     frees its register (layout order: the value runs from its last write at or before ``peak`` to the next
     write after it)."""
@@ -91,19 +119,27 @@ def _preference(c: Candidate) -> tuple[bool, int, int, int]:
     return (c.used_in_region, -c.span, -c.idle, c.reg)
 
 
-def _covers(chosen: tuple[Candidate, ...] | list[Candidate], demand: dict[int, int]) -> bool:
-    got = dict.fromkeys(demand, 0)
+def _zeros(n: int) -> array[int]:
+    """``n`` int32 zeros: a per-instruction column."""
+    return array("i", bytes(4 * n))
+
+
+def _covers(chosen: tuple[Candidate, ...] | list[Candidate], need: array[int], region: array[int]) -> bool:
+    """Whether ``chosen`` frees at every instruction of ``region`` at least its ``need`` (a column over every
+    instruction)."""
+    got = _zeros(len(need))
     for c in chosen:
         for i in c.frees_at:
             got[i] += 1
-    return all(got[i] >= need for i, need in demand.items())
+    return all(map(operator.ge, map(got.__getitem__, region), map(need.__getitem__, region)))
 
 
-def _greedy(cands: list[Candidate], demand: dict[int, int]) -> list[Candidate] | None:
-    residual = dict(demand)
+def _greedy(cands: list[Candidate], need: array[int], region: array[int]) -> list[Candidate] | None:
+    residual = array("i", need)  # a copy; <= 0 outside the region, and it only goes down
+    left = len(region)  # the region's instructions still above budget
     chosen: list[Candidate] = []
     pool = sorted(cands, key=_preference)
-    while any(v > 0 for v in residual.values()):
+    while left:
         best, gain = None, 0
         for c in pool:
             g = sum(1 for i in c.frees_at if residual[i] > 0)
@@ -115,9 +151,11 @@ def _greedy(cands: list[Candidate], demand: dict[int, int]) -> list[Candidate] |
         pool.remove(best)
         for i in best.frees_at:
             residual[i] -= 1
+            if residual[i] == 0:
+                left -= 1
     for c in reversed(list(chosen)):  # drop what later picks made redundant
         rest = [x for x in chosen if x is not c]
-        if _covers(rest, demand):
+        if _covers(rest, need, region):
             chosen = rest
     return chosen
 
@@ -129,21 +167,22 @@ def attribute(result: PassResults, cut: int) -> Attribution:
     peak_value = result.pressure.vgpr.peak
     peak = result.pressure.vgpr.peak_indices[0]
     budget = peak_value - cut
-    # per-instruction columns in C calls (map/compress): the region is most of a dense kernel's instructions
-    region = tuple(compress(range(len(counts)), map(budget.__lt__, counts)))
-    needs = list(map(sub, map(counts.__getitem__, region), repeat(budget)))
-    demand = dict(zip(region, needs, strict=True))
-    cands = candidates(result, peak, frozenset(region))
-    have = dict.fromkeys(region, 0)
+    # per-instruction int32 columns made in C calls (map/compress), not tuples, sets and dicts of ints: the
+    # region is most of a dense kernel's instructions
+    region = array("i", compress(range(len(counts)), map(budget.__lt__, counts)))
+    need = array("i", map(sub, counts, repeat(budget)))  # what each instruction must lose (> 0: in the region)
+    cands = candidates(result, peak, Region(region, len(counts)))
+    have = _zeros(len(counts))
     for c in cands:
         for i in c.frees_at:
             have[i] += 1
-    blocked = next(compress(region, map(lt, map(have.__getitem__, region), needs)), None)
-    chosen = None if blocked is not None else _greedy(cands, demand)
+    blocked = next(compress(region, map(lt, map(have.__getitem__, region), map(need.__getitem__, region))), None)
+    del have
+    chosen = None if blocked is not None else _greedy(cands, need, region)
     if chosen is None:
         return Attribution(peak, budget, region, (), tuple(cands), False, peak_value,
                            blocked if blocked is not None else peak)
-    lower = max(demand.values(), default=0)
+    lower = max(need) if region else 0
     proven = len(chosen) <= lower
     if not proven:
         useful = [c for c in sorted(cands, key=_preference) if c.frees_at]
@@ -151,11 +190,12 @@ def attribute(result: PassResults, cut: int) -> Attribution:
         if work <= SEARCH_LIMIT:
             proven = True
             for k in range(lower, len(chosen)):
-                found = next((s for s in itertools.combinations(useful, k) if _covers(s, demand)), None)
+                found = next((s for s in itertools.combinations(useful, k) if _covers(s, need, region)), None)
                 if found is not None:
                     chosen = list(found)
                     break
-    covered = [0] * len(counts)
+    del need
+    covered = _zeros(len(counts))
     for c in chosen:
         for i in c.frees_at:
             covered[i] += 1
