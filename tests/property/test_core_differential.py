@@ -1150,3 +1150,92 @@ def test_register_shape_same_shape(pieces: list[str], limits: tuple[int, int, in
             out += spelling + rebuilt[5 * k + 5]
             assert spelling[0] == rebuilt[5 * k + 1] and int(spelling[1:].lstrip("[").split(":")[0]) == firsts[k]
         assert out == text
+
+
+# --- live6 (twenty-second session): where a saved lane mask is restored -----------------------------------------
+
+#: the units of the walk's rows: EXEC (two), a flag, four SGPRs that may carry the mask, two vector units
+_EXEC_UNITS, _FLAG_UNIT = 0b11, 0b100
+_S2, _S3, _S4, _S5 = 1 << 3, 1 << 4, 1 << 5, 1 << 6
+_MOVES = ("s_mov_b32", "s_mov_b64", "s_xor_b32", "s_xor_b64", "s_and_b32", "s_and_b64")
+_MNEMONICS = st.sampled_from(["s_mov_b32", "s_mov_b64", "s_xor_b64", "s_and_b32", "s_or_b64", "s_or_saveexec_b64",
+                              "v_add_f32", "s_movk_i32", "s_mov", ""]) | st.sampled_from(["s_mov_b32"]).map(Prefix)
+
+
+class MaskRow(NamedTuple):
+    defs: int
+    uses: int
+    mnemonic: str
+
+
+def _restores_by_states(rows: list[MaskRow], start: int, saved: int, succs_of: dict[int, list[int]]) -> set[int]:
+    """The restores by brute force: every reachable (row, carriers) state, one step of the spec at a time."""
+    found: set[int] = set()
+    states = {(start, saved)}
+    frontier = [(start, saved)]
+    while frontier:
+        i, carriers = frontier.pop()
+        if i >= len(rows) or not carriers:
+            continue
+        row = rows[i]
+        if row.defs & _EXEC_UNITS and row.uses & carriers:
+            found.add(i)
+            continue
+        sources = row.uses & ~_FLAG_UNIT
+        if row.defs & _EXEC_UNITS or not row.uses & carriers or not row.mnemonic.startswith(_MOVES):
+            moved = 0
+        elif row.mnemonic.startswith("s_mov_b"):
+            moved = 0 if sources & ~carriers else row.defs & ~_FLAG_UNIT
+        else:
+            moved = row.defs & ~_FLAG_UNIT if sources & _EXEC_UNITS and not sources & ~(carriers | _EXEC_UNITS) else 0
+        after = carriers | moved if moved else carriers & ~row.defs if row.defs & carriers and not row.uses & carriers \
+            else carriers
+        for s in succs_of.get(i, [i + 1]):
+            if (s, after) not in states:
+                states.add((s, after))
+                frontier.append((s, after))
+    return found
+
+
+@st.composite
+def mask_walks(draw: st.DrawFn) -> tuple[list[MaskRow], int, int, dict[int, list[int]]]:
+    units = st.integers(0, (1 << 9) - 1) | st.sampled_from([_S2, _S2 | _S3, _EXEC_UNITS | _S4, _S4 | _FLAG_UNIT])
+    rows = draw(st.lists(st.builds(MaskRow, units, units, _MNEMONICS), max_size=14))
+    n = len(rows)
+    targets = st.lists(st.integers(0, n + 1), max_size=2)  # n and n + 1: control leaves the rows
+    succs_of = draw(st.dictionaries(st.integers(0, max(n - 1, 0)), targets, max_size=4))
+    start = draw(st.integers(0, n + 1))
+    saved = draw(st.sampled_from([_S2, _S2 | _S3, _S5, 0]) | st.integers(0, (1 << 9) - 1))
+    return rows, start, saved, succs_of
+
+
+@settings(max_examples=1200, deadline=None)
+@given(mask_walks(), st.sampled_from(["named", "tuple", "list"]))
+def test_mask_restores_same_answers(walk: tuple[list[MaskRow], int, int, dict[int, list[int]]], shape: str) -> None:
+    """Random rows (moves, restores, overwrites of carriers), branches (loops, targets past the end), starts
+    and saved masks: both cores give the same restores, and those of a brute force over every reachable state."""
+    rows, start, saved, succs_of = walk
+    given_rows: Any = rows if shape == "named" else tuple(tuple(r) for r in rows) if shape == "tuple" \
+        else [list(r) for r in rows]
+    args = (given_rows, 0, 1, 2, start, saved, _EXEC_UNITS, _FLAG_UNIT, ("s_mov_b",), _MOVES, succs_of)
+    want = graph.mask_restores(*args)
+    assert compiled.mask_restores(*args) == want
+    assert want == _restores_by_states(rows, start, saved, succs_of)
+
+
+def test_mask_restores_example() -> None:
+    """Worked by hand, an if/else as LLVM lowers it (``s_and_saveexec_b64 s2`` before row 0): row 0 makes the
+    else mask ``s4 = exec ^ s2`` (a carrier now), row 2 overwrites s2 with a constant (no longer one), row 3
+    switches lanes on from s4: the restore. From row 2 with s2 alone the mask is gone before row 3: none. A
+    branch at row 1 to row 3 and to past the end: the restore is reached one way, the other leaves."""
+    rows = [MaskRow(_S4 | _FLAG_UNIT, _EXEC_UNITS | _S2, "s_xor_b64"), MaskRow(1 << 7, 1 << 8, "v_add_f32"),
+            MaskRow(_S2, 0, "s_mov_b32"),
+            MaskRow(_EXEC_UNITS | _S2 | _FLAG_UNIT, _EXEC_UNITS | _S4, "s_or_saveexec_b64")]
+    for core in (graph, compiled):
+        walk = core.mask_restores
+        common = (0, 1, 2)
+        tail = (_EXEC_UNITS, _FLAG_UNIT, ("s_mov_b",), _MOVES)
+        assert walk(rows, *common, 0, _S2, *tail, {}) == {3}
+        assert walk(rows, *common, 2, _S2, *tail, {}) == set()
+        assert walk(rows, *common, 1, _S2 | _S4, *tail, {1: [3, 9]}) == {3}
+        assert walk(rows, *common, 1, _S2, *tail, {1: [2]}) == set()

@@ -33,7 +33,7 @@ __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "F
            "block_schedules", "block_unions", "cached_runs",
            "control_flow", "draft_rows", "encoded_rows",
            "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
-           "mask_defined",
+           "mask_defined", "mask_restores",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs",
            "register_shape", "release_costs", "rows_masked",
            "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads",
@@ -60,7 +60,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # dec3 (twentieth session): the listing's rows as the reader's drafts
              "draft_rows",
              # dec4 (twenty-first session): a text's numbered registers set aside
-             "register_shape")
+             "register_shape",
+             # live6 (twenty-second session): where a saved lane mask is restored
+             "mask_restores")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -135,6 +137,8 @@ if _native is None:
     draft_rows = words.draft_rows
     # dec4 (twenty-first session): a text's numbered registers set aside
     register_shape = reading.register_shape
+    # live6 (twenty-second session): where a saved lane mask is restored
+    mask_restores = graph.mask_restores
 else:
     solve_liveness = _native.solve_liveness
     maybe_defined = _native.maybe_defined
@@ -171,3 +175,5 @@ else:
     draft_rows = _native.draft_rows
     # dec4 (twenty-first session): a text's numbered registers set aside
     register_shape = _native.register_shape
+    # live6 (twenty-second session): where a saved lane mask is restored
+    mask_restores = _native.mask_restores

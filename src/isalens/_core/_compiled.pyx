@@ -2866,3 +2866,52 @@ def register_shape(str text, long v_limit, long s_limit, long a_limit):
         return None
     parts.append(text[piece:])
     return "\0".join(parts), firsts, spelled
+
+
+# --- live6 (twenty-second session): where a saved lane mask is restored (reference: isalens._core.graph.mask_restores)
+
+def mask_restores(rows, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemonic_at, Py_ssize_t start,
+                  saved, exec_units, flag_units, tuple copies, tuple moves, succs_of):
+    """See :func:`isalens._core.graph.mask_restores`: the walk over the rows without a Python frame per row."""
+    # a kernel's instructions are a tuple: indexed in place (a copy per walk would be a copy of the kernel)
+    cdef object seq = rows if type(rows) is tuple or type(rows) is list else list(rows)
+    cdef Py_ssize_t i, n = len(seq)
+    cdef set found = set(), seen = set()
+    cdef list work = [(start, saved)]
+    cdef object row, defs, uses, carriers, moved, sources, nexts, s, key, mnemonic
+    cdef object get = succs_of.get
+    while work:
+        i, carriers = work.pop()
+        while i < n:
+            row = seq[i]
+            defs = _field(row, defs_at)
+            uses = _field(row, uses_at)
+            if defs & exec_units and uses & carriers:
+                found.add(i)
+                break
+            moved = 0
+            if not defs & exec_units and uses & carriers:
+                mnemonic = _field(row, mnemonic_at)
+                if mnemonic.startswith(moves):
+                    sources = uses & ~flag_units
+                    if mnemonic.startswith(copies):
+                        moved = defs & ~flag_units if not sources & ~carriers else 0
+                    elif sources & exec_units and not sources & ~(carriers | exec_units):
+                        moved = defs & ~flag_units
+            if moved:
+                carriers = carriers | moved
+            elif defs & carriers and not uses & carriers:
+                carriers = carriers & ~defs
+            if not carriers:
+                break
+            nexts = get(i)
+            if nexts is None:
+                i += 1
+                continue
+            for s in nexts:
+                key = (s, carriers)
+                if key not in seen:
+                    seen.add(key)
+                    work.append(key)
+            break
+    return found

@@ -251,3 +251,54 @@ def rows_masked(rows: Sequence[Sequence[Any]], at: int, mask: int) -> list[int]:
 def rows_prefixed(rows: Sequence[Sequence[Any]], at: int, prefixes: tuple[str, ...]) -> list[int]:
     """The positions ``i`` of the rows whose field ``at`` (a str) starts with one of ``prefixes``, in order."""
     return [i for i, row in enumerate(rows) if row[at].startswith(prefixes)]
+
+
+# --- live6 (twenty-second session): where a saved lane mask is restored -----------------------------------------
+
+def mask_restores(rows: Sequence[Sequence[Any]], defs_at: int, uses_at: int, mnemonic_at: int, start: int,
+                  saved: int, exec_units: int, flag_units: int, copies: tuple[str, ...], moves: tuple[str, ...],
+                  succs_of: Mapping[int, Sequence[int]]) -> set[int]:
+    """The rows that may restore a lane mask held in the registers ``saved`` first on some path from row ``start``:
+    a row writing ``exec_units`` while reading a register that carries the mask. Rows are followed by control
+    flow (``succs_of``: a row's successor rows where it transfers control; other rows fall through).
+
+    The mask travels by data flow: a row that writes neither ``exec_units`` and reads a carrier adds its written
+    registers (but ``flag_units``) to the carriers when it is a move, by mnemonic prefix: one of ``copies`` that
+    reads only carriers, or another of ``moves`` that reads only carriers and ``exec_units`` and some of the
+    latter. A row that writes a carrier without reading one takes those registers out. A path ends at a restore
+    or when no carrier is left. ``rows``: each row's ``defs``/``uses`` (unit bitsets) and mnemonic by position."""
+    n = len(rows)
+    found: set[int] = set()
+    seen: set[tuple[int, int]] = set()
+    work = [(start, saved)]
+    while work:
+        i, carriers = work.pop()
+        while i < n:
+            row = rows[i]
+            defs, uses = row[defs_at], row[uses_at]
+            if defs & exec_units and uses & carriers:
+                found.add(i)
+                break
+            moved = 0
+            if not defs & exec_units and uses & carriers and row[mnemonic_at].startswith(moves):
+                sources = uses & ~flag_units
+                if row[mnemonic_at].startswith(copies):
+                    moved = defs & ~flag_units if not sources & ~carriers else 0
+                elif sources & exec_units and not sources & ~(carriers | exec_units):
+                    moved = defs & ~flag_units
+            if moved:
+                carriers |= moved
+            elif defs & carriers and not uses & carriers:
+                carriers &= ~defs
+            if not carriers:
+                break
+            nexts = succs_of.get(i)
+            if nexts is None:
+                i += 1
+                continue
+            for s in nexts:
+                if (s, carriers) not in seen:
+                    seen.add((s, carriers))
+                    work.append((s, carriers))
+            break
+    return found

@@ -112,6 +112,10 @@ _ELSE_SWITCHES = ("s_andn2_saveexec_", "s_and_not1_saveexec_")
 _MASK_MOVES = ("s_mov_b32", "s_mov_b64", "s_xor_b32", "s_xor_b64", "s_and_b32", "s_and_b64")
 
 
+#: the mask moves of :data:`_MASK_MOVES` that are plain copies (they read nothing but the mask)
+_MASK_COPIES = ("s_mov_b",)
+
+
 def _moves_mask(ins: Instruction, carriers: int) -> int:
     """The SGPRs ``ins`` moves a mask held in ``carriers`` to (0 when it does not): a copy reads only the
     mask, an else mask or an else part's saved mask combines it with EXEC and nothing else."""
@@ -132,30 +136,10 @@ def _restores(kernel: Kernel, start: int, saved: int, succs_of: dict[int, list[i
     ... / ``s_or_saveexec_b64 s[2:3], s[4:5]``, llc-19 int64.cl divmod64), so every register a copy or an
     else mask writes from it carries it too. A path ends at a restore (an EXEC write reading a carrier),
     or where every carrier is overwritten without being read."""
-    instructions = kernel.instructions
-    found: set[int] = set()
-    seen: set[tuple[int, int]] = set()
-    work = [(start, saved)]
-    while work:
-        i, carriers = work.pop()
-        while i < len(instructions):
-            j = instructions[i]
-            if j.defs & _EXEC and j.uses & carriers:
-                found.add(i)
-                break
-            carriers = _carried(j, carriers)
-            if not carriers:
-                break
-            nexts = succs_of.get(i)
-            if nexts is None:
-                i += 1
-                continue
-            for s in nexts:
-                if (s, carriers) not in seen:
-                    seen.add((s, carriers))
-                    work.append((s, carriers))
-            break
-    return found
+    # the walk is the running core's (isalens._core.mask_restores, compiled when built): 4,784 walks over 38k
+    # instructions in the dense 100k benchmark (docs/performance.md, twenty-second session)
+    return _core.mask_restores(kernel.instructions, _DEFS_AT, _USES_AT, _MNEMONIC_AT, start, saved, _EXEC, _SCC,
+                               _MASK_COPIES, _MASK_MOVES, succs_of)
 
 
 def _carried(ins: Instruction, carriers: int) -> int:
@@ -252,6 +236,7 @@ _FLOW_FLAGS = {
 }
 _BRANCH_AT = Instruction._fields.index("branch")
 _DEFS_AT = Instruction._fields.index("defs")
+_USES_AT = Instruction._fields.index("uses")
 _MNEMONIC_AT = Instruction._fields.index("mnemonic")
 _TARGET_AT = Instruction._fields.index("target")
 #: the last kernel's flow, with the instruction tuple it was made from: the CFG and its two EXEC searches
