@@ -70,6 +70,11 @@ def test_rows_are_complete() -> None:
         assert row["work_per_lane"] > 0, where
         if row["family"] == "latency":
             assert row.get("level") in v.LEVELS, where
+            # a latency beyond a nearer level's hit: the other level exists and is nearer than the row's
+            if "beyond_level" in row:
+                assert v.LEVELS.index(row["beyond_level"]) < v.LEVELS.index(row["level"]), where
+        else:
+            assert "beyond_level" not in row, where
         if row["family"] == "bandwidth":
             assert v.conditions(RUNS[row["run"]]).bandwidth_gbs, f"{where}: no nominal bandwidth to cap at"
 
@@ -109,7 +114,8 @@ def _result(i: int) -> v.Result:
     row = ROWS[i]
     run = RUNS[row["run"]]
     timing = _timing(v.timing_args(row, run))
-    pred = v.predict(row, run, timing)
+    beyond = _timing(v.timing_args(row, run, level=row["beyond_level"])) if "beyond_level" in row else None
+    pred = v.predict(row, run, timing, beyond)
     return v.Result(i, row, run, pred, v.error_pct(row["measured"], pred), timing)
 
 

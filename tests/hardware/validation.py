@@ -106,7 +106,9 @@ def clpeak_trips(row: dict[str, Any], run: dict[str, Any]) -> int | None:
     return base // _width(row)
 
 
-def timing_args(row: dict[str, Any], run: dict[str, Any]) -> tuple[str, ...]:
+def timing_args(row: dict[str, Any], run: dict[str, Any], *, level: str | None = None) -> tuple[str, ...]:
+    """The `isalens timing` arguments that predict ``row`` (``level``: a latency row's other memory level, the
+    one its `beyond_level` names)."""
     args = ["timing", "--json", "--arch", run["isa"]]
     if "device" in run:
         args += ["--device", run["device"]]  # the product's own rates (FP64 ratio), as users would ask
@@ -119,7 +121,7 @@ def timing_args(row: dict[str, Any], run: dict[str, Any]) -> tuple[str, ...]:
         args += ["-D", "SPLIT_MAD"]  # the measured v_mul_lo_u32 + add, not LLVM 19's fused v_mad_u64_u32
     if row["family"] == "latency":
         args += ["--waves", "1"]  # a pointer chase is one dependent load after another: no other wave hides it
-        args += ["--memory-level", row["level"]]  # the level the measured footprint hit
+        args += ["--memory-level", level or row["level"]]  # the level the measured footprint hit
     if row["family"] == "bandwidth":
         args += ["--memory-level", "dram"]  # a streaming read of buffers far beyond the caches misses to DRAM
     args.append(str(KERNELS / row["kernel"]))
@@ -175,18 +177,22 @@ def work_per_wave(row: dict[str, Any], timing: dict[str, Any]) -> float:
     return float(row["work_per_lane"]) * int(timing["wave_size"])
 
 
-def predict(row: dict[str, Any], run: dict[str, Any], timing: dict[str, Any]) -> float:
+def predict(row: dict[str, Any], run: dict[str, Any], timing: dict[str, Any],
+            beyond: dict[str, Any] | None = None) -> float:
     """The model's figure in the row's unit.
 
     Rates: work per loop iteration per wave x waves per SIMD x SIMDs per CU x CUs x clock, over the loop's
     cycles per iteration (all W waves' iterations); bandwidth rows are capped at the DRAM roof's
     bandwidth (achievable where recorded, else nominal: `conditions`). Latencies: the loop's cycles per
-    iteration at one wave, in cycles or converted to ns at the run's clock.
+    iteration at one wave, in cycles or converted to ns at the run's clock; with ``beyond`` (the same kernel's
+    timing at the row's `beyond_level`) less that loop's: the latency beyond that level's hit.
     """
     loop = main_loop(timing)
     cond = conditions(run)
     cycles = float(loop["cycles_per_iteration"])
     kind, scale = UNITS[row["unit"]]
+    if kind == "latency" and beyond is not None:
+        cycles -= float(main_loop(beyond)["cycles_per_iteration"])
     if kind == "latency":
         cycles /= float(row["work_per_lane"])  # loads per iteration: one dependent load each
         return cycles if row["unit"] == "cycles" else cycles / (cond.clock_mhz / 1000.0)
@@ -410,9 +416,10 @@ isalens device the run's `achievable_bandwidth_gbs` from another published strea
 nominal one) times the reads' share of the kernel's DRAM traffic: clpeak counts the bytes read, but each
 work-item also stores one element per 16 it reads, so the reads reach 16/17 of the roof (the share comes from
 the JSON's global bytes: the store outside the loop against 16 loop iterations' reads). Latency
-rows are the loop's cycles per iteration at one wave, converted to ns at the run's clock. The test also
-checks that the JSON's `flops` / `bytes` per iteration equal the row's work, so a kernel that compiled to
-a different shape fails loudly.
+rows are the loop's cycles per iteration at one wave, converted to ns at the run's clock (a row with
+`beyond_level`, a source's "N ns away from L0", is the difference of the loop at its level and at that
+one). The test also checks that the JSON's `flops` / `bytes` per iteration equal the row's work, so a
+kernel that compiled to a different shape fails loudly.
 
 What this page does **not** model: clocks. Every run converts at one published clock of its product: the
 peak engine clock of the Instinct and Vega 20 parts, the boost clock of the Radeon RDNA parts (not the driver's
