@@ -2467,27 +2467,13 @@ def cached_runs(words, Py_ssize_t index, Py_ssize_t stop, base, dict one, dict t
 # lead (nineteenth session): live ranges as int columns (isalens._core.ranges)
 
 from libc.stdint cimport int64_t
-from libc.stdlib cimport qsort
 from cpython cimport array as _carray
 
 from isalens._core import ranges as _ranges_ref
 
 cdef _carray.array _INT_COLUMN = _array("i")  # the template clone() copies the type of
 
-cdef struct _RankedRun:
-    uint64_t key  # first line << 32 | the slot's rank
-    int32_t pos   # position in occupied_runs' order: equal keys keep it
-
-
-cdef int _ranked_cmp(const void* a, const void* b) noexcept nogil:
-    cdef const _RankedRun* x = <const _RankedRun*>a
-    cdef const _RankedRun* y = <const _RankedRun*>b
-    if x.key != y.key:
-        return -1 if x.key < y.key else 1
-    return (x.pos > y.pos) - (x.pos < y.pos)
-
-
-cdef object _int_column(int32_t** values, _RankedRun* order, Py_ssize_t n):
+cdef object _int_column(int32_t** values, const int32_t* order, Py_ssize_t n):
     """The column ``values`` in ``order`` as an array('i'), written straight into the array's buffer; the run
     column ``*values`` is freed once read (set to NULL). At 1M instructions (11.7M runs of the calls kernel)
     a temporary, a bytes copy and the array per column, beside all three run columns, were the peak of
@@ -2497,7 +2483,7 @@ cdef object _int_column(int32_t** values, _RankedRun* order, Py_ssize_t n):
     cdef int32_t* out = <int32_t*>column.data.as_ints
     cdef int32_t* src = values[0]
     for j in range(n):
-        out[j] = src[order[j].pos]
+        out[j] = src[order[j]]
     free(values[0])
     values[0] = NULL
     return column
@@ -2526,34 +2512,74 @@ def ranked_runs(instructions, live_in, live_out, pairs, singles, rank):
             and pairs >= 0 and singles >= 0 and _array("i").itemsize == 4):
         return _ranges_ref.ranked_runs(instructions, live_in, live_out, pairs, singles, rank)
     cdef list ranks = list(rank)
-    cdef Py_ssize_t nrank = len(ranks), j
+    cdef Py_ssize_t nrank = len(ranks), j, n = len(instructions)
     if not all(type(v) is int and 0 <= v < (1 << 31) for v in ranks):
         return _ranges_ref.ranked_runs(instructions, live_in, live_out, pairs, singles, rank)
     cdef _Runs r
     r.slot = r.first = r.last = NULL
     r.n = r.cap = 0
-    cdef _RankedRun* order = NULL
-    cdef int64_t v
+    cdef int32_t* order = NULL
+    cdef int32_t* rk = <int32_t*>malloc((nrank if nrank else 1) * sizeof(int32_t))
     try:
+        if rk == NULL:
+            raise MemoryError()
+        for j in range(nrank):
+            rk[j] = <int32_t>ranks[j]
         _collect_runs(instructions, live_in, live_out, pairs, singles, &r)
         _runs_shrink(&r)
-        order = <_RankedRun*>malloc((r.n if r.n else 1) * sizeof(_RankedRun))
-        if order == NULL:
-            raise MemoryError()
         for j in range(r.n):
             if r.slot[j] >= nrank:  # the reference's rank[slot] fails: let it say how
                 return _ranges_ref.ranked_runs(instructions, live_in, live_out, pairs, singles, rank)
-            v = ranks[r.slot[j]]
-            order[j].key = (<uint64_t>r.first[j] << 32) | <uint64_t>v
-            order[j].pos = <int32_t>j
-        qsort(order, r.n, sizeof(_RankedRun), _ranked_cmp)
+        order = _rank_order(&r, rk, n)
         # one column at a time, each run column freed once read
         slots = _int_column(&r.slot, order, r.n)
         firsts = _int_column(&r.first, order, r.n)
         return (slots, firsts, _int_column(&r.last, order, r.n))
     finally:
         free(order)
+        free(rk)
         _runs_free(&r)
+
+
+cdef int32_t* _rank_order(_Runs* r, const int32_t* rk, Py_ssize_t n) except NULL:
+    """The runs' positions in (first line, rank of the slot, position) order: counted by first line (a stable
+    bucket per line), then each line's few runs put in rank order by insertion (stable). 4 bytes a run: a
+    (key, position) record sorted by qsort was 16, 187 MB for the calls 1M kernel's 11.7M runs, the peak of
+    ``livereg`` (docs/performance.md, twenty-second session, 1M memory)."""
+    cdef Py_ssize_t j, f, lo, hi, k
+    cdef int32_t x, xr
+    cdef int32_t* order = <int32_t*>malloc((r.n if r.n else 1) * sizeof(int32_t))
+    cdef int32_t* end = <int32_t*>calloc(n + 1, sizeof(int32_t))
+    try:
+        if order == NULL or end == NULL:
+            raise MemoryError()
+        for j in range(r.n):
+            if not 0 <= r.first[j] < n:  # the runs' first lines are lines of the kernel
+                raise ValueError(f"a run starts at line {r.first[j]} of {n}")
+            end[r.first[j] + 1] += 1
+        for f in range(n):
+            end[f + 1] += end[f]
+        for j in range(r.n):  # end[f] walks from bucket f's start to its end (bucket f + 1's start)
+            order[end[r.first[j]]] = <int32_t>j
+            end[r.first[j]] += 1
+        lo = 0
+        for f in range(n):
+            hi = end[f]
+            for j in range(lo + 1, hi):
+                x = order[j]
+                xr = rk[r.slot[x]]
+                k = j
+                while k > lo and rk[r.slot[order[k - 1]]] > xr:
+                    order[k] = order[k - 1]
+                    k -= 1
+                order[k] = x
+            lo = hi
+        free(end)
+        return order
+    except BaseException:
+        free(order)
+        free(end)
+        raise
 
 
 def longest_runs(slots, firsts, lasts, count, low, high):
