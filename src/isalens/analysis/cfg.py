@@ -122,7 +122,7 @@ def _moves_mask(ins: Instruction, carriers: int) -> int:
     if ins.defs & _EXEC or not ins.uses & carriers or not ins.mnemonic.startswith(_MASK_MOVES):
         return 0
     sources = ins.uses & ~_SCC
-    if ins.mnemonic.startswith("s_mov_b"):
+    if ins.mnemonic.startswith(_MASK_COPIES):
         return ins.defs & ~_SCC if not sources & ~carriers else 0
     return ins.defs & ~_SCC if sources & _EXEC and not sources & ~(carriers | _EXEC) else 0
 
