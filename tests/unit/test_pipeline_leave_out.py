@@ -5,11 +5,13 @@ and leaving out anything else, or leaving out with advice asked for, is refused.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from isalens.analysis.pipeline import LEAVABLE, STATS_LISTS
+from isalens.analysis.pipeline import LEAVABLE, STATS_LISTS, TIMING_LINES
 from isalens.engine.load import load
+from isalens.scan.rows import rows_from_document
 from isalens.scan.work import ROWLESS_PASSES, analyze_document
 from tests.conftest import ROOT
 
@@ -36,7 +38,7 @@ def test_left_out_passes_are_empty_and_the_rest_unchanged(path: Path) -> None:
         # the example has what the left-out passes find: the comparison left something out
         assert full["longest_lived"] and full["blocks"]
     assert {k: v for k, v in part.items() if k != "kernels"} == {k: v for k, v in whole.items() if k != "kernels"}
-    assert (*LEAVABLE, STATS_LISTS) == ROWLESS_PASSES  # the scan leaves out every pass it may
+    assert (*LEAVABLE, STATS_LISTS, TIMING_LINES) == ROWLESS_PASSES  # the scan leaves out every pass it may
 
 
 @pytest.mark.parametrize("path", EXAMPLES[:4], ids=lambda p: p.stem)
@@ -54,6 +56,32 @@ def test_left_out_statistics_lists_are_empty_and_the_rest_unchanged(path: Path) 
         assert not any(mine["stats"][k] for k in _STATS_LISTS)
     # the examples have what the lists hold (blocks, per-depth counts): the comparison left something out
     assert all(full["stats"]["blocks"] and full["stats"]["classes_by_loop_depth"] for full in whole["kernels"])
+
+
+def _without_line_lists(timing: dict[str, Any]) -> dict[str, Any]:
+    """``timing`` with the lists TIMING_LINES leaves empty blanked: each loop's and the kernel's
+    ``bottleneck_lines``, each block's ``critical_path``."""
+    return {**timing, "kernel": {**timing["kernel"], "bottleneck_lines": []},
+            "loops": [{**lp, "bottleneck_lines": []} for lp in timing["loops"]],
+            "blocks": [{**b, "critical_path": []} for b in timing["blocks"]]}
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_left_out_timing_lines_are_empty_and_the_rest_unchanged(path: Path) -> None:
+    """The oracle is the timing pass with its lines: every figure the same without them, the scan's rows too."""
+    module = load(path.read_text(), None)
+    whole = analyze_document(module, leave_out=())
+    part = analyze_document(module, leave_out=(TIMING_LINES,))
+    for mine, full in zip(part["kernels"], whole["kernels"], strict=True):
+        assert {k: v for k, v in mine.items() if k != "timing"} == {k: v for k, v in full.items() if k != "timing"}
+        assert mine["timing"] == _without_line_lists(full["timing"])
+        assert not mine["timing"]["kernel"]["bottleneck_lines"]
+        assert not any(b["critical_path"] for b in mine["timing"]["blocks"])
+    assert rows_from_document(part) == rows_from_document(whole)
+    # the examples have what the lists hold: the comparison left something out
+    timings = [full["timing"] for full in whole["kernels"]]
+    assert any(t["kernel"]["bottleneck_lines"] for t in timings)
+    assert any(b["critical_path"] for t in timings for b in t["blocks"])
 
 
 def test_leaving_out_a_pass_others_read_is_refused() -> None:

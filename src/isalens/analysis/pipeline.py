@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from isalens.analysis.stats import KernelStats
     from isalens.analysis.timing import KernelTiming
 
-__all__ = ["OPTIONAL", "PASSES", "STATS_LISTS", "KernelAnalysis", "PassOptions", "run"]
+__all__ = ["OPTIONAL", "PASSES", "STATS_LISTS", "TIMING_LINES", "KernelAnalysis", "PassOptions", "run"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,9 @@ class PassOptions:
     #: whether ``stats`` fills its lists a scan's row does not hold (``analysis.stats.stats(lists=...)``);
     #: ``run(leave_out=("stats_lists", ...))`` sets it to False
     stats_lists: bool = True
+    #: whether ``timing`` keeps the lines that weigh most per loop and each block's critical path
+    #: (``analysis.timing.profile(lines=...)``); ``run(leave_out=("timing_lines", ...))`` sets it to False
+    timing_lines: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +150,7 @@ def _timing(kernel: Kernel, arch: ArchSpec, done: Results, opts: PassOptions) ->
     occ = done["occupancy"]
     waves = max(int(occ[0].waves_per_simd), 1) if occ is not None else None
     try:
-        prof = kernel_profile_on(kernel, arch, done["cfg"], occupancy_waves=waves)
+        prof = kernel_profile_on(kernel, arch, done["cfg"], occupancy_waves=waves, lines=opts.timing_lines)
     except TimingInputError:
         return None
     # None: gfx6/gfx7 have no sourced timing figures (the report says so)
@@ -203,6 +206,11 @@ LEAVABLE: Mapping[str, Callable[[], Any]] = {"ranges": tuple, "peak_live_set": d
                                              "source_lines": tuple, "loop_sources": dict}
 #: not a pass but part of one, left out like them: the statistics' lists a row does not hold (PassOptions.stats_lists)
 STATS_LISTS = "stats_lists"
+#: likewise the timing pass's line lists (the heaviest lines per loop and unit or stall kind, the blocks' critical
+#: paths: PassOptions.timing_lines); its figures are the same without them
+TIMING_LINES = "timing_lines"
+#: what leaves out part of a pass, by the option it clears
+_PARTS = {STATS_LISTS: "stats_lists", TIMING_LINES: "timing_lines"}
 
 _DEFAULTS = PassOptions()
 
@@ -211,17 +219,18 @@ def run(kernel: Kernel, arch: ArchSpec, *, extra: Collection[str] = (), options:
         leave_out: Collection[str] = (), known: Mapping[str, Any] | None = None) -> KernelAnalysis:
     """Run every pass over ``kernel`` (the optional ones only when named in ``extra``; those named in
     ``leave_out``, a subset of :data:`LEAVABLE`, not at all: their results are empty; :data:`STATS_LISTS` there
-    leaves the statistics' lists empty; those in ``known``,
+    leaves the statistics' lists empty, :data:`TIMING_LINES` the timing pass's line lists; those in ``known``,
     results already computed for this very kernel (the call linking's CFG and liveness), not again)."""
     unknown = set(extra) - OPTIONAL
     if unknown:
         raise ValueError(f"unknown optional pass(es): {', '.join(sorted(unknown))}")
-    if set(leave_out) - {*LEAVABLE, STATS_LISTS} or (leave_out and "advice" in extra):
+    if set(leave_out) - {*LEAVABLE, *_PARTS} or (leave_out and "advice" in extra):
         # advice reads the peak's live set and the source lines: it would advise on empty ones
-        raise ValueError(f"cannot leave out {', '.join(sorted(leave_out))} (of {', '.join([*LEAVABLE, STATS_LISTS])}; "
+        raise ValueError(f"cannot leave out {', '.join(sorted(leave_out))} (of {', '.join([*LEAVABLE, *_PARTS])}; "
                          "none with advice)")
-    if STATS_LISTS in leave_out and options.stats_lists:
-        options = replace(options, stats_lists=False)
+    cleared = {option: False for part, option in _PARTS.items() if part in leave_out}
+    if cleared:
+        options = replace(options, **cleared)
     done: dict[str, Any] = {}
     size = f"{len(kernel.instructions):,} instructions"
     for name, fn in PASSES:

@@ -51,8 +51,10 @@ class ScanOptions:
 #: the analysis passes whose results reach only lists a row leaves out (scan.rows: longest_lived, peak_live_set,
 #: blocks, source_lines; loop names reach only the HTML view): not run for a scan (about a tenth of its CPU time
 #: on librocsparse's gfx1030 code objects, docs/performance.md); and the statistics' lists rows skip (stats.blocks,
-#: stats.modifiers ...: analysis.pipeline.STATS_LISTS)
-ROWLESS_PASSES = ("ranges", "peak_live_set", "block_live_ins", "source_lines", "loop_sources", "stats_lists")
+#: stats.modifiers ...: analysis.pipeline.STATS_LISTS) and the timing pass's (the heaviest lines per loop, the
+#: blocks' critical paths: analysis.pipeline.TIMING_LINES), lists a row does not hold either
+ROWLESS_PASSES = ("ranges", "peak_live_set", "block_live_ins", "source_lines", "loop_sources", "stats_lists",
+                  "timing_lines")
 
 
 def analyze_document(module: LoadedModule, compiler_stats: dict[str, str | int] | None = None, *,

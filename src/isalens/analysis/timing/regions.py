@@ -61,6 +61,8 @@ class _Kernel:
     #: trip count by loop header block; the header lines the user gave one for
     trips: dict[int, int]
     given: Mapping[int, int]
+    #: whether each region keeps its heaviest lines and each block its critical path (``profile(lines=...)``)
+    keep_lines: bool
     loops_by_header: dict[int, Loop] = field(init=False)
     headers: list[int] = field(init=False)  # the loops' header blocks, ascending
     through: dict[int, list[Loop]] = field(init=False)  # block -> the loops containing it
@@ -125,7 +127,8 @@ def _schedule_blocks(k: _Kernel) -> tuple[BlockTimings, TimingLines]:
     with_path = sorted({cfg.block_of[i] for i in compress(range(n), stalls)
                         if stalls[i] > 0 and reasons[i] not in ("", "unit")}) if cfg.block_of \
         else range(len(cfg.blocks))
-    paths = {b: _critical_path(starts[b], ends[b], stalls, reasons, blockers, lines) for b in with_path}
+    paths = {b: _critical_path(starts[b], ends[b], stalls, reasons, blockers, lines) for b in with_path} \
+        if k.keep_lines else {}
     rows = BlockTimings(starts, ends, lines, cfg.loop_depth, _core.block_issue(starts, ends, codes, issues, len(UNITS)),
                         lengths, paths)
     # each region's own blocks in block order (unreachable blocks count in none)
@@ -140,7 +143,7 @@ def _schedule_blocks(k: _Kernel) -> tuple[BlockTimings, TimingLines]:
         region[0].append(starts[b])
         region[1].append(ends[b])
     for region_of, (los, his) in own.items():
-        total = k.own_totals[region_of] = Summary()
+        total = k.own_totals[region_of] = Summary(lines=k.keep_lines)
         total.add_ranges(los, his, costs, k.by_id, lines, codes, issues, names)
         if region_of is None:
             # outside loops the kernel is its blocks one after the other: their stalls are the region's (read
@@ -190,7 +193,7 @@ def _region(k: _Kernel, blocks_in: frozenset[int] | None, own_header: int | None
     # in block order (the whole kernel's members are every block: no sort of them)
     own = [b for b in (range(len(cfg.blocks)) if blocks_in is None else sorted(members))
            if b not in nested and b not in k.unreachable]
-    total = k.own_totals.pop(own_header, None) or Summary()  # its own blocks, merged in block order
+    total = k.own_totals.pop(own_header, None) or Summary(lines=k.keep_lines)  # its own blocks, in block order
     if own_header is not None:
         order = [i for b in own for i in range(cfg.blocks[b].start, cfg.blocks[b].end)]
         _first, second = run_schedule(order, k.costs, k.interval, k.hazards, 2)
@@ -215,13 +218,15 @@ def _region(k: _Kernel, blocks_in: frozenset[int] | None, own_header: int | None
 
 def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str], table: TimingTable, *,
             wave_size: int, generation: int, simds_per_cu: int, trip_counts: Mapping[int, int] | None = None,
-            occupancy_waves: int | None = None) -> KernelProfile:
+            occupancy_waves: int | None = None, lines: bool = True) -> KernelProfile:
     """Simulate one wave through every block and loop of a kernel (see the module docstring).
 
     ``trip_counts`` maps a loop's header line to its trip count; other loops get :data:`DEFAULT_TRIP_COUNT`.
+    ``lines=False``: the same figures without the lines that weigh most (each region's ``unit_lines`` and
+    ``stall_lines`` empty, each block's critical path empty), for a caller that reads none of them (a scan's row).
     """
     trip_counts = dict(trip_counts or {})
-    lines = list(map(attrgetter("line"), instructions))
+    line_of = list(map(attrgetter("line"), instructions))
     header_lines = {_loop_header_line(loop, cfg, instructions): loop for loop in cfg.loops}
     _check_trip_counts(trip_counts, header_lines)
     assumptions: list[str] = []
@@ -231,7 +236,7 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     if unknown_classes:
         assumptions.append("no timing entry (timed as a full-rate VALU op): " + ", ".join(sorted(unknown_classes)))
     trips = {loop.header: trip_counts.get(line, DEFAULT_TRIP_COUNT) for line, loop in header_lines.items()}
-    k = _Kernel(cfg, costs, lines, table.issue_interval, bool(table.hazards), trips, trip_counts)
+    k = _Kernel(cfg, costs, line_of, table.issue_interval, bool(table.hazards), trips, trip_counts, lines)
     blocks, timing_lines = _schedule_blocks(k)
     assumed = sorted(line for line in header_lines if line not in trip_counts)
     if assumed:
@@ -256,10 +261,11 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
 
 def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_waves: int | None = None,
                       trip_counts: Mapping[int, int] | None = None, device: DeviceSpec | None = None,
-                      memory_level: str = DEFAULT_MEMORY_LEVEL, scalar_level: bool = False) -> KernelProfile | None:
+                      memory_level: str = DEFAULT_MEMORY_LEVEL, scalar_level: bool = False,
+                      lines: bool = True) -> KernelProfile | None:
     """:func:`profile` of a whole kernel with its target's timing table (with ``device``'s own rates where they
     differ by product; vector loads at ``memory_level``'s latency, scalar loads too with ``scalar_level``, an
-    explicit ``--memory-level``) and the class keys the reader stored; None when
+    explicit ``--memory-level``; ``lines``: see :func:`profile`) and the class keys the reader stored; None when
     the target has no timing facts (gfx6/gfx7). The pipeline's pass and the ``timing`` command share it.
     TimingInputError when the level has no figure (no MALL)."""
     from isalens.arch.timing import (
@@ -286,7 +292,8 @@ def kernel_profile_on(kernel: Kernel, arch: ArchSpec, graph: CFG, *, occupancy_w
     classes = [ins.facts.klass for ins in kernel.instructions]
     prof = profile(kernel.instructions, graph, classes,
                    table, wave_size=kernel.wave_size, generation=arch.generation,
-                   simds_per_cu=arch.simds_per_cu, trip_counts=trip_counts, occupancy_waves=occupancy_waves)
+                   simds_per_cu=arch.simds_per_cu, trip_counts=trip_counts, occupancy_waves=occupancy_waves,
+                   lines=lines)
     level_cycles = mem.of(memory_level) if mem is not None else None
     return replace(prof, memory_level=memory_level, memory_cycles=level_cycles, scalar_cycles=scalar_cycles,
                    has_scalar_loads="smem.load" in classes)

@@ -33,6 +33,9 @@ class Summary:
     fma: int = 0
     stalls: dict[str, int] = field(default_factory=dict)
     stall_lines: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: whether the lines that weigh most are kept (``unit_lines``, ``stall_lines``); without them the sums are
+    #: the same and the lines stay empty (a scan's row holds no line lists: ``profile(lines=False)``)
+    lines: bool = True
 
     @staticmethod
     def of_block(indices: range, statics: Sequence[InstructionCosts], lines: Sequence[int]) -> Summary:
@@ -113,6 +116,8 @@ class Summary:
         self.fma += fma
         self.bytes_global += bytes_global
         self.bytes_lds += bytes_lds
+        if not self.lines:
+            return
         # each unit's lines: runs of short ranges summed by the core, a long range's lines cut first, in order
         by_code: dict[int, dict[int, int]] = {}
         code_of = {u: c for c, u in enumerate(names)}
@@ -142,6 +147,10 @@ class Summary:
     def add_stall_columns(self, indices: Iterable[int], stalls: Sequence[int], reasons: Sequence[str],
                           blockers: Sequence[int], statics: Sequence[InstructionCosts], lines: Sequence[int]) -> None:
         """:meth:`add_stalls` of the records of ``indices`` read from the schedule's columns (blocker -1: none)."""
+        if not self.lines:
+            self._add_stall_sums(((stalls[i], reasons[i], None if blockers[i] < 0 else blockers[i]) for i in indices),
+                                 statics)
+            return
         for i in indices:
             stall = stalls[i]
             if stall <= 0:
@@ -166,6 +175,9 @@ class Summary:
 
     def add_stalls(self, recs: Sequence[tuple[int, int, int, str, int | None]], statics: Sequence[InstructionCosts],
                    lines: Sequence[int]) -> None:
+        if not self.lines:
+            self._add_stall_sums(((stall, reason, blocker) for _i, _s, stall, reason, blocker in recs), statics)
+            return
         for i, _s, stall, reason, blocker in recs:
             if stall <= 0:
                 continue
@@ -176,10 +188,18 @@ class Summary:
             if blocker is not None:
                 per_line[lines[blocker]] = per_line.get(lines[blocker], 0) + stall
 
+    def _add_stall_sums(self, recs: Iterable[tuple[int, str, int | None]], statics: Sequence[InstructionCosts]) -> None:
+        """The stall cycles per kind of :meth:`add_stalls` (records of stall, reason, blocker), without the lines."""
+        own = self.stalls
+        for stall, reason, blocker in recs:
+            if stall > 0:
+                kind = stall_kind(reason, blocker, statics)
+                own[kind] = own.get(kind, 0) + stall
+
     def merge(self, other: Summary, times: int, *, stalls: bool) -> None:
         for u, c in other.issue.items():
             self.issue[u] = self.issue.get(u, 0) + c * times
-        for u, costs in other.unit_lines.items():
+        for u, costs in other.unit_lines.items() if self.lines else ():
             mine = self.unit_lines.setdefault(u, {})
             for ln, c in costs.items():
                 mine[ln] = mine.get(ln, 0) + c * times
@@ -191,6 +211,8 @@ class Summary:
         if stalls:
             for kind, c in other.stalls.items():
                 self.stalls[kind] = self.stalls.get(kind, 0) + c * times
+                if not self.lines:
+                    continue
                 mine = self.stall_lines.setdefault(kind, {})
                 for ln, c2 in other.stall_lines.get(kind, {}).items():
                     mine[ln] = mine.get(ln, 0) + c2 * times
