@@ -4,6 +4,7 @@ trip counts, then the whole kernel. Independent of the wave count and the device
 
 from __future__ import annotations
 
+import ctypes
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -21,7 +22,7 @@ from isalens.analysis.timing.model import (
     LoopProfile,
     TimingInputError,
 )
-from isalens.analysis.timing.schedule import TimingLines, run_schedule
+from isalens.analysis.timing.schedule import TimingLines, compact, run_schedule
 from isalens.analysis.timing.summary import Summary
 from isalens.arch.devices import DeviceSpec
 from isalens.arch.model import ArchSpec
@@ -30,6 +31,21 @@ from isalens.ir.instruction import Instruction
 from isalens.ir.program import Kernel
 
 __all__ = ["kernel_profile_on", "profile"]
+
+#: kernels from this many instructions hand the pass's freed heap back to the system (:func:`_trim_heap`)
+_TRIM_FROM = 250_000
+
+
+def _trim_heap() -> None:
+    """Return the C heap's free pages to the system (glibc's ``malloc_trim``; nothing elsewhere). The pass frees
+    ~120 MiB of temporaries at 1M instructions (the core's schedule columns, the summaries' lists) that glibc
+    otherwise keeps mapped: the later passes and the JSON writer then grow the process past them (dense 1M
+    ``analyze``: 957 -> 936 MiB peak RSS, docs/performance.md, twenty-third session)."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return
+    trim(0)
 
 
 def _ordered(issue: Mapping[str, int]) -> dict[str, int]:
@@ -129,8 +145,15 @@ def _schedule_blocks(k: _Kernel) -> tuple[BlockTimings, TimingLines]:
         else range(len(cfg.blocks))
     paths = {b: _critical_path(starts[b], ends[b], stalls, reasons, blockers, lines) for b in with_path} \
         if k.keep_lines else {}
-    rows = BlockTimings(starts, ends, lines, cfg.loop_depth, _core.block_issue(starts, ends, codes, issues, len(UNITS)),
-                        lengths, paths)
+    # what the report keeps (the rows read on demand) as int32 columns from _TRIM_FROM instructions (smaller
+    # kernels keep the columns they have: the copies would cost more than they save), the lines one column for
+    # both; the pass reads its own lists
+    compacted = n >= _TRIM_FROM
+    issue_rows = _core.block_issue(starts, ends, codes, issues, len(UNITS))
+    if compacted:
+        issue_rows = compact(issue_rows)  # the core's int64 rows freed at once (the pass's peak is near)
+    kept_lines, kept_lengths = (compact(lines), compact(lengths)) if compacted else (lines, lengths)
+    rows = BlockTimings(starts, ends, kept_lines, cfg.loop_depth, issue_rows, kept_lengths, paths)
     # each region's own blocks in block order (unreachable blocks count in none)
     innermost = {b: max(around, key=attrgetter("depth")).header for b, around in k.through.items()}
     own: dict[int | None, tuple[list[int], list[int]]] = {}
@@ -161,7 +184,7 @@ def _schedule_blocks(k: _Kernel) -> tuple[BlockTimings, TimingLines]:
         for lo, hi in zip(starts, ends, strict=True):
             timed[lo:hi] = ones[lo:hi]
         indices = list(compress(range(n), timed))
-    return rows, TimingLines(indices, lines, costs, starts_of, stalls, reasons)
+    return rows, TimingLines(indices, kept_lines, costs, starts_of, stalls, reasons, compacted=compacted)
 
 
 def _inner_loops(k: _Kernel, members: set[int], own_header: int | None) -> list[Loop]:
@@ -226,6 +249,9 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     ``stall_lines`` empty, each block's critical path empty), for a caller that reads none of them (a scan's row).
     """
     trip_counts = dict(trip_counts or {})
+    big = len(instructions) >= _TRIM_FROM
+    if big:
+        _trim_heap()  # what the passes before freed
     line_of = list(map(attrgetter("line"), instructions))
     header_lines = {_loop_header_line(loop, cfg, instructions): loop for loop in cfg.loops}
     _check_trip_counts(trip_counts, header_lines)
@@ -250,6 +276,8 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     loops = tuple(k.regions[lp.header] for lp in sorted(cfg.loops, key=lambda lp: cfg.blocks[lp.header].start))
     whole = _region(k, None, None)
     _core.release_costs()  # no later schedule of this kernel's costs
+    if big:
+        _trim_heap()
     distinct = k.by_id.values()  # the kernel's costs objects, each once (instructions of one text share one)
     if any(c.barrier for c in distinct):
         assumptions.append("s_barrier waits for the other waves of the workgroup: not modelled (0 cycles)")

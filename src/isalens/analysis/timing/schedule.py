@@ -12,7 +12,7 @@ from isalens.analysis.timing.costs import InstructionCosts
 from isalens.analysis.timing.model import LineTiming
 from isalens.ondemand import OnDemand
 
-__all__ = ["SchedulePass", "TimingLines", "critical_path", "run_schedule", "stall_kind"]
+__all__ = ["SchedulePass", "TimingLines", "compact", "critical_path", "run_schedule", "stall_kind"]
 
 _STALL_KIND = {"vmem": "global-memory latency", "lds": "LDS latency", "smem": "SMEM latency",
                "export": "export latency"}
@@ -20,14 +20,27 @@ _STALL_KIND = {"vmem": "global-memory latency", "lds": "LDS latency", "smem": "S
 
 class TimingLines(OnDemand[LineTiming]):
     """The per-instruction schedule as columns, read as :class:`LineTiming` rows on demand (a million
-    instructions would otherwise keep a million rows); a pickled copy is the rows themselves."""
+    instructions would otherwise keep a million rows); a pickled copy is the rows themselves. The columns it
+    keeps are compact with ``compacted`` (:func:`compact`: int32 starts and stalls, each reason a byte naming one of
+    the few distinct reasons; the pass asks it of large kernels only, where the copies pay): they stay alive as
+    long as the report."""
 
-    __slots__ = ("_indices", "_lines", "_reasons", "_stalls", "_starts", "_statics")
+    __slots__ = ("_indices", "_lines", "_names", "_reasons", "_stalls", "_starts", "_statics")
 
-    def __init__(self, indices: Sequence[int], lines: list[int], statics: list[InstructionCosts], starts: array[int],
-                 stalls: array[int], reasons: list[str]) -> None:
+    def __init__(self, indices: Sequence[int], lines: Sequence[int], statics: list[InstructionCosts],
+                 starts: Sequence[int], stalls: Sequence[int], reasons: Sequence[str], *,
+                 compacted: bool = True) -> None:
         self._indices, self._lines, self._statics = indices, lines, statics
-        self._starts, self._stalls, self._reasons = starts, stalls, reasons
+        self._starts, self._stalls = (compact(starts), compact(stalls)) if compacted else (starts, stalls)
+        # each instruction's reason as its code in the distinct reasons (a handful: "", "unit", "vmcnt", ...)
+        names: Sequence[str] = tuple(dict.fromkeys(reasons)) if compacted else ()
+        codes: Sequence[int]
+        if compacted and len(names) <= 256:
+            code = {r: c for c, r in enumerate(names)}
+            codes = bytes(map(code.__getitem__, reasons))
+        else:
+            names, codes = reasons, range(len(reasons))
+        self._reasons, self._names = codes, names
 
     def __len__(self) -> int:
         return len(self._indices)
@@ -47,7 +60,15 @@ class TimingLines(OnDemand[LineTiming]):
     def _row(self, i: int) -> LineTiming:
         st = self._statics[i]
         return LineTiming(i, self._lines[i], st.timing.unit, st.issue, self._starts[i], self._stalls[i],
-                          self._reasons[i])
+                          self._names[self._reasons[i]])
+
+
+def compact(column: Sequence[int]) -> array[int]:
+    """``column`` as an ``array('i')`` (4 bytes a value) when every value fits in 32 bits, else ``array('q')``."""
+    try:
+        return array("i", column)
+    except OverflowError:
+        return array("q", column)
 
 
 def stall_kind(reason: str, blocker: int | None, statics: Sequence[InstructionCosts]) -> str:
