@@ -209,8 +209,8 @@ STATS_LISTS = "stats_lists"
 #: likewise the timing pass's line lists (the heaviest lines per loop and unit or stall kind, the blocks' critical
 #: paths: PassOptions.timing_lines); its figures are the same without them
 TIMING_LINES = "timing_lines"
-#: what leaves out part of a pass, by the option it clears
-_PARTS = {STATS_LISTS: "stats_lists", TIMING_LINES: "timing_lines"}
+#: what leaves out part of a pass: each is the name of the PassOptions field it sets to False
+_PARTS = (STATS_LISTS, TIMING_LINES)
 
 _DEFAULTS = PassOptions()
 
@@ -228,7 +228,7 @@ def run(kernel: Kernel, arch: ArchSpec, *, extra: Collection[str] = (), options:
         # advice reads the peak's live set and the source lines: it would advise on empty ones
         raise ValueError(f"cannot leave out {', '.join(sorted(leave_out))} (of {', '.join([*LEAVABLE, *_PARTS])}; "
                          "none with advice)")
-    cleared = {option: False for part, option in _PARTS.items() if part in leave_out}
+    cleared = {part: False for part in _PARTS if part in leave_out}
     if cleared:
         options = replace(options, **cleared)
     done: dict[str, Any] = {}
