@@ -63,6 +63,7 @@ def _read(texts: list[tuple[str, str | None, str | None]], ignore_unknown: bool)
 def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     if request.param == "reference":
         monkeypatch.setattr(_core, "keyed_rows", reading.keyed_rows)
+        monkeypatch.setattr(_core, "labelled_rows", reading.labelled_rows)
     yield str(request.param)
 
 

@@ -32,7 +32,7 @@ __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "F
            "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_issue",
            "block_schedules", "block_unions", "cached_runs",
            "control_flow", "draft_rows", "encoded_rows",
-           "instruction_lines", "keyed_rows", "line_counts", "line_objects_json", "longest_runs",
+           "instruction_lines", "keyed_rows", "labelled_rows", "line_counts", "line_objects_json", "longest_runs",
            "mask_defined", "mask_restores",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs",
            "register_shape", "release_costs", "rows_masked",
@@ -62,7 +62,9 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # dec4 (twenty-first session): a text's numbered registers set aside
              "register_shape",
              # live6 (twenty-second session): where a saved lane mask is restored
-             "mask_restores")
+             "mask_restores",
+             # lead (twenty-fourth session): the branches to labels
+             "labelled_rows")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -110,6 +112,7 @@ if _native is None:
     block_graph = graph.block_graph
     natural_loops = graph.natural_loops
     keyed_rows = reading.keyed_rows
+    labelled_rows = reading.labelled_rows
     schedule_passes = schedule.schedule_passes
     occupied_runs = lines.occupied_runs
     line_counts = lines.line_counts
@@ -148,6 +151,7 @@ else:
     block_graph = _native.block_graph
     natural_loops = _native.natural_loops
     keyed_rows = _native.keyed_rows
+    labelled_rows = _native.labelled_rows
     schedule_passes = _native.schedule_passes
     occupied_runs = _native.occupied_runs
     line_counts = _native.line_counts

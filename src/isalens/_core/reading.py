@@ -13,10 +13,10 @@ Python frame per line and must give identical rows (tests/property/test_core_dif
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["LineItem", "encoded_rows", "instruction_lines", "keyed_rows", "register_shape"]
+__all__ = ["LineItem", "encoded_rows", "instruction_lines", "keyed_rows", "labelled_rows", "register_shape"]
 
 _Item = TypeVar("_Item")
 
@@ -51,6 +51,50 @@ def keyed_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem]
         else:
             rows[k] = tuple.__new__(cls, (first + k, item.line, *tail))
     return missing
+
+
+def _is_dot_label(word: str) -> bool:
+    """``word`` is a ``.`` and one or more ASCII letters, digits, ``_``, ``.`` or ``$`` (a plain symbol)."""
+    return len(word) > 1 and word[0] == "." and all(c.isascii() and (c.isalnum() or c in "_.$") for c in word[1:])
+
+
+def labelled_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem], missing: Sequence[int],
+                  tails: dict[str, tuple[Any, ...]], decoded: Collection[str], rows: list[Any], placeholder: str,
+                  label: Callable[[str], Any], unknown: dict[str, int]) -> list[int]:
+    """Fill ``rows[k]`` for each ``k`` of ``missing`` (in order) whose item has no address and no encoding words
+    and whose text either has a tail in ``tails`` (the row as :func:`keyed_rows` makes it) or is a branch to a
+    label: a text starting ``s_`` and not in ``decoded``, ending in a blank and a plain label (:func:`_is_dot_label`,
+    not ``placeholder``), ``::`` nowhere before it, whose text with ``placeholder`` for that label has a tail.
+    The branch's tail is that one with its own text, ``label(name)`` for the last operand and the name as its
+    target (tail fields 0, 2 and 7), kept in ``tails`` under its text. A branch whose placeholder text has no
+    tail is left empty and that text is put in ``unknown`` with the position of its first such line (unless it
+    is there already). Return the positions left empty, in order."""
+    left: list[int] = []
+    for k in missing:
+        item = items[k]
+        if rows[k] is not None:
+            continue
+        if item.address is not None or item.encoding:
+            left.append(k)
+            continue
+        text = item.text
+        tail = tails.get(text)
+        if tail is None and text.startswith("s_") and text not in decoded:
+            head, space, name = text.rpartition(" ")
+            if space and name != placeholder and _is_dot_label(name) and "::" not in head:
+                generic = head + " " + placeholder
+                shared = tails.get(generic)
+                if shared is None:
+                    unknown.setdefault(generic, k)
+                else:
+                    operands = shared[2]
+                    tail = tails[text] = (text, shared[1], (*operands[:-1], label(name)), *shared[3:7], name,
+                                          *shared[8:])
+        if tail is None:
+            left.append(k)
+        else:
+            rows[k] = tuple.__new__(cls, (first + k, item.line, *tail))
+    return left
 
 
 def instruction_lines(lines: Sequence[str], start: int, comment: str, make: Callable[[int, str], _Item],

@@ -247,6 +247,19 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
         missing = _core.keyed_rows(Instruction, first, items, ctx.tails, rows)
         if not missing:
             return rows
+        # the branches to labels (mostly distinct texts only by their label) made from their placeholder text's
+        # tail by the core's loop: each placeholder text first met is decoded here (once per form), then the
+        # loop again (_labelled_tail is what it does, line by line)
+        unknown: dict[str, int] = {}
+        missing = _core.labelled_rows(Instruction, first, items, missing, ctx.tails, ctx.cache, rows, _PLACEHOLDER,
+                                      OtherOperand, unknown)
+        if unknown:
+            for generic, k in unknown.items():
+                _generic_tail(generic, items[k].line, ctx)
+            missing = _core.labelled_rows(Instruction, first, items, missing, ctx.tails, ctx.cache, rows,
+                                          _PLACEHOLDER, OtherOperand, {})
+        if not missing:
+            return rows
     tails = ctx.tails
     cache = ctx.cache
     heads = ctx.heads
@@ -313,19 +326,27 @@ def _labelled_tail(item: DraftInstruction, ctx: ReadContext) -> tuple[Any, ...] 
     head, space, label = item.text.rpartition(" ")
     if not space or label == _PLACEHOLDER or not _DOT_LABEL.fullmatch(label) or "::" in head:
         return None
-    generic = head + " " + _PLACEHOLDER
+    tail = _generic_tail(head + " " + _PLACEHOLDER, item.line, ctx)
+    if tail is None:
+        return None
+    operands = tail[2]
+    return (item.text, tail[1], (*operands[:-1], OtherOperand(label)), tail[3], tail[4], tail[5], tail[6], label,
+            *tail[8:])
+
+
+def _generic_tail(generic: str, line: int, ctx: ReadContext) -> tuple[Any, ...] | None:
+    """The tail of the placeholder text ``generic`` (kept in ``ctx.tails``), first met on ``line``; None when it
+    may not stand for its branches (kept in ``ctx.unlabelled``)."""
     tail = ctx.tails.get(generic)
     if tail is None:
         if generic in ctx.unlabelled:
             return None
-        tail = _placeholder_tail(generic, item.line, ctx)
+        tail = _placeholder_tail(generic, line, ctx)
         if tail is None:
             ctx.unlabelled.add(generic)
             return None
         ctx.tails[generic] = tail
-    operands = tail[2]
-    return (item.text, tail[1], (*operands[:-1], OtherOperand(label)), tail[3], tail[4], tail[5], tail[6], label,
-            *tail[8:])
+    return tail
 
 
 def _placeholder_tail(generic: str, line: int, ctx: ReadContext) -> tuple[Any, ...] | None:
