@@ -1363,6 +1363,34 @@ def labelled_rows(cls, object first, items, missing, dict tails, decoded, list r
     return left
 
 
+def keyed_costs(instructions, classes, memo, list costs):
+    """See :func:`isalens._core.schedule.keyed_costs`: the same costs, positions missing and untimed, one tuple
+    key and one memo lookup per instruction without a Python frame."""
+    cdef list seq = instructions if type(instructions) is list else list(instructions)
+    cdef list kinds = classes if type(classes) is list else list(classes)
+    cdef Py_ssize_t n = len(seq), i
+    cdef list missing = [], untimed = []
+    cdef object ins, st
+    cdef tuple row
+    cdef dict table = memo if type(memo) is dict else None
+    if not (len(kinds) == n and len(costs) == n):
+        raise ValueError("instructions, classes and costs differ in length")
+    for i in range(n):
+        ins = seq[i]
+        if not isinstance(ins, tuple):
+            raise TypeError("instructions are tuples")
+        row = <tuple>ins
+        key = (row[2], kinds[i], row[7], row[6])
+        st = table.get(key) if table is not None else memo.get(key)
+        if st is None:
+            missing.append(i)
+            continue
+        costs[i] = st
+        if st.untimed:
+            untimed.append(i)
+    return missing, untimed
+
+
 # --- the timing step's in-order schedule (reference: isalens/_core/schedule.py) --------------------------------
 
 from collections import deque as _deque

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
-__all__ = ["BlockSchedules", "Record", "ScheduleCosts", "block_schedules", "schedule_passes"]
+__all__ = ["BlockSchedules", "Record", "ScheduleCosts", "block_schedules", "keyed_costs", "schedule_passes"]
 
 #: (index, start from the pass's beginning, stall, reason, index waited for)
 Record = tuple[int, int, int, str, int | None]
@@ -152,6 +152,27 @@ def block_schedules(starts: Sequence[int], ends: Sequence[int], statics: Sequenc
             blocker_of[i] = -1 if blocker is None else blocker
         lengths.append(length)
     return start_of, stall_of, reason_of, blocker_of, lengths
+
+
+def keyed_costs(instructions: Sequence[tuple[Any, ...]], classes: Sequence[str], memo: Mapping[tuple[Any, ...], Any],
+                costs: list[Any]) -> tuple[list[int], list[int]]:
+    """Fill ``costs[i]`` with ``memo[(text, classes[i], uses, defs)]`` of each instruction (items 2, 7 and 6 of
+    its tuple: ``Instruction.text``, ``uses``, ``defs``) that the memo holds; return the positions it does not
+    hold and the positions filled with costs whose ``untimed`` is true, each in order. ``costs`` is as long as
+    ``instructions`` and ``classes``."""
+    if not len(instructions) == len(classes) == len(costs):
+        raise ValueError("instructions, classes and costs differ in length")
+    missing: list[int] = []
+    untimed: list[int] = []
+    for i, ins in enumerate(instructions):
+        st = memo.get((ins[2], classes[i], ins[7], ins[6]))
+        if st is None:
+            missing.append(i)
+            continue
+        costs[i] = st
+        if st.untimed:
+            untimed.append(i)
+    return missing, untimed
 
 
 def release_costs() -> None:

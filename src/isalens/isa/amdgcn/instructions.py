@@ -202,25 +202,53 @@ def _unknown(mnemonic: str, ctx: ReadContext, line: int) -> None:
     ctx.guessed += 1
 
 
+#: a branch's target as its text gives it: (label, None, ""), (None, offset from the branch's address, the
+#: operand's spelling) for a numeric target, (None, None, "") for none; None: it names none and must
+_TargetForm = tuple[str | None, int | None, str]
+#: the forms of decoded branch texts (:func:`_branch_form`), kept beside the texts' cache they belong to (as heads)
+_BRANCH_FORMS: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[str, _TargetForm | None]]] = {}
+
+
+def _target_form(raw: RawInstruction, kind: BranchKind) -> _TargetForm | None:
+    """Where a branch of kind ``kind`` goes by its operands: the last one that is a label, or a number (a
+    ``simm16`` in dwords after the next instruction: ``4 + 4 * simm16`` bytes from its own address)."""
+    if kind not in (BranchKind.JUMP, BranchKind.COND, BranchKind.CALL):
+        return (None, None, "")
+    for op in reversed(raw.operands):
+        if isinstance(op, OtherOperand | LabelOperand) and re.fullmatch(r"[.A-Za-z_$][\w.$]*", op.text):
+            return (op.text, None, "")
+        if isinstance(op, ImmOperand) and isinstance(op.value, int):
+            simm = op.value & 0xFFFF
+            return (None, 4 + 4 * (simm - 0x10000 if simm >= 0x8000 else simm), op.text)
+    return (None, None, "") if kind is BranchKind.CALL else None
+
+
+def _branch_form(decoded: _Decoded, ctx: ReadContext) -> _TargetForm | None:
+    """:func:`_target_form` of a decoded branch text, once per text."""
+    key = (ctx.target, ctx.wave_size, ctx.ignore_unknown)
+    held = _BRANCH_FORMS.get(key)
+    if held is None or held[0] is not ctx.cache:
+        held = _BRANCH_FORMS[key] = (ctx.cache, {})
+    forms = held[1]
+    if decoded.text not in forms:
+        assert decoded.branch_raw is not None
+        forms[decoded.text] = _target_form(decoded.branch_raw, decoded.branch)
+    return forms[decoded.text]
+
+
 def _branch_target(raw: RawInstruction, kind: BranchKind, item: DraftInstruction, draft: Draft,
                    ctx: ReadContext) -> str | None:
-    if kind not in (BranchKind.JUMP, BranchKind.COND, BranchKind.CALL):
-        return None
-    candidates: list[Operand] = list(raw.operands)
-    for op in reversed(candidates):
-        if isinstance(op, OtherOperand | LabelOperand) and re.fullmatch(r"[.A-Za-z_$][\w.$]*", op.text):
-            return op.text
-        if isinstance(op, ImmOperand) and isinstance(op.value, int):
-            if item.address is None:
-                raise ParseError(f"numeric branch target {op.text} without instruction addresses",
-                                 file=ctx.file, line=item.line, code="branch-target")
-            simm = op.value & 0xFFFF
-            if simm >= 0x8000:
-                simm -= 0x10000
-            return f"@{item.address + 4 + 4 * simm:#x}"
-    if kind is BranchKind.CALL:
-        return None
-    raise ParseError(f"{raw.mnemonic} has no branch target", file=ctx.file, line=item.line, code="branch-target")
+    form = _target_form(raw, kind)
+    if form is None:
+        raise ParseError(f"{raw.mnemonic} has no branch target", file=ctx.file, line=item.line,
+                         code="branch-target")
+    name, offset, spelled = form
+    if offset is None:
+        return name
+    if item.address is None:
+        raise ParseError(f"numeric branch target {spelled} without instruction addresses", file=ctx.file,
+                         line=item.line, code="branch-target")
+    return f"@{item.address + offset:#x}"
 
 
 def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Draft,
@@ -278,17 +306,26 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
                 deferred = True
                 continue
         decoded = cache.get(item.text)
-        if not plain and decoded is not None and not decoded.guessed and decoded.branch_raw is None \
-                and not decoded.notes:
-            # a disassembly's line (address, words) of a text decoded before, no branch target to resolve: what
-            # build_instruction gives, made here (a library's code objects are millions of such lines)
+        if not plain and decoded is not None and not decoded.guessed and not decoded.notes:
+            # a disassembly's line (address, words) of a text decoded before: what build_instruction gives, made
+            # here (a library's code objects are millions of such lines); a branch's target from its text's form
+            # (_branch_form: a gfx1030 sample's 62,263 branches each took _branch_target's operand walk)
+            target = None
+            if decoded.branch_raw is not None:
+                form = _branch_form(decoded, ctx)
+                if form is None or (form[1] is not None and item.address is None):
+                    rows[k] = build_instruction(first + k, item, draft, ctx)  # its error, as line by line
+                    continue
+                name, offset, _ = form
+                target = name if offset is None or item.address is None else f"@{item.address + offset:#x}"
             encoding = item.encoding
             facts = (decoded.sized.get(len(encoding)) or _sized(decoded, encoding)) if encoding \
                 else _plain_facts(decoded, ctx)
             rows[k] = new(Instruction, (first + k, item.line, decoded.text, decoded.mnemonic, decoded.operands,
-                                        decoded.modifiers, decoded.defs, decoded.uses, decoded.branch, None,
+                                        decoded.modifiers, decoded.defs, decoded.uses, decoded.branch, target,
                                         item.address, encoding, 0, 0, False, decoded.ops, decoded.referenced, facts))
-            if item.address is not None and encoding and item.text not in heads:
+            if target is None and decoded.branch_raw is None and item.address is not None and encoding \
+                    and item.text not in heads:
                 heads[item.text] = _head(decoded)
             continue
         ins = rows[k] = build_instruction(first + k, item, draft, ctx)
