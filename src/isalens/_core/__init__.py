@@ -35,7 +35,8 @@ __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "F
            "instruction_lines", "keyed_costs", "keyed_rows", "labelled_rows", "line_counts", "line_objects_json",
            "longest_runs",
            "mask_defined", "mask_restores",
-           "maybe_defined", "natural_loops", "needed_uses", "next_reads", "occupied_runs", "ranked_runs",
+           "maybe_defined", "natural_loops", "needed_uses", "next_reads", "object_counts", "occupied_runs",
+           "ranked_runs",
            "register_shape", "release_costs", "rows_masked",
            "rows_prefixed", "schedule_passes", "solve_liveness", "undefined_reads",
            "unit_line_sums", "value_lines"]
@@ -65,7 +66,7 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # live6 (twenty-second session): where a saved lane mask is restored
              "mask_restores",
              # lead (twenty-fourth session): the branches to labels
-             "labelled_rows", "keyed_costs")
+             "labelled_rows", "keyed_costs", "object_counts")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -115,6 +116,7 @@ if _native is None:
     keyed_rows = reading.keyed_rows
     labelled_rows = reading.labelled_rows
     keyed_costs = schedule.keyed_costs
+    object_counts = totals.object_counts
     schedule_passes = schedule.schedule_passes
     occupied_runs = lines.occupied_runs
     line_counts = lines.line_counts
@@ -155,6 +157,7 @@ else:
     keyed_rows = _native.keyed_rows
     labelled_rows = _native.labelled_rows
     keyed_costs = _native.keyed_costs
+    object_counts = _native.object_counts
     schedule_passes = _native.schedule_passes
     occupied_runs = _native.occupied_runs
     line_counts = _native.line_counts

@@ -157,17 +157,21 @@ def block_schedules(starts: Sequence[int], ends: Sequence[int], statics: Sequenc
 def keyed_costs(instructions: Sequence[tuple[Any, ...]], classes: Sequence[str], memo: Mapping[tuple[Any, ...], Any],
                 costs: list[Any]) -> tuple[list[int], list[int]]:
     """Fill ``costs[i]`` with ``memo[(text, classes[i], uses, defs)]`` of each instruction (items 2, 7 and 6 of
-    its tuple: ``Instruction.text``, ``uses``, ``defs``) that the memo holds; return the positions it does not
-    hold and the positions filled with costs whose ``untimed`` is true, each in order. ``costs`` is as long as
-    ``instructions`` and ``classes``."""
+    its tuple: ``Instruction.text``, ``uses``, ``defs``) that the memo holds; return the first position of each
+    key the memo does not hold, and the positions filled with costs whose ``untimed`` is true, each in order.
+    ``costs`` is as long as ``instructions`` and ``classes``."""
     if not len(instructions) == len(classes) == len(costs):
         raise ValueError("instructions, classes and costs differ in length")
     missing: list[int] = []
     untimed: list[int] = []
+    asked: set[tuple[Any, ...]] = set()
     for i, ins in enumerate(instructions):
-        st = memo.get((ins[2], classes[i], ins[7], ins[6]))
+        key = (ins[2], classes[i], ins[7], ins[6])
+        st = memo.get(key)
         if st is None:
-            missing.append(i)
+            if key not in asked:
+                asked.add(key)
+                missing.append(i)
             continue
         costs[i] = st
         if st.untimed:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 
-__all__ = ["block_issue", "unit_line_sums"]
+__all__ = ["block_issue", "object_counts", "unit_line_sums"]
 
 
 def block_issue(starts: Sequence[int], ends: Sequence[int], codes: Sequence[int], issues: Sequence[int],
@@ -39,3 +39,16 @@ def unit_line_sums(starts: Sequence[int], ends: Sequence[int], codes: Sequence[i
             line = lines[i]
             per_line[line] = per_line.get(line, 0) + issues[i]
     return out
+
+
+def object_counts(items: Sequence[object], starts: Sequence[int], ends: Sequence[int]) -> dict[int, int]:
+    """How many times each object (by ``id``) stands at the positions of the ranges ``starts[k]``..``ends[k] - 1``
+    of ``items``, taken in order: keys in the order first met (``collections.Counter`` of those ids)."""
+    if len(starts) != len(ends):
+        raise ValueError("starts and ends differ in length")
+    counts: dict[int, int] = {}
+    for lo, hi in zip(starts, ends, strict=True):
+        for i in range(lo, hi):
+            key = id(items[i])
+            counts[key] = counts.get(key, 0) + 1
+    return counts

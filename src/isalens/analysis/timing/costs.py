@@ -148,18 +148,13 @@ def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str
     memo, shapes = _memo(table, wave_size, generation, lds_per_simd)
     regs: dict[int, tuple[int, ...]] = {}
     by_kind: dict[tuple[str, str, bool], tuple[tuple[HazardRule, ...], str]] = {}
-    # the instructions whose costs the memo holds are looked up by the core's loop (_core.keyed_costs, compiled
-    # when built: a gfx1030 scan sample's 1.08 M lookups); the others are computed here, in order
+    # the memo's costs are looked up by the core's loop (_core.keyed_costs, compiled when built: a gfx1030 scan
+    # sample's 1.08 M lookups); the first instruction of each key it lacks is costed here, then the loop again
     costs: list[Any] = [None] * len(instructions)
     missing, untimed_at = _core.keyed_costs(instructions, classes, memo, costs)
-    for i in untimed_at:
-        ins = instructions[i]
-        unknown_classes.add(f"{ins.mnemonic} ({classes[i]})")
-    for i in missing:
-        ins, klass = instructions[i], classes[i]
-        key = (ins.text, klass, ins.uses, ins.defs)
-        st = memo.get(key)
-        if st is None:
+    if missing:
+        for i in missing:
+            ins, klass = instructions[i], classes[i]
             fkey = facts_key(ins, klass)
             shape = (fkey, ins.uses, ins.defs)
             st = shapes.get(shape)
@@ -179,8 +174,10 @@ def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str
                     klass, timing, _issue(facts, klass, timing, table, wave_size, lds_per_simd), uses, defs,
                     facts.waits, _work(facts, wave_size), bool(timing.counters),
                     *_hazard_facts(facts, klass, uses, table.hazards, by_kind), facts.barrier, untimed)
-            memo[key] = st
-        if st.untimed:  # on every kernel that has one, not only the first to meet its text
-            unknown_classes.add(f"{ins.mnemonic} ({klass})")
-        costs[i] = st
+            memo[(ins.text, klass, ins.uses, ins.defs)] = st
+        missing, untimed_at = _core.keyed_costs(instructions, classes, memo, costs)
+        assert not missing
+    for i in untimed_at:  # on every kernel that has one, not only the first to meet its text
+        ins = instructions[i]
+        unknown_classes.add(f"{ins.mnemonic} ({classes[i]})")
     return costs, unknown_classes

@@ -3,11 +3,9 @@ summaries merge (inner loops times their trip counts) into the region around the
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from heapq import nsmallest
-from itertools import chain
 from operator import neg
 
 from isalens import _core
@@ -102,8 +100,8 @@ class Summary:
         heaviest first, as ``of_block`` does."""
         issue, flops = self.issue, self.flops
         fma = bytes_global = bytes_lds = 0
-        met = Counter(map(id, map(statics.__getitem__, chain.from_iterable(map(range, los, his)))))
-        for key, count in met.items():
+        # the costs objects' ids counted by the core's loop (_core.object_counts, compiled when built)
+        for key, count in _core.object_counts(statics, los, his).items():
             st = by_id[key]
             issue[st.unit] = issue.get(st.unit, 0) + st.issue * count
             w = st.work
