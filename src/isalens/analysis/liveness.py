@@ -90,7 +90,7 @@ def _uses(ins: Instruction, lanes: HalfLanes | None, out: int) -> int:
 
 def liveness(kernel: Kernel, graph: CFG) -> Liveness:
     """Solve liveness for ``kernel`` on ``graph``."""
-    lanes = [half_lanes(ins) for ins in kernel.instructions]
+    lanes = list(map(half_lanes, kernel.instructions))
     solution = _solve(kernel, graph, lanes, kernel.instructions)
     # a branch into an empty block holding ``; implicit-def:`` markers ends those registers where its other way
     # out does not need them (isalens.isa.amdgcn.parser._empty_block_undefs); ending them can make them dead

@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, or_
 from typing import NamedTuple
 
 from isalens.analysis.cfg import CFG, Block
@@ -512,7 +513,8 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     klasses = list(map(_KLASS, facts))
     ds_mnemonic = {m: bool(_DS_BASE.match(m)) for m in set(mnemonics)}
     ds_klass = {k: k.startswith("ds.") for k in set(klasses)}
-    ds_at = [i for i, (m, k) in enumerate(zip(mnemonics, klasses, strict=True)) if ds_mnemonic[m] or ds_klass[k]]
+    ds_at = list(compress(range(len(mnemonics)), map(or_, map(ds_mnemonic.__getitem__, mnemonics),
+                                                         map(ds_klass.__getitem__, klasses))))  # in C
     affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok, frozenset(ds_at))
 
     classes: Counter[str] = Counter()

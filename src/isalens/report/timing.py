@@ -88,17 +88,18 @@ def memory_dict(t: KernelTiming) -> dict[str, Any]:
 
 
 def timing_dict(t: KernelTiming, *, lines: bool = False, stream: bool = False,
-                spans: Mapping[int, SourceSpan] | None = None) -> dict[str, Any]:
+                spans: Mapping[int, SourceSpan] | None = None, blocks: bool = True) -> dict[str, Any]:
     """The ``timing`` JSON section of one kernel (``lines``: per-instruction issue/stall too; ``stream``: the
     per-block array is made while it is written, see :class:`isalens.report.serialize.Streamed`; ``spans``: each
-    loop's source lines by its header line, given as ``loops[].source`` {file, first_line, last_line})."""
+    loop's source lines by its header line, given as ``loops[].source`` {file, first_line, last_line});
+    ``blocks=False``: the per-block array empty)."""
     kernel = _loop_dict(t.kernel)
     for key in ("header_line", "depth", "trip_count", "trip_count_assumed"):
         del kernel[key]
     out: dict[str, Any] = {
         "model": "isalens", "family": t.profile.family, "wave_size": t.profile.wave_size,
         "waves": t.waves, "waves_from": t.waves_from, "device": t.device.name if t.device else None,
-        "blocks": _blocks(t.profile.blocks, stream),
+        "blocks": _blocks(t.profile.blocks, stream) if blocks else [],
         "loops": [_loop_dict(lp, (spans or {}).get(lp.header_line)) for lp in t.loops],
         "kernel": kernel,
         "assumptions": list(t.assumptions) + _memory_assumptions(t),

@@ -148,7 +148,7 @@ def rows_from_kernels(kernels: Sequence[KernelReport], **identity: Any) -> list[
         if not k.is_kernel:
             continue
         rows.append({**identity, "error": None, "error_code": None,
-                     **kernel_row(kernel_dict(k, lines=False), _flatten_direct)})
+                     **kernel_row(kernel_dict(k, lines=False, blocks=False), _flatten_direct)})
     return rows
 
 
