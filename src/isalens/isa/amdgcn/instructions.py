@@ -203,7 +203,8 @@ def _unknown(mnemonic: str, ctx: ReadContext, line: int) -> None:
 
 
 #: a branch's target as its text gives it: (label, None, ""), (None, offset from the branch's address, the
-#: operand's spelling) for a numeric target, (None, None, "") for none; None: it names none and must
+#: operand's spelling) for a numeric target, (None, None, "") for none; None: a jump or conditional branch that
+#: names no target (an error where it is read)
 _TargetForm = tuple[str | None, int | None, str]
 #: the forms of decoded branch texts (:func:`_branch_form`), kept beside the texts' cache they belong to (as heads)
 _BRANCH_FORMS: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[str, _TargetForm | None]]] = {}
