@@ -3055,3 +3055,33 @@ def mask_restores(rows, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemo
                     work.append(key)
             break
     return found
+
+
+# --- the pressure advice's coverage (reference: isalens/_core/totals.py) ----------------------------------------
+
+def cover_counts(columns, n):
+    """See :func:`isalens._core.totals.cover_counts`: the same int32 column, each array of 64-bit positions (the
+    advice's ``frees_at``: ~200 values over most of a dense kernel's instructions) read as C words, any other
+    column position by position."""
+    cdef Py_ssize_t size = n, k, m, j
+    cdef long long i
+    cdef object out = _array("i", bytes(4 * size))
+    cdef int[::1] got = out
+    cdef const long long[::1] col
+    for column in columns:
+        if type(column) is _array and column.typecode == "q":
+            col = column
+            m = col.shape[0]
+            for k in range(m):
+                i = col[k]
+                j = <Py_ssize_t>(i + size if i < 0 else i)
+                if i < -size or i >= size:
+                    raise IndexError("array index out of range")
+                got[j] += 1
+        else:
+            for x in column:
+                i = x
+                if i < -size or i >= size:
+                    raise IndexError("array index out of range")
+                got[<Py_ssize_t>(i + size if i < 0 else i)] += 1
+    return out

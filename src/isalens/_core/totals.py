@@ -6,9 +6,9 @@ knows a unit's name."""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-__all__ = ["block_issue", "object_counts", "unit_line_sums"]
+__all__ = ["block_issue", "cover_counts", "object_counts", "unit_line_sums"]
 
 
 def block_issue(starts: Sequence[int], ends: Sequence[int], codes: Sequence[int], issues: Sequence[int],
@@ -52,3 +52,15 @@ def object_counts(items: Sequence[object], starts: Sequence[int], ends: Sequence
             key = id(items[i])
             counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def cover_counts(columns: Iterable[Sequence[int]], n: int) -> array[int]:
+    """How many of ``columns`` hold each position ``0 .. n - 1``: an int32 column of ``n`` counts, each column's
+    positions added once per occurrence (a position outside ``-n .. n - 1`` raises IndexError, a negative one
+    counts from the end, as an array's index does). The pressure advice's coverage of a set of values: each
+    value's column lists the instructions where shortening it frees its register."""
+    out = array("i", bytes(4 * n))
+    for column in columns:
+        for i in column:
+            out[i] += 1
+    return out

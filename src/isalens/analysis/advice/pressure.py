@@ -119,18 +119,10 @@ def _preference(c: Candidate) -> tuple[bool, int, int, int]:
     return (c.used_in_region, -c.span, -c.idle, c.reg)
 
 
-def _zeros(n: int) -> array[int]:
-    """``n`` int32 zeros: a per-instruction column."""
-    return array("i", bytes(4 * n))
-
-
 def _covers(chosen: tuple[Candidate, ...] | list[Candidate], need: array[int], region: array[int]) -> bool:
     """Whether ``chosen`` frees at every instruction of ``region`` at least its ``need`` (a column over every
     instruction)."""
-    got = _zeros(len(need))
-    for c in chosen:
-        for i in c.frees_at:
-            got[i] += 1
+    got = _core.cover_counts([c.frees_at for c in chosen], len(need))
     return all(map(operator.ge, map(got.__getitem__, region), map(need.__getitem__, region)))
 
 
@@ -172,10 +164,8 @@ def attribute(result: PassResults, cut: int) -> Attribution:
     region = array("i", compress(range(len(counts)), map(budget.__lt__, counts)))
     need = array("i", map(sub, counts, repeat(budget)))  # what each instruction must lose (> 0: in the region)
     cands = candidates(result, peak, Region(region, len(counts)))
-    have = _zeros(len(counts))
-    for c in cands:
-        for i in c.frees_at:
-            have[i] += 1
+    # how many candidates free at each instruction: the core's pass over their columns (_core.cover_counts)
+    have = _core.cover_counts([c.frees_at for c in cands], len(counts))
     blocked = next(compress(region, map(lt, map(have.__getitem__, region), map(need.__getitem__, region))), None)
     del have
     chosen = None if blocked is not None else _greedy(cands, need, region)
@@ -195,10 +185,7 @@ def attribute(result: PassResults, cut: int) -> Attribution:
                     chosen = list(found)
                     break
     del need
-    covered = _zeros(len(counts))
-    for c in chosen:
-        for i in c.frees_at:
-            covered[i] += 1
+    covered = _core.cover_counts([c.frees_at for c in chosen], len(counts))
     new_peak = max(map(sub, counts, covered), default=0)
     ordered = tuple(sorted(chosen, key=_preference))
     return Attribution(peak, budget, region, ordered, tuple(cands), proven, new_peak)
