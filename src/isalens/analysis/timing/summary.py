@@ -118,7 +118,6 @@ class Summary:
             return
         # each unit's lines: runs of short ranges summed by the core, a long range's lines cut first, in order
         by_code: dict[int, dict[int, int]] = {}
-        code_of = {u: c for c, u in enumerate(names)}
         run_lo: list[int] = []
         run_hi: list[int] = []
         for lo, hi in zip(los, his, strict=True):
@@ -128,8 +127,12 @@ class Summary:
                 continue
             _core.unit_line_sums(run_lo, run_hi, codes, issues, lines, by_code)
             run_lo, run_hi = [], []
-            for unit, costs in Summary.of_block(range(lo, hi), statics, lines).unit_lines.items():
-                mine = by_code.setdefault(code_of[unit], {})
+            # the long range's own lines per unit code (in the order of_block meets its units), each cut to its
+            # heaviest as of_block cuts them: only the lines, not of_block's sums (counted above per object)
+            for code, costs in _core.unit_line_sums([lo], [hi], codes, issues, lines, {}).items():
+                if len(costs) > TOP:
+                    costs = dict(sorted(costs.items(), key=lambda kv: -kv[1])[:TOP])
+                mine = by_code.setdefault(code, {})
                 for ln, c in costs.items():
                     mine[ln] = mine.get(ln, 0) + c
         _core.unit_line_sums(run_lo, run_hi, codes, issues, lines, by_code)
