@@ -31,7 +31,7 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
            "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_issue",
            "block_schedules", "block_unions", "cached_runs",
-           "control_flow", "cover_counts", "draft_rows", "encoded_rows",
+           "control_flow", "cover_counts", "draft_rows", "encoded_rows", "heaviest",
            "instruction_lines", "keyed_costs", "keyed_rows", "labelled_rows", "line_counts", "line_objects_json",
            "longest_runs",
            "mask_defined", "mask_restores",
@@ -68,7 +68,7 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              # lead (twenty-fourth session): the branches to labels
              "labelled_rows", "keyed_costs", "object_counts",
              # time8 (twenty-fourth session): the pressure advice's coverage column
-             "cover_counts")
+             "cover_counts", "heaviest")
 def _older_than_source(native: types.ModuleType) -> bool:
     """Whether the extension's file is older than the ``_compiled.pyx`` beside it (an editable install whose
     source changed since its last build); False where no source sits beside it (an installed wheel)."""
@@ -120,6 +120,7 @@ if _native is None:
     keyed_costs = schedule.keyed_costs
     object_counts = totals.object_counts
     cover_counts = totals.cover_counts
+    heaviest = totals.heaviest
     schedule_passes = schedule.schedule_passes
     occupied_runs = lines.occupied_runs
     line_counts = lines.line_counts
@@ -162,6 +163,7 @@ else:
     keyed_costs = _native.keyed_costs
     object_counts = _native.object_counts
     cover_counts = _native.cover_counts
+    heaviest = _native.heaviest
     schedule_passes = _native.schedule_passes
     occupied_runs = _native.occupied_runs
     line_counts = _native.line_counts

@@ -3085,3 +3085,61 @@ def cover_counts(columns, n):
                     raise IndexError("array index out of range")
                 got[<Py_ssize_t>(i + size if i < 0 else i)] += 1
     return out
+
+
+# --- a region's heaviest lines (reference: isalens/_core/totals.py) ----------------------------------------------
+
+from cpython.dict cimport PyDict_Next
+
+from isalens._core import totals as _totals_ref
+
+
+def heaviest(weights, top):
+    """See :func:`isalens._core.totals.heaviest`: the same keys, kept in a C array of the ``top`` best (weight,
+    key) pairs while the dict is read once (no pair object per entry, no heap of 100k pairs); a dict holding a
+    key or weight that is not a C-sized int, or another mapping, goes to the reference."""
+    cdef Py_ssize_t k = top, pos = 0, held = 0, j
+    cdef PyObject* key
+    cdef PyObject* value
+    cdef long long w, ln
+    cdef long long* ws
+    cdef long long* ls
+    if k < 0:
+        raise ValueError("top must be >= 0")
+    if type(weights) is not dict:
+        return _totals_ref.heaviest(weights, top)
+    if k > len(weights):
+        k = len(weights)
+    ws = <long long*>malloc(max(k, 1) * sizeof(long long))
+    ls = <long long*>malloc(max(k, 1) * sizeof(long long))
+    if ws == NULL or ls == NULL:
+        free(ws)
+        free(ls)
+        raise MemoryError()
+    try:
+        while PyDict_Next(weights, &pos, &key, &value):
+            if type(<object>key) is not int or type(<object>value) is not int:
+                return _totals_ref.heaviest(weights, top)
+            try:
+                ln = <object>key
+                w = <object>value
+            except OverflowError:
+                return _totals_ref.heaviest(weights, top)
+            if k == 0:
+                continue
+            # better than the worst held: more weight, or the same weight and a lower key
+            if held == k and not (w > ws[held - 1] or (w == ws[held - 1] and ln < ls[held - 1])):
+                continue
+            j = held if held < k else k - 1
+            while j > 0 and (w > ws[j - 1] or (w == ws[j - 1] and ln < ls[j - 1])):
+                ws[j] = ws[j - 1]
+                ls[j] = ls[j - 1]
+                j -= 1
+            ws[j] = w
+            ls[j] = ln
+            if held < k:
+                held += 1
+        return tuple([ls[j] for j in range(held)])
+    finally:
+        free(ws)
+        free(ls)

@@ -6,9 +6,11 @@ knows a unit's name."""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from heapq import nsmallest
+from operator import neg
 
-__all__ = ["block_issue", "cover_counts", "object_counts", "unit_line_sums"]
+__all__ = ["block_issue", "cover_counts", "heaviest", "object_counts", "unit_line_sums"]
 
 
 def block_issue(starts: Sequence[int], ends: Sequence[int], codes: Sequence[int], issues: Sequence[int],
@@ -64,3 +66,15 @@ def cover_counts(columns: Iterable[Sequence[int]], n: int) -> array[int]:
         for i in column:
             out[i] += 1
     return out
+
+
+def heaviest(weights: Mapping[int, int], top: int) -> tuple[int, ...]:
+    """The ``top`` keys of most weight, heaviest first, ties by key ascending: the keys of ``weights`` sorted by
+    (-weight, key) and cut to ``top`` (a region's lines that weigh most on a unit or stall kind; the kernel's
+    region holds a line per instruction outside loops). A negative ``top`` raises ValueError."""
+    if top < 0:
+        raise ValueError("top must be >= 0")
+    if len(weights) <= top:
+        return tuple(key for key, _w in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])))
+    # the same cut through heapq.nsmallest on (-weight, key) pairs made in C (no sort of 100k entries)
+    return tuple(key for _w, key in nsmallest(top, zip(map(neg, weights.values()), weights, strict=True)))

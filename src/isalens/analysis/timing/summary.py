@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from heapq import nsmallest
-from operator import neg
 
 from isalens import _core
 from isalens.analysis.timing.costs import InstructionCosts
@@ -230,8 +228,6 @@ class Summary:
 
 def _top(weights: dict[int, int]) -> tuple[int, ...]:
     """The :data:`TOP` lines of most weight, heaviest first, ties by line: ``sorted`` by (-weight, line) cut to
-    TOP, through ``heapq.nsmallest`` on (-weight, line) pairs made in C (the kernel's region holds a line per
-    instruction outside loops: 100k on the dense benchmark)."""
-    if len(weights) <= TOP:
-        return tuple(ln for ln, _c in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])))
-    return tuple(ln for _w, ln in nsmallest(TOP, zip(map(neg, weights.values()), weights, strict=True)))
+    TOP, by the core's one pass over the dict (:func:`isalens._core.heaviest`; the kernel's region holds a line
+    per instruction outside loops: 100k on the dense benchmark)."""
+    return _core.heaviest(weights, TOP)
