@@ -116,3 +116,63 @@ def test_a_loop_forgets_what_its_back_edge_overwrites() -> None:
     kernel = isalens.load(text, "gfx900", dialect="bare").kernels[0].ir
     before = stats._lane_affine(kernel, cfg(kernel), False, True, frozenset({2}))
     assert before[2] == {0: (1, "workitem_x"), 2: (2, "workitem_x")}
+
+
+def _plain_value(base: str, srcs: tuple[object, ...], state: dict[int, tuple[int, str]],
+                 packed_ids: bool) -> tuple[int, str] | None:
+    """``stats._value`` as first written: every source's constant read before the pattern is chosen."""
+    consts = [stats._const(op) for op in srcs]
+    stride = stats._stride_of
+    if base == "v_mov_b32" and len(srcs) == 1:
+        return stride(srcs[0], state)
+    if base == "v_lshlrev_b32" and len(srcs) == 2 and consts[0] is not None:
+        s = stride(srcs[1], state)
+        return None if s is None else (s[0] << (consts[0] & 31), s[1])
+    if base in ("v_mul_u32_u24", "v_mul_lo_u32", "v_mul_i32_i24") and len(srcs) == 2:
+        for k in (0, 1):
+            s, c = stride(srcs[1 - k], state), consts[k]
+            if c is not None and s is not None:
+                return (s[0] * c, s[1])
+        return None
+    if len(srcs) >= 2 and base in stats._ADDS + stats._SUBS + stats._SUBREVS:
+        a, b = stride(srcs[-2], state), stride(srcs[-1], state)
+        if base in stats._ADDS:
+            return stats._combine(a, b)
+        return stats._combine(a, b, -1) if base in stats._SUBS else stats._combine(b, a, -1)
+    if base == "v_lshl_add_u32" and len(srcs) == 3 and consts[1] is not None:
+        s = stride(srcs[0], state)
+        return stats._combine(None if s is None else (s[0] << (consts[1] & 31), s[1]), stride(srcs[2], state))
+    if base == "v_add_lshl_u32" and len(srcs) == 3 and consts[2] is not None:
+        s = stats._combine(stride(srcs[0], state), stride(srcs[1], state))
+        return None if s is None else (s[0] << (consts[2] & 31), s[1])
+    if base in ("v_mad_u32_u24", "v_mad_i32_i24") and len(srcs) == 3:
+        for k in (0, 1):
+            s, c = stride(srcs[1 - k], state), consts[k]
+            if c is not None and s is not None:
+                return stats._combine((s[0] * c, s[1]), stride(srcs[2], state))
+        return None
+    if base == "v_mbcnt_lo_u32_b32" and len(srcs) == 2 and consts[0] == -1 and stats._uniform(srcs[1]):
+        return (1, "mbcnt")
+    if base == "v_mbcnt_hi_u32_b32" and len(srcs) == 2 and consts[0] == -1:
+        s = stride(srcs[1], state)
+        return s if s is not None and s[1] == "mbcnt" else None
+    if packed_ids and base == "v_and_b32" and len(srcs) == 2 and 0x3FF in consts and -1 in state:
+        other = srcs[1] if consts[0] == 0x3FF else srcs[0]
+        return state[-1] if stats._single_vgpr(other) == 0 else None
+    return None
+
+
+_FACT = st.tuples(st.sampled_from([0, 1, 2, 4, -3, 64]), st.sampled_from(["workitem_x", "mbcnt", "uniform"]))
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs(), st.booleans(), st.dictionaries(st.integers(-1, 5), _FACT, max_size=7))
+def test_value_equals_its_plain_definition(text: str, packed_ids: bool, state: dict[int, tuple[int, str]]) -> None:
+    # _lane_affine and _transfer share _value: this checks _value itself (constants read only where a pattern
+    # needs them) against the eager form
+    kernel = isalens.load(text, "gfx900", dialect="bare").kernels[0].ir
+    for ins in kernel.instructions:
+        base = stats._affine_base(ins.mnemonic)
+        if base is not None and ins.operands:
+            srcs = ins.operands[1:]
+            assert stats._value(base, srcs, state, packed_ids) == _plain_value(base, srcs, state, packed_ids)

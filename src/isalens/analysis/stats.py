@@ -272,16 +272,15 @@ _SUBREVS = ("v_subrev_u32", "v_subrev_nc_u32", "v_subrev_co_u32")
 
 def _value(base: str, srcs: Sequence[object], state: _Affine, packed_ids: bool) -> tuple[int, str] | None:
     """The lane-affine value an instruction computes from its sources, when the pattern is one we know."""
-    consts = [_const(op) for op in srcs]
     if base == "v_mov_b32" and len(srcs) == 1:
         return _stride_of(srcs[0], state)
-    if base == "v_lshlrev_b32" and len(srcs) == 2 and consts[0] is not None:
+    if base == "v_lshlrev_b32" and len(srcs) == 2 and (c0 := _const(srcs[0])) is not None:
         s = _stride_of(srcs[1], state)
-        return None if s is None else (s[0] << (consts[0] & 31), s[1])  # hardware uses the shift's low 5 bits
+        return None if s is None else (s[0] << (c0 & 31), s[1])  # hardware uses the shift's low 5 bits
     if base in ("v_mul_u32_u24", "v_mul_lo_u32", "v_mul_i32_i24") and len(srcs) == 2:
         for k in (0, 1):
             s = _stride_of(srcs[1 - k], state)
-            c = consts[k]
+            c = _const(srcs[k])
             if c is not None and s is not None:
                 return (s[0] * c, s[1])
         return None
@@ -290,26 +289,27 @@ def _value(base: str, srcs: Sequence[object], state: _Affine, packed_ids: bool) 
         if base in _ADDS:
             return _combine(a, b)
         return _combine(a, b, -1) if base in _SUBS else _combine(b, a, -1)
-    if base == "v_lshl_add_u32" and len(srcs) == 3 and consts[1] is not None:
+    if base == "v_lshl_add_u32" and len(srcs) == 3 and (c1 := _const(srcs[1])) is not None:
         s = _stride_of(srcs[0], state)
-        return _combine(None if s is None else (s[0] << (consts[1] & 31), s[1]), _stride_of(srcs[2], state))
-    if base == "v_add_lshl_u32" and len(srcs) == 3 and consts[2] is not None:
+        return _combine(None if s is None else (s[0] << (c1 & 31), s[1]), _stride_of(srcs[2], state))
+    if base == "v_add_lshl_u32" and len(srcs) == 3 and (c2 := _const(srcs[2])) is not None:
         s = _combine(_stride_of(srcs[0], state), _stride_of(srcs[1], state))
-        return None if s is None else (s[0] << (consts[2] & 31), s[1])
+        return None if s is None else (s[0] << (c2 & 31), s[1])
     if base in ("v_mad_u32_u24", "v_mad_i32_i24") and len(srcs) == 3:
         for k in (0, 1):
             s = _stride_of(srcs[1 - k], state)
-            c = consts[k]
+            c = _const(srcs[k])
             if c is not None and s is not None:
                 return _combine((s[0] * c, s[1]), _stride_of(srcs[2], state))
         return None
-    if base == "v_mbcnt_lo_u32_b32" and len(srcs) == 2 and consts[0] == -1 and _uniform(srcs[1]):
+    if base == "v_mbcnt_lo_u32_b32" and len(srcs) == 2 and _const(srcs[0]) == -1 and _uniform(srcs[1]):
         # counts the lanes below this one among lanes 0-31: the lane id within a 32-lane block
         return (1, "mbcnt")
-    if base == "v_mbcnt_hi_u32_b32" and len(srcs) == 2 and consts[0] == -1:
+    if base == "v_mbcnt_hi_u32_b32" and len(srcs) == 2 and _const(srcs[0]) == -1:
         s = _stride_of(srcs[1], state)
         return s if s is not None and s[1] == "mbcnt" else None
-    if packed_ids and base == "v_and_b32" and len(srcs) == 2 and 0x3FF in consts and -1 in state:
+    if packed_ids and base == "v_and_b32" and len(srcs) == 2 and -1 in state \
+            and 0x3FF in (consts := (_const(srcs[0]), _const(srcs[1]))):
         # packed workitem ids: v0 bits [9:0] hold the x id
         other = srcs[1] if consts[0] == 0x3FF else srcs[0]
         return state[-1] if _single_vgpr(other) == 0 else None
