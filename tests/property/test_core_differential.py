@@ -248,7 +248,9 @@ def listings(draw: st.DrawFn) -> LineColumns:
 
 def _text_or_error(function: Any, cols: LineColumns) -> str:
     try:
-        return "".join(function(cols))
+        parts = list(function(cols))
+        assert all(type(part) is bytes for part in parts)  # UTF-8 bytes, which the JSON writer puts out as they are
+        return b"".join(parts).decode("utf-8")
     except (TypeError, UnicodeError) as exc:  # orjson: "str is not valid UTF-8", "Integer exceeds 64-bit range"
         return f"error {type(exc).__name__}"
 

@@ -38,3 +38,27 @@ def test_streamed_writing_equals_one_shot_encoding(a: list[int], b: list[int], c
     pretty = io.StringIO()
     write(_doc(a, b)[0], pretty, pretty=True)
     assert json.loads(pretty.getvalue()) == plain
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=6), max_size=20), st.integers(1, 5), st.text(max_size=4))
+def test_encoded_bytes_chunks_written_in_order(texts: list[str], size: int, tail: str) -> None:
+    """A stream's UTF-8 chunks (the compiled listing writer's) go to a UTF-8 text file's byte stream after the
+    text before them and before the text after them, and are decoded for any other writer: the same text as
+    json.dumps of the plain document either way."""
+    texts = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]  # no lone surrogates (orjson refuses)
+    items = [{"t": t} for t in texts]
+    # empty chunks among them, as a listing of no lines gives
+    chunks = [_compact(items[i:i + size])[1:-1].encode("utf-8") for i in range(0, len(items), size)] + [b""]
+    plain = {"a": tail, "lines": items, "z": tail}
+    expected = _compact(plain) + "\n"
+    for make in (io.StringIO, lambda: io.TextIOWrapper(io.BytesIO(), encoding="utf-8")):
+        out = make()
+        write({"a": tail, "lines": Streamed(items, encoded=lambda: iter(chunks)), "z": tail}, out)
+        out.flush()
+        got = out.getvalue() if isinstance(out, io.StringIO) else out.buffer.getvalue().decode("utf-8")
+        assert got == expected

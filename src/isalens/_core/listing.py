@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
-__all__ = ["LINE_CHUNK", "LineColumns", "LineFacts", "line_objects", "line_objects_json", "line_objects_text"]
+__all__ = ["LINE_CHUNK", "LineColumns", "LineFacts", "line_objects", "line_objects_bytes", "line_objects_json",
+           "line_objects_text"]
 
 #: line objects per chunk of text (a million-line listing is never one string)
 LINE_CHUNK = 4096
@@ -82,13 +83,20 @@ def line_objects(cols: LineColumns, start: int, stop: int) -> Iterator[dict[str,
 
 def line_objects_text(cols: LineColumns, start: int, stop: int) -> str:
     """The line objects of ``start`` .. ``stop - 1`` as JSON text joined by commas (no brackets)."""
+    return line_objects_bytes(cols, start, stop).decode("utf-8")
+
+
+def line_objects_bytes(cols: LineColumns, start: int, stop: int) -> bytes:
+    """:func:`line_objects_text` as UTF-8 bytes (what orjson makes)."""
     import orjson  # here: importing it costs a small run ~20 ms, and the compiled core writes this text itself
     options = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-    return orjson.dumps(list(line_objects(cols, start, stop)), option=options).decode("utf-8")[1:-1]
+    text: bytes = orjson.dumps(list(line_objects(cols, start, stop)), option=options)
+    return text[1:-1]
 
 
-def line_objects_json(cols: LineColumns) -> Iterator[str]:
-    """The whole listing's line objects as :func:`line_objects_text` chunks of :data:`LINE_CHUNK` lines."""
+def line_objects_json(cols: LineColumns) -> Iterator[bytes]:
+    """The whole listing's line objects as :func:`line_objects_bytes` chunks of :data:`LINE_CHUNK` lines (UTF-8
+    bytes: the JSON writer puts them on the output's byte stream without decoding them)."""
     n = len(cols.instructions)
     for start in range(0, n, LINE_CHUNK):
-        yield line_objects_text(cols, start, min(start + LINE_CHUNK, n))
+        yield line_objects_bytes(cols, start, min(start + LINE_CHUNK, n))

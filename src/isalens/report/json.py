@@ -51,8 +51,8 @@ class _LineObjects:
             return self._lines.dicts()
         return (_line_object(r) for r in self._lines)
 
-    def json_chunks(self) -> Callable[[], Iterator[str]] | None:
-        """What makes the objects' JSON text directly (:meth:`LineRows.json_chunks`), when there is one."""
+    def json_chunks(self) -> Callable[[], Iterator[bytes]] | None:
+        """What makes the objects' JSON text (UTF-8) directly (:meth:`LineRows.json_chunks`), when there is one."""
         return self._lines.json_chunks if isinstance(self._lines, LineRows) else None
 
 

@@ -212,8 +212,9 @@ class LineRows(OnDemand[LineRow]):
         lines are written without first making a million rows and then a million ``dict(zip(...))``."""
         return listing.line_objects(self.columns(), 0, len(self))
 
-    def json_chunks(self) -> Iterator[str]:
-        """The JSON text of :meth:`dicts`, chunks of objects joined by commas, from the running core."""
+    def json_chunks(self) -> Iterator[bytes]:
+        """The JSON text of :meth:`dicts` as UTF-8 bytes, chunks of objects joined by commas, from the running
+        core."""
         return _core.line_objects_json(self.columns())
 
 
