@@ -154,8 +154,8 @@ def write(doc: Any, out: Writer, *, pretty: bool = False, end: str = "\n") -> No
 def _bytes_writer(out: Writer) -> Callable[[bytes], object]:
     """A writer of UTF-8 bytes to ``out``: its byte stream when ``out`` is a UTF-8 text file (after flushing the
     text written so far, so the order holds), else each piece decoded. The compiled listing writer's 29 MB for
-    the dense 100k kernel decoded to ``str`` and encoded again by the text file was a tenth of its livereg --json
-    (docs/performance.md, twenty-fourth session)."""
+    the dense 100k kernel are no longer decoded to ``str`` and encoded again by the text file (measured nearly
+    free, not the tenth of ``livereg --json`` once estimated: docs/performance.md, twenty-fourth session)."""
     if type(out) is io.TextIOWrapper and codecs.lookup(out.encoding).name == "utf-8":
         out.flush()
         return out.buffer.write  # type: ignore[no-any-return]
