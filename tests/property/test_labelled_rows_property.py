@@ -1,7 +1,7 @@
 """The reader's loop over branches to labels (``_core.labelled_rows``): the compiled core gives the reference's
 rows, tails, placeholder texts met and positions left, on generated lines (branches to plain and odd labels,
-texts decoded before, lines with addresses, rows made already); and the reference makes a branch's row as
-the reader's line-by-line way does (``isa.amdgcn.instructions._labelled_tail``: a worked case)."""
+texts decoded before, lines with addresses, rows made already); and the reference makes a branch's row from
+its placeholder text's tail with its own text and label (a worked case)."""
 
 from __future__ import annotations
 

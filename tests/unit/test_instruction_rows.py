@@ -113,7 +113,7 @@ LABELLED = _branches(
 
 def test_label_branches_made_from_one_decoded_text(core: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Branches that differ only by their label: each made from its text with the placeholder for the label
-    (``instructions._labelled_tail``), equal to decoding each text in full (the line-by-line oracle)."""
+    (``_core.labelled_rows``), equal to decoding each text in full (the line-by-line oracle)."""
     got = _same([(LABELLED, "llvm", None), (LLVM, "llvm", None)], True, monkeypatch)
     rows = [row for _, row in got[0][0]]
     # what the comparison must have covered: each branch's own label as its target and last operand (the

@@ -54,7 +54,9 @@ def keyed_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem]
 
 
 def _is_dot_label(word: str) -> bool:
-    """``word`` is a ``.`` and one or more ASCII letters, digits, ``_``, ``.`` or ``$`` (a plain symbol)."""
+    """``word`` is a ``.`` and one or more ASCII letters, digits, ``_``, ``.`` or ``$``: a plain symbol, read as an
+    operand of its own (a leading "." is no register, constant or modifier; none of these characters joins it to
+    the word before it)."""
     return len(word) > 1 and word[0] == "." and all(c.isascii() and (c.isalnum() or c in "_.$") for c in word[1:])
 
 

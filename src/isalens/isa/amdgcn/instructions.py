@@ -67,7 +67,7 @@ class ReadContext:
     #: words, when nothing else of the line changes them (:func:`build_instructions`)
     tails: dict[str, tuple[Any, ...]] = records.field(init=False)
     #: texts with :data:`_PLACEHOLDER` for their label whose branches to other labels are decoded in full
-    #: (:func:`_labelled_tail` found their decoded text unfit to stand for them)
+    #: (:func:`_generic_tail` found their decoded text unfit to stand for them)
     unlabelled: set[str] = records.field(default_factory=set)
     #: per shape of a text and whether it has encoding words, how its texts are made from one decoded in full
     #: (:func:`_by_shape`; None: decoded in full)
@@ -270,25 +270,25 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
         # made by the core's loop from their texts' heads (_core.encoded_rows, compiled when built); the loop
         # below makes the others in order, and leaves any line without an address to the second pass
         missing = _core.encoded_rows(Instruction, first, items, ctx.heads, rows)
-        if not missing:
-            return rows
     else:
         missing = _core.keyed_rows(Instruction, first, items, ctx.tails, rows)
-        if not missing:
-            return rows
-        # the branches to labels (mostly distinct texts only by their label) made from their placeholder text's
-        # tail by the core's loop: each placeholder text first met is decoded here (once per form), then the
-        # loop again (_labelled_tail is what it does, line by line)
-        unknown: dict[str, int] = {}
+    if not missing:
+        return rows
+    # the plain lines that branch to labels (a kernel's branches are mostly distinct texts only by their label:
+    # the dense 100k benchmark's 11,018 of 12,375) made by the core's loop from their placeholder text's tail
+    # (_core.labelled_rows): each placeholder text first met is decoded once here (_generic_tail), then the loop
+    # again. Decoding or unpickling each text was most of building the instructions (docs/performance.md,
+    # eighteenth session); tests/unit/test_instruction_rows.py compares the result with decoding every text
+    unknown: dict[str, int] = {}
+    missing = _core.labelled_rows(Instruction, first, items, missing, ctx.tails, ctx.cache, rows, _PLACEHOLDER,
+                                  OtherOperand, unknown)
+    if unknown:
+        for generic, k in unknown.items():
+            _generic_tail(generic, items[k].line, ctx)
         missing = _core.labelled_rows(Instruction, first, items, missing, ctx.tails, ctx.cache, rows, _PLACEHOLDER,
-                                      OtherOperand, unknown)
-        if unknown:
-            for generic, k in unknown.items():
-                _generic_tail(generic, items[k].line, ctx)
-            missing = _core.labelled_rows(Instruction, first, items, missing, ctx.tails, ctx.cache, rows,
-                                          _PLACEHOLDER, OtherOperand, {})
-        if not missing:
-            return rows
+                                      OtherOperand, {})
+    if not missing:
+        return rows
     tails = ctx.tails
     cache = ctx.cache
     heads = ctx.heads
@@ -300,12 +300,6 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
         if plain and item.text in tails:
             deferred = True
             continue  # its text was first read a few lines before: made by the second pass below
-        if plain and item.text.startswith("s_") and item.text not in cache:
-            tail = _labelled_tail(item, ctx)
-            if tail is not None:  # a branch to a label: its text with another label decoded before
-                tails[item.text] = tail
-                deferred = True
-                continue
         decoded = cache.get(item.text)
         if not plain and decoded is not None and not decoded.guessed and not decoded.notes:
             # a disassembly's line (address, words) of a text decoded before: what build_instruction gives, made
@@ -341,35 +335,10 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
     return rows
 
 
-#: the label that stands for every label in a branch's text decoded once for all its labels (:func:`_labelled_tail`)
+#: the label that stands for every label in a branch's text decoded once for all its labels
+#: (:func:`_generic_tail`; which labels it stands for: ``_core.reading.labelled_rows``)
 _PLACEHOLDER = ".Lisalens_label"
-#: a label that llvm-mc and :func:`~isalens.isa.amdgcn.syntax.parse_operand` read as a plain symbol, an
-#: ``OtherOperand`` of its own (a leading "." is no register, constant or modifier; none of these characters
-#: joins it to the word before it)
-_DOT_LABEL = re.compile(r"\.[A-Za-z0-9_.$]+", re.ASCII)
 _LABEL_BRANCHES = (BranchKind.JUMP, BranchKind.COND, BranchKind.CALL)
-
-
-def _labelled_tail(item: DraftInstruction, ctx: ReadContext) -> tuple[Any, ...] | None:
-    """The tail (:attr:`ReadContext.tails`) of a plain line ``s_... .label`` that branches to its last word, a
-    label: the tail of its text with :data:`_PLACEHOLDER` for the label, that label put back; None when the text
-    is of another form or its placeholder text does not stand for it (then it is decoded as any text).
-
-    A kernel's branches are mostly distinct texts only by their label (the dense 100k benchmark: 11,018 of its
-    12,375 distinct texts), and decoding or unpickling each one was most of building its instructions
-    (docs/performance.md, eighteenth session). What stands in for them is checked once per text with the
-    placeholder: decoded without a guess or a note, a branch whose target and last operand is the placeholder
-    alone, which no literal names (the label is read as the placeholder is; tests/unit/test_instruction_rows.py
-    compares the result with decoding every text in full)."""
-    head, space, label = item.text.rpartition(" ")
-    if not space or label == _PLACEHOLDER or not _DOT_LABEL.fullmatch(label) or "::" in head:
-        return None
-    tail = _generic_tail(head + " " + _PLACEHOLDER, item.line, ctx)
-    if tail is None:
-        return None
-    operands = tail[2]
-    return (item.text, tail[1], (*operands[:-1], OtherOperand(label)), tail[3], tail[4], tail[5], tail[6], label,
-            *tail[8:])
 
 
 def _generic_tail(generic: str, line: int, ctx: ReadContext) -> tuple[Any, ...] | None:
