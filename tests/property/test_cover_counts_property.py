@@ -50,6 +50,6 @@ def test_hand_worked_case() -> None:
 
 def test_both_refuse_what_indexing_refuses() -> None:
     for function in (totals.cover_counts, compiled.cover_counts):
-        for bad in ([array("q", [4])], [[-5]], [array("q", [1 << 40])]):
+        for bad in ([array("q", [4])], [[-5]], [array("q", [1 << 40])], [[1 << 70]], [[-(1 << 70)]]):
             with pytest.raises(IndexError):
                 function(bad, 4)

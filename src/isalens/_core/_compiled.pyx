@@ -892,8 +892,7 @@ cdef bytes _text(_Columns c, Py_ssize_t start, Py_ssize_t stop):
             _put(&b, ',"vgpr_half_only":', 18)
             _put_int(&b, half_only[i])
             _put(&b, "}", 1)
-        # bytes: the writer puts them on the output's byte stream (decoding 29 MB to str to encode it again
-        # was a tenth of the dense 100k kernel's livereg --json)
+        # bytes: the writer puts them on the output's byte stream, not decoded to str to be encoded again
         return PyBytes_FromStringAndSize(b.data, b.size)
     finally:
         free(b.data)
@@ -3082,7 +3081,10 @@ def cover_counts(columns, n):
                 got[j] += 1
         else:
             for x in column:
-                i = x
+                try:
+                    i = x
+                except OverflowError:  # beyond a C long long: out of range, as the reference's index says
+                    raise IndexError("array index out of range") from None
                 if i < -size or i >= size:
                     raise IndexError("array index out of range")
                 got[<Py_ssize_t>(i + size if i < 0 else i)] += 1

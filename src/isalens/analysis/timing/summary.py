@@ -51,8 +51,7 @@ class Summary:
             out.bytes_global += w.bytes_global
             out.bytes_lds += w.bytes_lds
         for unit, costs in unit_lines.items():
-            if len(costs) > TOP:
-                unit_lines[unit] = dict(sorted(costs.items(), key=lambda kv: -kv[1])[:TOP])
+            unit_lines[unit] = _cut(costs)
         return out
 
     def add_block(self, lo: int, hi: int, statics: Sequence[InstructionCosts], lines: Sequence[int],
@@ -128,10 +127,8 @@ class Summary:
             # the long range's own lines per unit code (in the order of_block meets its units), each cut to its
             # heaviest as of_block cuts them: only the lines, not of_block's sums (counted above per object)
             for code, costs in _core.unit_line_sums([lo], [hi], codes, issues, lines, {}).items():
-                if len(costs) > TOP:
-                    costs = dict(sorted(costs.items(), key=lambda kv: -kv[1])[:TOP])
                 mine = by_code.setdefault(code, {})
-                for ln, c in costs.items():
+                for ln, c in _cut(costs).items():
                     mine[ln] = mine.get(ln, 0) + c
         _core.unit_line_sums(run_lo, run_hi, codes, issues, lines, by_code)
         unit_lines = self.unit_lines
@@ -224,6 +221,14 @@ class Summary:
 
     def stall_tops(self) -> dict[str, tuple[int, ...]]:
         return {k: _top(v) for k, v in self.stall_lines.items()}
+
+
+def _cut(costs: dict[int, int]) -> dict[int, int]:
+    """A block's lines per unit cut to the :data:`TOP` heaviest (ties in the order met), or all of them when fewer:
+    what a block longer than TOP keeps of its own lines before its region sums them."""
+    if len(costs) <= TOP:
+        return costs
+    return dict(sorted(costs.items(), key=lambda kv: -kv[1])[:TOP])
 
 
 def _top(weights: dict[int, int]) -> tuple[int, ...]:
