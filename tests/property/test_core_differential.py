@@ -28,11 +28,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from isalens import _core
+from isalens._core import dwarf as _core_dwarf
 from isalens._core import graph, lines, listing, ranges, reading, reference, schedule, totals, words
 from isalens._core.listing import LineColumns
 from isalens.analysis.cfg import cfg
 from isalens.analysis.liveness import liveness
+from isalens.binary.dwarf_info import DwarfFormatError
+from isalens.binary.dwarf_line_program import _run as line_program_run
 from isalens.cli import main
+from isalens.ir.instruction import Instruction
 from tests.property.test_liveness_property import programs
 
 compiled = pytest.importorskip("isalens._core._compiled", reason="compiled core not built")
@@ -1077,6 +1081,31 @@ def test_release_costs_then_schedule_again() -> None:
     assert compiled.block_schedules([0, 2], [2, 4], statics, 1, False) == expected
     assert compiled.schedule_passes([0, 1], statics, 1, False, 2) == schedule.schedule_passes([0, 1], statics, 1,
                                                                                                 False, 2)
+def test_costs_rows_shared_between_kernels() -> None:
+    """The compiled schedule keeps one row per distinct costs object for every kernel after it (a library repeats
+    texts): two kernels' lists of the same two objects hold two rows, a third object a third; the answers stay
+    the reference's, before and after the rows are forgotten (a scan worker bounding its caches), and with a
+    unit beyond every earlier row met by a later kernel (the per-unit arrays grow)."""
+    write = Costs("valu", 1, 4, (), (5,), (), (), "", False, False, Timing(()))
+    read = Costs("valu", 1, 4, (5,), (), (), (), "", False, False, Timing(()))
+    far = Costs("valu", 2, 9, (5,), (900,), (), (), "", False, False, Timing(()))
+    assert schedule.costs_held() == 0
+    compiled.forget_costs()
+    assert compiled.costs_held() == 0
+    for statics in ([write, read, write, read], [read, write, read], [write, far, read, far], [far, read]):
+        starts, ends = [0, 2], [2, len(statics)]
+        assert compiled.block_schedules(starts, ends, statics, 1, False) == \
+            schedule.block_schedules(starts, ends, statics, 1, False)
+        compiled.release_costs()  # the next list is another kernel's
+    assert compiled.costs_held() == 3
+    compiled.forget_costs()
+    assert compiled.costs_held() == 0
+    statics = [far, write, read]
+    assert compiled.schedule_passes([0, 1, 2], statics, 1, False, 2) == \
+        schedule.schedule_passes([0, 1, 2], statics, 1, False, 2)
+    assert compiled.costs_held() == 3
+
+
 class Drafted(NamedTuple):
     """What ``draft_rows`` makes of a row (``DraftInstruction``'s four fields)."""
 
@@ -1211,18 +1240,70 @@ def mask_walks(draw: st.DrawFn) -> tuple[list[MaskRow], int, int, dict[int, list
     return rows, start, saved, succs_of
 
 
+_INSTRUCTION_AT = (Instruction._fields.index("defs"), Instruction._fields.index("uses"),
+                   Instruction._fields.index("mnemonic"))
+
+
 @settings(max_examples=1200, deadline=None)
-@given(mask_walks(), st.sampled_from(["named", "tuple", "list"]))
+@given(mask_walks(), st.sampled_from(["named", "tuple", "list", "instructions"]))
 def test_mask_restores_same_answers(walk: tuple[list[MaskRow], int, int, dict[int, list[int]]], shape: str) -> None:
     """Random rows (moves, restores, overwrites of carriers), branches (loops, targets past the end), starts
-    and saved masks: both cores give the same restores, and those of a brute force over every reachable state."""
+    and saved masks: both cores give the same restores, and those of a brute force over every reachable state.
+    The shape "instructions" is a kernel's tuple of :class:`Instruction`, whose sets the compiled walk reads
+    from the table the liveness shares (its other shapes get a table of their own)."""
     rows, start, saved, succs_of = walk
-    given_rows: Any = rows if shape == "named" else tuple(tuple(r) for r in rows) if shape == "tuple" \
-        else [list(r) for r in rows]
-    args = (given_rows, 0, 1, 2, start, saved, _EXEC_UNITS, _FLAG_UNIT, ("s_mov_b",), _MOVES, succs_of)
+    at: tuple[int, int, int] = (0, 1, 2)
+    if shape == "instructions":
+        given_rows: Any = tuple(Instruction(i, i + 1, r.mnemonic, r.mnemonic, (), (), r.defs, r.uses)
+                                for i, r in enumerate(rows))
+        at = _INSTRUCTION_AT
+    else:
+        given_rows = rows if shape == "named" else tuple(tuple(r) for r in rows) if shape == "tuple" \
+            else [list(r) for r in rows]
+    args = (given_rows, *at, start, saved, _EXEC_UNITS, _FLAG_UNIT, ("s_mov_b",), _MOVES, succs_of)
     want = graph.mask_restores(*args)
     assert compiled.mask_restores(*args) == want
     assert want == _restores_by_states(rows, start, saved, succs_of)
+
+
+def test_mask_restores_else_mask_reads_exec() -> None:
+    """An else mask (``s_xor_b64 s4, exec, s2``) moves the saved mask only when it reads EXEC besides carriers:
+    the same instruction reading s2 alone (or s2 and a register holding no mask) makes no carrier, so the
+    restore from s4 after it is none; an ``s_mov`` copy needs no EXEC. By hand from the rule."""
+    restore = MaskRow(_EXEC_UNITS | _FLAG_UNIT, _S4, "s_or_saveexec_b64")
+    tail = (_EXEC_UNITS, _FLAG_UNIT, ("s_mov_b",), _MOVES)
+    for core in (graph, compiled):
+        for shape in ("named", "instructions"):
+            def walk(first: MaskRow, shape: str = shape, core: Any = core) -> set[int]:
+                rows: Any = [first, restore]
+                at: tuple[int, int, int] = (0, 1, 2)
+                if shape == "instructions":
+                    rows = tuple(Instruction(i, i + 1, r.mnemonic, r.mnemonic, (), (), r.defs, r.uses)
+                                 for i, r in enumerate(rows))
+                    at = _INSTRUCTION_AT
+                return set(core.mask_restores(rows, *at, 0, _S2, *tail, {}))
+            assert walk(MaskRow(_S4 | _FLAG_UNIT, _EXEC_UNITS | _S2, "s_xor_b64")) == {1}
+            assert walk(MaskRow(_S4 | _FLAG_UNIT, _S2, "s_xor_b64")) == set()
+            assert walk(MaskRow(_S4 | _FLAG_UNIT, _EXEC_UNITS | _S2 | _S5, "s_and_b64")) == set()
+            assert walk(MaskRow(_S4, _S2, "s_mov_b64")) == {1}
+
+
+def test_mask_restores_beyond_the_rows() -> None:
+    """The compiled walk keeps the rows' sets as words as wide as the widest set (unit 200 here); a saved mask
+    beyond them (unit 300), a start or a branch counted from the end (row -1: Python's index) and a set that is
+    no non-negative int are walked as the reference walks them. By hand: row 0 copies the mask to s4 only when
+    all it reads (s2, unit 200) carries the mask; row 1 restores from s4."""
+    rows = [MaskRow(_S4, _S2 | (1 << 200), "s_mov_b64"), MaskRow(_EXEC_UNITS, _S4, "s_or_saveexec_b64")]
+    args: tuple[Any, ...] = (0, 1, 2)
+    tail = (_EXEC_UNITS, _FLAG_UNIT, ("s_mov_b",), _MOVES)
+    for core in (graph, compiled):
+        assert core.mask_restores(rows, *args, 0, _S2 | (1 << 300), *tail, {}) == set()  # reads 200: no copy
+        assert core.mask_restores(rows, *args, 0, _S2 | (1 << 200), *tail, {}) == {1}
+        assert core.mask_restores(rows[1:], *args, 0, 1 << 300 | _S4, *tail, {}) == {0}
+        assert core.mask_restores(rows, *args, -1, _S4, *tail, {}) == {-1}  # found as it was named
+        assert core.mask_restores([MaskRow(1 << 7, 1 << 8, "v_add_f32"), rows[1]], *args, 0, _S4, *tail,
+                                  {0: [-1]}) == {-1}
+        assert core.mask_restores([MaskRow(-1, _S4, "s_mov_b32")], *args, 0, _S4, *tail, {}) == {0}  # -1: all
 
 
 def test_mask_restores_example() -> None:
@@ -1241,3 +1322,128 @@ def test_mask_restores_example() -> None:
         assert walk(rows, *common, 2, _S2, *tail, {}) == set()
         assert walk(rows, *common, 1, _S2 | _S4, *tail, {1: [3, 9]}) == {3}
         assert walk(rows, *common, 1, _S2, *tail, {1: [2]}) == set()
+
+
+# --- a DWARF line program's rows (compiled: isalens._core._compiled.line_rows; reference:
+# --- isalens.binary.dwarf_line_program._run) ---------------------------------------------------------------------
+
+def _uleb_bytes(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def _sleb_bytes(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        done = (value == 0 and not byte & 0x40) or (value == -1 and byte & 0x40)
+        out.append(byte | (0 if done else 0x80))
+        if done:
+            return bytes(out)
+
+
+_BIG = st.integers(0, 1 << 70)
+
+
+@st.composite
+def line_programs(draw: st.DrawFn, clean: bool = False) -> tuple[bytes, int, int, int, int, int, int, list[int]]:
+    """A line program as LLVM writes them (special opcodes, copy, advance_pc/line, set_file/column, const_add_pc,
+    fixed_advance_pc, set_address, end_sequence, set_discriminator) and unknown standard opcodes, the header's
+    figures drawn; unless ``clean``, also values past 56 bits, damage (a cut end, a zero-length extended opcode,
+    stray bytes), define_file and a 9-byte address."""
+    # a base below 13 makes the higher standard opcodes special ones (their operands then read as opcodes)
+    opcode_base = draw(st.sampled_from([13, 14] if clean else [13, 13, 10, 14, 1]))
+    address_size = draw(st.sampled_from([8, 8, 4, 2, 0] if clean else [8, 8, 4, 2, 9, 0]))
+    small, signed = st.integers(0, 1 << 12), st.integers(-(1 << 12), 1 << 12)
+    values = small if clean else small | _BIG
+    out = bytearray()
+    for _ in range(draw(st.integers(0, 30))):
+        kind = draw(st.integers(0, 12 if clean else 15))
+        if kind <= 3:
+            out.append(draw(st.integers(opcode_base, 255)))
+        elif kind == 4:
+            out.append(1)
+        elif kind == 5:
+            out += bytes([2]) + _uleb_bytes(draw(values))
+        elif kind == 6:
+            out += bytes([3]) + _sleb_bytes(draw(signed if clean else signed | st.integers(-(1 << 70), 1 << 70)))
+        elif kind == 7:
+            out += bytes([draw(st.sampled_from([4, 5, 12]))]) + _uleb_bytes(draw(values))
+        elif kind == 8:
+            out.append(draw(st.sampled_from([6, 7, 8, 10, 11])))
+        elif kind == 9:
+            out += bytes([9]) + draw(st.binary(min_size=2, max_size=2))
+        elif kind == 10:
+            top = 1 << min(8 * address_size, 48 if clean else 56)  # clean: room for the advances after it
+            address = draw(st.integers(0, top - 1)) if address_size else 0
+            raw = address.to_bytes(address_size, "little") if address_size <= 8 else bytes(address_size)
+            out += bytes([0]) + _uleb_bytes(1 + len(raw)) + bytes([2]) + raw
+        elif kind == 11:
+            out += bytes([0, 1, 1])  # end_sequence
+        elif kind == 12:
+            out += bytes([0, 2, 4, draw(st.integers(0, 127))])  # set_discriminator
+        elif kind == 13:
+            out += bytes([0]) + draw(st.sampled_from([b"\x00", b"\x05\x03a\x00\x00\x00", b"\x7f"]))
+        elif kind == 14:
+            out += bytes([draw(st.sampled_from([13, 14, 15]))]) + _uleb_bytes(draw(st.integers(0, 300)))
+        else:
+            out += draw(st.binary(max_size=3))
+    data = draw(st.binary(max_size=3)) + bytes(out)
+    at = len(data) - len(out)
+    end = len(data) - (0 if clean else draw(st.sampled_from([0, 0, 0, 1, 2])))
+    operands = [0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1, *draw(st.lists(st.integers(0, 2), min_size=3, max_size=3))]
+    # the last of the list is the line range (the others: the standard opcodes' operand counts)
+    tail = [*operands[:max(opcode_base, 1)], draw(st.integers(1, 255))]
+    return (data, at, max(end, at), address_size, draw(st.sampled_from([1, 4, 255])),
+            draw(st.sampled_from([1, 1, 3])), draw(st.integers(-128, 127)), tail)
+
+
+def _line_rows_both(case: tuple[bytes, int, int, int, int, int, int, list[int]]) -> tuple[Any, Any]:
+    data, at, end, address_size, minimum_length, max_ops, line_base, tail = case
+    line_range, operands = tail[-1], tail[:-1]
+    args = (data, at, end, address_size, minimum_length, max_ops, line_base, line_range, len(operands))
+    assert _core_dwarf.line_rows(*args, operands) is None  # the pure core leaves every program to the reference
+    try:
+        want = line_program_run(data, at, end, "test", *args[3:], list(operands), [])
+    except DwarfFormatError:
+        want = None
+    return compiled.line_rows(*args, operands), want
+
+
+@settings(max_examples=1500, deadline=None)
+@given(line_programs())
+def test_line_rows_same_as_the_reference(case: tuple[bytes, int, int, int, int, int, int, list[int]]) -> None:
+    """Whatever rows the compiled state machine gives are the reference's, element for element and type for type
+    (values past 56 bits, damage, define_file, unknown opcodes and stray bytes among the programs); where it
+    gives None the reference reads the program (and names the damage, if any)."""
+    got, want = _line_rows_both(case)
+    if got is not None:
+        assert got == want
+        assert [type(x) for row in got for x in row] == [type(x) for row in want for x in row]
+
+
+@settings(max_examples=500, deadline=None)
+@given(line_programs(clean=True))
+def test_line_rows_takes_clean_programs(case: tuple[bytes, int, int, int, int, int, int, list[int]]) -> None:
+    """A program of values within 56 bits, undamaged, without define_file: the compiled machine takes it whole."""
+    got, want = _line_rows_both(case)
+    assert got is not None
+    assert got == want
+
+
+def test_line_rows_example() -> None:
+    """By hand (DWARF 5 §6.2.5): opcode base 13, line base -5, line range 14, minimum length 4. set_address 0x100;
+    special opcode 0x4B (75 - 13 = 62: advance 62 // 14 = 4 operations = 16 bytes, line 1 + (-5 + 62 % 14 = 1) =
+    2): row (0x110, 1, 2, 0); advance_line -1, copy: row (0x110, 1, 1, 0); set_column 7, const_add_pc ((255 - 13)
+    // 14 = 17 operations = 68 bytes), copy: row (0x154, 1, 1, 7); end_sequence: row (0x154, 1, 1, 7, end)."""
+    program = (bytes([0, 9, 2]) + (0x100).to_bytes(8, "little") + bytes([0x4B, 3]) + _sleb_bytes(-1)
+               + bytes([1, 5, 7, 8, 1, 0, 1, 1]))
+    operands = [0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]
+    want = [(0x110, 1, 2, 0, False), (0x110, 1, 1, 0, False), (0x154, 1, 1, 7, False), (0x154, 1, 1, 7, True)]
+    args = (program, 0, len(program), 8, 4, 1, -5, 14, 13)
+    assert compiled.line_rows(*args, operands) == want
+    assert line_program_run(program, 0, len(program), "test", *args[3:], operands, []) == want

@@ -22,7 +22,7 @@ import os
 import sys
 import types
 
-from isalens._core import graph, lines, listing, ranges, reading, reference, schedule, totals, words
+from isalens._core import dwarf, graph, lines, listing, ranges, reading, reference, schedule, totals, words
 from isalens._core.graph import ENDS, FALLS, JUMPS, STOPS, Flow, Graph
 from isalens._core.lines import COUNT_PAIRS, COUNT_SPLIT_PAIRS, COUNT_UNITS
 from isalens._core.listing import LineColumns
@@ -31,9 +31,9 @@ from isalens._core.reference import LaneFacts, Solution, UnitFacts, needed_uses
 __all__ = ["CORE", "COUNT_PAIRS", "COUNT_SPLIT_PAIRS", "COUNT_UNITS", "ENDS", "FALLS", "JUMPS", "STOPS", "Flow",
            "Graph", "LaneFacts", "LineColumns", "Solution", "UnitFacts", "block_graph", "block_issue",
            "block_schedules", "block_unions", "cached_runs",
-           "control_flow", "cover_counts", "draft_rows", "encoded_rows", "heaviest",
+           "control_flow", "costs_held", "cover_counts", "draft_rows", "encoded_rows", "forget_costs", "heaviest",
            "instruction_lines", "keyed_costs", "keyed_rows", "labelled_rows", "line_counts", "line_objects_json",
-           "longest_runs",
+           "line_rows", "longest_runs",
            "mask_defined", "mask_restores",
            "maybe_defined", "natural_loops", "needed_uses", "next_reads", "object_counts", "occupied_runs",
            "ranked_runs",
@@ -59,6 +59,8 @@ _COMPILED = ("solve_liveness", "maybe_defined", "undefined_reads", "mask_defined
              "encoded_rows",
              # time4 (twentieth session): the timing step's per-block sums as columns
              "block_issue", "unit_line_sums", "release_costs",
+             # lead (twenty-fifth session): the costs rows kernels share
+             "costs_held", "forget_costs", "line_rows",
              # dec3 (twentieth session): the listing's rows as the reader's drafts
              "draft_rows",
              # dec4 (twenty-first session): a text's numbered registers set aside
@@ -144,6 +146,9 @@ if _native is None:
     block_issue = totals.block_issue
     unit_line_sums = totals.unit_line_sums
     release_costs = schedule.release_costs
+    costs_held = schedule.costs_held
+    line_rows = dwarf.line_rows
+    forget_costs = schedule.forget_costs
     # dec3 (twentieth session): the listing's rows as the reader's drafts
     draft_rows = words.draft_rows
     # dec4 (twenty-first session): a text's numbered registers set aside
@@ -187,6 +192,9 @@ else:
     block_issue = _native.block_issue
     unit_line_sums = _native.unit_line_sums
     release_costs = _native.release_costs
+    costs_held = _native.costs_held
+    line_rows = _native.line_rows
+    forget_costs = _native.forget_costs
     # dec3 (twentieth session): the listing's rows as the reader's drafts
     draft_rows = _native.draft_rows
     # dec4 (twenty-first session): a text's numbered registers set aside

@@ -14,6 +14,7 @@ from libc.string cimport memcpy, memcmp
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.long cimport PyLong_FromVoidPtr
+from cpython.tuple cimport PyTuple_GET_ITEM as _TUPLE_ITEM
 
 cdef extern from "Python.h":
     object _PyLong_FromByteArray(const unsigned char* data, size_t n, int little_endian, int is_signed)
@@ -444,6 +445,8 @@ cdef class _Facts:
 
 
 cdef _Facts _last_facts = None
+cdef tuple _FACT_NAMES = ("defs", "uses", "undef_before", "undef_after")
+cdef object _NO_UNITS = 0
 
 
 cdef _Facts _facts_of(object instructions):
@@ -459,12 +462,34 @@ cdef _Facts _facts_of(object instructions):
     f.rows = <int32_t*>malloc(max(n, 1) * 4 * sizeof(int32_t))
     if f.rows == NULL:
         raise MemoryError()
-    for i in range(n):
-        ins = instructions[i]
-        f.rows[4 * i] = f.t.add_object(ins.defs)
-        f.rows[4 * i + 1] = f.t.add_object(ins.uses)
-        f.rows[4 * i + 2] = f.t.add_object(ins.undef_before)
-        f.rows[4 * i + 3] = f.t.add_object(ins.undef_after)
+    cdef Py_ssize_t at[4]
+    cdef Py_ssize_t k
+    cdef object x
+    fields = getattr(type(instructions[0]), "_fields", None) if n else None
+    if fields is not None and type(instructions) is tuple and all(name in fields for name in _FACT_NAMES):
+        # a named tuple's fields read in place (no attribute lookup per field), each empty set (the int 0 itself,
+        # as the reader makes it: most undef sets) without a table probe
+        for k in range(4):
+            at[k] = fields.index(_FACT_NAMES[k])
+        first = type(instructions[0])
+        for i in range(n):
+            ins = instructions[i]
+            if type(ins) is first:
+                for k in range(4):
+                    x = <object>_TUPLE_ITEM(ins, at[k])
+                    f.rows[4 * i + k] = 0 if x is _NO_UNITS else f.t.add_object(x)
+            else:
+                f.rows[4 * i] = f.t.add_object(ins.defs)
+                f.rows[4 * i + 1] = f.t.add_object(ins.uses)
+                f.rows[4 * i + 2] = f.t.add_object(ins.undef_before)
+                f.rows[4 * i + 3] = f.t.add_object(ins.undef_after)
+    else:
+        for i in range(n):
+            ins = instructions[i]
+            f.rows[4 * i] = f.t.add_object(ins.defs)
+            f.rows[4 * i + 1] = f.t.add_object(ins.uses)
+            f.rows[4 * i + 2] = f.t.add_object(ins.undef_before)
+            f.rows[4 * i + 3] = f.t.add_object(ins.undef_after)
     f.t.fill()
     f.source = instructions if isinstance(instructions, tuple) else None
     _last_facts = f
@@ -1434,18 +1459,13 @@ cdef inline bint _small(object x):
     return type(x) is int and -_MAX_CYCLES <= x <= _MAX_CYCLES
 
 
-cdef class _Costs:
-    """The costs of one kernel's instructions in C arrays, each distinct costs object read once (the timing step
-    schedules every block, then every loop body twice, through the same list; a kernel's ~100k-1M instructions
-    share a few thousand objects): per instruction only the index of its object's row (a 1M-instruction kernel
-    would otherwise hold ~100 MB of per-instruction columns while it is scheduled), and the per-unit state of the
-    schedule, valid where its stamp is the current call's (no clearing between calls)."""
+cdef class _Rows:
+    """Distinct costs objects as rows of C arrays, shared by every kernel's :class:`_Costs`: a library's kernels
+    repeat instruction texts, and the timing step's memo hands equal texts one costs object (the 24 gfx1030 code
+    objects of docs/performance.md: 581,247 reads kernel by kernel, 42,218 distinct objects). Each object is held
+    in ``objs`` while its row exists, so its id stays its own; the store starts again past :data:`_ROWS_LIMIT` rows
+    when a kernel's costs are next made (never while one is scheduled) or when a scan worker bounds its caches."""
 
-    cdef object statics
-    cdef Py_ssize_t n
-    #: per instruction the row of its costs object, -1 where not read
-    cdef int32_t* slot
-    # per distinct costs object (row d): the object, its waits, hazard checks and counters, its columns
     cdef Py_ssize_t nd, dcap
     cdef list objs, waits, checks, counters
     cdef long long* issue
@@ -1461,22 +1481,8 @@ cdef class _Costs:
     cdef dict unit_ids, kind_ids
     #: id of a costs object read -> its row (valid while ``objs`` holds it there, so the id is still its own)
     cdef dict first_of
-    # per register unit (cap), per execution unit, per (producer kind, register unit)
-    cdef Py_ssize_t cap, nexec, nkinds
-    cdef long long* ready
-    cdef long long* producer
-    cdef long long* ready_at
-    cdef long long* unit_free
-    cdef long long* free_at
-    cdef long long* written
-    cdef long long* written_at
-    cdef long long epoch
 
-    def __cinit__(self, statics):
-        cdef Py_ssize_t i
-        self.statics = statics
-        self.n = len(statics)
-        self.slot = <int32_t*>malloc((self.n + 1) * sizeof(int32_t))
+    def __cinit__(self):
         self.nd = self.dcap = 0
         self.objs, self.waits, self.checks, self.counters = [], [], [], []
         self.issue = self.latency = NULL
@@ -1487,17 +1493,10 @@ cdef class _Costs:
         self.nunits = 0
         self.top = 0  # one past the highest register unit read
         self.unit_ids, self.kind_ids, self.first_of = {}, {}, {}
-        self.cap = self.nexec = self.nkinds = 0
-        self.ready = self.producer = self.ready_at = self.unit_free = self.free_at = NULL
-        self.written = self.written_at = NULL
-        self.epoch = 0
-        if not (self.slot and self.units):
+        if not self.units:
             raise MemoryError()
-        for i in range(self.n):
-            self.slot[i] = -1
 
     def __dealloc__(self):
-        free(self.slot)
         free(self.issue)
         free(self.latency)
         free(self.memory)
@@ -1507,13 +1506,6 @@ cdef class _Costs:
         free(self.use_at)
         free(self.def_at)
         free(self.units)
-        free(self.ready)
-        free(self.producer)
-        free(self.ready_at)
-        free(self.unit_free)
-        free(self.free_at)
-        free(self.written)
-        free(self.written_at)
 
     cdef int _grow_rows(self) except -1:
         """Room for twice as many rows of distinct objects."""
@@ -1546,30 +1538,23 @@ cdef class _Costs:
             self.top = x + 1
         return 0
 
-    cdef inline bint held(self, Py_ssize_t i, object st):
-        """Instruction ``i``'s row is read and holds ``st``."""
-        cdef int32_t d = self.slot[i]
-        return d >= 0 and self.objs[d] is st
-
-    cdef int read(self, Py_ssize_t i) except -1:
-        """Read instruction ``i``'s costs (its object's row, made on its first sight); 1 when one of them is beyond
-        the arrays (the reference runs)."""
+    cdef Py_ssize_t row(self, object st) except -2:
+        """The row of costs object ``st`` (made on its first sight); -1 when one of its figures is beyond the
+        arrays (the reference runs)."""
         cdef Py_ssize_t d
-        st = self.statics[i]
         first = self.first_of.get(id(st))
         if first is not None:
             d = first
             if self.objs[d] is st:  # still held there, so the id is still this object's
-                self.slot[i] = <int32_t>d
-                return 0
+                return d
         if self.nd >= 1 << 30:
-            return 1
+            return -1
         if self.nd == self.dcap:
             self._grow_rows()
         d = self.nd
         x_issue, x_latency = st.issue, st.latency
         if not (_small(x_issue) and _small(x_latency)):
-            return 1
+            return -1
         self.issue[d], self.latency[d] = x_issue, x_latency
         self.memory[d] = 1 if st.memory else 0
         self.nop[d] = 1 if st.nop else 0
@@ -1577,26 +1562,26 @@ cdef class _Costs:
         self.use_at[d] = self.nunits
         for x in st.uses:
             if self._push(x):
-                return 1
+                return -1
         self.def_at[2 * d] = self.nunits
         for x in st.defs:
             if self._push(x):
-                return 1
+                return -1
         self.def_at[2 * d + 1] = self.nunits
         waits = st.waits
         if waits:
             for counter, limit in waits:
                 if not _small(limit):
-                    return 1
+                    return -1
         checks = st.hazard_checks
         if checks:
             for needed, kind, hunits in checks:
                 if not _small(needed):
-                    return 1
+                    return -1
                 self.kind_ids.setdefault(kind, len(self.kind_ids))
                 for x in hunits:
                     if type(x) is not int or x < 0 or x >= _MAX_UNIT:
-                        return 1
+                        return -1
                     if x >= self.top:
                         self.top = x + 1
         producer = st.producer
@@ -1607,13 +1592,102 @@ cdef class _Costs:
         self.objs.append(st)
         self.first_of[id(st)] = d
         self.nd += 1
+        return d
+
+
+#: rows the shared store holds before it starts again (at most ~30 MB with the objects they hold; a scan worker
+#: empties it with its other caches first: isalens.scan.caches)
+_ROWS_LIMIT = 1 << 17
+cdef _Rows _rows = None
+
+
+cdef class _Costs:
+    """One kernel's costs: per instruction the row of its costs object in the shared :class:`_Rows` (read once
+    per list of costs; the timing step schedules every block, then every loop body twice, through the same list),
+    and the per-unit state of the schedule, valid where its stamp is the current call's (no clearing between
+    calls). The rows' arrays are seen through pointers refreshed by :meth:`fit` (a read may move them)."""
+
+    cdef object statics
+    cdef Py_ssize_t n
+    #: per instruction the row of its costs object, -1 where not read
+    cdef int32_t* slot
+    cdef _Rows rows
+    # the rows' lists and arrays, as of the last fit()
+    cdef list objs, waits, checks, counters
+    cdef long long* issue
+    cdef long long* latency
+    cdef char* memory
+    cdef char* nop
+    cdef Py_ssize_t* unit_of
+    cdef Py_ssize_t* kind_of
+    cdef Py_ssize_t* use_at
+    cdef Py_ssize_t* def_at
+    cdef int32_t* units
+    cdef dict kind_ids
+    # per register unit (cap), per execution unit, per (producer kind, register unit)
+    cdef Py_ssize_t cap, nexec, nkinds
+    cdef long long* ready
+    cdef long long* producer
+    cdef long long* ready_at
+    cdef long long* unit_free
+    cdef long long* free_at
+    cdef long long* written
+    cdef long long* written_at
+    cdef long long epoch
+
+    def __cinit__(self, statics):
+        global _rows
+        cdef Py_ssize_t i
+        if _rows is None or _rows.nd > _ROWS_LIMIT:
+            _rows = _Rows()
+        self.rows = _rows
+        self.objs, self.waits, self.checks, self.counters = _rows.objs, _rows.waits, _rows.checks, _rows.counters
+        self.kind_ids = _rows.kind_ids
+        self.statics = statics
+        self.n = len(statics)
+        self.slot = <int32_t*>malloc((self.n + 1) * sizeof(int32_t))
+        self.cap = self.nexec = self.nkinds = 0
+        self.ready = self.producer = self.ready_at = self.unit_free = self.free_at = NULL
+        self.written = self.written_at = NULL
+        self.epoch = 0
+        if not self.slot:
+            raise MemoryError()
+        for i in range(self.n):
+            self.slot[i] = -1
+
+    def __dealloc__(self):
+        free(self.slot)
+        free(self.ready)
+        free(self.producer)
+        free(self.ready_at)
+        free(self.unit_free)
+        free(self.free_at)
+        free(self.written)
+        free(self.written_at)
+
+    cdef inline bint held(self, Py_ssize_t i, object st):
+        """Instruction ``i``'s row is read and holds ``st``."""
+        cdef int32_t d = self.slot[i]
+        return d >= 0 and self.objs[d] is st
+
+    cdef int read(self, Py_ssize_t i) except -1:
+        """Read instruction ``i``'s costs (its object's row, made on its first sight); 1 when one of them is beyond
+        the arrays (the reference runs)."""
+        cdef Py_ssize_t d = self.rows.row(self.statics[i])
+        if d < 0:
+            return 1
         self.slot[i] = <int32_t>d
         return 0
 
     cdef int fit(self) except -1:
-        """Size the per-unit arrays for every unit read so far (stamps of new arrays are 0: not valid)."""
-        cdef Py_ssize_t cap = self.cap if self.cap >= self.top else self.top
-        cdef Py_ssize_t nexec = len(self.unit_ids), nkinds = len(self.kind_ids)
+        """See the rows' arrays as they are now, and size the per-unit arrays for every unit read so far (stamps of
+        new arrays are 0: not valid)."""
+        cdef _Rows r = self.rows
+        self.issue, self.latency, self.memory, self.nop = r.issue, r.latency, r.memory, r.nop
+        self.unit_of, self.kind_of, self.use_at, self.def_at, self.units = r.unit_of, r.kind_of, r.use_at, \
+            r.def_at, r.units
+        cdef Py_ssize_t cap = self.cap if self.cap >= r.top else r.top
+        cdef Py_ssize_t nexec = len(r.unit_ids), nkinds = len(r.kind_ids)
         if cap > self.cap:
             free(self.ready)
             free(self.producer)
@@ -2887,6 +2961,18 @@ def release_costs():
     """See :func:`isalens._core.schedule.release_costs`."""
     global _last_costs
     _last_costs = None
+
+
+def costs_held():
+    """See :func:`isalens._core.schedule.costs_held`."""
+    return 0 if _rows is None else _rows.nd
+
+
+def forget_costs():
+    """See :func:`isalens._core.schedule.forget_costs`."""
+    global _last_costs, _rows
+    _last_costs = None
+    _rows = None
 # --- dec3 (twentieth session): the listing's rows as the reader's drafts (reference:
 # --- isalens._core.words.draft_rows) --------------------------------------------------------------------------------
 
@@ -3011,11 +3097,185 @@ def register_shape(str text, long v_limit, long s_limit, long a_limit):
 
 # --- live6 (twenty-second session): where a saved lane mask is restored (reference: isalens._core.graph.mask_restores)
 
+cdef _Facts _mask_rows(object seq, Py_ssize_t defs_at, Py_ssize_t uses_at):
+    """The rows' ``defs``/``uses`` as word rows: a kernel's instruction tuple through :func:`_facts_of` (the
+    liveness that follows the CFG reuses the table), other rows in a table of their own (not kept)."""
+    cdef Py_ssize_t i, n = len(seq)
+    cdef _Facts f
+    if type(seq) is tuple and n:
+        fields = getattr(type(seq[0]), "_fields", None)
+        if (fields is not None and "undef_after" in fields and fields.index("defs") == defs_at
+                and fields.index("uses") == uses_at):
+            return _facts_of(seq)
+    f = _Facts()
+    f.t = _Table()
+    f.n = n
+    f.rows = <int32_t*>calloc(max(n, 1) * 4, sizeof(int32_t))
+    if f.rows == NULL:
+        raise MemoryError()
+    for i in range(n):
+        row = seq[i]
+        f.rows[4 * i] = f.t.add(_field(row, defs_at))
+        f.rows[4 * i + 1] = f.t.add(_field(row, uses_at))
+    f.t.fill()
+    return f
+
+
+cdef inline bint _and_any(const uint64_t* a, const uint64_t* b, Py_ssize_t lo, Py_ssize_t hi):
+    cdef Py_ssize_t k
+    for k in range(lo, hi):
+        if a[k] & b[k]:
+            return True
+    return False
+
+
+cdef inline void _span(const uint64_t* a, const uint64_t* b, Py_ssize_t W, Py_ssize_t* lo, Py_ssize_t* hi):
+    """The words ``[lo, hi)`` outside which ``a`` and ``b`` are both zero."""
+    cdef Py_ssize_t k
+    lo[0], hi[0] = W, 0
+    for k in range(W):
+        if a[k] | b[k]:
+            if k < lo[0]:
+                lo[0] = k
+            hi[0] = k + 1
+
+
 def mask_restores(rows, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemonic_at, Py_ssize_t start,
                   saved, exec_units, flag_units, tuple copies, tuple moves, succs_of):
-    """See :func:`isalens._core.graph.mask_restores`: the walk over the rows without a Python frame per row."""
+    """See :func:`isalens._core.graph.mask_restores`: the walk over the rows' sets as word arrays (the carriers
+    too), a Python object only where a path forks or a row reading a carrier names its mnemonic. The 24 gfx1030
+    code objects of docs/performance.md walk 1.9 M rows; on ints each row's four ``&`` made new ints."""
     # a kernel's instructions are a tuple: indexed in place (a copy per walk would be a copy of the kernel)
     cdef object seq = rows if type(rows) is tuple or type(rows) is list else list(rows)
+    if not isinstance(saved, int) or saved < 0 or not isinstance(exec_units, int) or exec_units < 0 \
+            or not isinstance(flag_units, int) or flag_units < 0:
+        return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
+                                   copies, moves, succs_of)
+    cdef _Facts f
+    try:
+        f = _mask_rows(seq, defs_at, uses_at)
+    except (TypeError, OverflowError):  # a set that is no non-negative int: the ints' walk answers as they do
+        return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
+                                   copies, moves, succs_of)
+    cdef Py_ssize_t W = f.t.width, i, k, n = len(seq), lo, hi
+    if saved.bit_length() > W * 64 or start < 0:  # a carrier no row names, a row counted from the end
+        return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
+                                   copies, moves, succs_of)
+        return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
+                                   copies, moves, succs_of)
+    cdef uint64_t* buf = <uint64_t*>calloc(4 * W, sizeof(uint64_t))
+    if buf == NULL:
+        raise MemoryError()
+    # the exec and flag units cut to the table's width: no row holds a unit beyond it, so every test and every
+    # carrier update below reads the same bits as on the whole ints
+    cdef uint64_t* ex = buf
+    cdef uint64_t* fl = buf + W
+    cdef uint64_t* car = buf + 2 * W
+    cdef uint64_t* keep = buf + 3 * W  # the carriers' complement with exec (a move's sources must fit in it)
+    cdef const uint64_t* d
+    cdef const uint64_t* u
+    cdef bint dx, uc, moved, some
+    cdef uint64_t any_
+    cdef set found = set(), seen = set()
+    cdef list work
+    cdef bytes state
+    cdef object nexts, s, key, mnemonic, get = None
+    cdef bint plain = type(succs_of) is dict
+    if not plain:
+        get = succs_of.get
+    try:
+        f.t.load(exec_units, ex)
+        f.t.load(flag_units, fl)
+        work = [(start, _words_bytes(saved, f.t))]
+        while work:
+            i, state = work.pop()
+            if i < 0:  # a branch to a row counted from the end: the ints' walk indexes as the reference does
+                return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units,
+                                           flag_units, copies, moves, succs_of)
+            memcpy(car, <const char*>state, W * 8)
+            any_ = 0
+            for k in range(W):
+                any_ |= car[k]
+            if not any_:  # no carrier: the ints' walk stops after the first row, having found nothing
+                continue
+            # the tests of a row read the carriers and the exec units only: the words holding neither are skipped
+            # (a kernel's masks live in the SGPR and special units: 3 of ~19 words)
+            _span(car, ex, W, &lo, &hi)
+            while i < n:
+                d = f.t.row(f.rows[4 * i])
+                u = f.t.row(f.rows[4 * i + 1])
+                dx = _and_any(d, ex, lo, hi)
+                uc = _and_any(u, car, lo, hi)
+                if dx and uc:
+                    found.add(i)
+                    break
+                moved = False
+                if uc and not dx:
+                    mnemonic = _field(seq[i], mnemonic_at)
+                    if mnemonic.startswith(moves):
+                        if mnemonic.startswith(copies):
+                            # sources (uses but flags) all carriers
+                            moved = True
+                            for k in range(W):
+                                if u[k] & ~fl[k] & ~car[k]:
+                                    moved = False
+                                    break
+                        else:
+                            # sources read exec and nothing but carriers and exec
+                            some = False
+                            moved = True
+                            for k in range(W):
+                                if u[k] & ~fl[k] & ex[k]:
+                                    some = True
+                                if u[k] & ~fl[k] & ~(car[k] | ex[k]):
+                                    moved = False
+                                    break
+                            moved = moved and some
+                        if moved:
+                            # the defs but flags join the carriers; none joining leaves the walk as it was
+                            any_ = 0
+                            for k in range(W):
+                                any_ |= d[k] & ~fl[k]
+                            moved = any_ != 0
+                if moved:
+                    for k in range(W):
+                        car[k] |= d[k] & ~fl[k]
+                    _span(car, ex, W, &lo, &hi)
+                elif not uc and _and_any(d, car, lo, hi):
+                    any_ = 0
+                    for k in range(W):
+                        car[k] &= ~d[k]
+                        any_ |= car[k]
+                    if not any_:
+                        break
+                if plain:
+                    nexts = (<dict>succs_of).get(i)
+                else:
+                    nexts = get(i)
+                if nexts is None:
+                    i += 1
+                    continue
+                state = PyBytes_FromStringAndSize(<const char*>car, W * 8)
+                for s in nexts:
+                    key = (s, state)
+                    if key not in seen:
+                        seen.add(key)
+                        work.append(key)
+                break
+        return found
+    finally:
+        free(buf)
+
+
+cdef bytes _words_bytes(object x, _Table t):
+    """``x`` (fitting ``t``'s width) as its words' bytes."""
+    return (<object>x).to_bytes(t.width * 8, "little")
+
+
+cdef set _mask_restores_ints(seq, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemonic_at, Py_ssize_t start,
+                        saved, exec_units, flag_units, tuple copies, tuple moves, succs_of):
+    """:func:`mask_restores` on the ints themselves (a saved mask beyond every row's units, or sets that are no
+    non-negative ints)."""
     cdef Py_ssize_t i, n = len(seq)
     cdef set found = set(), seen = set()
     cdef list work = [(start, saved)]
@@ -3024,7 +3284,9 @@ def mask_restores(rows, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemo
     while work:
         i, carriers = work.pop()
         while i < n:
-            row = seq[i]
+            if i < -n:
+                raise IndexError("row index out of range")
+            row = seq[i + n if i < 0 else i]  # counted from the end as Python counts (the module skips wraparound)
             defs = _field(row, defs_at)
             uses = _field(row, uses_at)
             if defs & exec_units and uses & carriers:
@@ -3147,3 +3409,122 @@ def heaviest(weights, top):
     finally:
         free(ws)
         free(ls)
+
+
+# --- lead (twenty-fifth session): a DWARF line program's rows (reference: isalens.binary.dwarf_line_program._run;
+# --- contract: isalens._core.dwarf.line_rows) ------------------------------------------------------------------
+
+#: values the compiled state machine keeps (|value| below 2**56, so no sum or product of two of them overflows a
+#: C long long); anything beyond goes to the reference, which computes with Python ints
+cdef long long _DWARF_BOUND = 1LL << 56
+
+
+cdef inline bint _leb(const unsigned char* p, Py_ssize_t* at, Py_ssize_t end, bint signed, long long* out):
+    """A LEB128 at ``at`` (moved past it) into ``out``; False when it runs past ``end`` or is longer than 8 bytes
+    (the reference reports the first, computes the second with Python ints)."""
+    cdef unsigned long long value = 0
+    cdef int shift = 0
+    cdef unsigned char byte
+    while True:
+        if at[0] >= end or shift >= 56:
+            return False
+        byte = p[at[0]]
+        at[0] += 1
+        value |= (<unsigned long long>(byte & 0x7F)) << shift
+        shift += 7
+        if byte < 0x80:
+            break
+    if signed and (value >> (shift - 1)) & 1:
+        out[0] = <long long>value - (1LL << shift)
+    else:
+        out[0] = <long long>value
+    return True
+
+
+def line_rows(data, Py_ssize_t at, Py_ssize_t end, Py_ssize_t address_size, long long minimum_length,
+              long long max_ops, long long line_base, long long line_range, Py_ssize_t opcode_base, operands):
+    """See :func:`isalens._core.dwarf.line_rows`: :func:`isalens.binary.dwarf_line_program._run`'s state machine
+    over the bytes, a row tuple per emitted row; None at the first thing it leaves to the reference (damage, a
+    ``define_file``, a value beyond 56 bits)."""
+    cdef const unsigned char[::1] view = data
+    cdef const unsigned char* p = &view[0] if view.shape[0] else NULL
+    cdef Py_ssize_t n = view.shape[0], length, body, after, k, j
+    cdef long long address = 0, op_index = 0, file = 1, line = 1, column = 0, value, adjusted, advance
+    cdef long long special_add
+    cdef unsigned char opcode, sub
+    cdef list rows = []
+    cdef list counts = [int(x) for x in operands]
+    if end > n or at < 0 or line_range <= 0 or max_ops <= 0 or opcode_base <= 0 or opcode_base > 256 \
+            or len(counts) < opcode_base or not 0 <= minimum_length < 256 or max_ops >= 256 \
+            or not -256 < line_base < 256:
+        return None
+    special_add = ((255 - opcode_base) // line_range) * minimum_length
+    while at < end:
+        opcode = p[at]
+        at += 1
+        if opcode >= opcode_base:
+            adjusted = opcode - opcode_base
+            advance = adjusted // line_range
+            address += minimum_length * ((op_index + advance) // max_ops)
+            op_index = (op_index + advance) % max_ops
+            line += line_base + adjusted % line_range
+            rows.append((address, file, line, column, False))
+        elif opcode == 0:
+            if not _leb(p, &at, end, False, &value):
+                return None
+            length = value
+            if length == 0 or at + length > end:
+                return None
+            sub = p[at]
+            body, after = at + 1, at + length
+            if sub == 1:  # end_sequence
+                rows.append((address, file, line, column, True))
+                address, op_index, file, line, column = 0, 0, 1, 1, 0
+            elif sub == 2:  # set_address: little-endian, within the bound (an eighth byte must be 0)
+                if address_size < 0 or address_size > 8 or body + address_size > end \
+                        or (address_size == 8 and p[body + 7] != 0):
+                    return None
+                address = 0
+                for k in range(min(address_size, 7)):
+                    address |= (<long long>p[body + k]) << (8 * k)
+                op_index = 0
+            elif sub == 3:  # define_file: the reference appends to the header's files
+                return None
+            at = after
+        elif opcode == 1:  # copy
+            rows.append((address, file, line, column, False))
+        elif opcode == 2:  # advance_pc
+            if not _leb(p, &at, end, False, &value) or value >= 1LL << 48:  # times a byte: within the bound
+                return None
+            address += value * minimum_length
+        elif opcode == 3:  # advance_line
+            if not _leb(p, &at, end, True, &value):
+                return None
+            line += value
+        elif opcode == 4:  # set_file
+            if not _leb(p, &at, end, False, &file):
+                return None
+        elif opcode == 5:  # set_column
+            if not _leb(p, &at, end, False, &column):
+                return None
+        elif opcode == 8:  # const_add_pc
+            address += special_add
+        elif opcode == 9:  # fixed_advance_pc
+            if at + 2 > end:
+                return None
+            address += p[at] | (<long long>p[at + 1] << 8)
+            at += 2
+            op_index = 0
+        elif opcode == 6 or opcode == 7 or opcode == 10 or opcode == 11:
+            pass
+        elif opcode == 12:  # set_isa
+            if not _leb(p, &at, end, False, &value):
+                return None
+        else:  # a standard opcode not known: its operands, as the header counts them
+            k = counts[opcode]
+            for j in range(k):
+                if not _leb(p, &at, end, False, &value):
+                    return None
+        if not (-_DWARF_BOUND < address < _DWARF_BOUND and -_DWARF_BOUND < line < _DWARF_BOUND):
+            return None
+    return rows

@@ -183,3 +183,13 @@ def release_costs() -> None:
     """Forget the costs the compiled schedule keeps in C arrays for the next block of the same kernel (the timing
     step calls it once a kernel's schedules are made: a 1M-instruction kernel's arrays would stay until the next
     kernel's). The reference keeps nothing."""
+
+
+def costs_held() -> int:
+    """Distinct costs objects the compiled schedule keeps as rows shared by every kernel (a scan worker bounds
+    them with its other caches: isalens.scan.caches). The reference keeps none."""
+    return 0
+
+
+def forget_costs() -> None:
+    """Let the compiled schedule's shared rows of costs objects go (the objects too). The reference keeps none."""

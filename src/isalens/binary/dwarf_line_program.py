@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from isalens import _core
 from isalens.binary.dwarf_info import DwarfFormatError, line_program_offsets, read_sleb, read_uint, read_uleb
 from isalens.binary.elf64 import Elf64
 
@@ -190,8 +191,13 @@ def _program(data: bytes, offset: int, address_size: int, strings: _Strings) -> 
             _mtime, at = read_uleb(data, at, header_end, what)
             _size, at = read_uleb(data, at, header_end, what)
             files.append((_text(raw), index))
-    rows = _run(data, program_start, unit_end, what, address_size, minimum_length, max_ops, line_base, line_range,
-                opcode_base, operands, files)
+    # the running core's state machine where it takes the program whole (the compiled one: most programs), else
+    # the reference below, which also names any damage
+    rows = _core.line_rows(data, program_start, unit_end, address_size, minimum_length, max_ops, line_base,
+                           line_range, opcode_base, operands)
+    if rows is None:
+        rows = _run(data, program_start, unit_end, what, address_size, minimum_length, max_ops, line_base,
+                    line_range, opcode_base, operands, files)
     return LineProgram(version, directories, tuple(files), tuple(rows))
 
 

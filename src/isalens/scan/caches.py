@@ -113,6 +113,18 @@ def _clear_costs() -> None:
     costs._MEMO.clear()
 
 
+def _costs_rows_size() -> int:
+    from isalens import _core
+
+    return _core.costs_held()
+
+
+def _clear_costs_rows() -> None:
+    from isalens import _core
+
+    _core.forget_costs()
+
+
 def _dict_of(module: str, attribute: str) -> Cache:
     """A plain module-level dictionary, bounded by :data:`NAMES`."""
     import importlib
@@ -130,6 +142,8 @@ WORKER_CACHES: tuple[Cache, ...] = (
     Cache("isalens.isa.amdgcn.lanes._BY_TEXT", _lanes_size, _clear_lanes, TEXTS),
     Cache("isalens.isa.amdgcn.timing_facts._MEMO", _facts_size, _clear_facts, TEXTS),
     Cache("isalens.analysis.timing.costs._MEMO", _costs_size, _clear_costs, TEXTS),
+    # the compiled schedule's rows of the costs objects above (one per distinct costs object it met)
+    Cache("isalens._core costs rows", _costs_rows_size, _clear_costs_rows, TEXTS),
     _dict_of("isalens.isa.amdgcn.indexing", "_INDEXED"),
     _dict_of("isalens.analysis.stats", "_BASES"),
     _dict_of("isalens.analysis.stats", "_FORGETS"),
