@@ -71,11 +71,16 @@ def compact(column: Sequence[int]) -> array[int]:
         return array("q", column)
 
 
+#: a dependency stall's kind by the producer's unit (other units: "<UNIT> dependency chain")
+_DEPENDENCY_KIND = {"trans": "transcendental latency", "matrix": "matrix-core latency", "salu": "SALU latency"}
+
+
 def stall_kind(reason: str, blocker: int | None, statics: Sequence[InstructionCosts]) -> str:
+    """What a stall is, by its reason and the unit of the instruction it waited for (``blocker``, if any): a
+    function of those two alone (Summary._add_stall_sums asks once per pair)."""
     if reason == "dependency" and blocker is not None:
         unit = statics[blocker].timing.unit
-        return {"trans": "transcendental latency", "matrix": "matrix-core latency",
-                "salu": "SALU latency"}.get(unit, f"{unit.upper()} dependency chain")
+        return _DEPENDENCY_KIND.get(unit, f"{unit.upper()} dependency chain")
     if reason in ("unit", ""):
         return "issue"
     if reason == "hazard":

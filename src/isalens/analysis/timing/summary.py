@@ -187,9 +187,15 @@ class Summary:
     def _add_stall_sums(self, recs: Iterable[tuple[int, str, int | None]], statics: Sequence[InstructionCosts]) -> None:
         """The stall cycles per kind of :meth:`add_stalls` (records of stall, reason, blocker), without the lines."""
         own = self.stalls
+        # the kind is a function of the reason and the blocker's unit (stall_kind): asked once per pair here (a
+        # scan's kernels have ~400k stalled records on the 24 gfx1030 code objects of docs/performance.md)
+        kinds: dict[tuple[str, str | None], str] = {}
         for stall, reason, blocker in recs:
             if stall > 0:
-                kind = stall_kind(reason, blocker, statics)
+                key = (reason, None if blocker is None else statics[blocker].timing.unit)
+                kind = kinds.get(key)
+                if kind is None:
+                    kind = kinds[key] = stall_kind(reason, blocker, statics)
                 own[kind] = own.get(kind, 0) + stall
 
     def merge(self, other: Summary, times: int, *, stalls: bool) -> None:
