@@ -465,27 +465,21 @@ cdef _Facts _facts_of(object instructions):
     cdef Py_ssize_t at[4]
     cdef Py_ssize_t k
     cdef object x
-    fields = getattr(type(instructions[0]), "_fields", None) if n else None
-    if fields is not None and type(instructions) is tuple and all(name in fields for name in _FACT_NAMES):
-        # a named tuple's fields read in place (no attribute lookup per field), each empty set (the int 0 itself,
-        # as the reader makes it: most undef sets) without a table probe
+    # a named tuple's fields are read in place (no attribute lookup per field), each empty set (the int 0 itself,
+    # as the reader makes it: most undef sets) without a table probe; other rows by attribute
+    first = type(instructions[0]) if n else None
+    fields = getattr(first, "_fields", None)
+    named = fields is not None and type(instructions) is tuple and all(name in fields for name in _FACT_NAMES)
+    if named:
         for k in range(4):
             at[k] = fields.index(_FACT_NAMES[k])
-        first = type(instructions[0])
-        for i in range(n):
-            ins = instructions[i]
-            if type(ins) is first:
-                for k in range(4):
-                    x = <object>_TUPLE_ITEM(ins, at[k])
-                    f.rows[4 * i + k] = 0 if x is _NO_UNITS else f.t.add_object(x)
-            else:
-                f.rows[4 * i] = f.t.add_object(ins.defs)
-                f.rows[4 * i + 1] = f.t.add_object(ins.uses)
-                f.rows[4 * i + 2] = f.t.add_object(ins.undef_before)
-                f.rows[4 * i + 3] = f.t.add_object(ins.undef_after)
-    else:
-        for i in range(n):
-            ins = instructions[i]
+    for i in range(n):
+        ins = instructions[i]
+        if named and type(ins) is first:
+            for k in range(4):
+                x = <object>_TUPLE_ITEM(ins, at[k])
+                f.rows[4 * i + k] = 0 if x is _NO_UNITS else f.t.add_object(x)
+        else:
             f.rows[4 * i] = f.t.add_object(ins.defs)
             f.rows[4 * i + 1] = f.t.add_object(ins.uses)
             f.rows[4 * i + 2] = f.t.add_object(ins.undef_before)
