@@ -1599,25 +1599,13 @@ cdef class _Costs:
     """One kernel's costs: per instruction the row of its costs object in the shared :class:`_Rows` (read once
     per list of costs; the timing step schedules every block, then every loop body twice, through the same list),
     and the per-unit state of the schedule, valid where its stamp is the current call's (no clearing between
-    calls). The rows' arrays are seen through pointers refreshed by :meth:`fit` (a read may move them)."""
+    calls). The rows are read through ``rows`` at each step (a read may move their arrays)."""
 
     cdef object statics
     cdef Py_ssize_t n
     #: per instruction the row of its costs object, -1 where not read
     cdef int32_t* slot
     cdef _Rows rows
-    # the rows' lists and arrays, as of the last fit()
-    cdef list objs, waits, checks, counters
-    cdef long long* issue
-    cdef long long* latency
-    cdef char* memory
-    cdef char* nop
-    cdef Py_ssize_t* unit_of
-    cdef Py_ssize_t* kind_of
-    cdef Py_ssize_t* use_at
-    cdef Py_ssize_t* def_at
-    cdef int32_t* units
-    cdef dict kind_ids
     # per register unit (cap), per execution unit, per (producer kind, register unit)
     cdef Py_ssize_t cap, nexec, nkinds
     cdef long long* ready
@@ -1635,8 +1623,6 @@ cdef class _Costs:
         if _rows is None or _rows.nd > _ROWS_LIMIT:
             _rows = _Rows()
         self.rows = _rows
-        self.objs, self.waits, self.checks, self.counters = _rows.objs, _rows.waits, _rows.checks, _rows.counters
-        self.kind_ids = _rows.kind_ids
         self.statics = statics
         self.n = len(statics)
         self.slot = <int32_t*>malloc((self.n + 1) * sizeof(int32_t))
@@ -1662,7 +1648,7 @@ cdef class _Costs:
     cdef inline bint held(self, Py_ssize_t i, object st):
         """Instruction ``i``'s row is read and holds ``st``."""
         cdef int32_t d = self.slot[i]
-        return d >= 0 and self.objs[d] is st
+        return d >= 0 and self.rows.objs[d] is st
 
     cdef int read(self, Py_ssize_t i) except -1:
         """Read instruction ``i``'s costs (its object's row, made on its first sight); 1 when one of them is beyond
@@ -1674,12 +1660,8 @@ cdef class _Costs:
         return 0
 
     cdef int fit(self) except -1:
-        """See the rows' arrays as they are now, and size the per-unit arrays for every unit read so far (stamps of
-        new arrays are 0: not valid)."""
+        """Size the per-unit arrays for every unit read so far (stamps of new arrays are 0: not valid)."""
         cdef _Rows r = self.rows
-        self.issue, self.latency, self.memory, self.nop = r.issue, r.latency, r.memory, r.nop
-        self.unit_of, self.kind_of, self.use_at, self.def_at, self.units = r.unit_of, r.kind_of, r.use_at, \
-            r.def_at, r.units
         cdef Py_ssize_t cap = self.cap if self.cap >= r.top else r.top
         cdef Py_ssize_t nexec = len(r.unit_ids), nkinds = len(r.kind_ids)
         if cap > self.cap:
@@ -1731,18 +1713,19 @@ cdef inline object _wave_step(_Costs c, _Wave* w, Py_ssize_t i, object i_obj, di
     cdef long long start, free_at, t, done, issue_k, finish, at, epoch = w.epoch, blocker = -1
     cdef int32_t u
     cdef object reason = "", q, x_done, who
+    cdef _Rows r = c.rows
     start = w.next_issue
-    kid = c.unit_of[d]
+    kid = r.unit_of[d]
     free_at = c.unit_free[kid] if c.free_at[kid] == epoch else 0
     if free_at > start:
         start, reason = free_at, "unit"
-    for j in range(c.use_at[d], c.def_at[2 * d]):
-        u = c.units[j]
+    for j in range(r.use_at[d], r.def_at[2 * d]):
+        u = r.units[j]
         t = c.ready[u] if c.ready_at[u] == epoch else 0  # a unit not written yet is ready at 0
         if t > start:
             start, reason = t, "dependency"
             blocker = c.producer[u] if c.ready_at[u] == epoch else -1
-    waits = c.waits[d]
+    waits = r.waits[d]
     if waits is not None:
         for counter, limit in waits:
             q = queues.get(counter)
@@ -1750,10 +1733,10 @@ cdef inline object _wave_step(_Costs c, _Wave* w, Py_ssize_t i, object i_obj, di
                 x_done, who = q.popleft()
                 if x_done > start:
                     start, reason, blocker = x_done, counter, who
-    checks = c.checks[d]
+    checks = r.checks[d]
     if checks is not None:
         for needed, kind, hunits in checks:
-            checked = c.kind_ids[kind] * cap
+            checked = r.kind_ids[kind] * cap
             for x in hunits:
                 u = x
                 if c.written_at[checked + u] == epoch:
@@ -1762,32 +1745,32 @@ cdef inline object _wave_step(_Costs c, _Wave* w, Py_ssize_t i, object i_obj, di
                         # the data hazard table of the ISA guide: leave ``needed`` after the producer
                         start = start + <long long>needed - (w.wait_states - at)
                         reason, blocker = "hazard", -1
-    issue_k = c.issue[d]
+    issue_k = r.issue[d]
     c.unit_free[kid] = start + issue_k
     c.free_at[kid] = epoch
-    if c.def_at[2 * d + 1] > c.def_at[2 * d]:
-        done = start + (issue_k if c.memory[d] else c.latency[d])
-        for j in range(c.def_at[2 * d], c.def_at[2 * d + 1]):
-            u = c.units[j]
+    if r.def_at[2 * d + 1] > r.def_at[2 * d]:
+        done = start + (issue_k if r.memory[d] else r.latency[d])
+        for j in range(r.def_at[2 * d], r.def_at[2 * d + 1]):
+            u = r.units[j]
             c.ready[u] = done
             c.producer[u] = i
             c.ready_at[u] = epoch
-    if c.memory[d]:
-        for counter in c.counters[d]:
+    if r.memory[d]:
+        for counter in r.counters[d]:
             q = queues.get(counter)
             if q is None:
                 q = queues[counter] = _deque()
-            q.append((start + c.latency[d], i_obj))
+            q.append((start + r.latency[d], i_obj))
     if w.hazards:
-        w.wait_states += issue_k if c.nop[d] else 1
-        if c.kind_of[d] >= 0:
-            checked = c.kind_of[d] * cap
-            for j in range(c.def_at[2 * d], c.def_at[2 * d + 1]):
-                u = c.units[j]
+        w.wait_states += issue_k if r.nop[d] else 1
+        if r.kind_of[d] >= 0:
+            checked = r.kind_of[d] * cap
+            for j in range(r.def_at[2 * d], r.def_at[2 * d + 1]):
+                u = r.units[j]
                 c.written[checked + u] = w.wait_states
                 c.written_at[checked + u] = epoch
     # s_nop holds the wave for its wait states; anything else lets the next instruction follow
-    w.next_issue = start + (issue_k if c.nop[d] else w.interval)
+    w.next_issue = start + (issue_k if r.nop[d] else w.interval)
     finish = start + (issue_k if issue_k > w.interval else w.interval)
     if finish > w.end:
         w.end = finish
