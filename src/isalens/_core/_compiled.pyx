@@ -3126,20 +3126,18 @@ def mask_restores(rows, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemo
     cdef object seq = rows if type(rows) is tuple or type(rows) is list else list(rows)
     if not isinstance(saved, int) or saved < 0 or not isinstance(exec_units, int) or exec_units < 0 \
             or not isinstance(flag_units, int) or flag_units < 0:
-        return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
-                                   copies, moves, succs_of)
+        return _graph.mask_restores(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
+                                    copies, moves, succs_of)
     cdef _Facts f
     try:
         f = _mask_rows(seq, defs_at, uses_at)
-    except (TypeError, OverflowError):  # a set that is no non-negative int: the ints' walk answers as they do
-        return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
-                                   copies, moves, succs_of)
+    except (TypeError, OverflowError):  # a set that is no non-negative int: the reference answers on the ints
+        return _graph.mask_restores(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
+                                    copies, moves, succs_of)
     cdef Py_ssize_t W = f.t.width, i, k, n = len(seq), lo, hi
     if saved.bit_length() > W * 64 or start < 0:  # a carrier no row names, a row counted from the end
-        return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
-                                   copies, moves, succs_of)
-        return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
-                                   copies, moves, succs_of)
+        return _graph.mask_restores(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units, flag_units,
+                                    copies, moves, succs_of)
     cdef uint64_t* buf = <uint64_t*>calloc(4 * W, sizeof(uint64_t))
     if buf == NULL:
         raise MemoryError()
@@ -3166,14 +3164,14 @@ def mask_restores(rows, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemo
         work = [(start, _words_bytes(saved, f.t))]
         while work:
             i, state = work.pop()
-            if i < 0:  # a branch to a row counted from the end: the ints' walk indexes as the reference does
-                return _mask_restores_ints(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units,
-                                           flag_units, copies, moves, succs_of)
+            if i < 0:  # a branch to a row counted from the end: the reference indexes it as Python does
+                return _graph.mask_restores(seq, defs_at, uses_at, mnemonic_at, start, saved, exec_units,
+                                            flag_units, copies, moves, succs_of)
             memcpy(car, <const char*>state, W * 8)
             any_ = 0
             for k in range(W):
                 any_ |= car[k]
-            if not any_:  # no carrier: the ints' walk stops after the first row, having found nothing
+            if not any_:  # no carrier: the reference stops after the first row, having found nothing
                 continue
             # the tests of a row read the carriers and the exec units only: the words holding neither are skipped
             # (a kernel's masks live in the SGPR and special units: 3 of ~19 words)
@@ -3247,54 +3245,6 @@ def mask_restores(rows, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemo
 cdef bytes _words_bytes(object x, _Table t):
     """``x`` (fitting ``t``'s width) as its words' bytes."""
     return (<object>x).to_bytes(t.width * 8, "little")
-
-
-cdef set _mask_restores_ints(seq, Py_ssize_t defs_at, Py_ssize_t uses_at, Py_ssize_t mnemonic_at, Py_ssize_t start,
-                        saved, exec_units, flag_units, tuple copies, tuple moves, succs_of):
-    """:func:`mask_restores` on the ints themselves (a saved mask beyond every row's units, or sets that are no
-    non-negative ints)."""
-    cdef Py_ssize_t i, n = len(seq)
-    cdef set found = set(), seen = set()
-    cdef list work = [(start, saved)]
-    cdef object row, defs, uses, carriers, moved, sources, nexts, s, key, mnemonic
-    cdef object get = succs_of.get
-    while work:
-        i, carriers = work.pop()
-        while i < n:
-            if i < -n:
-                raise IndexError("row index out of range")
-            row = seq[i + n if i < 0 else i]  # counted from the end as Python counts (the module skips wraparound)
-            defs = _field(row, defs_at)
-            uses = _field(row, uses_at)
-            if defs & exec_units and uses & carriers:
-                found.add(i)
-                break
-            moved = 0
-            if not defs & exec_units and uses & carriers:
-                mnemonic = _field(row, mnemonic_at)
-                if mnemonic.startswith(moves):
-                    sources = uses & ~flag_units
-                    if mnemonic.startswith(copies):
-                        moved = defs & ~flag_units if not sources & ~carriers else 0
-                    elif sources & exec_units and not sources & ~(carriers | exec_units):
-                        moved = defs & ~flag_units
-            if moved:
-                carriers = carriers | moved
-            elif defs & carriers and not uses & carriers:
-                carriers = carriers & ~defs
-            if not carriers:
-                break
-            nexts = get(i)
-            if nexts is None:
-                i += 1
-                continue
-            for s in nexts:
-                key = (s, carriers)
-                if key not in seen:
-                    seen.add(key)
-                    work.append(key)
-            break
-    return found
 
 
 # --- the pressure advice's coverage (reference: isalens/_core/totals.py) ----------------------------------------
