@@ -124,6 +124,10 @@ def timing_args(row: dict[str, Any], run: dict[str, Any], *, level: str | None =
         args += ["--memory-level", level or row["level"]]  # the level the measured footprint hit
     if row["family"] == "bandwidth":
         args += ["--memory-level", "dram"]  # a streaming read of buffers far beyond the caches misses to DRAM
+    if row["family"] == "mfma":
+        # clpeak's mfma_* kernels multiply constant operands (every element 1: rocm_kernels/mfma_fp16.hip at
+        # d0cd56f), the low-toggle data whose clock AMD measured (devices.toml matrix_clock_low_toggle_mhz)
+        args += ["--matrix-data", "low-toggle"]
     args.append(str(KERNELS / row["kernel"]))
     return tuple(args)
 
@@ -202,10 +206,20 @@ def predict(row: dict[str, Any], run: dict[str, Any], timing: dict[str, Any],
         cycles *= whole_kernel_factor(timing, trips)
     simds = get_arch(run["isa"]).simds_per_cu
     per_clock_per_cu = work_per_wave(row, timing) * int(loop["waves"]) * simds / cycles
-    rate = per_clock_per_cu * cond.compute_units * cond.clock_mhz * 1e6 / scale
+    rate = per_clock_per_cu * cond.compute_units * rate_clock_mhz(loop, cond) * 1e6 / scale
     if row["family"] == "bandwidth" and cond.bandwidth_gbs is not None:
         rate = min(rate, cond.bandwidth_gbs * 1e9 * dram_read_share(timing) / scale)
     return rate
+
+
+def rate_clock_mhz(loop: dict[str, Any], cond: Conditions) -> float:
+    """The clock a rate converts at: the run's (`conditions`), or for a matrix loop the matrix clock the JSON's
+    roofs state (`roofs.clock_mhz` where `roofs.clock_basis` names it: the device's measured GEMM clock for the
+    data `--matrix-data` named)."""
+    roofs = loop.get("roofs") or {}
+    if str(roofs.get("clock_basis") or "").startswith("matrix clock"):
+        return float(roofs["clock_mhz"])
+    return cond.clock_mhz
 
 
 #: loads per work-item of the bandwidth test: clpeak's FETCH_PER_WI (global_bandwidth.cpp), global_read.cl's READS
@@ -421,7 +435,7 @@ rows are the loop's cycles per iteration at one wave, converted to ns at the run
 one). The test also checks that the JSON's `flops` / `bytes` per iteration equal the row's work, so a
 kernel that compiled to a different shape fails loudly.
 
-What this page does **not** model: clocks. Every run converts at one published clock of its product: the
+What this page does **not** model: vector clocks. Every run converts at one published clock of its product: the
 peak engine clock of the Instinct and Vega 20 parts, the boost clock of the Radeon RDNA parts (not the driver's
 maximum DPM state clpeak prints under ROCm: 2660 MHz for the RX 6900 XT, 1900 for the RX 5500 XT), the clock
 the log prints where that is the board's own (the GCN-era runs); each run's `clock_note` says which. clpeak
@@ -429,6 +443,11 @@ prints the driver's maximum engine clock, not the clock the card sustained; a po
 depends on the load even within one run (R9 Nano: fp64 rows imply ~985 MHz, fp32 rows 854-927 MHz), and no
 published sustained clock under these loads was found for any run (docs/timing.md, "Clocks"). Part of the
 per-card excess (MI250X GCD, MI300X) is therefore clock, not the issue model; no constant is fitted to hide it.
+The one published clock under load is the matrix cores': AMD measured the MI300X's engine clock during dense
+GEMMs at 1188 MHz with random data and 1792 MHz with zeros (ROCm blog "Measuring Max-Achievable FLOPs - Part 2",
+2025-02-28, footnote 1), and `timing` runs a matrix loop at that clock (`--matrix-data random|low-toggle`, the
+JSON's `roofs.clock_mhz`). The `mfma` rows pass `--matrix-data low-toggle` (clpeak multiplies constant operands,
+every element 1) and convert at the clock the JSON states.
 The prediction is the issue model's figure, not the printed `roofs.bound` (which also caps at the
 device's vector peak).
 

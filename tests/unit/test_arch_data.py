@@ -184,6 +184,9 @@ BASE = {
         ({"isa": "vliw5", "target": "rv770"}, "alus_per_sp = 5"),
         ({"compute_units": 1.5}, "non-negative integer"),
         ({"fp32_gflops": "fast"}, "non-negative number"),
+        ({"matrix_clock_random_mhz": 900}, "go together"),
+        ({"matrix_clock_random_mhz": 900, "matrix_clock_low_toggle_mhz": 800}, "random <= low-toggle"),
+        ({"matrix_clock_random_mhz": 900, "matrix_clock_low_toggle_mhz": 1100}, "<= boost_clock_mhz"),
     ],
 )
 def test_device_validation(change: dict[str, object], message: str) -> None:

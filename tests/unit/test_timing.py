@@ -378,6 +378,54 @@ def test_compute_roof_is_the_units_peak(text: str, device: str, roof: float) -> 
     assert r is not None and r.compute == roof
 
 
+MFMA_LOOP = """s_mov_b32 s0, 8
+BB0:
+v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]
+v_mfma_f32_32x32x8_f16 a[16:31], v[0:1], v[2:3], a[16:31]
+s_sub_u32 s0, s0, 1
+s_cmp_lg_u32 s0, 0
+s_cbranch_scc1 BB0
+s_endpgm
+"""
+
+
+def test_matrix_loops_run_at_the_measured_gemm_clock(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """issue 29: the MI300X's engine clock in a dense GEMM follows the data, 1188 MHz with random data and 1792 MHz
+    with zeros (AMD ROCm blog "Measuring Max-Achievable FLOPs - Part 2", footnote 1). A matrix loop's issue model
+    is flops x waves / cycles x 4 SIMDs x 304 CUs x that clock; a loop without MFMA keeps the 2100 MHz peak."""
+    t = _timing(MFMA_LOOP, "gfx942", device="mi300x", waves=4)
+    (loop,) = t.loops
+    r = loop.roofs
+    assert r is not None and loop.work.flops == {"f16": 2 * 32 * 32 * 8 * 2}
+    per_clock = sum(loop.work.flops.values()) * 4 / loop.cycles_per_iteration * 4 * 304
+    assert (r.clock_mhz, r.clock_basis) == (1188, "matrix clock for random data, assumed")
+    assert r.issue_model == pytest.approx(per_clock * 1188 / 1000)
+    assert r.issue_model_high == pytest.approx(per_clock * 1792 / 1000)
+    assert r.bound == "issue model" and r.compute == 1307400  # AMD's peak (at 2100 MHz) stays the compute roof
+    assert any("1188 MHz" in a and "--matrix-data low-toggle" in a for a in t.assumptions)
+    low = _timing(MFMA_LOOP, "gfx942", device="mi300x", waves=4, matrix_data="low-toggle").loops[0].roofs
+    assert low is not None and low.clock_mhz == 1792 and low.issue_model_high is None
+    assert low.issue_model == pytest.approx(per_clock * 1792 / 1000)
+    vector = _timing(MFMA_LOOP.replace("v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]",
+                                       "v_pk_fma_f32 v[4:5], v[0:1], v[2:3], v[4:5]")
+                     .replace("v_mfma_f32_32x32x8_f16 a[16:31], v[0:1], v[2:3], a[16:31]",
+                              "v_pk_fma_f32 v[6:7], v[0:1], v[2:3], v[6:7]"), "gfx942", device="mi300x", waves=4)
+    vr = vector.loops[0].roofs
+    assert vr is not None and (vr.clock_mhz, vr.clock_basis, vr.issue_model_high) == (2100, "peak engine clock", None)
+    assert not any("matrix loops" in a for a in vector.assumptions)
+    cdna2 = MFMA_LOOP.replace("32x32x8_f16", "32x32x8f16")  # gfx90a's spelling
+    other = _timing(cdna2, "gfx90a", device="mi250x-gcd", waves=4).loops[0].roofs  # no measured matrix clock
+    assert other is not None and other.clock_mhz == 1700 and other.issue_model_high is None
+    src = tmp_path / "k.s"
+    src.write_text(MFMA_LOOP)
+    assert main(["timing", str(src), "--arch", "gfx942", "--device", "mi300x", "--waves", "4", "--json"]) == 0
+    (doc,) = json.loads(capsys.readouterr().out)["files"][0]["kernels"][0]["timing"]["loops"]
+    assert doc["roofs"]["clock_mhz"] == 1188
+    assert doc["roofs"]["issue_model_gflops_range"] == [round(per_clock * 1.188, 1), round(per_clock * 1.792, 1)]
+    assert main(["timing", str(src), "--arch", "gfx942", "--device", "mi250x-gcd", "--matrix-data", "random"]) == 2
+    assert "--matrix-data needs a --device with measured matrix clocks (mi300x)" in capsys.readouterr().err
+
+
 def test_loops_are_named_by_their_source_lines(capsys: pytest.CaptureFixture[str]) -> None:
     """issue 27/29 item 7: with source lines, each loop's JSON carries {file, first_line, last_line}. Oracle: the
     file itself - sgemm_4x4.cl's loop is the `for` on line 9 and its body's statements end on line 15 (the closing

@@ -76,6 +76,10 @@ class DeviceSpec:
     mall_latency_cycles: int | None = None
     dram_latency_cycles: int | None = None
     lds_latency_cycles: int | None = None
+    #: the engine clock AMD measured while the matrix cores run a dense GEMM, which follows the data multiplied:
+    #: random (representative) operands and low-toggle ones (zeros, constants); both or neither (issue 29)
+    matrix_clock_random_mhz: int | None = None
+    matrix_clock_low_toggle_mhz: int | None = None
     sources: tuple[str, ...] = ()
 
     @property
@@ -111,7 +115,8 @@ _REQUIRED = {
 _INT_FIELDS = {
     "compute_units", "stream_processors", "boost_clock_mhz", "memory_clock_mhz", "lds_bytes_per_cu",
     "lds_bandwidth_bytes_per_clk_per_cu", "alus_per_sp", "max_wavefronts", "l1_latency_cycles", "l2_latency_cycles",
-    "mall_latency_cycles", "dram_latency_cycles", "lds_latency_cycles",
+    "mall_latency_cycles", "dram_latency_cycles", "lds_latency_cycles", "matrix_clock_random_mhz",
+    "matrix_clock_low_toggle_mhz",
 }
 _FLOAT_FIELDS = {"memory_bandwidth_gbs", "fp32_gflops", "fp16_gflops", "fp64_gflops", "tex_fetch_gbs",
                  "fp32_packed_gflops", "matrix_fp16_gflops", "matrix_int8_gops", "achievable_bandwidth_gbs"}
@@ -157,6 +162,11 @@ def _device(name: str, table: dict[str, Any]) -> DeviceSpec:
         spec = all_archs().get(values["target"])
         if spec is None or spec.name != values["target"]:
             raise ValueError(f"{where}: target {values['target']!r} is not a known gfx target")
+    clocks = [values.get(k) for k in ("matrix_clock_random_mhz", "matrix_clock_low_toggle_mhz")]
+    if (clocks[0] is None) != (clocks[1] is None):
+        raise ValueError(f"{where}: matrix_clock_random_mhz and matrix_clock_low_toggle_mhz go together")
+    if clocks[0] is not None and not 0 < clocks[0] <= clocks[1] <= values["boost_clock_mhz"]:
+        raise ValueError(f"{where}: the matrix clocks must satisfy 0 < random <= low-toggle <= boost_clock_mhz")
     return DeviceSpec(**values)
 
 

@@ -36,6 +36,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--memory-level", choices=("l1", "l2", "mall", "dram"),
                    help="the level every vector load hits; l2, mall, dram: scalar loads miss their cache to it too "
                         "(default: L2 hits, with the range to all misses to DRAM)")
+    p.add_argument("--matrix-data", choices=("random", "low-toggle"),
+                   help="the data matrix (MFMA) loops multiply, which sets their clock on devices with AMD's "
+                        "measured figures (mi300x: 1188 MHz random, 1792 MHz low-toggle such as zeros); "
+                        "default: random, with the range to low-toggle")
     p.add_argument("--trip-count", action="append", default=[], metavar="LINE=N",
                    help="trip count of the loop whose header is at LINE (default: 10, stated as assumed)")
     p.add_argument("--what-if", action="append", default=[], metavar="waves=1,2,4|device=a,b",
@@ -150,6 +154,7 @@ def _aco_text(file: str, name: str, doc: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens timing`` for parsed ``args``; returns the exit code."""
     from isalens.analysis.timing import DEFAULT_MEMORY_LEVEL
+    from isalens.arch.devices import load_devices as all_devices
     from isalens.engine.timing import kernel_profile, kernel_timing, loop_spans, parse_trip_counts, what_if
     from isalens.engine.vliw import resolve_device
     from isalens.names import demangled
@@ -160,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
     waves = _waves(args.waves)
     trips = parse_trip_counts(args.trip_count)
     device = resolve_device(args.device) if args.device else None
+    if args.matrix_data and (device is None or device.matrix_clock_random_mhz is None):
+        with_clocks = ", ".join(sorted(d.name for d in all_devices().values() if d.matrix_clock_random_mhz))
+        raise InputError(f"--matrix-data needs a --device with measured matrix clocks ({with_clocks})",
+                         code="usage")
     alt_waves, alt_devices = _what_if(args.what_if)
     for d in alt_devices:
         resolve_device(d)
@@ -180,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
             prof = kernel_profile(kernel, trip_counts=trips, device=device, memory_level=level or DEFAULT_MEMORY_LEVEL,
                                   scalar_level=level is not None)
             t = kernel_timing(kernel, waves=waves, device=device, profile=prof, memory_level=level,
-                              memory_range=True)
+                              memory_range=True, matrix_data=args.matrix_data)
             spans = loop_spans(kernel)
             doc = timing_dict(t, lines=args.lines, spans=spans)
             text = render_timing_text(t, name=f"{file}: {kernel.name}",
@@ -188,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
             if alt_waves or alt_devices:
                 variants = what_if(prof, kernel, waves=alt_waves or ([waves] if waves else []),
                                    devices=alt_devices or ([device.name] if device else []),
-                                   trip_counts=trips)
+                                   trip_counts=trips, matrix_data=args.matrix_data)
                 doc["what_if"] = what_if_dict(variants)
                 text += render_what_if_text(variants)
             docs.append({"name": kernel.name, "kernel_demangled": demangled(kernel.name), "arch": module.arch.name,

@@ -98,13 +98,15 @@ def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | Non
 
 def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str | DeviceSpec | None = None,
                   trip_counts: Mapping[int, int] | None = None, profile: KernelProfile | None = None,
-                  memory_level: str | None = None, memory_range: bool = False) -> KernelTiming:
+                  memory_level: str | None = None, memory_range: bool = False,
+                  matrix_data: str | None = None) -> KernelTiming:
     """Cycles per loop iteration, bottlenecks, work and (with ``device``) roofs of one kernel (``profile``:
     its :func:`kernel_profile` for these trip counts and level, when the caller has it already).
 
     ``memory_level`` (``--memory-level``) times vector loads at that level; without one they are assumed to hit
     in L2 and, with ``memory_range``, the timing carries the all-misses-to-DRAM variant as ``upper`` (the range
-    a static tool can state without knowing the hit rate)."""
+    a static tool can state without knowing the hit rate). ``matrix_data`` (``--matrix-data random|low-toggle``):
+    the data matrix loops multiply, which sets their clock where the device has AMD's measured figures."""
     spec = resolve_device(device) if isinstance(device, str) else device
     if waves is not None and waves < 1:
         raise InputError(f"--waves must be at least 1, not {waves}", code="usage")
@@ -112,13 +114,14 @@ def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str
     prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts, device=spec,
                                                               memory_level=level,
                                                               scalar_level=memory_level is not None)
-    t = evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu)
+    t = evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu, matrix_data=matrix_data)
     if memory_level is not None:
         return replace(t, memory_level_from="--memory-level")
     upper = None
     if memory_range and prof.has_vector_loads and prof.memory_cycles is not None:
         high = kernel_profile(kernel, trip_counts=trip_counts, device=spec, memory_level="dram")
-        upper = evaluate(high, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu)
+        upper = evaluate(high, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu,
+                         matrix_data=matrix_data)
     return replace(t, upper=upper)
 
 
@@ -130,7 +133,8 @@ def _own_figures(spec: DeviceSpec) -> bool:
 
 
 def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] = (),
-            devices: Sequence[str] = (), trip_counts: Mapping[int, int] | None = None) -> list[KernelTiming]:
+            devices: Sequence[str] = (), trip_counts: Mapping[int, int] | None = None,
+            matrix_data: str | None = None) -> list[KernelTiming]:
     """The same profile under other wave counts and devices (``--what-if``); a device whose own rates differ
     from the profile's (FP64 ratio, measured memory latencies) is simulated again with them, at the profile's
     memory level."""
@@ -148,5 +152,6 @@ def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] =
                                                          memory_level=prof.memory_level,
                                                          scalar_level=prof.scalar_cycles is not None)
                 p = profiles[spec.name]
-            out.append(evaluate(p, waves=w, device=spec, simds_per_cu=kernel.arch.simds_per_cu))
+            out.append(evaluate(p, waves=w, device=spec, simds_per_cu=kernel.arch.simds_per_cu,
+                                matrix_data=matrix_data))
     return out

@@ -28,7 +28,10 @@ def _roofs_dict(r: Roofs | None) -> dict[str, Any] | None:
     return {"compute_gflops": _r(r.compute, 1), "dram_gflops": _r(r.dram, 1), "lds_gflops": _r(r.lds, 1),
             "issue_model_gflops": _r(r.issue_model, 1), "bound": r.bound,
             "arithmetic_intensity": _r(r.arithmetic_intensity, 3), "dram_bandwidth_gbs": _r(r.dram_gbs, 1),
-            "dram_bandwidth_basis": r.dram_basis or None}
+            "dram_bandwidth_basis": r.dram_basis or None, "clock_mhz": _r(r.clock_mhz, 1),
+            "clock_basis": r.clock_basis or None,
+            "issue_model_gflops_range": ([_r(r.issue_model, 1), _r(r.issue_model_high, 1)]
+                                         if r.issue_model_high is not None else None)}
 
 
 def _loop_dict(lp: LoopTiming, span: SourceSpan | None = None) -> dict[str, Any]:
@@ -219,6 +222,10 @@ def _bound_text(r: Roofs) -> str:
         text += f"; if memory were free: {r.issue_model:.0f} Gflop/s (issue model)"
     elif r.bound != "issue model" and r.issue_model is not None:
         text += f"; issue model {r.issue_model:.0f} Gflop/s"
+    if r.clock_basis.startswith("matrix clock") and r.clock_mhz is not None:
+        text += f"; at {r.clock_mhz:.0f} MHz: {r.clock_basis}"
+        if r.issue_model_high is not None:
+            text += f" (issue model {r.issue_model_high:.0f} Gflop/s with low-toggle data)"
     return text
 
 

@@ -184,6 +184,12 @@ class Roofs:
     #: measurement, devices.toml) or "nominal" (the memory interface's peak) - issue 29 item 4
     dram_gbs: float | None = None
     dram_basis: str = ""
+    #: the engine clock (MHz) the issue-model and LDS figures use and which clock it is: the device's peak, or for a
+    #: loop issuing matrix instructions the clock AMD measured for dense GEMMs, which follows the data multiplied
+    clock_mhz: float | None = None
+    clock_basis: str = ""
+    #: the issue model at the other end of the matrix clock's range (low-toggle data) when no --matrix-data chose one
+    issue_model_high: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
