@@ -1005,11 +1005,13 @@ def test_encoded_rows_same_error_on_short_rows() -> None:
 
 @st.composite
 def unit_columns(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
-    """A kernel's unit codes (now and then one outside the width, or negative), issue cycles (large ones now and
-    then: the compiled sums refuse those) and lines (repeating, not increasing), with ranges over it: empty,
-    overlapping, reversed, and now and then past either end (the reference's error, or Python's negative index)."""
+    """A kernel's unit codes (now and then one outside the width, negative, or beyond 64 bits), issue cycles (large
+    ones now and then: the compiled sums refuse those) and lines (repeating, not increasing), with ranges over it:
+    empty, overlapping, reversed, and now and then past either end (the reference's error, or Python's negative
+    index)."""
     n = draw(st.integers(0, 30))
-    codes = draw(st.lists(st.integers(0, 4) | st.integers(-2, 12), min_size=n, max_size=n))
+    codes = draw(st.lists(st.integers(0, 4) | st.integers(-2, 12) | st.integers(-(2**70), 2**70), min_size=n,
+                          max_size=n))
     issues = draw(st.lists(st.integers(0, 9) | st.integers(-(2**40), 2**40), min_size=n, max_size=n))
     lines = draw(st.lists(st.integers(1, 12), min_size=n, max_size=n))
     bound = st.integers(0, n) | st.integers(-2, n + 2)
