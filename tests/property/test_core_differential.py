@@ -964,9 +964,13 @@ def encoded_items(draw: st.DrawFn) -> tuple[int, list[Item], dict[str, Any], lis
                   draw(st.just(()) | st.tuples(st.integers(0, 9)) | st.tuples(st.integers(0, 9), st.integers(0, 9))
                        | st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9))))
              for _ in range(n)]
-    heads = {key: ((key, draw(st.integers(0, 16))), (draw(st.booleans()),),
-                   {size: draw(_TEXTS) for size in draw(st.sets(st.integers(1, 3)))})
-             for key in draw(st.sets(st.sampled_from(_KEYS)))}
+    heads: dict[str, Any] = {}
+    for key in draw(st.sets(st.sampled_from(_KEYS))):
+        sized = {size: draw(_TEXTS) for size in draw(st.sets(st.integers(1, 3)))}
+        if draw(st.booleans()):
+            heads[key] = ((key, draw(st.integers(0, 16))), (draw(st.booleans()),), sized)
+        else:  # a branch to an address relative to its own: the row's target from the offset (one field before)
+            heads[key] = ((key,), (draw(st.booleans()),), sized, draw(st.integers(-(1 << 18), 1 << 18)))
     rows: list[Any] = [draw(st.none() | st.none() | st.just(object())) for _ in range(n)]
     return draw(_NUMBERS), items, heads, rows
 
@@ -986,7 +990,8 @@ def test_encoded_rows_same_rows(case: tuple[int, list[Item], dict[str, Any], lis
         if rows[k] is not None:
             assert want[k] is rows[k]
         elif item.address is not None and item.encoding and head is not None and len(item.encoding) in head[2]:
-            assert type(want[k]) is Wide and want[k] == (first + k, item.line, *head[0], item.address,
+            target = (f"@{item.address + head[3]:#x}",) if len(head) == 4 else ()
+            assert type(want[k]) is Wide and want[k] == (first + k, item.line, *head[0], *target, item.address,
                                                            item.encoding, *head[1], head[2][len(item.encoding)])
         else:
             assert want[k] is None

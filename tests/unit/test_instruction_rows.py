@@ -64,6 +64,7 @@ def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     if request.param == "reference":
         monkeypatch.setattr(_core, "keyed_rows", reading.keyed_rows)
         monkeypatch.setattr(_core, "labelled_rows", reading.labelled_rows)
+        monkeypatch.setattr(_core, "encoded_rows", reading.encoded_rows)
     yield str(request.param)
 
 
@@ -87,6 +88,30 @@ def test_tails_equal_line_by_line(core: str, monkeypatch: pytest.MonkeyPatch) ->
     assert len(rows) == 8 and [r[10] for r in rows[:3]] == [0x1000, 0x1004, 0x1008]
     assert [r[9] for r in rows if r[3] == "s_branch"] == ["@0x100c", "@0x1018"]
     assert all(r[11] for r in rows)
+
+
+def test_branch_lines_made_from_their_texts_head(core: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disassembly's branch to an address relative to its own keeps its text's head with the offset: the lines
+    of the next read are made from it (_core.encoded_rows), each with its own target, as line by line. Oracle:
+    the line-by-line reader, and the targets by hand (the branch's offset 4 + 4 x 1 from its own address)."""
+    moved = OBJDUMP.replace("0000000000001000 <k>", "0000000000002000 <k>").replace("// 0000000010",
+                                                                                      "// 0000000020")
+    texts = [(OBJDUMP, "objdump", "gfx902"), (moved, "objdump", "gfx902")]
+    made = []
+    with monkeypatch.context() as m:  # the lines the core's loop made from heads
+        def encoded(cls: Any, first: int, items: Any, heads: Any, rows: list[Any]) -> list[int]:
+            missing = encoded_rows(cls, first, items, heads, rows)
+            made.extend(r for r in rows if r is not None and r[3] == "s_branch")
+            return missing
+        encoded_rows = _core.encoded_rows
+        m.setattr(_core, "encoded_rows", encoded)
+        got = _read(texts, False)
+    with monkeypatch.context() as m:
+        m.setattr(parser, "build_instructions", _one_by_one)
+        assert got == _read(texts, False)
+    targets = [[r[9] for _, r in kernel[0] if r[3] == "s_branch"] for kernel in (got[0], got[2])]
+    assert targets == [["@0x100c", "@0x1018"], ["@0x200c", "@0x2018"]]
+    assert [r[9] for r in made] == ["@0x200c", "@0x2018"]  # the second read's branches came from the head
 
 
 @pytest.mark.parametrize("path", EXAMPLES + CORPUS, ids=lambda p: p.parent.name if p in CORPUS else p.name)

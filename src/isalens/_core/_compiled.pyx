@@ -2799,8 +2799,9 @@ def encoded_rows(cls, object first, items, dict heads, list rows):
     cdef Py_ssize_t n = len(items), k, m0, m1
     cdef list seq = items if type(items) is list else list(items)
     cdef list missing = []
-    cdef object item, h, facts, values, address, encoding
+    cdef object item, h, facts, values, address, encoding, target
     cdef tuple head, before, after
+    cdef Py_ssize_t t
     if len(rows) != n:
         raise ValueError("rows and items differ in length")
     if not (isinstance(cls, type) and issubclass(cls, tuple)):
@@ -2827,14 +2828,20 @@ def encoded_rows(cls, object first, items, dict heads, list rows):
         after = <tuple?>head[1]
         m0 = PyTuple_GET_SIZE(before)
         m1 = PyTuple_GET_SIZE(after)
-        values = PyType_GenericAlloc(<PyTypeObject*>cls, m0 + m1 + 5)
+        t = 0
+        if PyTuple_GET_SIZE(head) == 4:  # a branch to an address relative to its own: the line's target
+            target = "@" + format(address + head[3], "#x")
+            t = 1
+        values = PyType_GenericAlloc(<PyTypeObject*>cls, m0 + m1 + 5 + t)
         _set_item(values, 0, first + k)  # a Python int: ``first`` may be any int
         _set_item(values, 1, item.line)
         _set_items(values, 2, before)
-        _set_item(values, m0 + 2, address)
-        _set_item(values, m0 + 3, encoding)
-        _set_items(values, m0 + 4, after)
-        _set_item(values, m0 + m1 + 4, facts)
+        if t:
+            _set_item(values, m0 + 2, target)
+        _set_item(values, m0 + t + 2, address)
+        _set_item(values, m0 + t + 3, encoding)
+        _set_items(values, m0 + t + 4, after)
+        _set_item(values, m0 + m1 + t + 4, facts)
         rows[k] = values
     return missing
 

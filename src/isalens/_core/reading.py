@@ -128,14 +128,15 @@ def instruction_lines(lines: Sequence[str], start: int, comment: str, make: Call
 # --- dec3 (twentieth session): a disassembly's lines of texts decoded before ------------------------------------
 
 def encoded_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineItem],
-                 heads: dict[str, tuple[tuple[Any, ...], tuple[Any, ...], dict[int, Any]]],
-                 rows: list[Any]) -> list[int]:
+                 heads: dict[str, tuple[Any, ...]], rows: list[Any]) -> list[int]:
     """Fill each empty (None) ``rows[k]`` whose item has an address and encoding words and whose text has a head
     ``(before, after, sized)`` in ``heads`` with ``cls`` of ``(first + k, items[k].line, *before, address,
     encoding, *after, sized[len(encoding)])``, when ``sized`` holds that length; return the positions ``k``
     left empty, in order. A disassembly's line (address, words) of a text decoded before is most of a library's
     instructions (docs/performance.md, twentieth session): its row is its text's fields around its own address
-    and words, and the facts sized for that many words. ``rows`` is as long as ``items``."""
+    and words, and the facts sized for that many words. A head ``(before, after, sized, offset)`` (a branch to
+    an address relative to its own) puts its line's target, ``f"@{address + offset:#x}"``, between ``before`` and
+    the address. ``rows`` is as long as ``items``."""
     if len(rows) != len(items):
         raise ValueError("rows and items differ in length")
     missing: list[int] = []
@@ -147,6 +148,9 @@ def encoded_rows(cls: type[tuple[Any, ...]], first: int, items: Sequence[LineIte
         facts = head[2].get(len(encoding)) if head is not None else None
         if head is None or facts is None:
             missing.append(k)
+        elif len(head) == 4:
+            rows[k] = tuple.__new__(cls, (first + k, item.line, *head[0], f"@{address + head[3]:#x}", address,
+                                          encoding, *head[1], facts))
         else:
             rows[k] = tuple.__new__(cls, (first + k, item.line, *head[0], address, encoding, *head[1], facts))
     return missing

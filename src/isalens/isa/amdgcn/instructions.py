@@ -98,8 +98,10 @@ _SHAPES: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[tupl
 #: the heads of the texts in ``_DECODED`` (:attr:`ReadContext.heads`), each beside the cache it belongs to
 _HEADS: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[str, _Head]]] = {}
 #: what a disassembly line's instruction holds besides its index, line, address, words and sized facts: the
-#: fields before the address, those after the words, and the decoded text's facts per number of words
-_Head = tuple[tuple[Any, ...], tuple[Any, ...], dict[int, InstructionFacts]]
+#: fields before the address, those after the words, and the decoded text's facts per number of words; a branch
+#: to an address relative to its own adds the offset, and its fields before stop short of the target
+#: (_core.encoded_rows makes each line's)
+_Head = tuple[Any, ...]
 
 
 def _heads(key: tuple[TargetInfo, int, bool], cache: dict[str, _Decoded]) -> dict[str, _Head]:
@@ -115,6 +117,18 @@ def _head(decoded: _Decoded) -> _Head:
     around its address and words, in ``Instruction``'s order (as :func:`build_instructions` makes them)."""
     return ((decoded.text, decoded.mnemonic, decoded.operands, decoded.modifiers, decoded.defs, decoded.uses,
              decoded.branch, None), (0, 0, False, decoded.ops, decoded.referenced), decoded.sized)
+
+
+def _branch_head(decoded: _Decoded, name: str | None, offset: int | None) -> _Head:
+    """:func:`_head` of a branch text whose target is the label ``name`` (``offset`` None), or the line's own
+    address plus ``offset``: each line's target made from it (a gfx1030 sample's 62,046 branch lines went
+    through :func:`build_instructions`' loop)."""
+    fields = (decoded.text, decoded.mnemonic, decoded.operands, decoded.modifiers, decoded.defs, decoded.uses,
+              decoded.branch)
+    after = (0, 0, False, decoded.ops, decoded.referenced)
+    if offset is None:
+        return (*fields, name), after, decoded.sized
+    return fields, after, decoded.sized, offset
 
 
 #: a cache that grows past this many texts starts again: memory stays bounded in a long-lived process (a
@@ -313,6 +327,8 @@ def build_instructions(items: Sequence[DraftInstruction], first: int, draft: Dra
                     continue
                 name, offset, _ = form
                 target = name if offset is None or item.address is None else f"@{item.address + offset:#x}"
+                if item.address is not None and item.encoding and item.text not in heads:
+                    heads[item.text] = _branch_head(decoded, name, offset)
             encoding = item.encoding
             facts = (decoded.sized.get(len(encoding)) or _sized(decoded, encoding)) if encoding \
                 else _plain_facts(decoded, ctx)
