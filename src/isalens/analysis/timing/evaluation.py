@@ -127,17 +127,18 @@ def evaluate(prof: KernelProfile, *, waves: int | None = None, device: DeviceSpe
     clocked = [r for r in (kernel.roofs, *(lp.roofs for lp in loops))
                if r is not None and r.clock_basis != "peak engine clock"]
     if clocked and device is not None:
-        assumptions.append(_matrix_clock_note(device, clocked[0]))
+        assumptions.append(_matrix_clock_note(device, matrix_data))
     return KernelTiming(prof, w, source, device, loops, kernel, tuple(assumptions))
 
 
-def _matrix_clock_note(device: DeviceSpec, roofs: Roofs) -> str:
-    """The assumption a matrix loop's clock states: which data, both measured clocks and the peak."""
+def _matrix_clock_note(device: DeviceSpec, matrix_data: str | None) -> str:
+    """The assumption a matrix loop's clock states (as :func:`_clock` chose it): which data, both measured clocks
+    and the peak."""
     rnd, low = device.matrix_clock_random_mhz, device.matrix_clock_low_toggle_mhz
-    if "low-toggle" in roofs.clock_basis:
+    if matrix_data == "low-toggle":
         chosen, other = f"low-toggle data (--matrix-data), {low} MHz", f"{rnd} MHz with random data"
     else:
-        how = "--matrix-data" if "--matrix-data" in roofs.clock_basis else "assumed"
+        how = "--matrix-data" if matrix_data == "random" else "assumed"
         chosen = f"random data ({how}), {rnd} MHz"
         other = f"{low} MHz with low-toggle data such as zeros or constants: --matrix-data low-toggle"
     return (f"matrix loops run at the engine clock AMD measured for dense GEMMs on the {device.marketing_name} "

@@ -123,12 +123,10 @@ def _branch_head(decoded: _Decoded, name: str | None, offset: int | None) -> _He
     """:func:`_head` of a branch text whose target is the label ``name`` (``offset`` None), or the line's own
     address plus ``offset``: each line's target made from it (a gfx1030 sample's 62,046 branch lines went
     through :func:`build_instructions`' loop)."""
-    fields = (decoded.text, decoded.mnemonic, decoded.operands, decoded.modifiers, decoded.defs, decoded.uses,
-              decoded.branch)
-    after = (0, 0, False, decoded.ops, decoded.referenced)
+    before, after, sized = _head(decoded)  # its fields end in the target: the name, or the line's own
     if offset is None:
-        return (*fields, name), after, decoded.sized
-    return fields, after, decoded.sized, offset
+        return (*before[:-1], name), after, sized
+    return before[:-1], after, sized, offset
 
 
 #: a cache that grows past this many texts starts again: memory stays bounded in a long-lived process (a
