@@ -135,13 +135,20 @@ def test_a_worker_keeps_every_cache_within_its_bound(monkeypatch: pytest.MonkeyP
 
 
 
-def test_emptying_the_decoded_texts_lets_their_heads_go(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``_HEADS`` holds, per target, the texts' cache its heads belong to: emptied with ``_DECODED`` it lets that
-    cache go (kept, each target would hold an emptied cache of up to ``_DECODED_LIMIT`` texts until read again)."""
+def test_emptying_the_decoded_texts_lets_every_cache_beside_them_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every module-level dictionary of the reader (``_TAILS``, ``_SHAPES``, ``_HEADS``, ``_BRANCH_FORMS`` and
+    any added later) is emptied with ``_DECODED``: those holding, per target, the texts' cache they belong to
+    would otherwise keep an emptied cache of up to ``TEXTS`` texts alive for each target until it is read again
+    (``_BRANCH_FORMS`` did: a whole-library scan's workers grew to 1.1 GB each, docs/performance.md)."""
     from isalens.isa.amdgcn import instructions
 
     held: dict[str, Any] = {"s_endpgm": None}
-    monkeypatch.setitem(instructions._HEADS, ("t", 64, False), (held, {}))  # type: ignore[misc]
+    # the per-target tables: the module's dictionaries keyed by (target, wave size, unknown-instruction policy)
+    tables = [name for name, annotation in vars(instructions)["__annotations__"].items()
+              if str(annotation).startswith("dict[tuple[TargetInfo, int, bool]")]
+    assert {"_DECODED", "_TAILS", "_SHAPES", "_HEADS", "_BRANCH_FORMS"} <= set(tables)
+    for name in tables:
+        monkeypatch.setitem(getattr(instructions, name), ("t", 64, False), (held, {}))
     decoded = next(cache for cache in caches.WORKER_CACHES if cache.name.endswith("instructions._DECODED"))
     decoded.clear()
-    assert instructions._HEADS == {}
+    assert {name: len(getattr(instructions, name)) for name in tables} == dict.fromkeys(tables, 0)

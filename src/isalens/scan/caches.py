@@ -50,7 +50,9 @@ def _decoded_size() -> int:
 
 
 def _clear_decoded() -> None:
-    """The reader's decoded texts, their tails, shapes and heads, and the decode cache's open stores (a store
+    """The reader's decoded texts, their tails, shapes, heads and branch forms (each of the last three holds,
+    per target, the texts' cache it belongs to: kept, an emptied cache of up to :data:`TEXTS` texts would stay
+    alive for every target until that target is read again), and the decode cache's open stores (a store
     hands each chunk of stored texts out once; opened again, it hands them out again to refill the emptied
     cache) and its list of caches to write at exit (it held the emptied ones; a forked worker ends with
     ``os._exit`` and never writes them)."""
@@ -59,7 +61,8 @@ def _clear_decoded() -> None:
     instructions._DECODED.clear()
     instructions._TAILS.clear()
     instructions._SHAPES.clear()
-    instructions._HEADS.clear()  # each entry holds its emptied cache of texts
+    instructions._HEADS.clear()
+    instructions._BRANCH_FORMS.clear()
     decode_cache._STORES.clear()
     decode_cache._DIRTY.clear()
 
