@@ -97,15 +97,20 @@ def _plain(kernel: Kernel, graph: CFG, packed_ids: bool, x_ok: bool, wanted: fro
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(programs(), st.booleans(), st.booleans(), st.booleans())
-def test_lane_affine_equals_its_plain_definition(text: str, packed_ids: bool, x_ok: bool, all_wanted: bool) -> None:
+@given(programs(), st.booleans(), st.booleans(), st.booleans(), st.lists(st.integers(-1, 5), min_size=1, max_size=8))
+def test_lane_affine_equals_its_plain_definition(text: str, packed_ids: bool, x_ok: bool, all_wanted: bool,
+                                                 keys: list[int]) -> None:
+    """The fact of the asked key before each asked instruction (every instruction, or the LDS ones), each asked
+    about a drawn key, equals that key's fact in the plain dataflow's whole state there."""
     kernel = isalens.load(text, "gfx900", dialect="bare").kernels[0].ir
     graph = cfg(kernel)
     n = len(kernel.instructions)
-    wanted = frozenset(range(n)) if all_wanted else frozenset(
-        i for i, ins in enumerate(kernel.instructions) if ins.mnemonic.startswith("ds_"))
-    assert stats._lane_affine(kernel, graph, packed_ids, x_ok, wanted) == _plain(kernel, graph, packed_ids, x_ok,
-                                                                                 wanted)
+    wanted = range(n) if all_wanted else [i for i, ins in enumerate(kernel.instructions)
+                                          if ins.mnemonic.startswith("ds_")]
+    asked = {i: keys[k % len(keys)] for k, i in enumerate(wanted)}
+    plain = _plain(kernel, graph, packed_ids, x_ok, frozenset(asked))
+    assert stats._lane_affine(kernel, graph, packed_ids, x_ok, asked) == {
+        i: state.get(asked[i]) for i, state in plain.items()}
 
 
 def test_a_loop_forgets_what_its_back_edge_overwrites() -> None:
@@ -114,8 +119,20 @@ def test_a_loop_forgets_what_its_back_edge_overwrites() -> None:
     text = ("v_lshlrev_b32 v1, 2, v0\nv_lshlrev_b32 v2, 1, v0\n.LBB0_0:\nds_read_b32 v3, v1\n"
             "global_load_dword v1, v[6:7], off\ns_cbranch_scc1 .LBB0_0\ns_endpgm\n")
     kernel = isalens.load(text, "gfx900", dialect="bare").kernels[0].ir
-    before = stats._lane_affine(kernel, cfg(kernel), False, True, frozenset({2}))
-    assert before[2] == {0: (1, "workitem_x"), 2: (2, "workitem_x")}
+    graph = cfg(kernel)
+    assert stats._lane_affine(kernel, graph, False, True, {2: 1}) == {2: None}
+    assert stats._lane_affine(kernel, graph, False, True, {2: 2}) == {2: (2, "workitem_x")}
+    assert stats._lane_affine(kernel, graph, False, True, {2: 0}) == {2: (1, "workitem_x")}
+
+
+def test_an_address_from_packed_ids_depends_on_their_marker() -> None:
+    # hand check: with packed workitem ids v0 bits [9:0] hold x (the marker -1); v1 = x, v2 = 4 x: the asked v2
+    # depends on v1, which depends on the marker, so the marker's fact is tracked although nobody asks for it
+    text = "v_and_b32_e32 v1, 0x3ff, v0\nv_lshlrev_b32 v2, 2, v1\nds_read_b32 v3, v2\ns_endpgm\n"
+    kernel = isalens.load(text, "gfx900", dialect="bare").kernels[0].ir
+    assert stats._lane_affine(kernel, cfg(kernel), True, True, {2: 2}) == {2: (4, "workitem_x")}
+    # without a workgroup whose rows are whole waves v0 says nothing
+    assert stats._lane_affine(kernel, cfg(kernel), True, False, {2: 2}) == {2: None}
 
 
 def _plain_value(base: str, srcs: tuple[object, ...], state: dict[int, tuple[int, str]],

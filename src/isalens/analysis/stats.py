@@ -19,6 +19,7 @@ from itertools import compress
 from operator import attrgetter, or_
 from typing import NamedTuple
 
+from isalens import _core
 from isalens.analysis.cfg import CFG, Block
 from isalens.ir.instruction import Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, RegOperand
@@ -373,55 +374,105 @@ def _forgets(defs: int) -> tuple[int, ...]:
     return keys
 
 
-def _steps(instructions: Sequence[Instruction], start: int, end: int, wanted: frozenset[int]) -> list[_Step]:
-    """The instructions of ``[start, end)`` that can change the facts or are asked about, each as a
-    :data:`_Step`: an instruction that writes no VGPR and computes no value :func:`_value` knows leaves the facts
-    as they are (:func:`_transfer` would delete nothing and set nothing)."""
-    out: list[_Step] = []
-    bases, forgotten = _BASES, _FORGETS
-    for i in range(start, end):
+def _units_of(keys: set[int]) -> int:
+    """The register units of the facts' ``keys`` (two per VGPR from unit 0; the packed-ids marker -1 is v0's)."""
+    units = 0
+    for v in keys:
+        units |= 3 << (2 * v if v > 0 else 0)
+    return units
+
+
+def _steps(instructions: Sequence[Instruction], graph: CFG, packed_ids: bool,
+           asked: dict[int, int]) -> tuple[set[int], dict[int, list[_Step]]]:
+    """The keys whose facts decide the asked ones, and per block the instructions that can change those facts or
+    are asked about, each as a :data:`_Step`.
+
+    The keys: the asked ones and, for every instruction that may compute one of them (:func:`_value`), the keys
+    of its VGPR sources (and the packed-ids marker for ``v_and_b32``), until closed. The meet keeps or drops
+    each key alone, and a value is computed only from its sources' facts, so no other key's fact can reach
+    these: the dataflow tracks only them. An instruction that writes none of them and is not asked about leaves
+    them as they are (:func:`_transfer` would change other keys only); one that computes a value for another
+    key only forgets (librocsparse's kernels ask about a few VGPRs and write hundreds: the dataflow then runs
+    over a few percent of the instructions)."""
+    bases = _BASES
+    mnemonics = list(map(_MNEMONIC, instructions))
+    for mnemonic in set(mnemonics).difference(bases):
+        _affine_base(mnemonic)
+    # what each key is computed from, over the instructions that may compute one (a fifth of a kernel's)
+    sources: dict[int, set[int]] = {}
+    reads: dict[int, tuple[int | None, tuple[int, ...]]] = {}  # by the operands tuple's id (texts share it)
+    for i in compress(range(len(mnemonics)), map(bases.get, mnemonics)):
+        ops = instructions[i].operands
+        read = reads.get(id(ops))
+        if read is None:
+            dst = _single_vgpr(ops[0]) if ops else None
+            found = () if dst is None else tuple(v for v in map(_single_vgpr, ops[1:]) if v is not None)
+            read = reads[id(ops)] = (dst, found)
+        dst, found = read
+        if dst is not None:
+            keys = sources.get(dst)
+            if keys is None:
+                keys = sources[dst] = set()
+            keys.update(found)
+            if packed_ids and bases[mnemonics[i]] == "v_and_b32":
+                keys.add(-1)
+    relevant = set(asked.values())
+    todo = list(relevant)
+    while todo:
+        for v in sources.get(todo.pop(), ()):
+            if v not in relevant:
+                relevant.add(v)
+                todo.append(v)
+    kept = set(_core.rows_masked(instructions, _DEFS_AT, _units_of(relevant)))
+    kept.update(asked)
+    steps: dict[int, list[_Step]] = {}
+    forgotten, block_of = _FORGETS, graph.block_of
+    for i in sorted(kept):
         ins = instructions[i]
-        base = bases.get(ins.mnemonic, _UNSEEN)
-        if base == _UNSEEN:
-            base = _affine_base(ins.mnemonic)
         forgets = forgotten.get(ins.defs)
         if forgets is None:
             forgets = _forgets(ins.defs)
-        if base is not None:
-            ops = ins.operands
-            dst = _single_vgpr(ops[0]) if ops else None
-            if dst is not None:
-                out.append((i, forgets, base, ops[1:], dst))
-                continue
-        if forgets or i in wanted:
-            out.append((i, forgets, None, (), 0))
-    return out
+        base = bases[mnemonics[i]]
+        ops = ins.operands
+        dst = reads[id(ops)][0] if base is not None else None  # every instruction with a base was read above
+        step: _Step = (i, forgets, base, ops[1:], dst) if dst is not None and dst in relevant else \
+            (i, forgets, None, (), 0)
+        at = steps.get(block_of[i])
+        if at is None:
+            steps[block_of[i]] = [step]
+        else:
+            at.append(step)
+    return relevant, steps
 
 
 def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wave: bool,
-                 wanted: frozenset[int]) -> dict[int, _Affine]:
-    """Facts holding *before* each instruction in ``wanted``: a forward dataflow over the CFG (meet = agreement),
-    in rounds over the blocks in reverse postorder until no block's incoming facts change (at most 20).
+                 asked: dict[int, int]) -> dict[int, tuple[int, str] | None]:
+    """For each instruction index of ``asked``, the fact of the key asked there (a VGPR index, or -1 for the packed
+    ids' marker) *before* it, None when unknown: a forward dataflow over the CFG (meet = agreement), in rounds over
+    the blocks in reverse postorder until no block's incoming facts change (at most 20). An instruction in no block
+    reached is absent.
 
-    Each block's steps are found once (:func:`_steps`: the instructions that can change the facts), and a block
-    whose incoming facts did not change since it last ran is not run again: it would compute the same facts
-    before its instructions and the same outgoing facts, which its successors already agree with (a meet with
-    the same facts changes nothing). Same answer as running every instruction of every block each round
-    (:func:`_transfer`), at a fraction of the cost (docs/performance.md, twenty-second session)."""
-    if not wanted:
+    The facts tracked are those of the keys the asked ones depend on, and each block's steps are the
+    instructions that can change them (:func:`_steps`, found once); a block whose incoming facts did not change
+    since it last ran is not run again: it would compute the same facts before its instructions and the same
+    outgoing facts, which its successors already agree with (a meet with the same facts changes nothing). The
+    same answer as running every instruction of every block each round (:func:`_transfer`) and reading the
+    asked key at each asked instruction (tests/property/test_lane_affine_property.py), at a fraction of the cost
+    (docs/performance.md, twenty-second and twenty-seventh sessions)."""
+    if not asked:
         return {}  # no LDS access to describe (most kernels of a library): no dataflow to run
+    relevant, steps = _steps(kernel.instructions, graph, packed_ids, asked)
     entry: _Affine = {}
     if x_multiple_of_wave:
-        if packed_ids:
-            entry[-1] = (1, "workitem_x")  # marker: v0 bits [9:0] hold the x id
-        else:
-            entry[0] = (1, "workitem_x")
+        # packed ids: the marker -1 says v0 bits [9:0] hold the x id
+        key = -1 if packed_ids else 0
+        if key in relevant:
+            entry[key] = (1, "workitem_x")
     block_in: dict[int, _Affine | None] = {b.index: None for b in graph.blocks}
     if graph.blocks:
         block_in[0] = dict(entry)
-    steps: dict[int, list[_Step]] = {}
     dirty = set(block_in)  # blocks whose incoming facts changed since they last ran (all: never run)
-    before: dict[int, _Affine] = {}
+    before: dict[int, tuple[int, str] | None] = {}
     changed = True
     rounds = 0
     while changed and rounds < 20:
@@ -432,14 +483,10 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
             if incoming is None or b not in dirty:
                 continue
             dirty.discard(b)
-            block = graph.blocks[b]
-            todo = steps.get(b)
-            if todo is None:
-                todo = steps[b] = _steps(kernel.instructions, block.start, block.end, wanted)
             state = dict(incoming)
-            for i, forgets, base, srcs, dst in todo:
-                if i in wanted:
-                    before[i] = dict(state)
+            for i, forgets, base, srcs, dst in steps.get(b, ()):
+                if i in asked:
+                    before[i] = state.get(asked[i])
                 value = _value(base, srcs, state, packed_ids) if base is not None else None
                 if state:
                     for v in forgets:
@@ -448,7 +495,7 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
                     # 32-bit VGPR arithmetic wraps: keep the stride as a signed 32-bit value so chains stay small
                     value = ((value[0] + 2**31) % 2**32 - 2**31, value[1])
                     state[dst] = value if value[1] else (value[0], "uniform")
-            for s in block.succs:
+            for s in graph.blocks[b].succs:
                 old = block_in[s]
                 new = dict(state) if old is None else {k: v for k, v in old.items() if state.get(k) == v}
                 if s == 0:
@@ -460,16 +507,13 @@ def _lane_affine(kernel: Kernel, graph: CFG, packed_ids: bool, x_multiple_of_wav
     return before
 
 
-def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_size: int) -> LdsAccess:
-    form = facts.klass.split(".", 1)[1] if facts.klass.startswith("ds.") else facts.klass
-    size = _element_bytes(ins.mnemonic.removesuffix("_d16_hi").removesuffix("_d16"))
-    if form in ("read2", "write2", "read2st64", "write2st64"):
-        scale = size * (64 if form.endswith("st64") else 1)
-        offsets: tuple[int, ...] = (_int_modifier(ins, "offset0") * scale, _int_modifier(ins, "offset1") * scale)
-    else:
-        offsets = (_int_modifier(ins, "offset"),)
-    per_lane = size * len(offsets)
-    # the address is the first VGPR operand that the instruction does not write
+def _lds_form(facts: InstructionFacts) -> str:
+    return facts.klass.split(".", 1)[1] if facts.klass.startswith("ds.") else facts.klass
+
+
+def _lds_address(ins: Instruction, form: str) -> RegOperand | None:
+    """The address operand of an LDS instruction of ``form``: the first VGPR operand it does not write, or for a
+    read (or an instruction whose first operand it writes) its second register operand."""
     address: RegOperand | None = None
     for op in ins.operands:
         if isinstance(op, RegOperand) and op.regs and op.regs[0].file is RegFile.VGPR and not op.mask & ins.defs:
@@ -479,10 +523,27 @@ def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_
                                                   and ins.operands[0].mask & ins.defs):
         regs = [op for op in ins.operands if isinstance(op, RegOperand)]
         address = regs[1] if len(regs) > 1 else None
+    return address
+
+
+#: LDS forms without a per-lane address pattern to describe
+_UNADDRESSED = ("permute", "gws", "append", "param", "other")
+
+
+def _lds_access(ins: Instruction, form: str, address: RegOperand | None, fact: tuple[int, str] | None,
+                wave_size: int) -> LdsAccess:
+    """The LDS access of ``ins``, of ``form`` (:func:`_lds_form`) at ``address`` (:func:`_lds_address`); ``fact``:
+    the lane-affine fact of its address VGPR before it (None: unknown)."""
+    size = _element_bytes(ins.mnemonic.removesuffix("_d16_hi").removesuffix("_d16"))
+    if form in ("read2", "write2", "read2st64", "write2st64"):
+        scale = size * (64 if form.endswith("st64") else 1)
+        offsets: tuple[int, ...] = (_int_modifier(ins, "offset0") * scale, _int_modifier(ins, "offset1") * scale)
+    else:
+        offsets = (_int_modifier(ins, "offset"),)
+    per_lane = size * len(offsets)
     stride = basis = degree = None
-    v = _single_vgpr(address) if address is not None else None
-    if v is not None and v in state and form not in ("permute", "gws", "append", "param", "other"):
-        stride, basis = state[v]
+    if fact is not None and form not in _UNADDRESSED:
+        stride, basis = fact
         degree = _conflict_degree(stride, offsets, size)
     return LdsAccess(ins.index, ins.line, ins.mnemonic, form, size, offsets, per_lane, per_lane * wave_size,
                      address.text if address is not None else None, stride, basis, degree)
@@ -491,6 +552,7 @@ def _lds_access(ins: Instruction, facts: InstructionFacts, state: _Affine, wave_
 # ---------------------------------------------------------------------------------------------- driver
 
 _FACTS, _MNEMONIC, _KLASS = attrgetter("facts"), attrgetter("mnemonic"), attrgetter("klass")
+_DEFS_AT = Instruction._fields.index("defs")
 _ROW_FACTS = attrgetter("klass", "size", "constants", "exact")
 
 
@@ -516,7 +578,18 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
     ds_klass = {k: k.startswith("ds.") for k in set(klasses)}
     ds_at = list(compress(range(len(mnemonics)), map(or_, map(ds_mnemonic.__getitem__, mnemonics),
                                                          map(ds_klass.__getitem__, klasses))))  # in C
-    affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok, frozenset(ds_at))
+    # each LDS instruction's form and address, and the key asked at it: its address VGPR, when a single one in a
+    # form with an address pattern (only those have a fact to use)
+    asked: dict[int, int] = {}
+    forms: list[tuple[str, RegOperand | None]] = []
+    for i in ds_at:
+        form = _lds_form(facts[i])
+        address = _lds_address(kernel.instructions[i], form)
+        forms.append((form, address))
+        v = _single_vgpr(address) if address is not None and form not in _UNADDRESSED else None
+        if v is not None:
+            asked[i] = v
+    affine = _lane_affine(kernel, graph, packed_workitem_ids, x_ok, asked)
 
     classes: Counter[str] = Counter()
     by_depth: dict[int, Counter[str]] = {}
@@ -563,10 +636,10 @@ def stats(kernel: Kernel, graph: CFG, *, loop_weight: int = 10, packed_workitem_
             for kind, count in _constant_counts(kinds_).items():
                 constants[kind] += n * count
             exact = exact and exact_
-    for i in ds_at:
+    for i, (form, address) in zip(ds_at, forms, strict=True):
         ins = kernel.instructions[i]
         lds[ins.mnemonic] += 1
-        accesses.append(_lds_access(ins, facts[i], affine.get(ins.index, {}), wave))
+        accesses.append(_lds_access(ins, form, address, affine.get(i), wave))
 
     klass = klasses if lists else []
     size = [f.size for f in facts] if lists else []
