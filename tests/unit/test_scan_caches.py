@@ -40,6 +40,10 @@ BOUNDED_BY_CONSTRUCTION = {
     "isalens.isa.amdgcn.instructions._TAILS": "per target, emptied with _DECODED",
     "isalens.isa.amdgcn.instructions._SHAPES": "per target, emptied with _DECODED",
     "isalens.isa.amdgcn.instructions._HEADS": "per target, emptied with _DECODED",
+    # a disassembly's caches (code-object units: tests/oracle/test_scan_worker_caches.py)
+    "isalens.isa.amdgcn.instructions._BRANCH_FORMS": "per target, emptied with _DECODED",
+    "isalens.isa.amdgcn.decoder.shapes._register_fields": "per instruction format and field layout",
+    "isalens.isa.amdgcn.decoder.tables.opcode_table": "per ISA family and wave size",
     "isalens.isa.amdgcn.decoder.listing._SHAPES": "per target, emptied with listing._CACHE",
     "isalens.classcode._CODES": "per dataclass",
     "isalens.classcode._RAW": "per dataclass",
