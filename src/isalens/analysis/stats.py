@@ -24,7 +24,7 @@ from isalens.analysis.cfg import CFG, Block
 from isalens.ir.instruction import Instruction, InstructionFacts
 from isalens.ir.operands import ImmOperand, RegOperand
 from isalens.ir.program import Kernel
-from isalens.ir.registers import VGPR_MASK, RegFile
+from isalens.ir.registers import VGPR_MASK, Reg, RegFile
 from isalens.isa.amdgcn.mnemonics import without_size_suffix
 from isalens.ondemand import OnDemand
 
@@ -374,10 +374,10 @@ def _forgets(defs: int) -> tuple[int, ...]:
 
 
 def _units_of(keys: set[int]) -> int:
-    """The register units of the facts' ``keys`` (two per VGPR from unit 0; the packed-ids marker -1 is v0's)."""
+    """The register units of the facts' ``keys`` (the packed-ids marker -1 stands for v0)."""
     units = 0
     for v in keys:
-        units |= 3 << (2 * v if v > 0 else 0)
+        units |= Reg(RegFile.VGPR, max(v, 0)).mask()
     return units
 
 
@@ -533,7 +533,8 @@ _UNADDRESSED = ("permute", "gws", "append", "param", "other")
 def _lds_access(ins: Instruction, form: str, address: RegOperand | None, fact: tuple[int, str] | None,
                 wave_size: int) -> LdsAccess:
     """The LDS access of ``ins``, of ``form`` (:func:`_lds_form`) at ``address`` (:func:`_lds_address`); ``fact``:
-    the lane-affine fact of its address VGPR before it (None: unknown)."""
+    the lane-affine fact of its address VGPR before it (None: unknown, or a form in :data:`_UNADDRESSED`, where
+    :func:`stats` asks for none)."""
     size = _element_bytes(ins.mnemonic.removesuffix("_d16_hi").removesuffix("_d16"))
     if form in ("read2", "write2", "read2st64", "write2st64"):
         scale = size * (64 if form.endswith("st64") else 1)
@@ -542,7 +543,7 @@ def _lds_access(ins: Instruction, form: str, address: RegOperand | None, fact: t
         offsets = (_int_modifier(ins, "offset"),)
     per_lane = size * len(offsets)
     stride = basis = degree = None
-    if fact is not None and form not in _UNADDRESSED:
+    if fact is not None:
         stride, basis = fact
         degree = _conflict_degree(stride, offsets, size)
     return LdsAccess(ins.index, ins.line, ins.mnemonic, form, size, offsets, per_lane, per_lane * wave_size,
