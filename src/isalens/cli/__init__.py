@@ -179,6 +179,10 @@ def run() -> NoReturn:
     import atexit
     import contextlib
 
+    # the collector stays paused to the end: :func:`main` resumes it only if it ran before, and resumed here it
+    # would walk every object the command made (all still young) at the exit handlers' first allocation, for
+    # nothing: 45 ms after a 100k-instruction kernel (docs/performance.md, twenty-eighth session)
+    gc.disable()
     code = main()
     atexit._run_exitfuncs()  # first, as Python's own exit does: a handler may still write
     for stream in (sys.stdout, sys.stderr):
