@@ -46,7 +46,7 @@ def _texts(isa: Path) -> list[str]:
 
     load_input(isa)
     del os.environ["ISALENS_DECODE_CACHE"]
-    return sorted({text for cache in instructions._DECODED.values() for text in cache})
+    return sorted({text for texts in instructions._TEXTS.values() for text in texts.decoded})
 
 
 def main() -> int:

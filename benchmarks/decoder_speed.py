@@ -121,9 +121,7 @@ def main() -> int:
     for path in paths:
         listing_module._CACHE.clear()
         listing_module._SHAPES.clear()
-        instructions_module._DECODED.clear()
-        instructions_module._TAILS.clear()
-        instructions_module._SHAPES.clear()
+        instructions_module._TEXTS.clear()
         decode, read = [0.0, 0.0], [0.0, 0.0]
         count = done = 0
         found: list[tuple[Any, Any]] = []

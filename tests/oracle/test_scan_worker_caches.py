@@ -45,9 +45,7 @@ def test_code_object_units_grow_only_bounded_caches(monkeypatch: pytest.MonkeyPa
     listed = {cache.name for cache in caches.WORKER_CACHES}
     assert grown - listed - set(BOUNDED_BY_CONSTRUCTION) == set()
     # the disassembly's caches were reached: the branch forms and the heads of two targets
-    assert len(instructions._BRANCH_FORMS) == 2 and len(instructions._HEADS) == 2
-    decoded = next(cache for cache in caches.WORKER_CACHES if cache.name.endswith("instructions._DECODED"))
+    assert len(instructions._TEXTS) == 2 and all(t.branch_forms and t.heads for t in instructions._TEXTS.values())
+    decoded = next(cache for cache in caches.WORKER_CACHES if cache.name.endswith("instructions._TEXTS"))
     decoded.clear()
-    held = {name: len(value) for name, value in vars(instructions).items()
-            if name in ("_DECODED", "_TAILS", "_SHAPES", "_HEADS", "_BRANCH_FORMS")}
-    assert held == dict.fromkeys(held, 0)
+    assert instructions._TEXTS == {}

@@ -240,7 +240,7 @@ def test_plain_dataclasses_pickle_as_constructor_calls_and_come_back_equal() -> 
     from isalens.isa.amdgcn import instructions
 
     load_input(EXAMPLE)
-    entries = next(c for c in instructions._DECODED.values() if len(c) > 100)
+    entries = next(t.decoded for t in instructions._TEXTS.values() if len(t.decoded) > 100)
     back = decode_cache._unpickle(decode_cache._dumps(entries))
     assert back == entries and len(back) > 100
     assert {type(e) for e in back.values()} == {instructions._Decoded}

@@ -70,9 +70,7 @@ def _shaped(item: DraftInstruction, ctx: ReadContext) -> tuple[Any, bool]:
 
 
 def _fresh() -> None:
-    instructions._DECODED.clear()
-    instructions._TAILS.clear()
-    instructions._SHAPES.clear()
+    instructions._TEXTS.clear()
 
 
 @pytest.fixture(scope="module")

@@ -49,8 +49,7 @@ def _one_by_one(items: Sequence[DraftInstruction], first: int, draft: Draft, ctx
 
 def _read(texts: list[tuple[str, str | None, str | None]], ignore_unknown: bool) -> list[Any]:
     """Each text read in turn in one process (tails made by one input serve the next), from an empty cache."""
-    instructions._DECODED.clear()
-    instructions._TAILS.clear()
+    instructions._TEXTS.clear()
     out: list[Any] = []
     for text, dialect, arch in texts:
         module = load(text, arch, dialect=dialect, ignore_unknown=ignore_unknown).ir
@@ -150,7 +149,7 @@ def test_label_branches_made_from_one_decoded_text(core: str, monkeypatch: pytes
     assert sum("s_cbranch_frob" in d.message for d in got[1]) == 1
     # and the texts were made from the placeholder's: none of those decoded in full but the unknown one's
     _read([(LABELLED, "llvm", None)], True)
-    decoded = {text for cache in instructions._DECODED.values() for text in cache}
+    decoded = {text for texts in instructions._TEXTS.values() for text in texts.decoded}
     assert {t for t in decoded if t.startswith("s_cbranch_scc1")} == {"s_cbranch_scc1 .Lisalens_label"}
     assert "s_cbranch_frob .Lx" in decoded
 

@@ -8,7 +8,6 @@ import dataclasses
 import functools
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -32,16 +31,12 @@ BOUNDED_BY_CONSTRUCTION = {
     "isalens.arch.timing._TARGET_TABLES": "per target",
     "isalens.arch.timing._DEVICE_TABLES": "per device",
     "isalens.arch.timing._MEMORY_TABLES": "per target's memory latencies",
-    "isalens.isa.amdgcn.decode_cache._STORES": "one per target, emptied with _DECODED",
-    "isalens.isa.amdgcn.decode_cache._DIRTY": "one per target, emptied with _DECODED",
+    "isalens.isa.amdgcn.decode_cache._STORES": "one per target, emptied with _TEXTS",
+    "isalens.isa.amdgcn.decode_cache._DIRTY": "one per target, emptied with _TEXTS",
     "isalens.isa.amdgcn.decode_cache._FINGERPRINT": "one string",
     "isalens.isa.amdgcn.decode_cache._ALLOWED": "the classes a pickled entry may name",
     "isalens.isa.amdgcn.decode_cache._PLAIN": "per dataclass",
-    "isalens.isa.amdgcn.instructions._TAILS": "per target, emptied with _DECODED",
-    "isalens.isa.amdgcn.instructions._SHAPES": "per target, emptied with _DECODED",
-    "isalens.isa.amdgcn.instructions._HEADS": "per target, emptied with _DECODED",
     # a disassembly's caches (code-object units: tests/oracle/test_scan_worker_caches.py)
-    "isalens.isa.amdgcn.instructions._BRANCH_FORMS": "per target, emptied with _DECODED",
     "isalens.isa.amdgcn.decoder.shapes._register_fields": "per instruction format and field layout",
     "isalens.isa.amdgcn.decoder.tables.opcode_table": "per ISA family and wave size",
     "isalens.isa.amdgcn.decoder.listing._SHAPES": "per target, emptied with listing._CACHE",
@@ -99,7 +94,7 @@ def test_every_cache_a_unit_grows_is_bounded(monkeypatch: pytest.MonkeyPatch) ->
     listed = {cache.name for cache in caches.WORKER_CACHES}
     assert grown - listed - set(BOUNDED_BY_CONSTRUCTION) == set()
     # the caches of texts did grow (the check above saw them), and each listed name is a real cache
-    assert {"isalens.isa.amdgcn.instructions._DECODED", "isalens.isa.amdgcn.timing_facts._MEMO",
+    assert {"isalens.isa.amdgcn.instructions._TEXTS", "isalens.isa.amdgcn.timing_facts._MEMO",
             "isalens.analysis.timing.costs._MEMO"} <= grown
     for cache in caches.WORKER_CACHES:
         assert cache.size() >= 0
@@ -133,26 +128,32 @@ def test_a_worker_keeps_every_cache_within_its_bound(monkeypatch: pytest.MonkeyP
         assert over == {}
     assert not decode_cache._DIRTY
     # the bound acted: the caches of texts passed 8 entries in a unit and were emptied
-    assert {"isalens.isa.amdgcn.instructions._DECODED", "isalens.isa.amdgcn.decoder.listing._CACHE",
+    assert {"isalens.isa.amdgcn.instructions._TEXTS", "isalens.isa.amdgcn.decoder.listing._CACHE",
             "isalens.isa.amdgcn.lanes._BY_TEXT", "isalens.isa.amdgcn.timing_facts._MEMO",
             "isalens.analysis.timing.costs._MEMO"} <= emptied
 
 
 
-def test_emptying_the_decoded_texts_lets_every_cache_beside_them_go(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every module-level dictionary of the reader (``_TAILS``, ``_SHAPES``, ``_HEADS``, ``_BRANCH_FORMS`` and
-    any added later) is emptied with ``_DECODED``: those holding, per target, the texts' cache they belong to
-    would otherwise keep an emptied cache of up to ``TEXTS`` texts alive for each target until it is read again
-    (``_BRANCH_FORMS`` did: a whole-library scan's workers grew to 1.1 GB each, docs/performance.md)."""
+def test_everything_made_from_the_decoded_texts_goes_with_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader keeps what it makes from its decoded texts (tails, shapes, heads, branch forms) with the texts,
+    in one record per target (``instructions._TEXTS``), which the worker's bound empties. Tables of their own
+    beside the texts, each holding per target the texts' dict it belonged to, kept an emptied dict of up to
+    ``TEXTS`` texts alive for each target until it was read again (``_BRANCH_FORMS`` did: a whole-library scan's
+    workers grew to 1.1 GB each, docs/performance.md). So the reader has no other table keyed by target, every
+    dict a reading context takes for its target is the record's, and the bound empties the table."""
+    from isalens.engine.target import resolve_arch, target_info
     from isalens.isa.amdgcn import instructions
 
-    held: dict[str, Any] = {"s_endpgm": None}
     # the per-target tables: the module's dictionaries keyed by (target, wave size, unknown-instruction policy)
     tables = [name for name, annotation in vars(instructions)["__annotations__"].items()
               if str(annotation).startswith("dict[tuple[TargetInfo, int, bool]")]
-    assert {"_DECODED", "_TAILS", "_SHAPES", "_HEADS", "_BRANCH_FORMS"} <= set(tables)
-    for name in tables:
-        monkeypatch.setitem(getattr(instructions, name), ("t", 64, False), (held, {}))
-    decoded = next(cache for cache in caches.WORKER_CACHES if cache.name.endswith("instructions._DECODED"))
+    assert tables == ["_TEXTS"]
+    monkeypatch.setattr(instructions, "_TEXTS", {})
+    ctx = instructions.ReadContext("t.s", target_info(resolve_arch("gfx1030", file="t.s"), None), 32, False, [])
+    record = instructions._TEXTS[(ctx.target, 32, False)]
+    kept = {id(getattr(record, name)) for name in record.__slots__}
+    per_target = [name for name in ctx.__slots__ if isinstance(getattr(ctx, name), dict)]
+    assert len(per_target) == len(kept) and {id(getattr(ctx, name)) for name in per_target} == kept
+    decoded = next(cache for cache in caches.WORKER_CACHES if cache.name.endswith("instructions._TEXTS"))
     decoded.clear()
-    assert {name: len(getattr(instructions, name)) for name in tables} == dict.fromkeys(tables, 0)
+    assert instructions._TEXTS == {}

@@ -46,23 +46,17 @@ NAMES = 20_000
 def _decoded_size() -> int:
     from isalens.isa.amdgcn import instructions
 
-    return sum(len(texts) for texts in instructions._DECODED.values())
+    return sum(len(texts.decoded) for texts in instructions._TEXTS.values())
 
 
 def _clear_decoded() -> None:
-    """The reader's decoded texts, their tails, shapes, heads and branch forms (each of the last three holds,
-    per target, the texts' cache it belongs to: kept, an emptied cache of up to :data:`TEXTS` texts would stay
-    alive for every target until that target is read again), and the decode cache's open stores (a store
-    hands each chunk of stored texts out once; opened again, it hands them out again to refill the emptied
-    cache) and its list of caches to write at exit (it held the emptied ones; a forked worker ends with
-    ``os._exit`` and never writes them)."""
+    """The reader's decoded texts with everything made from them (one record per target), and the decode
+    cache's open stores (a store hands each chunk of stored texts out once; opened again, it hands them out
+    again to refill the emptied cache) and its list of caches to write at exit (it held the emptied ones; a
+    forked worker ends with ``os._exit`` and never writes them)."""
     from isalens.isa.amdgcn import decode_cache, instructions
 
-    instructions._DECODED.clear()
-    instructions._TAILS.clear()
-    instructions._SHAPES.clear()
-    instructions._HEADS.clear()
-    instructions._BRANCH_FORMS.clear()
+    instructions._TEXTS.clear()
     decode_cache._STORES.clear()
     decode_cache._DIRTY.clear()
 
@@ -140,7 +134,7 @@ def _dict_of(module: str, attribute: str) -> Cache:
 
 
 WORKER_CACHES: tuple[Cache, ...] = (
-    Cache("isalens.isa.amdgcn.instructions._DECODED", _decoded_size, _clear_decoded, TEXTS),
+    Cache("isalens.isa.amdgcn.instructions._TEXTS", _decoded_size, _clear_decoded, TEXTS),
     Cache("isalens.isa.amdgcn.decoder.listing._CACHE", _listing_size, _clear_listing, TEXTS),
     Cache("isalens.isa.amdgcn.lanes._BY_TEXT", _lanes_size, _clear_lanes, TEXTS),
     Cache("isalens.isa.amdgcn.timing_facts._MEMO", _facts_size, _clear_facts, TEXTS),

@@ -76,40 +76,43 @@ class ReadContext:
     #: disassembly line's address and words (:func:`_head`; ``_core.encoded_rows``)
     heads: dict[str, _Head] = records.field(init=False)
 
+    #: per decoded branch text, where it goes by its operands (:func:`_branch_form`)
+    branch_forms: dict[str, _TargetForm | None] = records.field(init=False)
+
     def __post_init__(self) -> None:
-        self.cache, self.store, self.tails = _shared_cache(self.target, self.wave_size, self.ignore_unknown)
-        key = (self.target, self.wave_size, self.ignore_unknown)
-        held = _SHAPES.get(key)
-        if held is None or held[0] is not self.cache:  # the texts' cache started again (or was emptied by a test)
-            held = _SHAPES[key] = (self.cache, {})
-        self.shapes = held[1]
-        self.heads = _heads(key, self.cache)
+        texts, self.store = _shared_texts(self.target, self.wave_size, self.ignore_unknown)
+        self.cache, self.tails, self.shapes = texts.decoded, texts.tails, texts.shapes
+        self.heads, self.branch_forms = texts.heads, texts.branch_forms
+
+
+@records.dataclass(slots=True)
+class _TargetTexts:
+    """The decoded instruction texts of one target, wave size and unknown-instruction policy, and everything
+    made from them, as one record: they start again together and are emptied together (tables of their own
+    beside the texts, each holding the texts' dict it belonged to, kept an emptied dict of up to 60,000 texts
+    alive per target in a scan worker: docs/performance.md, twenty-seventh session)."""
+
+    decoded: dict[str, _Decoded] = records.field(default_factory=dict)
+    #: :attr:`ReadContext.tails`
+    tails: dict[str, tuple[Any, ...]] = records.field(default_factory=dict)
+    #: :attr:`ReadContext.shapes`
+    shapes: dict[tuple[str, bool], _Shape | None] = records.field(default_factory=dict)
+    #: :attr:`ReadContext.heads`
+    heads: dict[str, _Head] = records.field(default_factory=dict)
+    #: :attr:`ReadContext.branch_forms`
+    branch_forms: dict[str, _TargetForm | None] = records.field(default_factory=dict)
 
 
 #: decoded instruction texts, shared by every kernel and module of one process for the same target, wave
 #: size and unknown-instruction policy: a library's code objects repeat most of their texts (gfx1030 code
-#: objects of librocsparse: 94,905 instructions, 8,760 distinct texts per code object, 6,852 over 14 of them)
-_DECODED: dict[tuple[TargetInfo, int, bool], dict[str, _Decoded]] = {}
-#: the instruction tails of the texts in ``_DECODED`` (:attr:`ReadContext.tails`), emptied with it
-_TAILS: dict[tuple[TargetInfo, int, bool], dict[str, tuple[Any, ...]]] = {}
-#: the shapes of the texts in ``_DECODED`` (:attr:`ReadContext.shapes`), each beside the cache it belongs to: a
-#: new cache of texts starts new shapes
-_SHAPES: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[tuple[str, bool], _Shape | None]]] = {}
-#: the heads of the texts in ``_DECODED`` (:attr:`ReadContext.heads`), each beside the cache it belongs to
-_HEADS: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[str, _Head]]] = {}
+#: objects of librocsparse: 94,905 instructions, 8,760 distinct texts per code object, 6,852 over 14 of them).
+#: The only module-level table of the reader keyed by target (tests/unit/test_scan_caches.py checks it is)
+_TEXTS: dict[tuple[TargetInfo, int, bool], _TargetTexts] = {}
 #: what a disassembly line's instruction holds besides its index, line, address, words and sized facts: the
 #: fields before the address, those after the words, and the decoded text's facts per number of words; a branch
 #: to an address relative to its own adds the offset, and its fields before stop short of the target
 #: (_core.encoded_rows makes each line's)
 _Head = tuple[Any, ...]
-
-
-def _heads(key: tuple[TargetInfo, int, bool], cache: dict[str, _Decoded]) -> dict[str, _Head]:
-    """The heads kept for ``cache`` (a new dictionary when the texts' cache started again)."""
-    held = _HEADS.get(key)
-    if held is None or held[0] is not cache:
-        held = _HEADS[key] = (cache, {})
-    return held[1]
 
 
 def _head(decoded: _Decoded) -> _Head:
@@ -135,16 +138,17 @@ def _branch_head(decoded: _Decoded, name: str | None, offset: int | None) -> _He
 _DECODED_LIMIT = 100_000
 
 
-def _shared_cache(target: TargetInfo, wave_size: int, ignore_unknown: bool,
-                  ) -> tuple[dict[str, _Decoded], decode_cache.Store | None, dict[str, tuple[Any, ...]]]:
+def _shared_texts(target: TargetInfo, wave_size: int, ignore_unknown: bool,
+                  ) -> tuple[_TargetTexts, decode_cache.Store | None]:
+    """The texts kept for the target (a new record once they grew past :data:`_DECODED_LIMIT`) and the store of
+    the texts an earlier run decoded, read a mnemonic at a time on demand (None: a damaged or foreign file, or
+    the decode cache is off)."""
     key = (target, wave_size, ignore_unknown)
-    # the texts an earlier run decoded, read a mnemonic at a time on demand (a damaged or foreign file gives none)
     store = decode_cache.open_store(decode_cache.path_for(repr(key)), _storable) if decode_cache.enabled() else None
-    cache = _DECODED.get(key)
-    if cache is None or len(cache) > _DECODED_LIMIT:
-        cache = _DECODED[key] = {}
-        _TAILS[key] = {}
-    return cache, store, _TAILS.setdefault(key, {})
+    texts = _TEXTS.get(key)
+    if texts is None or len(texts.decoded) > _DECODED_LIMIT:
+        texts = _TEXTS[key] = _TargetTexts()
+    return texts, store
 
 
 def _storable(entry: object) -> bool:
@@ -218,8 +222,6 @@ def _unknown(mnemonic: str, ctx: ReadContext, line: int) -> None:
 #: operand's spelling) for a numeric target, (None, None, "") for none; None: a jump or conditional branch that
 #: names no target (an error where it is read)
 _TargetForm = tuple[str | None, int | None, str]
-#: the forms of decoded branch texts (:func:`_branch_form`), kept beside the texts' cache they belong to (as heads)
-_BRANCH_FORMS: dict[tuple[TargetInfo, int, bool], tuple[dict[str, _Decoded], dict[str, _TargetForm | None]]] = {}
 
 
 def _target_form(raw: RawInstruction, kind: BranchKind) -> _TargetForm | None:
@@ -238,11 +240,7 @@ def _target_form(raw: RawInstruction, kind: BranchKind) -> _TargetForm | None:
 
 def _branch_form(decoded: _Decoded, ctx: ReadContext) -> _TargetForm | None:
     """:func:`_target_form` of a decoded branch text, once per text."""
-    key = (ctx.target, ctx.wave_size, ctx.ignore_unknown)
-    held = _BRANCH_FORMS.get(key)
-    if held is None or held[0] is not ctx.cache:
-        held = _BRANCH_FORMS[key] = (ctx.cache, {})
-    forms = held[1]
+    forms = ctx.branch_forms
     if decoded.text not in forms:
         assert decoded.branch_raw is not None
         forms[decoded.text] = _target_form(decoded.branch_raw, decoded.branch)
