@@ -297,7 +297,7 @@ def test_fetch_bandwidth_must_be_finite(tmp_path: Path, capsys: pytest.CaptureFi
     with pytest.raises(InputError, match="finite"):
         analyze_vliw(load_vliw(path), None, math.inf)
 
-@pytest.mark.parametrize("command", ["livereg", "advise", "compare"])
+@pytest.mark.parametrize("command", ["livereg", "advise", "compare", "timing"])
 def test_vliw_code_given_to_a_gcn_command_says_which_command_reads_it(
         command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # once answered "the input does not name its target: pass --arch (e.g. --arch gfx902)", and with

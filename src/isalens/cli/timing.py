@@ -79,10 +79,10 @@ def _what_if(specs: list[str]) -> tuple[list[int], list[str]]:
 
 
 def _kernels(file: str, args: argparse.Namespace) -> tuple[LoadedModule, list[LoadedKernel], dict[str, str | int]]:
-    from isalens.engine import SOURCE_SUFFIXES, load_input, source_of
-    from isalens.engine.vliw import vliw_dialect
+    from isalens.engine import load_input, source_of, vliw_dialect_of
 
-    if file != "-" and Path(file).suffix.lower() not in SOURCE_SUFFIXES and vliw_dialect(Path(file)):
+    # a binary or a source is never VLIW (read as text, a code object failed as "binary file")
+    if file != "-" and vliw_dialect_of(Path(file)):
         raise InputError("VLIW (R600-Cayman) code: its loop figures come from `isalens vliw` (same names)",
                          file=file, code="usage")
     module, kernels, stats = load_input(source_of(file), load_options(args))

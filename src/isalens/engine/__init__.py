@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from isalens.ir.diagnostics import Diagnostic
 
 __all__ = ["Analysis", "FileResult", "LoadOptions", "analyze", "analyze_file", "compare_variant", "compare_variants",
-           "load_input", "load_module", "read_stdin", "report_of", "source_of"]
+           "load_input", "load_module", "read_stdin", "report_of", "source_of", "vliw_dialect_of"]
 
 #: the optional passes `analyze` runs beside the core ones (docs/reports.md)
 ANALYZE_PASSES = ("stats", "timing", "advice")
@@ -277,18 +277,22 @@ def _is_binary(path: Path) -> bool:
     return is_binary_file(path)
 
 
-def _vliw_dialect(source: str | Path) -> str | None:
+def vliw_dialect_of(source: str | Path) -> str | None:
+    """The VLIW dialect (``llvm``, ``cal``) of an ISA text or text file, None for GCN text, source files and
+    binaries (which are never VLIW: they are not read as text here)."""
     if _is_source(source) or (isinstance(source, Path) and _is_binary(source)):
         return None
-    from isalens.engine.vliw import vliw_dialect
-    return vliw_dialect(source)
+    from isalens.engine.load import read_input
+    from isalens.isa.vliw_sniff import vliw_dialect  # not the VLIW engine: most inputs are GCN
+
+    return vliw_dialect(read_input(source)[0])
 
 
 def analyze_file(source: str | Path, options: LoadOptions = LoadOptions(), *, longest: int = 10) -> FileResult:
     """Everything ``isalens analyze`` shows for one input; a user error becomes the result's ``error``."""
     name = source if isinstance(source, Path) else Path("<text>")
     try:
-        if _vliw_dialect(source):
+        if vliw_dialect_of(source):
             from isalens.engine.vliw import analyze_vliw, load_vliw
             return FileResult(str(name), vliw=analyze_vliw(load_vliw(source, options.dialect, target=options.arch)))
         return FileResult(str(name), report=livereg(source, options, longest=longest, extra=ANALYZE_PASSES))

@@ -46,9 +46,9 @@ _MAX_TEXT_BYTES = 512 * 1024 * 1024
 
 
 def _is_vliw(text: str) -> bool:
-    from isalens.isa import r600  # the VLIW reader loads on use: ~11 ms of every GCN command's start-up
+    from isalens.isa.vliw_sniff import vliw_dialect  # not the VLIW reader: ~11 ms of every GCN command's start-up
 
-    return r600.sniff(text) is not None
+    return vliw_dialect(text) is not None
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,7 @@ from isalens.errors import ArchError, InputError
 from isalens.ir.vliw import VliwModule
 from isalens.isa import r600
 
-__all__ = ["analyze_vliw", "load_vliw", "resolve_device", "vliw_dialect"]
-
-
-def vliw_dialect(path_or_text: str | Path) -> str | None:
-    """``cal`` or ``llvm`` when the input is VLIW (R600-Cayman) code, else None."""
-    text, _file = read_input(path_or_text)
-    return r600.sniff(text)
+__all__ = ["analyze_vliw", "load_vliw", "resolve_device"]
 
 
 def resolve_device(name: str) -> DeviceSpec:

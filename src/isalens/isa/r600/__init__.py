@@ -11,6 +11,7 @@ from isalens.ir.vliw import VliwModule
 from isalens.isa.r600 import cal, llvm
 from isalens.isa.r600.common import Diagnostics
 from isalens.isa.r600.rules import GENERATIONS, generation_of, tables
+from isalens.isa.vliw_sniff import vliw_dialect
 from isalens.lines import lines_of
 
 __all__ = ["DIALECTS", "GENERATIONS", "generation_of", "parse", "sniff"]
@@ -19,12 +20,8 @@ DIALECTS = ("cal", "llvm")
 
 
 def sniff(text: str) -> str | None:
-    """``cal``, ``llvm`` or ``None`` when the text is neither."""
-    if llvm.sniff(text):
-        return "llvm"
-    if cal.sniff(text):
-        return "cal"
-    return None
+    """``cal``, ``llvm`` or ``None`` when the text is neither (:func:`isalens.isa.vliw_sniff.vliw_dialect`)."""
+    return vliw_dialect(text)
 
 
 def _first_line(text: str) -> int:

@@ -54,15 +54,6 @@ _CF_NAMES = re.compile(r"^[ \t]*[0-9]+[ \t]+([A-Z][A-Z0-9_]*)", re.MULTILINE)
 _MAX_DIGITS = 9
 
 
-_CLAUSE_HEAD = re.compile(r"^[ \t]*[0-9]+[ \t]+(ALU|TEX|VTX)\w*:?[ \t]+ADDR\([0-9]+\)[ \t]+CNT\([0-9]+\)", re.MULTILINE)
-
-
-def sniff(text: str) -> bool:
-    """Whether ``text`` looks like a CAL dump (a numbered ALU/TEX clause with ADDR and CNT)."""
-    # the fixed part first (a substring search): the pattern alone took 33 ms on a 5 MB GCN listing
-    return "ADDR(" in text and _CLAUSE_HEAD.search(text) is not None
-
-
 def infer_generation(text: str, tables: Tables) -> tuple[str, str]:
     """``(generation, source)`` for a dump that does not say: Cayman if trans-only work sits in x..w and no
     group uses t, Evergreen if an Evergreen-only operation or a RAT store appears, else R700."""

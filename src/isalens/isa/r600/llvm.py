@@ -42,15 +42,6 @@ _PRED_DST = re.compile(r"^(?:ExecMask|Pred),PredicateBit")
 _PGM_RESOURCES = frozenset({0x028850, 0x028868, 0x028844, 0x028860, 0x028878, 0x0288D4})
 
 
-def sniff(text: str) -> bool:
-    """Whether ``text`` looks like LLVM r600 assembly."""
-    # each pattern's fixed part is looked for first: a plain substring search, where the line-anchored
-    # patterns took 80 ms on a 5 MB GCN listing (`analyze` asks this of every file)
-    return ("clause starting at" in text
-            and re.search(r"^\s*(ALU|Fetch) clause starting at \d+:", text, re.MULTILINE) is not None) or (
-        ", @" in text and re.search(r"^\s+ALU(_[A-Z_0-9]+)? \d+, @\d+", text, re.MULTILINE) is not None)
-
-
 @dataclass
 class _RawOp:
     line: int
