@@ -54,3 +54,20 @@ def test_help_example_runs(name: str, line: str, tmp_path: Path, monkeypatch: py
         capsys.readouterr()
     run_example(line, tmp_path, monkeypatch, capsys, not_bundled=MISSING,
                 expected_exit=int(documented.group(1)) if documented else 0)
+
+
+@pytest.mark.parametrize(("argv", "usage", "unknown"), [
+    (["livereg", "k.s", "--lines"], "usage: isalens livereg ", "--lines"),
+    (["timing", "--frob", "k.s"], "usage: isalens timing ", "--frob"),
+    (["--frob", "livereg", "k.s"], "usage: isalens [-h]", "--frob"),  # before the command: the top level's
+])
+def test_an_unknown_argument_gets_the_usage_of_where_it_was_given(
+        argv: list[str], usage: str, unknown: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse reported a command's unknown option under the top-level usage, which names none of its options
+    from isalens.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith(usage), err
+    assert err.endswith(f"isalens: error: unrecognized arguments: {unknown}\n")

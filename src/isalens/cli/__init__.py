@@ -13,7 +13,7 @@ import gc
 import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
@@ -62,6 +62,8 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", examples.Formatter)  # argparse's, without its `import shutil`
         super().__init__(*args, **kwargs)
+        #: the top-level parser's command parsers by name (:func:`build_parser`)
+        self.commands: Mapping[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
@@ -79,7 +81,7 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> _Parser:
     """The argument parser of every sub-command, or of ``command`` alone (the others' modules stay unimported;
     parsing a command line that starts with ``command`` gives the same result with either)."""
     parser = _Parser(
@@ -93,6 +95,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for module in (_MODULES if command is None else (_COMMANDS[command][0],)):
         _command_module(module).register(sub)
     examples.attach(sub.choices)  # every command's --help ends with examples (tests/unit/test_help_examples.py)
+    parser.commands = sub.choices
     for command_parser in sub.choices.values():  # before or after the command name alike
         _add_max_input_size(command_parser, argparse.SUPPRESS)
     return parser
@@ -142,7 +145,14 @@ def _main(argv: Sequence[str] | None) -> int:
     # a command line that starts with a command's name needs that command's flags only; anything else (top-level
     # --help, options before the command, a mistyped command) gets the whole parser and argparse's own answer
     parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # as parse_args would, but with the command's own usage: argparse reports a command's unknown arguments
+        # from the top-level parser, whose usage line names no option of the command
+        # (an unknown option before the command's name is the top level's)
+        after = args.command and unknown[0] in argv and argv.index(unknown[0]) > argv.index(args.command)
+        command_parser = parser.commands.get(args.command) if after else None
+        (command_parser or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.print_help()
         return EXIT_INPUT
