@@ -8,7 +8,8 @@ module's :func:`dataclass` makes the same classes for the subset those classes u
 repr=..., compare=...)``; ``__post_init__``. Anything else is refused with ``TypeError`` when the class is made.
 
 What a class gets is what ``dataclasses`` (Python 3.11) gives it, method by method: ``__init__`` (generated text
-compiled once per layout and kept across runs by :mod:`isalens.classcode`), ``__repr__`` as
+compiled once per layout and kept across runs by :mod:`isalens.classcode`; a frozen slotted class's sets each
+field with its slot's own setter where ``dataclasses`` calls ``object.__setattr__``: the same effect, faster), ``__repr__`` as
 ``Name(a=1, b='x')``, ``__eq__`` and the order methods over the tuple of compared fields of the same class,
 ``__hash__`` of that tuple for a frozen class (``None`` for an unfrozen one with ``__eq__``), frozen
 ``__setattr__``/``__delattr__`` (``FrozenInstanceError``, an ``AttributeError``), ``__getstate__``/``__setstate__``
@@ -132,8 +133,9 @@ def _make(cls: type, frozen: bool = False, slots: bool = False, order: bool = Fa
         "__record_key__": attrgetter(*compared) if len(compared) > 1 else _one_key(compared),
         "__dataclass_fields__": _DATACLASS_FIELDS,
         "__match_args__": tuple(f.name for f in all_fields if f.init),
-        "__init__": _init(all_fields, frozen, slots, "__post_init__" in ns, qualname),
     }
+    if not (frozen and slots):  # a frozen slotted class gets its __init__ once it is made (below)
+        made["__init__"] = _init(all_fields, frozen, slots, "__post_init__" in ns, qualname)
     if "__repr__" not in ns:
         made["__repr__"] = _repr
     if eq and "__eq__" not in ns:
@@ -154,7 +156,11 @@ def _make(cls: type, frozen: bool = False, slots: bool = False, order: bool = Fa
             made["__getstate__"], made["__setstate__"] = _getstate, _setstate
     if slots:
         ns.update(made)
-        return type(cls)(cls.__name__, cls.__bases__, ns)
+        new = type(cls)(cls.__name__, cls.__bases__, ns)
+        if frozen:
+            type.__setattr__(new, "__init__", _init(all_fields, frozen, slots, "__post_init__" in ns, qualname,
+                                                    _slot_setters(new)))
+        return new
     for name, value in made.items():
         setattr(cls, name, value)
     for f in all_fields:  # a field's class attribute is its default, as dataclasses leaves it
@@ -173,8 +179,29 @@ def _one_key(compared: list[str]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda self: (get(self),)
 
 
-def _init(all_fields: list[Field], frozen: bool, slots: bool, post_init: bool, qualname: str) -> Any:
-    """``__init__`` from generated text (one text per layout of fields; its code kept by :mod:`isalens.classcode`)."""
+def _slot_setters(cls: type) -> dict[str, Any] | None:
+    """Per field slot of ``cls``, the slot's own setter (its member descriptor's ``__set__``), or None when a
+    name is not a slot of the class or its bases (the field then lives elsewhere: ``object.__setattr__``)."""
+    setters: dict[str, Any] = {}
+    for f in cls.__record_fields__:  # type: ignore[attr-defined]
+        slot: Any = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
+        if type(slot) is not _MEMBER:
+            return None
+        setters[f.name] = slot.__set__
+    return setters
+
+
+#: the type of a ``__slots__`` entry's descriptor on its class
+_MEMBER: Any = type(Field.__dict__["name"])
+
+
+def _init(all_fields: list[Field], frozen: bool, slots: bool, post_init: bool, qualname: str,
+          setters: dict[str, Any] | None = None) -> Any:
+    """``__init__`` from generated text (one text per layout of fields; its code kept by :mod:`isalens.classcode`).
+
+    A frozen class sets its fields past its own ``__setattr__``: with ``object.__setattr__``, as ``dataclasses``
+    writes it, or, given ``setters`` (a frozen slotted class), with each slot's own setter, which skips the lookup
+    of the name (the 20,794 blocks of the dense 100k kernel: 12.6 -> 8.7 ms; docs/performance.md)."""
     params, body, closure = [], [], {}
     for f in all_fields:
         n = f.name
@@ -197,8 +224,12 @@ def _init(all_fields: list[Field], frozen: bool, slots: bool, post_init: bool, q
             value = n
         else:
             continue  # no init, no default: left unset, as dataclasses leaves it
-        body.append(f"__dataclass_builtins_object__.__setattr__(self,{n!r},{value})" if frozen
-                    else f"self.{n}={value}")
+        if setters is not None:
+            closure[f"__dataclass_set_{n}__"] = setters[n]
+            body.append(f"__dataclass_set_{n}__(self,{value})")
+        else:
+            body.append(f"__dataclass_builtins_object__.__setattr__(self,{n!r},{value})" if frozen
+                        else f"self.{n}={value}")
     if post_init:
         body.append("self.__post_init__()")
     outer = ["__dataclass_builtins_object__", "__dataclass_HAS_DEFAULT_FACTORY__", *closure]
