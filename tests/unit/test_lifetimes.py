@@ -74,3 +74,30 @@ def test_next_reads_by_hand(diamond: tuple[Kernel, CFG, Liveness]) -> None:
     assert next_uses(kernel, graph, 0, v(3)) == ()
     assert next_uses(kernel, graph, 0, v(0, halves=HALF_LO)) == (3,)  # single-register walk
     assert next_uses(kernel, graph, 1, v(0, count=2)) == (3,)  # v[0:1]: the write at 5 ends the else path
+
+
+def test_next_uses_of_a_live_set_equal_each_registers_own_walk() -> None:
+    """``DefUse.next_uses_of`` follows only the registers asked (the peak's live set) in one walk; each answer
+    must equal the single-register walk's for that register alone, at every example kernel's peaks and at a
+    few other lines, whole registers and half ones (those take the single walk) alike."""
+    from isalens.analysis.lifetimes import DefUse, _next_uses_walk
+    from isalens.ir.registers import HALF_HI, registers_in
+    from tests.conftest import ROOT
+
+    asked = 0
+    for path in sorted((ROOT / "examples" / "isa").glob("*.s")):
+        for loaded in isalens.load(path).kernels:
+            kernel = loaded.ir
+            graph = cfg(kernel)
+            live = liveness(kernel, graph)
+            n = len(kernel.instructions)
+            for at in {0, n // 3, n // 2, n - 1}:
+                mask = live.live_in[at] | live.live_out[at]
+                for file in (RegFile.VGPR, RegFile.SGPR):
+                    regs = [Reg(file, i) for i in registers_in(mask, file)]
+                    if file is RegFile.VGPR and regs:
+                        regs.append(Reg(file, regs[0].index, halves=HALF_HI))
+                    got = DefUse(kernel, graph).next_uses_of(at, regs)
+                    assert got == [_next_uses_walk(kernel, graph, at, r) for r in regs], (path.name, at, file)
+                    asked += len(regs)
+    assert asked > 500

@@ -210,11 +210,13 @@ def _all_reaching(kernel: Kernel, graph: CFG, index: int, block_defs: list[int])
     return {key: tuple(sorted(set(v))) for key, v in found.items()}
 
 
-def _all_next_uses(kernel: Kernel, graph: CFG, index: int, blocks: _BlockSummary) -> dict[int, tuple[int, ...]]:
-    """For every register (by its :func:`_fold` bit), the first reads at or after ``index`` on some path (the
-    walk is the core's, :func:`isalens._core.next_reads`: VGPR/AGPR halves pair into one slot)."""
+def _all_next_uses(kernel: Kernel, graph: CFG, index: int, blocks: _BlockSummary,
+                   units: int = _ALL_UNITS) -> dict[int, tuple[int, ...]]:
+    """For every register of ``units`` (by its :func:`_fold` bit), the first reads at or after ``index`` on some path
+    (the walk is the core's, :func:`isalens._core.next_reads`: VGPR/AGPR halves pair into one slot). Each
+    register's search ends on its own reads and writes, so asking for fewer changes no answer, and ends sooner."""
     return _core.next_reads(kernel.instructions, blocks.starts, blocks.ends, blocks.succs, blocks.touches,
-                            graph.block_of[index], index, _ALL_UNITS, _LOW_HALVES_MASK, _ALL_UNITS & _HIGH_UNITS)
+                            graph.block_of[index], index, units, _LOW_HALVES_MASK, _ALL_UNITS & _HIGH_UNITS)
 
 
 def _key(reg: Reg) -> int | None:
@@ -269,6 +271,24 @@ class DefUse:
         blocks = self._blocks()
         return _cached(blocks.uses_after, index,
                        lambda: _all_next_uses(kernel, graph, index, blocks)).get(key, ())
+
+    def next_uses_of(self, index: int, regs: Sequence[Reg]) -> list[tuple[int, ...]]:
+        """:meth:`next_uses` of each of ``regs`` at ``index``, by one walk that follows only those registers (the
+        peak's live set: the dense 100k kernel's walk for every register took 12-13 ms per file, for its live
+        ones 7-10 ms)."""
+        kernel, graph = self._kernel, self._graph
+        keys = [_key(reg) for reg in regs]
+        units = 0
+        for reg, key in zip(regs, keys, strict=True):
+            if key is not None:
+                units |= reg.mask()
+        found: dict[int, tuple[int, ...]] = {}
+        if units:
+            blocks = self._blocks()
+            known = blocks.uses_after.get(index)
+            found = known if known is not None else _all_next_uses(kernel, graph, index, blocks, units)
+        return [found.get(key, ()) if key is not None else _next_uses_walk(kernel, graph, index, reg)
+                for reg, key in zip(regs, keys, strict=True)]
 
 
 def definitions_reaching(kernel: Kernel, graph: CFG, index: int, reg: Reg) -> tuple[int, ...]:

@@ -73,12 +73,13 @@ def _peak_values(kernel: Kernel, queries: DefUse, live: Liveness, press: Pressur
     held = kernel.source.variables_at(at)  # once: a -g kernel may have a range per DEBUG_VALUE comment
     ins = kernel.instructions
     out: list[LiveValue] = []
-    for reg_index in registers_in(mask, file)[:limit]:
-        reg = Reg(file, reg_index)
+    indices = registers_in(mask, file)[:limit]
+    regs = [Reg(file, reg_index) for reg_index in indices]
+    # one walk for the next reads of every register live here (DefUse.next_uses_of)
+    for reg_index, reg, uses in zip(indices, regs, queries.next_uses_of(at, regs), strict=True):
         # the writes reaching just after the peak: the peak itself, else those reaching it (hostile: a peak on
         # the last line has no next instruction to ask about)
         defs = (at,) if ins[at].defs & reg.mask() else queries.definitions_reaching(at, reg)
-        uses = queries.next_uses(at, reg)
         sources = tuple(dict.fromkeys(loc for i in defs if (loc := kernel.source.at(i)) is not None))
         out.append(LiveValue(f"{_PREFIX[file]}{reg_index}", tuple(ins[i].line for i in defs),
                              tuple(ins[i].line for i in uses),
