@@ -8,10 +8,10 @@ module's :func:`dataclass` makes the same classes for the subset those classes u
 repr=..., compare=...)``; ``__post_init__``. Anything else is refused with ``TypeError`` when the class is made.
 
 What a class gets is what ``dataclasses`` (Python 3.11) gives it, method by method: ``__init__`` (generated text
-compiled once per layout and kept across runs by :mod:`isalens.classcode`; a frozen slotted class's sets each
-field with its slot's own setter where ``dataclasses`` calls ``object.__setattr__``: the same effect, faster), ``__repr__`` as
-``Name(a=1, b='x')``, ``__eq__`` and the order methods over the tuple of compared fields of the same class,
-``__hash__`` of that tuple for a frozen class (``None`` for an unfrozen one with ``__eq__``), frozen
+compiled once per layout and kept across runs by :mod:`isalens.classcode`; a frozen slotted class's ``__init__``
+sets each field with its slot's own setter where ``dataclasses`` calls ``object.__setattr__``: the same effect,
+faster), ``__repr__`` as ``Name(a=1, b='x')``, ``__eq__`` and the order methods over the tuple of compared fields of
+the same class, ``__hash__`` of that tuple for a frozen class (``None`` for an unfrozen one with ``__eq__``), frozen
 ``__setattr__``/``__delattr__`` (``FrozenInstanceError``, an ``AttributeError``), ``__getstate__``/``__setstate__``
 for pickling a frozen slotted class (a list of field values), ``__match_args__``. ``dataclasses.fields``,
 ``replace``, ``asdict`` and orjson's dataclass writer still work on them: ``__dataclass_fields__`` is made (with
