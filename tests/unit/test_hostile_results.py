@@ -267,6 +267,18 @@ def test_budget_paths_inside_the_tree_are_read(project: Path, capsys: pytest.Cap
     refused(capsys, budget, "check", str(project / "results" / "r.parquet"), "--budget", str(budget))
 
 
+def test_check_without_a_budget_file_says_what_it_needs(tmp_path: Path, good: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # once "isalens.toml: error: cannot read: no such file", as if a file named on the command line had gone
+    monkeypatch.chdir(tmp_path)
+    err = refused(capsys, Path("isalens.toml"), "check", str(good))
+    assert "no budget file" in err and "--budget FILE" in err
+    # a file the command line names and that is not there stays the reader's error
+    named = tmp_path / "b.toml"
+    assert "no such file" in refused(capsys, named, "check", str(good), "--budget", str(named))
+
+
 def test_a_budget_file_that_is_a_device_is_refused(capsys: pytest.CaptureFixture[str], good: Path) -> None:
     # read whole, /dev/zero never ends (the check grew to 17.7 GB); refused before a byte is read
     assert "not a regular file" in refused(capsys, Path("/dev/zero"), "check", str(good), "--budget", "/dev/zero")

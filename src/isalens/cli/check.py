@@ -19,6 +19,10 @@ __all__ = ["register", "run"]
 EXIT_FAILED = 1
 
 
+#: the budget file read when --budget names none
+_DEFAULT_BUDGET = Path("isalens.toml")
+
+
 def register(subparsers: Any) -> None:
     """Add the ``check`` subcommand to ``subparsers``."""
     p = subparsers.add_parser(
@@ -29,7 +33,7 @@ def register(subparsers: Any) -> None:
                     "instructions) or at-least occupancy.",
     )
     p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files, directories or scan results")
-    p.add_argument("--budget", type=Path, default=Path("isalens.toml"),
+    p.add_argument("--budget", type=Path, default=_DEFAULT_BUDGET,
                    help="budget file (default isalens.toml); its 'paths' must lie in its own directory tree")
     p.add_argument("--arch", help="target of ISA text that does not name one")
     p.add_argument("--allow-unanalysed", action="store_true",
@@ -45,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
     from isalens.scan.inputs import rows_of
     from isalens.scan.work import ScanOptions
 
+    if args.budget == _DEFAULT_BUDGET and not args.budget.exists():
+        # the default file missing is a usage question, not a broken file: say what the command needs
+        raise IsalensError("no budget file: isalens.toml is not in the current directory (write one with [defaults] "
+                           "and [[budget]] tables, docs/binaries.md, or name one with --budget FILE)",
+                           file=str(args.budget), code="usage")
     budget = read_budget(args.budget, paths_needed=not args.paths)
     paths = list(args.paths) or [Path(p) for p in budget.paths]
     if not paths:
