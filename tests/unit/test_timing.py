@@ -196,6 +196,10 @@ def test_trip_counts_weight_the_kernel_and_are_stated(tmp_path: Path, capsys: py
     (("--waves", "two"), "--waves expects"),
     (("--trip-count", "3"), "--trip-count expects LINE=N"),
     (("--what-if", "colour=red"), "--what-if expects"),
+    # a SIMD holds at most 10 waves before gfx10 but on gfx90a (LLVM's AMDGPUBaseInfo.cpp getMaxWavesPerEU:
+    # 8 on gfx90a, 10 before gfx10, 16 with gfx10.3's instructions, else 20): cycles for 11 describe no hardware
+    (("--waves", "11"), "--waves 11: gfx902 holds at most 10 waves per SIMD (wave64)"),
+    (("--what-if", "waves=2,16"), "--what-if waves 16: gfx902 holds at most 10 waves per SIMD"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
                                       fragment: str) -> None:
@@ -205,6 +209,14 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
     err = capsys.readouterr().err
     lines = [x for x in err.splitlines() if x.strip()]
     assert code == 2 and len(lines) == 1 and fragment in lines[0], err
+
+
+def test_the_most_waves_a_simd_holds_are_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the limit is the target's (getMaxWavesPerEU, above), not a smaller figure: 10 on gfx902, 16 on gfx1030
+    assert _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--waves", "10")["waves"] == 10
+    assert _json(tmp_path, capsys, LOOP, "--arch", "gfx1030", "--wave", "32", "--waves", "16")["waves"] == 16
+    assert main(["timing", str(tmp_path / "k.s"), "--arch", "gfx1030", "--wave", "32", "--waves", "17"]) == 2
+    assert "at most 16 waves per SIMD (wave32)" in capsys.readouterr().err
 
 
 def test_classes_come_from_the_class_table() -> None:

@@ -65,6 +65,22 @@ def parse_trip_counts(specs: Sequence[str]) -> dict[int, int]:
     return out
 
 
+def _check_waves(kernel: LoadedKernel, waves: int, flag: str) -> None:
+    """Refuse a wave count the target cannot hold: a SIMD runs at most its file's waves (of the kernel's size:
+    the occupancy model's maximum), and cycles for more would describe no hardware."""
+    if waves < 1:
+        raise InputError(f"{flag} must be at least 1, not {waves}", code="usage")
+    try:
+        occ = kernel_occupancy(kernel.ir, kernel.arch, resources(kernel.ir, kernel.arch))
+    except (ValueError, KeyError):
+        occ = None
+    most, wave = (occ[0].max_waves_per_simd, occ[0].wave_size) if occ is not None else \
+        (kernel.arch.max_waves_per_simd, kernel.ir.wave_size)
+    if waves > most:
+        raise InputError(f"{flag} {waves}: {kernel.arch.name} holds at most {most} waves per SIMD (wave{wave})",
+                         code="usage")
+
+
 def _occupancy_waves(kernel: LoadedKernel) -> int | None:
     try:
         occ = kernel_occupancy(kernel.ir, kernel.arch, resources(kernel.ir, kernel.arch))
@@ -108,8 +124,8 @@ def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str
     a static tool can state without knowing the hit rate). ``matrix_data`` (``--matrix-data random|low-toggle``):
     the data matrix loops multiply, which sets their clock where the device has AMD's measured figures."""
     spec = resolve_device(device) if isinstance(device, str) else device
-    if waves is not None and waves < 1:
-        raise InputError(f"--waves must be at least 1, not {waves}", code="usage")
+    if waves is not None:
+        _check_waves(kernel, waves, "--waves")
     level = memory_level or DEFAULT_MEMORY_LEVEL
     prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts, device=spec,
                                                               memory_level=level,
@@ -142,8 +158,8 @@ def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] =
     profiles: dict[str, KernelProfile] = {}
     for w in waves or (None,):
         for d in devices or (None,):
-            if w is not None and w < 1:
-                raise InputError(f"--what-if waves must be at least 1, not {w}", code="usage")
+            if w is not None:
+                _check_waves(kernel, w, "--what-if waves")
             spec = resolve_device(d) if d else None
             p = prof
             if spec is not None and _own_figures(spec):
