@@ -200,6 +200,11 @@ def test_trip_counts_weight_the_kernel_and_are_stated(tmp_path: Path, capsys: py
     # 8 on gfx90a, 10 before gfx10, 16 with gfx10.3's instructions, else 20): cycles for 11 describe no hardware
     (("--waves", "11"), "--waves 11: gfx902 holds at most 10 waves per SIMD (wave64)"),
     (("--what-if", "waves=2,16"), "--what-if waves 16: gfx902 holds at most 10 waves per SIMD"),
+    # a device of another generation (devices.toml: the MI300X is gfx942, the RX 6900 XT gfx1030, the HD 4870 an
+    # RV770): its compute units, clocks and bandwidth were applied to the gfx9 rates without a word
+    (("--device", "mi300x"), "--device mi300x is a gfx942 device and the kernel is gfx902 (gfx9)"),
+    (("--what-if", "device=mi50,rx-6900-xt"), "--what-if device rx-6900-xt is a gfx1030 device"),
+    (("--device", "hd4870"), "--device hd4870 is a VLIW (rv770) device"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
                                       fragment: str) -> None:
@@ -217,6 +222,18 @@ def test_the_most_waves_a_simd_holds_are_accepted(tmp_path: Path, capsys: pytest
     assert _json(tmp_path, capsys, LOOP, "--arch", "gfx1030", "--wave", "32", "--waves", "16")["waves"] == 16
     assert main(["timing", str(tmp_path / "k.s"), "--arch", "gfx1030", "--wave", "32", "--waves", "17"]) == 2
     assert "at most 16 waves per SIMD (wave32)" in capsys.readouterr().err
+
+
+def test_a_device_of_another_target_of_the_family_is_named_in_the_assumptions(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the RX Vega 64 is gfx900 (devices.toml), the kernel gfx902: both gfx9, so it is timed, and says so
+    other = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--device", "rx-vega-64")
+    assert any("device rx-vega-64 is gfx900, the kernel gfx902" in a for a in other["assumptions"])
+    own = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--device", "ryzen-5-2400g")  # a gfx902 APU
+    assert not any(a.startswith("device ") for a in own["assumptions"])
+    # and a what-if variant on it is timed (its variants list no assumptions)
+    both = _json(tmp_path, capsys, LOOP, "--arch", "gfx902", "--what-if", "device=ryzen-5-2400g,rx-vega-64")
+    assert [v["device"] for v in both["what_if"]] == ["ryzen-5-2400g", "rx-vega-64"]
 
 
 def test_classes_come_from_the_class_table() -> None:

@@ -155,8 +155,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``isalens timing`` for parsed ``args``; returns the exit code."""
     from isalens.analysis.timing import DEFAULT_MEMORY_LEVEL
     from isalens.arch.devices import load_devices as all_devices
+    from isalens.engine.devices import resolve_device
     from isalens.engine.timing import kernel_profile, kernel_timing, loop_spans, parse_trip_counts, what_if
-    from isalens.engine.vliw import resolve_device
     from isalens.names import demangled
     from isalens.report.document import document, file_entry
     from isalens.report.serialize import dumps

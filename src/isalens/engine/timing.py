@@ -23,8 +23,8 @@ from isalens.analysis.timing import (
     kernel_profile_on,
 )
 from isalens.arch.devices import DeviceSpec
+from isalens.engine.devices import device_for_kernel, resolve_device
 from isalens.engine.load import LoadedKernel
-from isalens.engine.vliw import resolve_device
 from isalens.errors import ArchError, InputError
 
 __all__ = ["instruction_classes", "kernel_profile", "kernel_timing", "loop_spans", "parse_trip_counts", "what_if"]
@@ -100,6 +100,8 @@ def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | Non
     """The per-wave simulation of ``kernel`` with vector loads hitting ``memory_level`` (scalar loads too with
     ``scalar_level``: an explicit ``--memory-level``) (independent of waves; of the device only through what
     differs by product: the FP64 ratio, measured memory latencies)."""
+    if device is not None:
+        device_for_kernel(kernel.arch, device)  # another generation's device is refused
     try:
         prof = kernel_profile_on(kernel.ir, kernel.arch, kernel.cfg, trip_counts=trip_counts,
                                  occupancy_waves=_occupancy_waves(kernel), device=device, memory_level=memory_level,
@@ -124,13 +126,15 @@ def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str
     a static tool can state without knowing the hit rate). ``matrix_data`` (``--matrix-data random|low-toggle``):
     the data matrix loops multiply, which sets their clock where the device has AMD's measured figures."""
     spec = resolve_device(device) if isinstance(device, str) else device
+    note = device_for_kernel(kernel.arch, spec) if spec is not None else None
     if waves is not None:
         _check_waves(kernel, waves, "--waves")
     level = memory_level or DEFAULT_MEMORY_LEVEL
     prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts, device=spec,
                                                               memory_level=level,
                                                               scalar_level=memory_level is not None)
-    t = evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu, matrix_data=matrix_data)
+    t = _noted(evaluate(prof, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu,
+                        matrix_data=matrix_data), note)
     if memory_level is not None:
         return replace(t, memory_level_from="--memory-level")
     upper = None
@@ -139,6 +143,11 @@ def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str
         upper = evaluate(high, waves=waves, device=spec, simds_per_cu=kernel.arch.simds_per_cu,
                          matrix_data=matrix_data)
     return replace(t, upper=upper)
+
+
+def _noted(t: KernelTiming, note: str | None) -> KernelTiming:
+    """``t`` with ``note`` (a device of another target of the kernel's family) among its assumptions."""
+    return replace(t, assumptions=(*t.assumptions, note)) if note else t
 
 
 def _own_figures(spec: DeviceSpec) -> bool:
@@ -161,6 +170,8 @@ def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] =
             if w is not None:
                 _check_waves(kernel, w, "--what-if waves")
             spec = resolve_device(d) if d else None
+            if spec is not None:  # another generation's device is refused (a variant lists no assumptions)
+                device_for_kernel(kernel.arch, spec, "--what-if device")
             p = prof
             if spec is not None and _own_figures(spec):
                 if spec.name not in profiles:

@@ -12,20 +12,13 @@ from pathlib import Path
 from isalens.analysis.vliw import VliwAnalysis, vliw
 from isalens.analysis.vliw_timing import DEFAULT_FETCH_LATENCY
 from isalens.arch.devices import DeviceSpec, UnknownDeviceError, get_device
+from isalens.engine.devices import resolve_device
 from isalens.engine.load import read_input
-from isalens.errors import ArchError, InputError
+from isalens.errors import InputError
 from isalens.ir.vliw import VliwModule
 from isalens.isa import r600
 
 __all__ = ["analyze_vliw", "load_vliw", "resolve_device"]
-
-
-def resolve_device(name: str) -> DeviceSpec:
-    """The named device (``hd4870``, ``Radeon HD 5870``) or a clear :class:`ArchError`."""
-    try:
-        return get_device(name)
-    except UnknownDeviceError as exc:
-        raise ArchError(str(exc), code="unknown-device") from None
 
 
 def load_vliw(path_or_text: str | Path, dialect: str | None = None, *, target: str | None = None) -> VliwModule:
