@@ -58,7 +58,7 @@ s_endpgm
 def test_more_waves_never_lower_throughput_until_a_roof(ops: list[tuple[int, int, int, int, int]], arch: str) -> None:
     kernel = isalens.load(LOOP.format(body=_text(ops).rstrip("\n")), arch).kernels[0]
     previous = 0.0
-    for waves in range(1, 17):
+    for waves in range(1, kernel.arch.max_waves_per_simd + 1):  # (timing refuses more than a SIMD holds)
         (loop,) = kernel_timing(kernel, waves=waves).loops
         throughput = waves / loop.cycles_per_iteration  # iterations per cycle on one SIMD
         roof = 1 / max(loop.issue_cycles.values())        # the busiest unit, fully used
