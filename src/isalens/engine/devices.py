@@ -23,21 +23,18 @@ def resolve_device(name: str) -> DeviceSpec:
         raise ArchError(str(exc), code="unknown-device") from None
 
 
-def _family_of(target: str) -> str | None:
-    """The timing family of a device's target, None when it has none (gfx6/gfx7) or is no GCN target (a VLIW
-    chip)."""
+def _arch_of(target: str) -> ArchSpec | None:
+    """A device's target, None when it is no GCN target (a VLIW chip)."""
     try:
-        return timing_family(get_arch(target))
+        return get_arch(target)
     except (KeyError, ValueError):
         return None
 
 
-def _is_gcn(target: str) -> bool:
-    try:
-        get_arch(target)
-    except (KeyError, ValueError):
-        return False
-    return True
+def _family_of(target: str) -> str | None:
+    """The timing family of a device's target, None when it has none (gfx6/gfx7, a VLIW chip)."""
+    arch = _arch_of(target)
+    return timing_family(arch) if arch is not None else None
 
 
 def device_for_kernel(arch: ArchSpec, spec: DeviceSpec, flag: str = "--device") -> str | None:
@@ -50,7 +47,7 @@ def device_for_kernel(arch: ArchSpec, spec: DeviceSpec, flag: str = "--device") 
     if _family_of(spec.target) != family or family is None:
         same = sorted(d.name for d in load_devices().values() if family and _family_of(d.target) == family)
         choose = f"pick a {family} device ({', '.join(same)})" if same else f"no isalens device is {family}"
-        if not _is_gcn(spec.target):
+        if _arch_of(spec.target) is None:
             raise InputError(f"{flag} {spec.name} is a VLIW ({spec.target}) device, which `isalens vliw --device` "
                              f"times; for this {arch.name} kernel {choose}", code="usage")
         raise InputError(f"{flag} {spec.name} is a {spec.target} device and the kernel is {arch.name} ({family}): "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from isalens.analysis.occupancy import kernel_occupancy
+from isalens.analysis.occupancy import Occupancy, kernel_occupancy
 from isalens.analysis.resources import resources
 from isalens.analysis.source_lines import SourceSpan, loop_span
 from isalens.analysis.timing import (
@@ -70,28 +70,30 @@ def _check_waves(kernel: LoadedKernel, waves: int, flag: str) -> None:
     the occupancy model's maximum), and cycles for more would describe no hardware."""
     if waves < 1:
         raise InputError(f"{flag} must be at least 1, not {waves}", code="usage")
-    try:
-        occ = kernel_occupancy(kernel.ir, kernel.arch, resources(kernel.ir, kernel.arch))
-    except (ValueError, KeyError):
-        occ = None
-    most, wave = (occ[0].max_waves_per_simd, occ[0].wave_size) if occ is not None else \
+    occ = _occupancy(kernel)
+    most, wave = (occ.max_waves_per_simd, occ.wave_size) if occ is not None else \
         (kernel.arch.max_waves_per_simd, kernel.ir.wave_size)
     if waves > most:
         raise InputError(f"{flag} {waves}: {kernel.arch.name} holds at most {most} waves per SIMD (wave{wave})",
                          code="usage")
 
 
-def _occupancy_waves(kernel: LoadedKernel) -> int | None:
+def _occupancy(kernel: LoadedKernel) -> Occupancy | None:
+    """The kernel's occupancy, None when the model cannot give one."""
     try:
         occ = kernel_occupancy(kernel.ir, kernel.arch, resources(kernel.ir, kernel.arch))
     except (ValueError, KeyError):
         return None
+    return occ[0] if occ is not None else None
+
+
+def _occupancy_waves(kernel: LoadedKernel) -> int | None:
+    occ = _occupancy(kernel)
     if occ is None:
         return None
     # a shader's figure is already in waves of its own size (ACO's wave32 units are aco_waves; issue 29:
     # ssao_kernel.frag on navi21 was timed with 32 wave64 waves, twice its cycles per iteration)
-    waves = occ[0].waves_per_simd
-    return max(int(waves), 1)
+    return max(int(occ.waves_per_simd), 1)
 
 
 def kernel_profile(kernel: LoadedKernel, *, trip_counts: Mapping[int, int] | None = None,
@@ -165,10 +167,10 @@ def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] =
     memory level."""
     out = []
     profiles: dict[str, KernelProfile] = {}
+    for count in waves:
+        _check_waves(kernel, count, "--what-if waves")
     for w in waves or (None,):
         for d in devices or (None,):
-            if w is not None:
-                _check_waves(kernel, w, "--what-if waves")
             spec = resolve_device(d) if d else None
             if spec is not None:  # another generation's device is refused (a variant lists no assumptions)
                 device_for_kernel(kernel.arch, spec, "--what-if device")
