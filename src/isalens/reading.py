@@ -23,7 +23,7 @@ from pathlib import Path
 from isalens.errors import InputError
 from isalens.lazyre import LazyPattern
 
-__all__ = ["DEFAULT_MAX_INPUT", "map_file", "max_input_size", "open_regular", "parse_size", "read_file",
+__all__ = ["DEFAULT_MAX_INPUT", "StdinText", "map_file", "max_input_size", "open_regular", "parse_size", "read_file",
            "read_head", "set_max_input_size", "size_text"]
 
 DEFAULT_MAX_INPUT = 1 << 30
@@ -32,6 +32,14 @@ _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 
           "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}
 _SIZE_RE = LazyPattern(r"^\s*(\d+)\s*([A-Za-z]*)\s*$")
 _override: int | None = None
+
+
+class StdinText(str):
+    """ISA text read from standard input: read as text like any ``str``, reported as ``<stdin>`` (a plain
+    ``str`` from the API is ``<text>``) and never mistaken for a file name."""
+
+    __slots__ = ()
+    name = "<stdin>"
 
 
 def parse_size(text: str) -> int:

@@ -77,6 +77,25 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     assert json.loads(out)["files"][0]["kernels"][0]["instructions"] == 2
 
 
+@pytest.mark.parametrize("command", ["livereg", "analyze", "timing", "vliw"])
+def test_stdin_is_named_stdin(command: str, monkeypatch: pytest.MonkeyPatch,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Standard input is reported as ``<stdin>`` (it was ``<text>``, the API's name for a str), and a line that
+    happens to be a file name is an instruction error, not advice to pass ``pathlib.Path``."""
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("v_mov_b32_e32 v0, v1\nv_bogus v1\n"))
+    arch = ["--target", "rv770"] if command == "vliw" else ["--arch", "gfx1100"]
+    assert main([command, "-", *arch]) == 2
+    err = capsys.readouterr().err
+    assert "<stdin>:" in err and "<text>" not in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("kernel.s\n"))
+    assert main(["livereg", "-", "--arch", "gfx1100"]) == 2
+    err = capsys.readouterr().err
+    assert "<stdin>:1: error: cannot read 'kernel.s'" in err and "pathlib" not in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("v_mov_b32_e32 v0, v1\ns_endpgm\n"))
+    assert json.loads(run_cli(capsys, "-", "--arch", "gfx1100", "--json"))["files"][0]["file"] == "<stdin>"
+
+
 def test_own_objdump_needs_arch_and_resolves_numeric_branches(own_llvm: LlvmOutputs,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["livereg", str(own_llvm.objdump)]) == 2

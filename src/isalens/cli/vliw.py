@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from isalens.cli.common import EXIT_INPUT, EXIT_OK
@@ -62,13 +61,14 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``isalens vliw`` for parsed ``args``; returns the exit code."""
+    from isalens.engine import source_of
     from isalens.engine.vliw import analyze_vliw, load_vliw, resolve_device
     from isalens.errors import Severity
     from isalens.report.vliw import render_vliw_json, render_vliw_text
 
     device = resolve_device(args.device) if args.device else None
     target = args.target or (device.target if device is not None and device.is_vliw else None)
-    source: str | Path = sys.stdin.read() if args.file == "-" else Path(args.file)
+    source = source_of(args.file)  # '-': standard input, capped like every input
     module = load_vliw(source, args.dialect, target=target)
     # `isalens analyze` builds its own Namespace for VLIW files, without the newer options
     result = analyze_vliw(module, device, args.fetch_gbs, args.fetch_latency)

@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isalens import records
-from isalens.engine.load import LoadedKernel, LoadedModule, check_not_a_missing_path, source_arg, with_launch_size
+from isalens.engine.load import (
+    LoadedKernel,
+    LoadedModule,
+    check_not_a_missing_path,
+    source_arg,
+    text_name,
+    with_launch_size,
+)
 from isalens.engine.load import load as load_text
 from isalens.engine.pool import each_in_order
 from isalens.errors import InputError, IsalensError
@@ -122,9 +129,7 @@ class Analysis:
 def source_of(file: str, stdin_text: str | None = None) -> str | Path:
     """The text for ``-`` (standard input), else the path."""
     if file == "-":
-        if stdin_text is None:
-            stdin_text = read_stdin()
-        return stdin_text
+        return read_stdin() if stdin_text is None else stdin_text
     return Path(file)
 
 
@@ -132,7 +137,7 @@ def read_stdin() -> str:
     """Standard input as text, at most the input cap (``yes | isalens livereg -`` ends with a message)."""
     import sys
 
-    from isalens.reading import max_input_size, size_text
+    from isalens.reading import StdinText, max_input_size, size_text
 
     cap = max_input_size()
     stream = getattr(sys.stdin, "buffer", None)
@@ -142,9 +147,9 @@ def read_stdin() -> str:
         raise InputError(f"standard input is over the {size_text(cap)} input cap (--max-input-size)", file="-",
                          code="too-large")
     if isinstance(data, str):
-        return data
+        return StdinText(data)
     try:
-        return data.decode("utf-8")
+        return StdinText(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError("not UTF-8 text: expected ISA text", file="-", line=data[:exc.start].count(b"\n") + 1,
                          code="binary") from None
@@ -290,7 +295,7 @@ def vliw_dialect_of(source: str | Path) -> str | None:
 
 def analyze_file(source: str | Path, options: LoadOptions = LoadOptions(), *, longest: int = 10) -> FileResult:
     """Everything ``isalens analyze`` shows for one input; a user error becomes the result's ``error``."""
-    name = source if isinstance(source, Path) else Path("<text>")
+    name = source if isinstance(source, Path) else Path(text_name(source))
     try:
         if vliw_dialect_of(source):
             from isalens.engine.vliw import analyze_vliw, load_vliw

@@ -30,7 +30,7 @@ from isalens.ir.program import Kernel, Module
 from isalens.isa import registry
 from isalens.lazyre import LazyPattern
 from isalens.progress import step
-from isalens.reading import max_input_size, read_file
+from isalens.reading import StdinText, max_input_size, read_file
 from isalens.records import dataclass, field
 
 __all__ = [
@@ -180,13 +180,18 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
         return text.removeprefix("\ufeff"), str(path)  # a UTF-8 byte-order mark is not part of the code
     if not isinstance(path_or_text, str):
         raise TypeError(f"expected ISA text (str) or a file (pathlib.Path), not {type(path_or_text).__name__}")
-    if _names_a_file(path_or_text):
+    if _names_a_file(path_or_text) and not isinstance(path_or_text, StdinText):
         # a str is ISA text: reading a file because a one-line text happens to name one would make the same
         # call mean two things (and read files an API caller never meant to open)
         name = path_or_text.strip()
         raise InputError(f"'{name}' is a file name, but a str is read as ISA text: pass pathlib.Path('{name}') "
                          "or path=... to read the file", file="<text>", code="text-names-file")
-    return path_or_text.removeprefix("\ufeff"), "<text>"
+    return path_or_text.removeprefix("\ufeff"), text_name(path_or_text)
+
+
+def text_name(text: str) -> str:
+    """How errors and reports name ISA text given as a ``str``: ``<stdin>`` for standard input, else ``<text>``."""
+    return text.name if isinstance(text, StdinText) else "<text>"
 
 
 _NAME_WORD = LazyPattern(r"[A-Za-z0-9]+")
@@ -200,7 +205,7 @@ def _target_hint(text: str, file: str) -> str:
         return f"the text names {family.upper()}: --arch {family}"
     known = all_archs()
     named = [w for w in _NAME_WORD.findall(Path(file).name.lower()) if w in known]
-    if file != "<text>" and named:
+    if not file.startswith("<") and named:
         return f"the file name says {named[-1]}: --arch {named[-1]}"
     return "e.g. --arch gfx902"
 
