@@ -216,3 +216,14 @@ def test_decode_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "ds_read2st64_b32 v[45:46], v46 offset1:4" in capsys.readouterr().out
     assert main(["decode", "D87004", "--arch", "gfx902"]) == 2
     assert "D87004" in capsys.readouterr().err
+
+
+def test_compiler_figures_are_one_line_per_kernel() -> None:
+    """LLVM's metadata names each figure ``kernel/key``: the text groups them per kernel shown, keys without a
+    kernel (the compiler's name, ACO's statistics) as before."""
+    from isalens.report.text import compiler_stats_lines
+    stats: dict[str, object] = {"a/NumVgprs": 6, "a/.sgpr_count": 11, "b/NumVgprs": 5, "compiler": "clang 19"}
+    assert compiler_stats_lines(stats, {"a", "b"}) == [
+        "compiler's own figures:", "  a: NumVgprs 6, .sgpr_count 11", "  b: NumVgprs 5", "  compiler clang 19"]
+    assert compiler_stats_lines(stats, {"b"}) == ["compiler's own figures:", "  b: NumVgprs 5", "  compiler clang 19"]
+    assert compiler_stats_lines({"VGPRs": 8, "SGPRs": 128}, {"main"}) == ["compiler's own figures: VGPRs 8, SGPRs 128"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from isalens.analysis.source_lines import SourceLine
 from isalens.ir.registers import RegFile
@@ -225,6 +225,21 @@ def render_kernel(k: KernelReport, file: RegFile, *, color: bool, listing: bool 
     return "\n".join(kernel_lines(k, file, color=color, listing=listing))
 
 
+def compiler_stats_lines(stats: Mapping[str, object], kernels: Collection[str]) -> list[str]:
+    """The compiler's own figures: one line, or one per kernel where they are named ``kernel/key`` (LLVM's
+    metadata of a many-kernel file: 25 figures per kernel on one line was unreadable), only for the ``kernels``
+    shown (``--kernel`` picks some)."""
+    by_kernel: dict[str, list[str]] = {}
+    for key, value in stats.items():
+        kernel, slash, name = key.rpartition("/")
+        if not slash or kernel in kernels:
+            by_kernel.setdefault(kernel, []).append(f"{name} {value}")
+    if list(by_kernel) == [""]:
+        return ["compiler's own figures: " + ", ".join(by_kernel[""])]
+    return ["compiler's own figures:"] + [f"  {kernel + ': ' if kernel else ''}" + ", ".join(items)
+                                         for kernel, items in by_kernel.items()]
+
+
 def text_chunks(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: bool = False,
                 listing: bool = True, source: bool = False, by_source: bool = False,
                 verbose: bool = False) -> Iterator[str]:
@@ -233,7 +248,7 @@ def text_chunks(report: LiveRegReport, file: RegFile = RegFile.VGPR, *, color: b
     parts: list[Iterable[str]] = [kernel_lines(k, file, color=color, listing=listing, source=source,
                                                by_source=by_source) for k in report.kernels]
     if report.compiler_stats:
-        parts.append(["compiler's own figures: " + ", ".join(f"{k} {v}" for k, v in report.compiler_stats.items())])
+        parts.append(compiler_stats_lines(report.compiler_stats, {k.name for k in report.kernels}))
     if report.diagnostics:
         parts.append(diagnostic_lines(report.diagnostics, verbose=verbose))
     for n, lines in enumerate(parts):
