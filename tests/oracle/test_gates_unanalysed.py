@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import struct
 from pathlib import Path
 
@@ -77,7 +78,12 @@ def test_diff_fails_on_unanalysed_kernels(builds: dict[str, Path], capsys: pytes
     fails = [line for line in out.splitlines() if line.startswith("FAIL")]
     assert len(fails) == 2, out
     heavy = next(line for line in fails if "kernel heavy" in line)
-    assert f"new: {bad} (bundle 0 entry {GFX90A}), target gfx90a" in heavy and "--allow-unanalysed" in heavy
+    # the line of the disassembly the damaged words are on (error_line), the one livereg names for them
+    assert main(["livereg", bad, "--target", "gfx90a", "--summary"]) == 2
+    said = re.search(r"\]:(\d+): error: cannot read '\.long 0xffffffff'", capsys.readouterr().err)
+    assert said, "livereg no longer names the damaged words' line"
+    assert f"new: {bad} (bundle 0 entry {GFX90A}):{said[1]}, target gfx90a" in heavy
+    assert "--allow-unanalysed" in heavy
     whole = next(line for line in fails if "gfx1100" in line)
     assert f"new: {bad} (bundle 0 entry {GFX1100}), target gfx1100, every kernel" in whole
     assert main(["diff", good, bad, "--allow-unanalysed", "--json"]) == 0
@@ -100,7 +106,8 @@ def test_check_fails_on_unanalysed_kernels(builds: dict[str, Path], tmp_path: Pa
     bad = str(builds["bad"])
     assert main(["check", bad, "--budget", str(budget)]) == 1
     out = capsys.readouterr().out
-    assert f"FAIL  {bad} (bundle 0 entry {GFX90A}), target gfx90a, kernel heavy: could not be analysed" in out
+    assert re.search(rf"FAIL  {re.escape(bad)} \(bundle 0 entry {GFX90A}\):\d+, target gfx90a, kernel heavy: "
+                     "could not be analysed", out)
     assert f"FAIL  {bad} (bundle 0 entry {GFX1100}), target gfx1100, every kernel" in out
     # the gfx90a code object's two other kernels (axpy, _Z3ldsPf) were checked
     assert "2 kernel(s) checked, 2 not analysed, 2 budget(s) broken" in out

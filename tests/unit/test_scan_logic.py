@@ -125,3 +125,20 @@ def test_worker_collects_cycles_once_live_objects_grow(monkeypatch: pytest.Monke
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_an_error_row_names_the_line(tmp_path: Path) -> None:
+    """A text file with an unknown instruction on line 3: its error row says so (``error_line``) and check's
+    message names ``file:3``, as every diagnostic does (the row had the message without its line)."""
+    from isalens.scan.rows import row_place
+    from isalens.scan.units import iter_units
+    from isalens.scan.work import ScanOptions, run_unit
+
+    bad = tmp_path / "bad.s"
+    bad.write_text("v_mov_b32 v0, v1\ns_nop 0\nv_bogus v1\ns_endpgm\n")
+    (unit,) = iter_units([bad])
+    (error,) = run_unit(unit, ScanOptions(arch="gfx902"))
+    assert error["error_code"] == "unknown-instruction" and error["error_line"] == 3
+    assert row_place(error).startswith(f"{bad}:3, target")
+    assert row_place({**row("k"), "error": "x"}) == "/x/a.hipfb (bundle 0), target gfx90a, kernel k"
+    assert row_place({**row("k"), "source": "file", "file": "/x/a.co"}).startswith("/x/a.co, target")

@@ -155,14 +155,20 @@ def rows_from_kernels(kernels: Sequence[KernelReport], **identity: Any) -> list[
 def row_place(row: dict[str, Any]) -> str:
     """Where a row's kernel is, for a message: file (and place inside it), target and kernel, each said even when
     unknown (a code object that could not be read has no kernel names)."""
-    file, source = row.get("file") or "?", row.get("source")
-    where = f"{file} ({source})" if source and source != file else str(file)
+    file, source, line = row.get("file") or "?", row.get("source"), row.get("error_line")
+    inside = source not in (None, "", "file", file)  # a bundle's or an archive's member ("file": the file itself)
+    where = f"{file} ({source})" if inside else str(file)
+    if line is not None:  # as diagnostics name it (a code object's: of its disassembly, as livereg prints it)
+        where += f":{line}"
     kernel = row.get("kernel")
     return (f"{where}, target {row.get('target') or 'unknown'}, "
             + (f"kernel {kernel}" if kernel else "every kernel (none could be read)"))
 
 
-def error_row(message: str, code: str, kernel: str | None = None, **identity: Any) -> dict[str, Any]:
-    """The row recording that a unit (or one kernel of it) could not be analysed."""
+def error_row(message: str, code: str, kernel: str | None = None, *, line: int | None = None,
+              **identity: Any) -> dict[str, Any]:
+    """The row recording that a unit (or one kernel of it) could not be analysed; ``line``: the input's line the
+    error names (``error_line``: of the text file, or of the code object's disassembly listing)."""
     readable = demangled(kernel) if kernel is not None else None
-    return {**identity, "kernel": kernel, "kernel_demangled": readable, "error": message, "error_code": code}
+    return {**identity, "kernel": kernel, "kernel_demangled": readable, "error": message, "error_code": code,
+            "error_line": line}

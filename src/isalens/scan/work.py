@@ -150,11 +150,11 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     except DisassemblyUnsupported as exc:
         # what the code object says is still worth a row per kernel
         by_symbol = {k.symbol: k for k in co.kernels}
-        return [{**error_row(exc.message, exc.code, kernel=by_symbol[s].name, **identity),
+        return [{**error_row(exc.message, exc.code, kernel=by_symbol[s].name, line=exc.line, **identity),
                  **{f"declared_{key}": value for key, value in by_symbol[s].summary().items() if key != "name"}}
                 for s in symbols]
     def each_failed(exc: IsalensError) -> list[dict[str, Any]]:  # llvm-objdump itself failed
-        return [error_row(exc.message, exc.code, kernel=symbol, **identity) for symbol in symbols]
+        return [error_row(exc.message, exc.code, kernel=symbol, line=exc.line, **identity) for symbol in symbols]
 
     # all at once: one llvm-objdump run (no symbol list, which for hundreds of long C++ names could pass the
     # kernel's limit on one argument; with --kernel, its symbols, numbered as `livereg --kernel` numbers them);
@@ -195,7 +195,7 @@ def _code_object_rows(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
                                       locations=_ROWS_SHOW_INLINES)
             rows += analyze_rows(module, workgroup=options.workgroup, **identity)
         except IsalensError as exc:
-            rows.append(error_row(exc.message, exc.code, kernel=symbol, **identity))
+            rows.append(error_row(exc.message, exc.code, kernel=symbol, line=exc.line, **identity))
     return rows
 
 
@@ -227,18 +227,18 @@ def run_unit(unit: Unit, options: ScanOptions) -> list[dict[str, Any]]:
     try:
         return _rows(unit, options)
     except IsalensError as exc:
-        return _failed(unit, exc.message, exc.code)
+        return _failed(unit, exc.message, exc.code, exc.line)
     except Exception as exc:  # a bug must not stop a scan of 80,000 kernels: it is recorded like bad input
         return _failed(unit, f"internal error: {type(exc).__name__}: {exc}", "internal")
 
 
-def _failed(unit: Unit, message: str, code: str) -> list[dict[str, Any]]:
+def _failed(unit: Unit, message: str, code: str, line: int | None = None) -> list[dict[str, Any]]:
     """The error rows of a unit that failed as a whole: one per kernel when it names its kernels (a row without
     a kernel would mark every kernel of the code object as done for a resumed scan)."""
     identity = _identity(unit, None)
     if unit.kernels:
-        return [error_row(message, code, kernel=k, **identity) for k in unit.kernels]
-    return [error_row(message, code, **identity)]
+        return [error_row(message, code, kernel=k, line=line, **identity) for k in unit.kernels]
+    return [error_row(message, code, line=line, **identity)]
 
 
 #: modules a unit imports on first use
