@@ -80,6 +80,22 @@ def test_tiles_3d() -> None:
     assert big.loads == 1000 and big.border == 488          # 10^3, 1000 - 512
 
 
+def test_tile_groups_share_the_lds_of_a_cu_or_a_wgp(capsys: pytest.CaptureFixture[str]) -> None:
+    """gfx1100 in WGP mode: two CUs share 128 KiB, so a 25,600-byte tile (64x64, radius 8: 80 * 80 * 4) fits 5
+    times per WGP (131072 // 25600), said as per WGP; gfx902: 64 KiB per CU, 17,920 allocated (17,424 in
+    512-byte granules) fit 3 times per CU; a 128x128 tile (144 * 144 * 4 = 82,944 bytes) fits no workgroup's
+    64 KiB, said so rather than "0 groups"."""
+    from isalens.arch.loader import get_arch as load_arch
+    wgp = plan_tile((64, 64), 8, 4, load_arch("gfx1100"))
+    assert (wgp.groups_per_cu_by_lds, wgp.lds_pool) == (5, "WGP")
+    cu = plan_tile((64, 64), 1, 4, load_arch("gfx902"))
+    assert (cu.lds_allocated, cu.groups_per_cu_by_lds, cu.lds_pool) == (17920, 3, "CU")
+    assert main(["tile", "--dims", "64x64", "--radius", "8", "--arch", "gfx1100"]) == 0
+    assert "5 groups per WGP by LDS" in capsys.readouterr().out
+    assert main(["tile", "--dims", "128x128", "--radius", "8", "--arch", "gfx902"]) == 0
+    assert "82944 allocated): does not fit, a workgroup may have at most 65536 bytes" in capsys.readouterr().out
+
+
 def test_occupancy_cli_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["occupancy", "--arch", "gfx902", "--vgprs", "40", "--wg", "1024", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)["occupancy"]  # schema 3: the result beside the header

@@ -26,6 +26,11 @@ class TilePlan:
     lds_bytes: int
     lds_allocated: int
     groups_per_cu_by_lds: int | None
+    #: the LDS the groups share: "CU", or "WGP" on gfx10+ in WGP mode (128 KB shared by two CUs), None
+    #: without a target
+    lds_pool: str | None = None
+    #: the most LDS one workgroup may have on the target (a tile above it does not fit: 0 groups)
+    lds_per_workgroup: int | None = None
 
 
 def plan_tile(dims: tuple[int, ...], radius: int, bytes_per_item: int, arch: ArchSpec | None = None) -> TilePlan:
@@ -38,14 +43,16 @@ def plan_tile(dims: tuple[int, ...], radius: int, bytes_per_item: int, arch: Arc
     loads = math.prod(d + 2 * radius for d in dims)
     border = loads - useful
     lds = loads * bytes_per_item
-    groups = None
-    allocated = lds
-    if arch is not None:
-        allocated = align_to(lds, arch.lds_alloc_granule)
-        pool = arch.lds_bytes_per_wgp if arch.default_wgp_mode and arch.lds_bytes_per_wgp else arch.lds_bytes_per_cu
-        groups = pool // allocated if allocated <= arch.lds_bytes_per_workgroup else 0
+    if arch is None:
+        return TilePlan(dims, radius, bytes_per_item, loads, useful, border, 100.0 * border / useful,
+                        100.0 * border / loads, lds, lds, None)
+    allocated = align_to(lds, arch.lds_alloc_granule)
+    wgp = bool(arch.default_wgp_mode and arch.lds_bytes_per_wgp)
+    pool = arch.lds_bytes_per_wgp if wgp else arch.lds_bytes_per_cu
+    groups = pool // allocated if allocated <= arch.lds_bytes_per_workgroup else 0
     return TilePlan(dims, radius, bytes_per_item, loads, useful, border, 100.0 * border / useful,
-                    100.0 * border / loads, lds, allocated, groups)
+                    100.0 * border / loads, lds, allocated, groups, "WGP" if wgp else "CU",
+                    arch.lds_bytes_per_workgroup)
 
 
 def candidate_tiles(rank: int) -> list[tuple[int, ...]]:

@@ -142,7 +142,18 @@ def tile_dict(plan: TilePlan) -> dict[str, Any]:
         "overhead_vs_total_pct": round(plan.overhead_vs_total_pct, 2),
         "lds_bytes": plan.lds_bytes, "lds_allocated": plan.lds_allocated,
         "groups_per_cu_by_lds": plan.groups_per_cu_by_lds,
+        "lds_pool": plan.lds_pool, "lds_per_workgroup": plan.lds_per_workgroup,
     }
+
+
+def _groups_text(plan: TilePlan) -> str:
+    """How many groups the LDS holds: per CU, or per WGP where two CUs share it (gfx10+ in WGP mode)."""
+    if plan.groups_per_cu_by_lds is None:
+        return ""
+    if plan.groups_per_cu_by_lds == 0:
+        return (f" ({plan.lds_allocated} allocated): does not fit, a workgroup may have at most "
+                f"{plan.lds_per_workgroup} bytes")
+    return f" ({plan.lds_allocated} allocated), {plan.groups_per_cu_by_lds} groups per {plan.lds_pool} by LDS"
 
 
 def render_tiles_text(plan: TilePlan, table: list[TilePlan]) -> str:
@@ -151,8 +162,7 @@ def render_tiles_text(plan: TilePlan, table: list[TilePlan]) -> str:
            f"  loads {plan.loads} for {plan.useful} outputs: {plan.border} border items = "
            f"+{plan.overhead_vs_useful_pct:.1f}% over the useful items ({plan.overhead_vs_total_pct:.1f}% of "
            f"all loads)",
-           f"  LDS {plan.lds_bytes} bytes" + (f" ({plan.lds_allocated} allocated), {plan.groups_per_cu_by_lds} "
-                                             "groups per CU by LDS" if plan.groups_per_cu_by_lds is not None else ""),
+           f"  LDS {plan.lds_bytes} bytes" + _groups_text(plan),
            "", f"  {'tile':>10} {'loads':>8} {'useful':>8} {'+border':>8} {'LDS bytes':>10} {'groups':>7}"]
     for t in table:
         name = "x".join(str(d) for d in t.dims)
