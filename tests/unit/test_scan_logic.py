@@ -51,6 +51,20 @@ def test_fail_on_rules() -> None:
     assert diff_rows(base, base, parse_fail_on("occupancy<, vgpr>+8, spills>0"))["failures"] == []
 
 
+def test_one_file_against_several_matches_by_name() -> None:
+    """A scan of one file against a scan of it and others: its kernels are the same kernels (they were each added
+    and removed: the one-file side keyed them without a file name, the other with it). One file against one file
+    still matches whatever the files are called (a renamed build)."""
+    base = [row("a", file="/old/x.co"), row("b", file="/old/x.co")]
+    new = [row("a", file="/new/x.co"), row("b", file="/new/x.co", vgpr_requested=12), row("c", file="/new/y.co")]
+    doc = diff_rows(base, new)
+    assert ([k["kernel"] for k in doc["changed"]], [k["kernel"] for k in doc["added"]], doc["removed"],
+            doc["unchanged"]) == (["b"], ["c"], [], 1)
+    renamed = diff_rows(base, [{**r, "file": "/new/x-1.1.co"} for r in base])
+    assert (renamed["added"], renamed["removed"], renamed["unchanged"]) == ([], [], 2)
+    assert len(diff_rows(base, [*new[:2], row("a", file="/new/z.co")])["added"]) == 1
+
+
 @pytest.mark.parametrize("bad", ["vgpr>>3", "speed<", "vgpr 3"])
 def test_fail_on_rejects(bad: str) -> None:
     with pytest.raises(IsalensError):

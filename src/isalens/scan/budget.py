@@ -56,7 +56,7 @@ class Budget:
 
     def columns(self) -> set[str]:
         """The scan-result columns checking needs: who the row is, and every metric a limit names."""
-        names = {"file", "source", "target", "kernel", "error", "error_code"} | set(self.defaults)
+        names = {"file", "source", "target", "kernel", "error", "error_code", "error_line"} | set(self.defaults)
         for entry in self.entries:
             names |= set(entry["limits"])
         return names

@@ -79,17 +79,17 @@ def parse_fail_on(text: str) -> list[Rule]:
 
 
 #: the columns a diff reads (a library's 88k rows of ~100 columns took 640 MB as dicts of every column)
-COLUMNS = ("file", "source", "target", "kernel", "error", *METRICS)
+COLUMNS = ("file", "source", "target", "kernel", "error", "error_line", *METRICS)
 #: the rule a kernel that could not be analysed breaks (unless --allow-unanalysed)
 UNANALYSED = "unanalysed"
 
 
-def _keys(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str, int], dict[str, Any]]:
-    single = len({r.get("file") for r in rows}) <= 1
+def _keys(rows: list[dict[str, Any]], by_name: bool) -> dict[tuple[str, str, str, int], dict[str, Any]]:
+    """Each row by (file name, or "" without ``by_name``; target; kernel; occurrence)."""
     seen: Counter[tuple[str, str, str]] = Counter()
     out = {}
     for row in sorted(rows, key=lambda r: (str(r.get("file")), str(r.get("source")), str(r.get("kernel")))):
-        name = "" if single else PurePath(str(row.get("file"))).name
+        name = PurePath(str(row.get("file"))).name if by_name else ""
         base = (name, str(row.get("target")), str(row.get("kernel")))
         out[(*base, seen[base])] = row
         seen[base] += 1
@@ -119,8 +119,12 @@ def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequ
     """The diff document: changed, added and removed kernels, errors, and the rules crossed. A kernel that could
     not be analysed, on either side, is a failure (rule ``unanalysed``) unless ``allow_unanalysed``: a gate
     that compared nothing must not pass (issue 28: 460 of 580 kernels unanalysed and exit code 0)."""
-    good_base = _keys([r for r in base if not r.get("error")])
-    good_new = _keys([r for r in new if not r.get("error")])
+    # one file against one file (two builds of a library, renamed or not): kernels match whatever the files are
+    # called; otherwise by file name. Decided for both sides at once: one side's single file keyed by "" never
+    # met the same file keyed by its name on a side of several files (every kernel was added and removed)
+    by_name = len({r.get("file") for r in base}) > 1 or len({r.get("file") for r in new}) > 1
+    good_base = _keys([r for r in base if not r.get("error")], by_name)
+    good_new = _keys([r for r in new if not r.get("error")], by_name)
     changed, failures = [], []
     for key in sorted(good_base.keys() & good_new.keys()):
         b, n = good_base[key], good_new[key]
