@@ -96,3 +96,15 @@ def test_sweep_text_has_six_rows_and_failed_compiles_are_rows(capsys: pytest.Cap
     doc = json.loads(_run(capsys, "sweep", str(TILE_BLUR), "-D", "TILE=8,oops", "--arch", "gfx902", "--json"))
     bad = [c for c in doc["files"] if c["error"]]
     assert len(bad) == 1 and bad[0]["defines"] == {"TILE": "oops"} and "oops" in bad[0]["error"]["message"]
+
+
+def test_sweep_exit_code_says_whether_anything_was_compared(capsys: pytest.CaptureFixture[str]) -> None:
+    """Some variants failing: exit 0 and one line naming how many; every variant failing: exit 2 (the table said
+    so and the exit code was 0); a mistyped target: exit 2 before anything compiles (it was an error row)."""
+    assert main(["sweep", str(TILE_BLUR), "-D", "TILE=8,oops", "--arch", "gfx902"]) == 0
+    assert "1 of 2 variant(s) failed" in capsys.readouterr().err
+    assert main(["sweep", str(TILE_BLUR), "-D", "TILE=oops,bad", "--arch", "gfx902"]) == 2
+    assert "2 of 2 variant(s) failed" in capsys.readouterr().err
+    assert main(["sweep", str(TILE_BLUR), "-D", "TILE=8", "--arch", "gfx902,gfx9o2"]) == 2
+    captured = capsys.readouterr()
+    assert "unknown target architecture 'gfx9o2'" in captured.err and captured.out == ""

@@ -1,7 +1,8 @@
 """The ``isalens sweep`` command: compile a source for every combination of defines and targets, analyse
 each, and print one comparison table with the best variant per target marked.
 
-Exit codes as in :mod:`isalens.cli`: 0 success (failed compiles are rows with their error), 2 bad input or usage.
+Exit codes as in :mod:`isalens.cli`: 0 success (failed compiles are rows with their error, counted on stderr), 2 bad
+input or usage, an unknown target, or every variant failed.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_OK
+from isalens.cli.common import EXIT_INPUT, EXIT_OK
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
@@ -26,7 +27,7 @@ def register(subparsers: Any) -> None:
                     "print one table with the best variant per target marked: the most useful work per instruction "
                     "per SIMD (waves per SIMD x the useful share of the items its LDS tile loads, by the model of "
                     "`isalens tile`, / instructions; then fewest VGPRs, then fewest instructions). Failed compiles "
-                    "are rows with their error.",
+                    "are rows with their error; exit code 2 when every variant failed.",
     )
     p.add_argument("source", help="source file (.cl .hip .ll .comp .frag .vert .hlsl ...)")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=v1,v2",
@@ -65,4 +66,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(render_sweep_csv(rows))
     else:
         sys.stdout.write(render_sweep_text(rows))
-    return EXIT_OK
+    failed = sum(1 for r in rows if r.error)
+    if failed:  # a failed variant is a row of the table; the exit code says whether anything was compared
+        sys.stderr.write(f"isalens: {args.source}: {failed} of {len(rows)} variant(s) failed (their rows say why)\n")
+    return EXIT_INPUT if failed == len(rows) else EXIT_OK

@@ -12,6 +12,7 @@ from isalens.analysis.tiles import tile_of_workgroup
 from isalens.engine.decode import kernel_stats
 from isalens.engine.pool import each_in_order
 from isalens.engine.sources import is_source, load_source
+from isalens.engine.target import resolve_arch
 from isalens.errors import InputError, IsalensError
 from isalens.report.sweep import SweepRow
 
@@ -101,6 +102,8 @@ def sweep(source: str | Path, defines: Sequence[tuple[str, list[str]]], archs: S
         raise InputError("cannot read: no such file", file=str(path), code="io")
     if not archs:
         raise InputError("sweep needs --arch with one or more targets", code="arch-required")
+    for arch in archs:  # a mistyped target is the command's error, not a row per variant (and exit code 0)
+        resolve_arch(arch)
     todo = [(str(path), d, a) for d, a in variants(defines, archs)]
     results = each_in_order(_compile_task, todo, jobs, "variants compiled and analysed")
     return mark_best([row for rows in results for row in rows])
