@@ -12,6 +12,7 @@ from array import array
 from types import SimpleNamespace
 from typing import Any, cast
 
+import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,6 +53,22 @@ def test_block_dicts_equal_the_records_dicts(data: st.DataObject) -> None:
     expected = [_items(_block_dict(blocks._item(b))) for b in range(n_blocks)]
     assert [_items(d) for d in blocks.dicts()] == expected
     assert [_items(d) for d in blocks.dicts()] == expected  # again, with the rows' memo filled
+    # the objects' JSON text made directly: what the writer (orjson, keys sorted) makes of the dicts
+    assert b"[" + b",".join(blocks.json_chunks()) + b"]" == orjson.dumps(list(blocks.dicts()),
+                                                                         option=orjson.OPT_SORT_KEYS)
+
+
+def test_block_json_text_in_chunks() -> None:
+    """10,000 blocks (more than one chunk of 4,096), some empty, some with a critical path: one array's text."""
+    n, width = 10_000, len(UNITS)
+    starts = [2 * b for b in range(n)]
+    ends = [2 * b + (b % 3 != 0) * 2 for b in range(n)]
+    issue = array("q", [(b * 7 + u) % 5 if u % 3 == 0 else 0 for b in range(n) for u in range(width)])
+    blocks = BlockTimings(starts, ends, list(range(1, 2 * n + 1)), [b % 4 for b in range(n)], issue,
+                          [b % 50 for b in range(n)], {b: (b, b + 1) for b in range(0, n, 97)})
+    chunks = list(blocks.json_chunks())
+    assert len(chunks) == 3
+    assert b"[" + b",".join(chunks) + b"]" == orjson.dumps(list(blocks.dicts()), option=orjson.OPT_SORT_KEYS)
 
 
 def _former_inner_loops(k: Any, members: set[int], own_header: int | None) -> list[Loop]:

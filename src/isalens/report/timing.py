@@ -57,7 +57,7 @@ def _block_dict(b: BlockTiming) -> dict[str, Any]:
 
 def _blocks(blocks: Sequence[BlockTiming], stream: bool) -> Any:
     if isinstance(blocks, BlockTimings):  # the timing model's columns: each object without a record
-        return Streamed(_Dicts(blocks)) if stream else list(blocks.dicts())
+        return Streamed(_Dicts(blocks), encoded=blocks.json_chunks) if stream else list(blocks.dicts())
     return array(blocks, _block_dict, stream=stream)
 
 
