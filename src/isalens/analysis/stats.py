@@ -93,6 +93,18 @@ class BlockStatsRows(OnDemand[BlockStats]):
         return BlockStats(block.index, block.start, block.end, self._depths[block.index], self._sizes[k],
                           dict(self._counts[self._which[k]]))
 
+    def columns(self) -> Iterator[tuple[int, int, int, int, int, int]]:
+        """Each block's (index, start, end, loop depth, code bytes, number of its class counts among
+        :attr:`counts`) in order, without a record or a dict per block (the JSON writer's)."""
+        depths = self._depths
+        for block, size, which in zip(self._blocks, self._sizes, self._which, strict=True):
+            yield block.index, block.start, block.end, depths[block.index], size, which
+
+    @property
+    def counts(self) -> Sequence[dict[str, int]]:
+        """The distinct class counts the blocks share (read-only)."""
+        return self._counts
+
 
 class LineStats(NamedTuple):
     """One instruction's class, size, modifiers and constant kinds (a named tuple: one per instruction;

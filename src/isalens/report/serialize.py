@@ -21,7 +21,10 @@ except ImportError:  # an interpreter without json's accelerator: json's own (pu
     from json.encoder import encode_basestring as _encode_str
     from json.encoder import encode_basestring_ascii
 
-__all__ = ["Streamed", "dumps", "float_text", "write", "write_rows"]
+__all__ = ["Streamed", "dumps", "float_text", "json_string", "write", "write_rows"]
+
+#: a str as JSON text, as orjson writes it (non-ASCII as is; tests/property/test_json_small.py)
+json_string: Callable[[str], str] = _encode_str
 
 #: values serialised per orjson call when a list is streamed
 _CHUNK = 4096

@@ -3,13 +3,13 @@ decoded instructions for ``isalens decode``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from isalens.report.serialize import array
+from isalens.report.serialize import Streamed, array, json_string
 
 if TYPE_CHECKING:  # types only: livereg's JSON path imports this module without running the stats pass
-    from isalens.analysis.stats import BlockStats, KernelStats, LdsAccess
+    from isalens.analysis.stats import BlockStats, BlockStatsRows, KernelStats, LdsAccess
 
 
 def _access_dict(a: LdsAccess) -> dict[str, Any]:
@@ -26,6 +26,32 @@ def _block_object(b: BlockStats) -> dict[str, Any]:
             "code_bytes": b.code_bytes, "classes": dict(b.classes)}
 
 
+def _block_chunks(blocks: BlockStatsRows) -> Iterator[bytes]:
+    """:func:`_block_object` of each block as JSON text (compact, keys sorted: what the writer's orjson makes of
+    the dicts), UTF-8 chunks of objects joined by commas: the dense 100k kernel's 20,794 blocks were made as
+    records and dicts only to be written (tests/property/test_json_blocks_text.py compares the text with
+    orjson's)."""
+    classes = [("{" + ",".join(f"{json_string(name)}:{count}" for name, count in sorted(counts.items())) + "}")
+               for counts in blocks.counts]
+    parts: list[str] = []
+    for index, start, end, depth, size, which in blocks.columns():
+        parts.append(f'{{"classes":{classes[which]},"code_bytes":{size},"end":{end},"index":{index},'
+                     f'"loop_depth":{depth},"start":{start}}}')
+        if len(parts) == 4096:
+            yield ",".join(parts).encode()
+            parts = []
+    if parts:
+        yield ",".join(parts).encode()
+
+
+def _blocks_array(blocks: Sequence[BlockStats], stream: bool) -> Any:
+    from isalens.analysis.stats import BlockStatsRows
+
+    if stream and isinstance(blocks, BlockStatsRows):
+        return Streamed(blocks, _block_object, encoded=lambda: _block_chunks(blocks))
+    return array(blocks, _block_object, stream=stream)
+
+
 def stats_dict(s: KernelStats, *, lines: bool = False, stream: bool = False) -> dict[str, Any]:
     """The ``stats`` object of one kernel: stable keys, plain JSON types (``stream``: the per-block array
     is made while it is written, see :class:`isalens.report.serialize.Streamed`)."""
@@ -37,7 +63,7 @@ def stats_dict(s: KernelStats, *, lines: bool = False, stream: bool = False) -> 
         "classes_by_loop_depth": {str(d): dict(c) for d, c in s.classes_by_loop_depth.items()},
         "classes_weighted": dict(s.classes_weighted),
         "loop_weight": s.loop_weight,
-        "blocks": array(s.blocks, _block_object, stream=stream),
+        "blocks": _blocks_array(s.blocks, stream),
         "modifiers": {group: dict(counts) for group, counts in s.modifiers.items()},
         "constants": dict(s.constants),
         "literal_values": dict(s.literal_values),
