@@ -154,5 +154,9 @@ def test_an_error_row_names_the_line(tmp_path: Path) -> None:
     (error,) = run_unit(unit, ScanOptions(arch="gfx902"))
     assert error["error_code"] == "unknown-instruction" and error["error_line"] == 3
     assert row_place(error).startswith(f"{bad}:3, target")
+    assert diff_rows([], [error])["errors"][0]["line"] == 3
+    budget_file = tmp_path / "isalens.toml"
+    budget_file.write_text("[defaults]\nspills = 0\n")
+    assert check_rows([error], read_budget(budget_file))["unanalysed"][0]["line"] == 3
     assert row_place({**row("k"), "error": "x"}) == "/x/a.hipfb (bundle 0), target gfx90a, kernel k"
     assert row_place({**row("k"), "source": "file", "file": "/x/a.co"}).startswith("/x/a.co, target")

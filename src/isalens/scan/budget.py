@@ -238,7 +238,7 @@ def check_rows(rows: list[dict[str, Any]], budget: Budget, *, allow_unanalysed: 
         if row.get("error"):
             where = row_place(row)
             unanalysed.append({"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
-                               "where": where, "error": row["error"]})
+                               "line": row.get("error_line"), "where": where, "error": row["error"]})
             if not allow_unanalysed:
                 violations.append({"file": row.get("file"), "target": row.get("target"),
                                    "kernel": row.get("kernel"), "where": where, "metric": "error", "limit": None,

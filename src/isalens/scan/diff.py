@@ -111,7 +111,8 @@ def _ident(key: tuple[str, str, str, int], row: dict[str, Any]) -> dict[str, Any
 
 def _unanalysed(side: str, row: dict[str, Any]) -> dict[str, Any]:
     return {"side": side, "file": row.get("file"), "source": row.get("source"), "target": row.get("target"),
-            "kernel": row.get("kernel"), "error": row["error"], "where": row_place(row)}
+            "kernel": row.get("kernel"), "line": row.get("error_line"), "error": row["error"],
+            "where": row_place(row)}
 
 
 def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequence[Rule] = (), *,
