@@ -227,3 +227,23 @@ def test_compiler_figures_are_one_line_per_kernel() -> None:
         "compiler's own figures:", "  a: NumVgprs 6, .sgpr_count 11", "  b: NumVgprs 5", "  compiler clang 19"]
     assert compiler_stats_lines(stats, {"b"}) == ["compiler's own figures:", "  b: NumVgprs 5", "  compiler clang 19"]
     assert compiler_stats_lines({"VGPRs": 8, "SGPRs": 128}, {"main"}) == ["compiler's own figures: VGPRs 8, SGPRs 128"]
+
+
+@pytest.mark.parametrize("args", [
+    ["analyze", str(EXAMPLE), "--plot", "{tmp}/chart.txt"],
+    ["analyze", str(EXAMPLE), "--html", "{tmp}/missing/report.html"],
+    ["analyze", str(EXAMPLE), "--csv", "{tmp}/missing/lines.csv"],
+    ["analyze", str(EXAMPLE), str(EXAMPLE), "--html", "{tmp}/report.html"],
+    ["compare", str(EXAMPLE), str(EXAMPLE), "--plot", "{tmp}/missing/chart.svg"],
+    ["occupancy", "--arch", "gfx902", "--vgprs", "40", "--plot", "{tmp}/chart.pdf"],
+    ["sweep", str(EXAMPLES / "kernels" / "control" / "loops.cl"), "--arch", "gfx902", "--plot", "{tmp}/x/c.png"],
+])
+def test_a_bad_output_file_is_refused_before_the_work(args: list[str], tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """An output file with the wrong ending, in a directory that does not exist, or --html of several files: exit
+    2 with one line naming it, nothing on stdout (the whole report was printed first, then the error)."""
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+    assert re.search(r"(written as \.png or \.svg|no such directory|writes one file's report)", captured.err)
+    assert not list(tmp_path.iterdir())

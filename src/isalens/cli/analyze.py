@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 from isalens.cli.common import (
     EXIT_INPUT,
     EXIT_OK,
+    PLOT_ENDINGS,
     add_jobs_option,
     add_load_options,
     add_source_view_options,
+    check_output_files,
     jobs_of,
     load_options,
     print_diagnostics,
@@ -53,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     jobs = jobs_of(args)
     if args.files.count("-") > 1:
         raise IsalensError("standard input ('-') can be read once")
+    if args.html is not None and len(args.files) > 1:  # said before the work, not after every file's report
+        raise IsalensError("--html writes one file's report; use `isalens compare` for several files")
+    check_output_files((args.html, ()), (args.csv, ()), (args.plot, PLOT_ENDINGS))
     sources = [source_of(f) for f in args.files]
     # the text view shows no listing: leave the rows out (JSON, CSV, plots and HTML show them)
     listing = bool(args.json or args.csv or args.plot or args.html or args.source)
@@ -93,13 +98,10 @@ def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(render_vliw_text(f.vliw))
     for f in result.failed:
         sys.stderr.write(f"isalens: {f.error}\n")
-    if args.html is not None:
-        if len(result.files) > 1:
-            raise IsalensError("--html writes one file's report; use `isalens compare` for several files")
-        if reports:
-            from isalens.report.html import write_html
-            report = reports[0]
-            write_output(args.html, lambda out: write_html(report, out))
+    if args.html is not None and reports:
+        from isalens.report.html import write_html
+        report = reports[0]
+        write_output(args.html, lambda out: write_html(report, out))
     if args.csv is not None and reports:
         from isalens.report.csv import render_csv
         write_output(args.csv, "".join(render_csv(r) if i == 0 else render_csv(r).split("\n", 1)[1]

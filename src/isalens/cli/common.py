@@ -157,6 +157,25 @@ def write_chunks(chunks: Iterable[str], out: IO[str], batch: int = 2048) -> None
     out.write("".join(pending))
 
 
+#: what the plotting module (report.plot) writes, by the name's ending
+PLOT_ENDINGS = (".png", ".svg")
+
+
+def check_output_files(*outputs: tuple[Path | None, tuple[str, ...]]) -> None:
+    """Refuse output files (``--html``, ``--csv``, ``--plot``: each a path or None, with the endings it may have)
+    whose name ends otherwise or whose directory does not exist, before any work: a bad path was said only after
+    the whole report had been printed (exit 2, the report on stdout)."""
+    from isalens.errors import IsalensError
+    for path, suffixes in outputs:
+        if path is None:
+            continue
+        if suffixes and path.suffix.lower() not in suffixes:
+            raise IsalensError(f"written as {' or '.join(suffixes)} (by the name's ending)", file=str(path),
+                               code="usage")
+        if not path.parent.is_dir():
+            raise IsalensError(f"cannot write: no such directory {path.parent}", file=str(path), code="io")
+
+
 def write_output(path: Path, text: str | Callable[[IO[str]], None]) -> None:
     """Write an output file (a string, or a function writing to the open file), or a one-line error naming
     it."""

@@ -7,7 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_OK, add_jobs_option, add_load_options, jobs_of, load_options, write_output
+from isalens.cli.common import (
+    EXIT_OK,
+    PLOT_ENDINGS,
+    add_jobs_option,
+    add_load_options,
+    check_output_files,
+    jobs_of,
+    load_options,
+    write_output,
+)
 
 
 def register(sub: Any) -> None:
@@ -39,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     labels = [x.strip() for x in args.labels.split(",")] if args.labels else [Path(f).name for f in args.files]
     if len(labels) != len(args.files):
         raise IsalensError(f"--labels names {len(labels)} variants for {len(args.files)} files")
+    check_output_files((args.html, ()), (args.plot, PLOT_ENDINGS))
     jobs = jobs_of(args)
     stdin_text = read_stdin() if "-" in args.files else None
     # each build keeps its kernels' figures, not their listings; several files are analysed at once on every core

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_OK, add_json_options, workgroup_size
+from isalens.cli.common import EXIT_OK, PLOT_ENDINGS, add_json_options, check_output_files, workgroup_size
 
 
 def register(sub: Any) -> None:
@@ -46,6 +46,7 @@ def run_occupancy(args: argparse.Namespace) -> int:
     from isalens.errors import IsalensError
     from isalens.report.occupancy import curves_dict, occupancy_dict, render_occupancy_text
 
+    check_output_files((args.plot, PLOT_ENDINGS))
     wg = workgroup_size(args.wg)
     result = compute_occupancy(
         args.arch, vgprs=args.vgprs, sgprs=args.sgprs, agprs=args.agprs, lds_bytes=args.lds,

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from isalens.cli.common import EXIT_INPUT, EXIT_OK
+from isalens.cli.common import EXIT_INPUT, EXIT_OK, PLOT_ENDINGS, check_output_files
 from isalens.errors import IsalensError
 
 __all__ = ["register", "run"]
@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         raise IsalensError("--jobs must be at least 1")
+    check_output_files((args.plot, PLOT_ENDINGS))
     archs = [a.strip() for a in args.arch.split(",") if a.strip()]
     rows = sweep(args.source, parse_sweep_defines(args.defines), archs, jobs=args.jobs)
     if args.plot is not None:
