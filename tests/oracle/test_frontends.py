@@ -313,3 +313,20 @@ def test_vk_child_runs_standalone(radv_ok: None) -> None:
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout.splitlines()[0])
     assert report["family"] == "RAVEN" and report["devices"][0]["executable_properties"]
+
+
+def test_toolchain_lists_every_processor_llc_knows(clang_ok: None) -> None:
+    """The targets `isalens toolchain` prints are llc's own processors (``-mcpu=help``'s "Select the ...
+    processor." lines, read here by splitting them), generic targets left out: gfx90a and gfx90c were missing (a
+    letter in place of a digit)."""
+    from isalens.frontends.toolchain import llvm_targets
+
+    llc = cc.find_llc()
+    assert llc is not None
+    help_text = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=help"], capture_output=True, text=True, check=True)
+    # "  gfx90a          - Select the gfx90a processor." (the features listed after them are not processors)
+    theirs = {line.split()[0] for line in (help_text.stdout + help_text.stderr).splitlines()
+              if line.strip().startswith("gfx") and line.rstrip().endswith(f"the {line.split()[0]} processor.")
+              and "generic" not in line.split()[0]}
+    assert {"gfx90a", "gfx90c", "gfx942", "gfx1201"} <= theirs
+    assert set(llvm_targets(llc)) == theirs

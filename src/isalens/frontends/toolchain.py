@@ -50,7 +50,7 @@ def _version(tool: str) -> str | None:
         return None
 
 
-_GFX_RE = re.compile(r"^\s+(gfx\d{3,4}[a-f]?)\s")
+_GFX_RE = re.compile(r"^\s+(gfx[0-9a-f]{3,4})\s")  # gfx90a and gfx90c too (a letter in place of the last digit)
 
 
 def llvm_targets(llc: str | None) -> tuple[str, ...]:
