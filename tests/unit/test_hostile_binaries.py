@@ -196,7 +196,7 @@ def test_stdin_over_the_cap(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capt
     import io
     monkeypatch.setattr(sys, "stdin", io.StringIO("s_nop 0\n" * 300))
     assert main(["livereg", "-", "--arch", "gfx902", "--max-input-size", "2K"]) == 2
-    assert "standard input is over the 2 KiB input cap" in capsys.readouterr().err
+    assert "isalens: <stdin>: error: standard input is over the 2 KiB input cap" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("value", ["1x", "-5", "12", "1e9", ""])

@@ -144,15 +144,15 @@ def read_stdin() -> str:
     # a text stream without .buffer: tests and IDEs replace sys.stdin with one
     data: bytes | str = stream.read(cap + 1) if stream is not None else sys.stdin.read(cap + 1)
     if len(data) > cap:
-        raise InputError(f"standard input is over the {size_text(cap)} input cap (--max-input-size)", file="-",
-                         code="too-large")
+        raise InputError(f"standard input is over the {size_text(cap)} input cap (--max-input-size)",
+                         file=StdinText.name, code="too-large")
     if isinstance(data, str):
         return StdinText(data)
     try:
         return StdinText(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise InputError("not UTF-8 text: expected ISA text", file="-", line=data[:exc.start].count(b"\n") + 1,
-                         code="binary") from None
+        raise InputError("not UTF-8 text: expected ISA text", file=StdinText.name,
+                         line=data[:exc.start].count(b"\n") + 1, code="binary") from None
 
 
 def _is_source(source: str | Path) -> bool:
