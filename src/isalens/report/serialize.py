@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import codecs
 import io
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -21,7 +21,7 @@ except ImportError:  # an interpreter without json's accelerator: json's own (pu
     from json.encoder import encode_basestring as _encode_str
     from json.encoder import encode_basestring_ascii
 
-__all__ = ["Streamed", "dumps", "float_text", "json_string", "write", "write_rows"]
+__all__ = ["Streamed", "dumps", "float_text", "joined_chunks", "json_string", "write", "write_rows"]
 
 #: a str as JSON text, as orjson writes it (non-ASCII as is; tests/property/test_json_small.py)
 json_string: Callable[[str], str] = _encode_str
@@ -46,6 +46,18 @@ class Streamed:
     def __iter__(self) -> Any:
         make = self._make
         return iter(self._items) if make is None else (make(x) for x in self._items)
+
+
+def joined_chunks(texts: Iterable[str], size: int = _CHUNK) -> Iterator[bytes]:
+    """JSON texts as :class:`Streamed`'s ``encoded`` chunks: UTF-8, ``size`` texts at a time joined by commas."""
+    parts: list[str] = []
+    for text in texts:
+        parts.append(text)
+        if len(parts) == size:
+            yield ",".join(parts).encode()
+            parts = []
+    if parts:
+        yield ",".join(parts).encode()
 
 
 def array(items: Iterable[Any], make: Callable[[Any], Any], *, stream: bool) -> Any:

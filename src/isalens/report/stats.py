@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from isalens.report.serialize import Streamed, array, json_string
+from isalens.report.serialize import Streamed, array, joined_chunks, json_string
 
 if TYPE_CHECKING:  # types only: livereg's JSON path imports this module without running the stats pass
     from isalens.analysis.stats import BlockStats, BlockStatsRows, KernelStats, LdsAccess
@@ -33,15 +33,9 @@ def _block_chunks(blocks: BlockStatsRows) -> Iterator[bytes]:
     orjson's)."""
     classes = [("{" + ",".join(f"{json_string(name)}:{count}" for name, count in sorted(counts.items())) + "}")
                for counts in blocks.counts]
-    parts: list[str] = []
-    for index, start, end, depth, size, which in blocks.columns():
-        parts.append(f'{{"classes":{classes[which]},"code_bytes":{size},"end":{end},"index":{index},'
-                     f'"loop_depth":{depth},"start":{start}}}')
-        if len(parts) == 4096:
-            yield ",".join(parts).encode()
-            parts = []
-    if parts:
-        yield ",".join(parts).encode()
+    return joined_chunks(f'{{"classes":{classes[which]},"code_bytes":{size},"end":{end},"index":{index},'
+                         f'"loop_depth":{depth},"start":{start}}}'
+                         for index, start, end, depth, size, which in blocks.columns())
 
 
 def _blocks_array(blocks: Sequence[BlockStats], stream: bool) -> Any:

@@ -98,31 +98,21 @@ class BlockTimings(OnDemand[BlockTiming]):
                    "loop_depth": depths[b], "issue_cycles": dict(issue), "latency_cycles": latency,
                    "critical_path": list(paths.get(b, ()))}
 
-    def json_chunks(self) -> Iterator[bytes]:
-        """:meth:`dicts`' objects as JSON text (compact, keys sorted, as the report's writer gives them), UTF-8
-        chunks of objects joined by commas: the dense 100k kernel's 20,794 objects were made as dicts only to be
-        written (tests/property/test_timing_block_rows_property.py compares the text with orjson's)."""
+    def columns(self) -> Iterator[tuple[int, int, int, int, bytes, int, tuple[int, ...]]]:
+        """Each block's (index, start line, end line, loop depth, issue row, latency, critical path) in order,
+        without a dict per block (the JSON writer's, report.timing). The issue row is its cycles per unit as bytes:
+        equal rows, equal bytes (:meth:`issue_cycles` gives the dict)."""
         width, lines, depths, paths = len(UNITS), self._lines, self._depths, self._paths
         raw = self._issue.tobytes()
         step = width * self._issue.itemsize
-        texts: dict[bytes, str] = {}  # an issue row's object text, made once per distinct row
-        parts: list[str] = []
         for b, lo, hi, latency in zip(range(len(self._starts)), self._starts, self._ends, self._lengths,
                                       strict=True):
-            row = raw[b * step:(b + 1) * step]
-            issue = texts.get(row)
-            if issue is None:
-                issue = texts[row] = "{" + ",".join(f'"{u}":{c}' for u, c in sorted(self._issue_of(b).items())) + "}"
-            path = paths.get(b)
-            parts.append(f'{{"critical_path":[{",".join(map(str, path)) if path else ""}],'
-                         f'"end_line":{lines[hi - 1] if hi > lo else 0},"index":{b},"issue_cycles":{issue},'
-                         f'"latency_cycles":{latency},"loop_depth":{depths[b]},'
-                         f'"start_line":{lines[lo] if hi > lo else 0}}}')
-            if len(parts) == 4096:
-                yield ",".join(parts).encode()
-                parts = []
-        if parts:
-            yield ",".join(parts).encode()
+            yield (b, lines[lo] if hi > lo else 0, lines[hi - 1] if hi > lo else 0, depths[b],
+                   raw[b * step:(b + 1) * step], latency, paths.get(b, ()))
+
+    def issue_cycles(self, b: int) -> dict[str, int]:
+        """Block ``b``'s issue cycles per unit (units without any left out), in the report's unit order."""
+        return self._issue_of(b)
 
     def _issue_of(self, b: int) -> dict[str, int]:
         width = len(UNITS)
