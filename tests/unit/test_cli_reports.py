@@ -247,3 +247,21 @@ def test_a_bad_output_file_is_refused_before_the_work(args: list[str], tmp_path:
     assert captured.out == "" and len(captured.err.splitlines()) == 1
     assert re.search(r"(written as \.png or \.svg|no such directory|writes one file's report)", captured.err)
     assert not list(tmp_path.iterdir())
+
+
+def test_compile_flags_on_isa_text_are_noted(capsys: pytest.CaptureFixture[str]) -> None:
+    """-D and -O given with ISA text were ignored without a word: a note names them and the inputs that leave
+    them unread (source files read them: not named), the analysis as without them."""
+    from isalens.cli.common import note_unused_compile_flags
+    from isalens.engine import LoadOptions
+
+    assert main(["livereg", str(EXAMPLE), "--summary", "-O0", "-D", "X=1"]) == 0
+    err = capsys.readouterr().err
+    assert "note: -D, -O apply to source files" in err and err.rstrip().endswith(f"ignored for {EXAMPLE}")
+    note_unused_compile_flags(LoadOptions(debug_info="none"), ["k.cl", "-", "x.s"])
+    assert capsys.readouterr().err.rstrip().endswith("--no-debug-info applies to source files isalens compiles "
+                                                     "(.cl .hip .ll .comp .frag .vert .hlsl ...); ignored for "
+                                                     "<stdin>, x.s")
+    note_unused_compile_flags(LoadOptions(defines=("A",)), ["k.cl", "s.comp"])
+    note_unused_compile_flags(LoadOptions(), ["x.s"])
+    assert capsys.readouterr().err == ""

@@ -128,8 +128,38 @@ def add_workgroup_option(p: argparse.ArgumentParser) -> None:
                         "compiler's upper bound, max_flat_workgroup_size or 1024, said to be assumed)")
 
 
+#: the flags that only a compile reads (the source front ends), by the option each sets and its unset value
+_COMPILE_FLAGS = (("-D", "defines", ()), ("-I", "include_dirs", ()), ("--cl-std", "cl_std", None), ("-O", "opt", None),
+                  ("--stage", "stage", None), ("--entry", "entry", "main"), ("--lang", "lang", None),
+                  ("--keep-asm", "keep_asm", None), ("--debug-variables", "debug_info", "lines"))
+
+
+def note_unused_compile_flags(options: LoadOptions, files: Iterable[str]) -> None:
+    """Say once on stderr which compile flags the inputs that are not source files (ISA text, standard input,
+    binaries) leave unread: they were ignored without a word (``livereg kernel.s -O0`` analysed the code as
+    it was)."""
+    from isalens.engine.sources import is_source
+
+    given = [flag for flag, name, unset in _COMPILE_FLAGS if getattr(options, name) not in (unset, [], ())]
+    if options.debug_info == "none":
+        given[given.index("--debug-variables")] = "--no-debug-info"
+    unread = ["<stdin>" if f == "-" else f for f in files if f == "-" or not is_source(f)]
+    if given and unread:
+        shown = ", ".join(unread[:3]) + (f" and {len(unread) - 3} more" if len(unread) > 3 else "")
+        verb = "applies" if len(given) == 1 else "apply"
+        sys.stderr.write(f"isalens: note: {', '.join(given)} {verb} to source files isalens compiles (.cl .hip .ll "
+                         f".comp .frag .vert .hlsl ...); ignored for {shown}\n")
+
+
 def load_options(args: argparse.Namespace) -> LoadOptions:
-    """The engine's load options from parsed flags."""
+    """The engine's load options from parsed flags (noting compile flags the inputs leave unread)."""
+    options = _load_options(args)
+    files = getattr(args, "files", None) or ([args.file] if isinstance(getattr(args, "file", None), str) else [])
+    note_unused_compile_flags(options, files)
+    return options
+
+
+def _load_options(args: argparse.Namespace) -> LoadOptions:
     from isalens.engine import LoadOptions
     return LoadOptions(arch=args.arch, dialect=args.dialect, kernel=args.kernel, wave=args.wave,
                        ignore_unknown=args.ignore_unknown, defines=tuple(args.defines),
