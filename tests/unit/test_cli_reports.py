@@ -265,3 +265,14 @@ def test_compile_flags_on_isa_text_are_noted(capsys: pytest.CaptureFixture[str])
     note_unused_compile_flags(LoadOptions(defines=("A",)), ["k.cl", "s.comp"])
     note_unused_compile_flags(LoadOptions(), ["x.s"])
     assert capsys.readouterr().err == ""
+
+
+def test_agpr_column_on_a_target_without_agprs_is_noted(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--reg agpr`` on gfx902 printed a column of zeros without a word; the arch data says gfx902 has none."""
+    from isalens.arch.loader import get_arch
+
+    assert get_arch("gfx902").agprs == 0 and get_arch("gfx90a").agprs > 0
+    assert main(["livereg", str(EXAMPLE), "--reg", "agpr"]) == 0
+    assert "note: gfx902 has no AGPRs (CDNA targets have them)" in capsys.readouterr().err
+    assert main(["livereg", str(EXAMPLE), "--reg", "vgpr", "--summary"]) == 0
+    assert "AGPR" not in capsys.readouterr().err

@@ -47,6 +47,12 @@ def run(args: argparse.Namespace) -> int:
 
     report = livereg(source_of(args.file), load_options(args), longest=args.longest)
     file = {"vgpr": RegFile.VGPR, "sgpr": RegFile.SGPR, "agpr": RegFile.AGPR}[args.reg]
+    if file is RegFile.AGPR:
+        from isalens.arch.loader import get_arch
+        without = sorted({k.arch for k in report.kernels if not get_arch(k.arch).agprs})
+        if without:  # a column of zeros, said to be one
+            sys.stderr.write(f"isalens: note: {', '.join(without)} has no AGPRs (CDNA targets have them): every "
+                             "live AGPR count is 0\n")
     if args.rga and len(report.kernels) > 1:
         raise IsalensError("--rga prints one kernel; choose it with --kernel (found: "
                            + ", ".join(k.name for k in report.kernels) + ")", file=args.file)
