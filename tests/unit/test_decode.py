@@ -259,3 +259,10 @@ def test_cli_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     bad.write_bytes(b"\x7fELF\x02\x01" + bytes(10))
     code, _, err = _run(capsys, "--file", str(bad), "--arch", "gfx902")
     _one_line_error(code, err, "bad.o", "malformed ELF")
+
+
+def test_decode_takes_target_as_every_command_reading_binaries_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """A binary of several targets asks for ``--target`` (engine.binary); decode had only ``--arch`` and refused
+    the option its own error named."""
+    assert main(["decode", "--target", "gfx1030", "7e000280"]) == 0
+    assert "v_mov_b32_e32 v0, 0" in capsys.readouterr().out

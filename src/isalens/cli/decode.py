@@ -26,7 +26,8 @@ def register(subparsers: Any) -> None:
                     "from isalens' own decoder (format, opcode number, registers, modifiers with their names).",
     )
     p.add_argument("words", nargs="*", metavar="WORD", help="hex dwords, 8 digits each (0x optional)")
-    p.add_argument("--arch", help="target, e.g. gfx902, gfx90a, gfx1100 (required for words and code objects)")
+    p.add_argument("--arch", "--target",
+                   help="target, e.g. gfx902, gfx90a, gfx1100 (required for words and code objects)")
     p.add_argument("--file", help="a listing with encoding words (RGA/driver, llvm-objdump, ACO) or an ELF code object")
     p.add_argument("--explain", action="store_true", help="show every field of every instruction")
     p.add_argument("--wave", type=int, choices=(32, 64), help="wave size for LLVM's text on gfx10+ (default 32)")
