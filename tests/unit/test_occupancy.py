@@ -96,6 +96,20 @@ def test_tile_groups_share_the_lds_of_a_cu_or_a_wgp(capsys: pytest.CaptureFixtur
     assert "82944 allocated): does not fit, a workgroup may have at most 65536 bytes" in capsys.readouterr().out
 
 
+def test_wgp_mode_on_a_target_without_wgps_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--mode wgp`` on gfx902 or gfx90a printed the CU's figures without a word; gfx10+ takes it (the arch data:
+    LDS per WGP)."""
+    from isalens.arch.loader import get_arch
+
+    assert get_arch("gfx902").lds_bytes_per_wgp == 0 and get_arch("gfx1030").lds_bytes_per_wgp > 0
+    for arch in ("gfx902", "gfx90a"):
+        assert main(["occupancy", "--arch", arch, "--vgprs", "40", "--mode", "wgp"]) == 2
+        assert f"{arch} has no WGP mode" in capsys.readouterr().err
+    assert main(["occupancy", "--arch", "gfx902", "--vgprs", "40", "--mode", "cu"]) == 0
+    assert main(["occupancy", "--arch", "gfx1030", "--vgprs", "40", "--mode", "wgp"]) == 0
+    assert "(WGP mode)" in capsys.readouterr().out
+
+
 def test_occupancy_cli_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["occupancy", "--arch", "gfx902", "--vgprs", "40", "--wg", "1024", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)["occupancy"]  # schema 3: the result beside the header

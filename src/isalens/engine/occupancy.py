@@ -33,6 +33,9 @@ def compute_occupancy(arch: str, *, vgprs: int, sgprs: int = 0, agprs: int = 0, 
                       wgp_mode: bool | None = None, with_curves: bool = False) -> OccupancyResult:
     """Occupancy on ``arch``; a workgroup size of None means LLVM's assumption (1024 threads)."""
     spec = resolve_arch(arch)
+    if wgp_mode and not spec.lds_bytes_per_wgp:  # the figures were the CU's without a word
+        raise InputError(f"{spec.name} has no WGP mode (gfx10 and later group two CUs into a WGP): drop --mode wgp",
+                         code="occupancy-input")
     inp = OccupancyInput(vgprs=vgprs, sgprs=sgprs, agprs=agprs, lds_bytes=lds_bytes,
                          workgroup_size=workgroup_size if workgroup_size is not None else spec.max_workgroup_size,
                          wave_size=wave_size or spec.default_wave_size, wgp_mode=wgp_mode,
