@@ -11,15 +11,17 @@ back by ``v_readlane_b32``) count the same way, one SGPR per lane.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate, compress, repeat
-from operator import add, attrgetter
+from itertools import accumulate
+from operator import add
 
+from isalens import _core
 from isalens.analysis.advice.model import Advice, AdviceInput, Value
 from isalens.analysis.occupancy import OccupancyInputError, occupancy, with_resource
 from isalens.ir.instruction import Instruction
 from isalens.ir.operands import ImmOperand, OtherOperand, RegOperand
 
 KIND = "spills"
+_MNEMONIC_AT = Instruction._fields.index("mnemonic")
 _DWORDS = {"dword": 1, "dwordx2": 2, "dwordx3": 3, "dwordx4": 4, "b32": 1, "b64": 2, "b96": 3, "b128": 4}
 
 
@@ -66,17 +68,18 @@ def _width(mnemonic: str) -> int:
 
 def vgpr_slots(inp: AdviceInput) -> list[Slot]:
     """Scratch slots stored and reloaded at constant addresses."""
+    instructions = inp.analysis.kernel.instructions
+    # only scratch and buffer accesses can have a constant scratch address: the others are left out by the core's
+    # walk (compiled when built; C calls over the mnemonics took ~10 ms per walk of the dense 100k kernel, a Python
+    # generator step each ~0.05 s), and none is looked at without scratch
+    accesses = _core.rows_prefixed(instructions, _MNEMONIC_AT, ("scratch_", "buffer_"))
     if not inp.analysis.kernel.declared.scratch_bytes and not any(
-            map(str.startswith, map(attrgetter("mnemonic"), inp.analysis.kernel.instructions), repeat("scratch_"))):
-        return []  # (the test in C calls: 100k instructions, a Python generator step each cost ~0.05 s)
+            instructions[i].mnemonic.startswith("scratch_") for i in accesses):
+        return []
     stores: dict[int, list[tuple[int, str]]] = {}
     loads: dict[int, list[tuple[int, str]]] = {}
     width: dict[int, int] = {}
-    instructions = inp.analysis.kernel.instructions
-    # only scratch and buffer accesses can have a constant scratch address: the others are left out by C calls,
-    # not by a Python call each (100k instructions, one scratch access on the dense benchmark)
-    for ins in compress(instructions, map(str.startswith, map(attrgetter("mnemonic"), instructions),
-                                          repeat(("scratch_", "buffer_")))):
+    for ins in map(instructions.__getitem__, accesses):
         addr = _constant_scratch_address(ins)
         if addr is None or not ins.operands or not isinstance(ins.operands[0], RegOperand):
             continue
@@ -96,8 +99,10 @@ def sgpr_slots(inp: AdviceInput) -> list[Slot]:
     writes: dict[str, list[tuple[int, str]]] = {}
     reads: dict[str, list[tuple[int, str]]] = {}
     instructions = inp.analysis.kernel.instructions
-    lanes = frozenset(("v_writelane_b32", "v_readlane_b32"))  # the others left out by C calls, as above
-    for ins in compress(instructions, map(lanes.__contains__, map(attrgetter("mnemonic"), instructions))):
+    lanes = ("v_writelane_b32", "v_readlane_b32")  # the others left out by the core's walk, as above
+    for ins in map(instructions.__getitem__, _core.rows_prefixed(instructions, _MNEMONIC_AT, lanes)):
+        if ins.mnemonic not in lanes:
+            continue
         ops = ins.operands
         if len(ops) != 3:
             continue
