@@ -28,6 +28,8 @@ NOT_IMPORTED = (
                                          "advise", "sweep", "list", "scan", "query", "diff", "check", "arch",
                                          "serve")),
     "isalens.isa.amdgcn.aco_listing", "isalens.isa.amdgcn.radv_dump", "isalens.isa.amdgcn.trailer_listing",
+    # the source front ends (ISA text is not compiled; the compile flags' note imports them only when one is given)
+    "isalens.engine.sources", "isalens.frontends.radv", "isalens.frontends.toolchain", "isalens.frontends.clang",
     "importlib.resources", "tempfile", "zipfile", "difflib",
     # argparse's formatter imports shutil (and with it bz2, lzma) for the terminal width: cli.examples.Formatter
     "shutil", "bz2", "lzma",
