@@ -65,17 +65,22 @@ def parse_trip_counts(specs: Sequence[str]) -> dict[int, int]:
     return out
 
 
-def _check_waves(kernel: LoadedKernel, waves: int, flag: str) -> None:
+def _check_waves(kernel: LoadedKernel, counts: Sequence[int], flag: str) -> None:
     """Refuse a wave count the target cannot hold: a SIMD runs at most its file's waves (of the kernel's size:
-    the occupancy model's maximum), and cycles for more would describe no hardware."""
-    if waves < 1:
-        raise InputError(f"{flag} must be at least 1, not {waves}", code="usage")
+    the occupancy model's maximum), and cycles for more would describe no hardware. The occupancy (a pass over
+    every instruction) is asked once for all ``counts``."""
+    for waves in counts:
+        if waves < 1:
+            raise InputError(f"{flag} must be at least 1, not {waves}", code="usage")
+    if not counts:
+        return
     occ = _occupancy(kernel)
     most, wave = (occ.max_waves_per_simd, occ.wave_size) if occ is not None else \
         (kernel.arch.max_waves_per_simd, kernel.ir.wave_size)
-    if waves > most:
-        raise InputError(f"{flag} {waves}: {kernel.arch.name} holds at most {most} waves per SIMD (wave{wave})",
-                         code="usage")
+    for waves in counts:
+        if waves > most:
+            raise InputError(f"{flag} {waves}: {kernel.arch.name} holds at most {most} waves per SIMD (wave{wave})",
+                             code="usage")
 
 
 def _occupancy(kernel: LoadedKernel) -> Occupancy | None:
@@ -130,7 +135,7 @@ def kernel_timing(kernel: LoadedKernel, *, waves: int | None = None, device: str
     spec = resolve_device(device) if isinstance(device, str) else device
     note = device_for_kernel(kernel.arch, spec) if spec is not None else None
     if waves is not None:
-        _check_waves(kernel, waves, "--waves")
+        _check_waves(kernel, [waves], "--waves")
     level = memory_level or DEFAULT_MEMORY_LEVEL
     prof = profile if profile is not None else kernel_profile(kernel, trip_counts=trip_counts, device=spec,
                                                               memory_level=level,
@@ -167,13 +172,13 @@ def what_if(prof: KernelProfile, kernel: LoadedKernel, *, waves: Sequence[int] =
     memory level."""
     out = []
     profiles: dict[str, KernelProfile] = {}
-    for count in waves:
-        _check_waves(kernel, count, "--what-if waves")
+    _check_waves(kernel, waves, "--what-if waves")
+    specs = [resolve_device(d) if d else None for d in devices or (None,)]
+    for spec in specs:
+        if spec is not None:  # another generation's device is refused (a variant lists no assumptions)
+            device_for_kernel(kernel.arch, spec, "--what-if device")
     for w in waves or (None,):
-        for d in devices or (None,):
-            spec = resolve_device(d) if d else None
-            if spec is not None:  # another generation's device is refused (a variant lists no assumptions)
-                device_for_kernel(kernel.arch, spec, "--what-if device")
+        for spec in specs:
             p = prof
             if spec is not None and _own_figures(spec):
                 if spec.name not in profiles:
