@@ -40,7 +40,6 @@ _SYMBOL = LazyPattern(r"^([.A-Za-z_$][\w.$]*)@(rel32|gotpcrel32)@lo(?:[+-]\d+)?$
 _WINDOW = 256
 _FILES = ("v", "a", "s")
 _DEFS = attrgetter("defs")
-_DEFS_AT = Instruction._fields.index("defs")
 _USES = attrgetter("uses")
 _REFERENCED = attrgetter("referenced")
 _BRANCH = attrgetter("branch")
