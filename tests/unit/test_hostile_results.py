@@ -432,3 +432,23 @@ def test_query_json_and_csv_are_whole_documents(good: Path, capsys: pytest.Captu
     code, out, _ = run(capsys, "query", "--scan", str(good), "SELECT kernel, vgpr_requested FROM kernels", "--csv")
     assert code == 0 and list(csv.reader(io.StringIO(out))) == [["kernel", "vgpr_requested"], ["axpy", "10"],
                                                                  ["gemm", "90"]]
+
+
+def test_text_a_result_holds_is_printed_as_one_line_without_escapes(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A result someone else made may hold escape sequences and line breaks in its file names, kernel names, error
+    messages and error lines: check and diff print each row as one line with them shown as '?', and a line that is
+    not a number is not shown as one."""
+    evil = "\x1b[31m\nFAKE"
+    rows = [_row("k\x1b]0;title\x07"), {**_row("broken"), "file": f"a{evil}.hipfb", "error": f"bad{evil}",
+                                        "error_code": "binary", "error_line": f"9{evil}"}]
+    result = write_result(tmp_path / "evil.parquet", rows)
+    base = write_result(tmp_path / "base.parquet", [_row("other")])
+    budget = tmp_path / "isalens.toml"
+    budget.write_text("[defaults]\nvgpr = 1\n")
+    for argv, expected in ((("check", str(result), "--budget", str(budget)), 3),
+                           (("diff", str(base), str(result)), 5)):
+        code, out, _ = run(capsys, *argv)
+        assert code == 1
+        assert "\x1b" not in out and "\x07" not in out and len(out.splitlines()) == expected, out
+        assert "a?[31m?FAKE.hipfb" in out and ":9" not in out

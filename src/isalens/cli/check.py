@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from isalens.report.serialize import dumps
     from isalens.scan.budget import check_rows, read_budget
     from isalens.scan.inputs import rows_of
+    from isalens.scan.rows import printable
     from isalens.scan.work import ScanOptions
 
     if args.budget == _DEFAULT_BUDGET and not args.budget.exists():
@@ -63,15 +64,16 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(dumps(doc, indent=1, sort_keys=False, default=str))
     else:
-        for e in doc["unanalysed"] if args.allow_unanalysed else ():
-            sys.stdout.write(f"not analysed (allowed)  {e['where']}: {e['error']}\n")
+        lines = [f"not analysed (allowed)  {e['where']}: {e['error']}"
+                 for e in (doc["unanalysed"] if args.allow_unanalysed else ())]
         for v in doc["violations"]:
             if v["metric"] == "error":
-                sys.stdout.write(f"FAIL  {v['where']}: could not be analysed (--allow-unanalysed to accept): "
-                                 f"{v['value']}\n")
+                lines.append(f"FAIL  {v['where']}: could not be analysed (--allow-unanalysed to accept): {v['value']}")
             else:
-                sys.stdout.write(f"FAIL  {v['target']}  {v['kernel']}: {v['metric']} {v['value']:g} "
-                                 f"({v['kind']} {v['limit']:g})\n")
-        sys.stdout.write(f"{doc['kernels']} kernel(s) checked, {len(doc['unanalysed'])} not analysed, "
-                         f"{len(doc['violations'])} budget(s) broken\n")
+                lines.append(f"FAIL  {v['target']}  {v['kernel']}: {v['metric']} {v['value']:g} "
+                             f"({v['kind']} {v['limit']:g})")
+        lines.append(f"{doc['kernels']} kernel(s) checked, {len(doc['unanalysed'])} not analysed, "
+                     f"{len(doc['violations'])} budget(s) broken")
+        # one line each whatever the rows hold: their names and messages may come from a result someone else made
+        sys.stdout.write("".join(printable(line) + "\n" for line in lines))
     return EXIT_FAILED if doc["violations"] else EXIT_OK

@@ -44,6 +44,7 @@ def _fmt(value: float | None) -> str:
 
 def render_diff_text(doc: dict[str, Any]) -> str:
     from isalens.scan.diff import UNANALYSED
+    from isalens.scan.rows import printable
 
     lines = []
     for k in doc["changed"]:
@@ -59,7 +60,8 @@ def render_diff_text(doc: dict[str, Any]) -> str:
             lines.append(f"FAIL     {f['rule']}: {f['target']}  {f['kernel']} ({_fmt(f['base'])} -> {_fmt(f['new'])})")
     lines.append(f"{len(doc['changed'])} changed, {len(doc['added'])} added, {len(doc['removed'])} removed, "
                  f"{doc['unchanged']} unchanged; {len(doc['failures'])} threshold(s) crossed")
-    return "\n".join(lines) + "\n"
+    # one line each whatever the rows hold: their names and messages may come from a result someone else made
+    return "".join(printable(line) + "\n" for line in lines)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ from isalens.errors import IsalensError
 from isalens.names import name_matches
 from isalens.reading import read_file
 from isalens.scan.diff import ALIASES
-from isalens.scan.rows import row_place
+from isalens.scan.rows import printable, row_place
 
 __all__ = ["Budget", "check_rows", "read_budget"]
 
@@ -71,7 +71,7 @@ class Budget:
 
 def _shown(text: str, limit: int = 60) -> str:
     """A key or path from the file as a message shows it: printable and short."""
-    clean = "".join(c if c.isprintable() else "?" for c in text[:limit])
+    clean = printable(text[:limit])
     return repr(clean + ("..." if len(text) > limit else ""))
 
 

@@ -20,7 +20,8 @@ from isalens.names import demangled
 if TYPE_CHECKING:
     from isalens.report.model import KernelReport
 
-__all__ = ["KEY_COLUMNS", "METRICS", "error_row", "row_place", "rows_from_document", "rows_from_kernels"]
+__all__ = ["KEY_COLUMNS", "METRICS", "error_row", "printable", "row_place", "rows_from_document",
+           "rows_from_kernels"]
 
 #: what identifies a unit's rows: the same file, place in it and content means the same rows
 KEY_COLUMNS = ("file", "source", "content_hash")
@@ -152,13 +153,19 @@ def rows_from_kernels(kernels: Sequence[KernelReport], **identity: Any) -> list[
     return rows
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on (escape sequences, line breaks) shown as ``?``: a
+    result file someone else made may hold any text in its names and messages, and check and diff print them."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else "?" for c in text)
+
+
 def row_place(row: dict[str, Any]) -> str:
     """Where a row's kernel is, for a message: file (and place inside it), target and kernel, each said even when
     unknown (a code object that could not be read has no kernel names)."""
     file, source, line = row.get("file") or "?", row.get("source"), row.get("error_line")
     inside = source not in (None, "", "file", file)  # a bundle's or an archive's member ("file": the file itself)
     where = f"{file} ({source})" if inside else str(file)
-    if line is not None:  # as diagnostics name it (a code object's: of its disassembly, as livereg prints it)
+    if type(line) is int:  # as diagnostics name it (a code object's: of its disassembly, as livereg prints it)
         where += f":{line}"
     kernel = row.get("kernel")
     return (f"{where}, target {row.get('target') or 'unknown'}, "

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from isalens.errors import IsalensError
-from isalens.scan.rows import METRICS
+from isalens.scan.rows import METRICS, printable
 
 __all__ = ["Store", "connect_table", "read_rows"]
 
@@ -55,7 +55,7 @@ _SCALAR_TYPES = _NUMBER_TYPES | _TEXT_TYPES | {"BOOLEAN"}
 def _first_line(exc: BaseException) -> str:
     """An exception's first line, printable and short: DuckDB's messages on damaged files can carry raw bytes."""
     lines = str(exc).splitlines()
-    text = "".join(c if c.isprintable() else "?" for c in (lines[0] if lines else ""))
+    text = printable(lines[0] if lines else "")
     return text[:200] or type(exc).__name__
 
 
@@ -146,7 +146,7 @@ def _check_columns(columns: list[tuple[str, str, str]], file: str) -> None:
     if missing:
         raise IsalensError(f"not a scan result: no column {', '.join(missing)}", file=file, code="scan")
     for name, kind, generated in columns:
-        shown = "".join(c if c.isprintable() else "?" for c in name)[:80]
+        shown = printable(name)[:80]
         if generated not in ("NEVER", "", None):
             raise IsalensError(f"not a scan result: column {shown!r} is computed by the file, not stored",
                                file=file, code="scan")
