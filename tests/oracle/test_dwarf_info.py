@@ -1,7 +1,7 @@
 """Our reader of ``.debug_info`` variable locations (binary/dwarf_info.py) against two oracles: pyelftools' DIE
 and location-list parsers, walked the way isalens walked them before it had its own reader (every named
-``DW_TAG_variable``/``DW_TAG_formal_parameter`` with ``DW_AT_location``; a single expression covers the innermost
-enclosing DIE with ``DW_AT_low_pc`` and ``DW_AT_high_pc``), and ``llvm-dwarfdump-19``'s own reading of the
+``DW_TAG_variable``/``DW_TAG_formal_parameter`` with ``DW_AT_location``; a single expression covers the address
+ranges of the innermost enclosing DIE that has any, ``DW_AT_low_pc`` and ``DW_AT_high_pc`` or ``DW_AT_ranges``), and ``llvm-dwarfdump-19``'s own reading of the
 location lists. On clang-19 ``-g`` builds of our kernels (OpenCL for wave64 and wave32 targets, HIP) and on every
 code object with variable locations among a sample of Debian's librocsparse (clang 15), when it is unpacked.
 
@@ -35,6 +35,7 @@ from elftools.dwarf.locationlists import (  # noqa: E402
     LocationExpr,
     LocationParser,
 )
+from elftools.dwarf.ranges import BaseAddressEntry as RangeBaseAddressEntry  # noqa: E402
 from elftools.elf.elffile import ELFFile  # noqa: E402
 
 #: one librocsparse code object in this many is read (777 in all; a -g one is seconds for pyelftools)
@@ -44,12 +45,24 @@ _KERNELS = [EXAMPLES / "kernels" / "fp16_layouts" / f"{name}.cl" for name in ("h
 
 # -- the pyelftools oracle -----------------------------------------------------------------------------------------
 
-def _scope(die: Any) -> list[tuple[int, int]]:
+def _scope(die: Any, cu_base: int) -> list[tuple[int, int]]:
+    """The address ranges of the innermost enclosing DIE that has any: ``DW_AT_low_pc`` and ``DW_AT_high_pc``, or
+    ``DW_AT_ranges`` read by pyelftools' range-list parser (offsets from the unit's base unless absolute)."""
     parent = die.get_parent()
     while parent is not None:
         low, high = parent.attributes.get("DW_AT_low_pc"), parent.attributes.get("DW_AT_high_pc")
         if low is not None and high is not None:
             return [(int(low.value), int(high.value if high.form == "DW_FORM_addr" else low.value + high.value))]
+        ranges = parent.attributes.get("DW_AT_ranges")
+        if ranges is not None:
+            out, base = [], cu_base
+            for entry in parent.dwarfinfo.range_lists().get_range_list_at_offset(int(ranges.value), cu=parent.cu):
+                if isinstance(entry, RangeBaseAddressEntry):
+                    base = int(entry.base_address)
+                else:
+                    shift = 0 if entry.is_absolute else base
+                    out.append((entry.begin_offset + shift, entry.end_offset + shift))
+            return out
         parent = parent.get_parent()
     return []
 
@@ -70,12 +83,14 @@ def pyelftools_variables(data: bytes) -> list[tuple[str, tuple[tuple[int, int, b
             if die.tag not in ("DW_TAG_variable", "DW_TAG_formal_parameter"):
                 continue
             attr, name = die.attributes.get("DW_AT_location"), die.attributes.get("DW_AT_name")
+            if name is None and "DW_AT_abstract_origin" in die.attributes:  # an inlined helper's copy
+                name = die.get_DIE_from_attribute("DW_AT_abstract_origin").attributes.get("DW_AT_name")
             if attr is None or name is None or not LocationParser.attribute_has_location(attr, version):
                 continue
             location = parser.parse_from_attribute(attr, version, die)
             spans = []
             if isinstance(location, LocationExpr):
-                spans = [(low, high, bytes(location.loc_expr)) for low, high in _scope(die)]
+                spans = [(low, high, bytes(location.loc_expr)) for low, high in _scope(die, cu_base)]
             else:
                 base = cu_base
                 for entry in location:
@@ -161,7 +176,7 @@ def test_register_ranges_equal_llvm_dwarfdump(code_objects: list[tuple[str, byte
         ours = {(r.name, r.low, r.high, str(r.register)) for r in ranges}
         # llvm-dwarfdump's pattern is a whole value held in one register (DW_OP_bregx REG+0 and the
         # address-space suffix): each must be among ours, named and ranged the same
-        oracle = set(dwarfdump_locations(path))
+        oracle = set(dwarfdump_locations(path, wave))
         assert oracle <= ours, (label, sorted(oracle - ours)[:5])
         checked += len(oracle)
     assert checked >= 10

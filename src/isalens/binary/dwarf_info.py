@@ -20,11 +20,15 @@ Layouts from the DWARF 5 standard (dwarfstd.org, "DWARF Debugging Information Fo
   ``DW_FORM_strx*``, ``DW_FORM_addrx*`` and ``DW_FORM_loclistx`` go through the unit's ``DW_AT_str_offsets_base``,
   ``DW_AT_addr_base`` and ``DW_AT_loclists_base`` (§7.26, §7.27, §7.29);
 * location lists: ``.debug_loclists`` entries (§7.7.3, ``DW_LLE_*`` 0-8) for version 5, ``.debug_loc`` address
-  pairs (DWARF 4 §2.6.2: a pair of zeros ends a list, a first address of all ones selects a base) before.
+  pairs (DWARF 4 §2.6.2: a pair of zeros ends a list, a first address of all ones selects a base) before;
+* a scope's ``DW_AT_ranges`` (§2.17.3): ``.debug_rnglists`` entries (§7.25, ``DW_RLE_*`` 0-7; ``DW_FORM_rnglistx``
+  through ``DW_AT_rnglists_base``) for version 5, ``.debug_ranges`` address pairs (as ``.debug_loc``'s, without
+  expressions) before.
 
 The values are those pyelftools gives (a location list's offsets relative to the unit's base address unless the
-entry is absolute; a single expression covers the innermost enclosing DIE with both ``DW_AT_low_pc`` and
-``DW_AT_high_pc``). One difference, on purpose: a ``DW_AT_high_pc`` of an address form (``DW_FORM_addrx``) is the
+entry is absolute); a single expression covers the address ranges of the innermost enclosing scope that has any
+(``DW_AT_low_pc`` and ``DW_AT_high_pc``, or ``DW_AT_ranges``: LLVM gives a lexical block split by code motion a
+range list). One difference, on purpose: a ``DW_AT_high_pc`` of an address form (``DW_FORM_addrx``) is the
 end address, as §2.17.2 says, where pyelftools would add it to the low address (LLVM writes ``DW_FORM_data4``).
 
 Hostile files (issue 25): every offset, length and count is checked against its section before it is used, and a
@@ -60,8 +64,9 @@ class VariableLocation:
 _TAG_FORMAL_PARAMETER, _TAG_VARIABLE = 0x05, 0x34
 _AT_LOCATION, _AT_NAME, _AT_STMT_LIST, _AT_LOW_PC, _AT_HIGH_PC = 0x02, 0x03, 0x10, 0x11, 0x12
 _AT_STR_OFFSETS_BASE, _AT_ADDR_BASE, _AT_LOCLISTS_BASE = 0x72, 0x73, 0x8C
+_AT_RANGES, _AT_RNGLISTS_BASE, _AT_ABSTRACT_ORIGIN = 0x55, 0x74, 0x31
 _WANTED = frozenset({_AT_LOCATION, _AT_NAME, _AT_STMT_LIST, _AT_LOW_PC, _AT_HIGH_PC, _AT_STR_OFFSETS_BASE,
-                     _AT_ADDR_BASE, _AT_LOCLISTS_BASE})
+                     _AT_ADDR_BASE, _AT_LOCLISTS_BASE, _AT_RANGES, _AT_RNGLISTS_BASE, _AT_ABSTRACT_ORIGIN})
 
 # forms (§7.5.6, table 7.6) and the GNU extensions pyelftools also knows
 _ADDR, _BLOCK2, _BLOCK4, _DATA2, _DATA4, _DATA8, _STRING, _BLOCK, _BLOCK1, _DATA1 = (
@@ -91,6 +96,11 @@ _INDIRECT_LIMIT = 4
 # location list entries (§7.7.3)
 _LLE_END, _LLE_BASE_ADDRESSX, _LLE_STARTX_ENDX, _LLE_STARTX_LENGTH, _LLE_OFFSET_PAIR = 0, 1, 2, 3, 4
 _LLE_DEFAULT, _LLE_BASE_ADDRESS, _LLE_START_END, _LLE_START_LENGTH = 5, 6, 7, 8
+# range list entries (§7.25)
+_RLE_END, _RLE_BASE_ADDRESSX, _RLE_STARTX_ENDX, _RLE_STARTX_LENGTH, _RLE_OFFSET_PAIR = 0, 1, 2, 3, 4
+_RLE_BASE_ADDRESS, _RLE_START_END, _RLE_START_LENGTH = 5, 6, 7
+#: a scope's address ranges, (low, high exclusive) each
+_Ranges = tuple[tuple[int, int], ...]
 
 
 def _uleb(data: bytes, at: int, end: int, what: str) -> tuple[int, int]:
@@ -176,6 +186,7 @@ class _Unit:
     str_offsets_base: int | None = None
     addr_base: int | None = None
     loclists_base: int | None = None
+    rnglists_base: int | None = None
     base: int = 0
 
 
@@ -191,7 +202,11 @@ class _Reader:
         self.addresses = self._section(elf, ".debug_addr")
         self.loclists = self._section(elf, ".debug_loclists")
         self.loc = self._section(elf, ".debug_loc")
+        self.rnglists = self._section(elf, ".debug_rnglists")
+        self.ranges = self._section(elf, ".debug_ranges")
         self._abbrev_tables: dict[int, dict[int, _Abbrev]] = {}
+        #: (unit offset, DIE offset in the unit) -> the name of an abstract origin
+        self._origin_names: dict[tuple[int, int], bytes | None] = {}
 
     @staticmethod
     def _section(elf: Elf64, name: str) -> bytes:
@@ -251,13 +266,14 @@ class _Reader:
         if abbrev is None:
             raise DwarfFormatError(f".debug_info unit at {unit.offset:#x}: abbreviation code {code} is not in its "
                                    f"table")
-        # decoded: a variable with a name and a location of its own, a parent with a pc range of its own; skipped:
-        # any other variable (an inlined copy names its abstract origin: _variable would drop it), any other parent
+        # decoded: a variable with a location and a name (its own, or its abstract origin's: the copy of an inlined
+        # helper's variable), a parent with a pc range of its own; skipped: any other variable, any other parent
         # (its children's scope is the one around it)
         plan: list[int] | None
         names = {name for name, _form, _implicit in abbrev.attributes}
-        variable = abbrev.tag in (_TAG_VARIABLE, _TAG_FORMAL_PARAMETER) and {_AT_NAME, _AT_LOCATION} <= names
-        if variable or (abbrev.children and {_AT_LOW_PC, _AT_HIGH_PC} <= names):
+        variable = abbrev.tag in (_TAG_VARIABLE, _TAG_FORMAL_PARAMETER) and _AT_LOCATION in names \
+            and (_AT_NAME in names or _AT_ABSTRACT_ORIGIN in names)
+        if variable or (abbrev.children and ({_AT_LOW_PC, _AT_HIGH_PC} <= names or _AT_RANGES in names)):
             plan = None
         else:
             plan = []
@@ -425,8 +441,8 @@ class _Reader:
         reads = unit.reads
         abbrevs = unit.abbrevs
         at = unit.dies
-        #: the effective scope (low, high) of each open parent DIE: its own, or the one around it
-        scopes: list[tuple[int, int] | None] = []
+        #: the effective scope (address ranges) of each open parent DIE: its own, or the one around it
+        scopes: list[_Ranges | None] = []
         top = True
         while at < end:
             byte = data[at]
@@ -469,27 +485,91 @@ class _Reader:
 
     def _unit_bases(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]]) -> None:
         for attribute, slot in ((_AT_STR_OFFSETS_BASE, "str_offsets_base"), (_AT_ADDR_BASE, "addr_base"),
-                                (_AT_LOCLISTS_BASE, "loclists_base")):
+                                (_AT_LOCLISTS_BASE, "loclists_base"), (_AT_RNGLISTS_BASE, "rnglists_base")):
             if attribute in found and isinstance(found[attribute][1], int):
                 setattr(unit, slot, found[attribute][1])
         if _AT_LOW_PC in found:
             unit.base = self._address(unit, *found[_AT_LOW_PC]) or 0
 
-    def _scope(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]]) -> tuple[int, int] | None:
-        if _AT_LOW_PC not in found or _AT_HIGH_PC not in found:
-            return None
-        low = self._address(unit, *found[_AT_LOW_PC])
-        form, value = found[_AT_HIGH_PC]
-        if low is None or isinstance(value, bytes):
-            return None
-        high = self._address(unit, form, value) if form == _ADDR or form in _ADDRX_FORMS else low + value
-        return (low, high) if high is not None else None
+    def _scope(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]]) -> _Ranges | None:
+        if _AT_LOW_PC in found and _AT_HIGH_PC in found:
+            low = self._address(unit, *found[_AT_LOW_PC])
+            form, value = found[_AT_HIGH_PC]
+            if low is None or isinstance(value, bytes):
+                return None
+            high = self._address(unit, form, value) if form == _ADDR or form in _ADDRX_FORMS else low + value
+            return ((low, high),) if high is not None else None
+        if _AT_RANGES in found:
+            form, value = found[_AT_RANGES]
+            if isinstance(value, bytes):
+                return None
+            return self._range_list(unit, form, value)
+        return None
+
+    def _range_list(self, unit: _Unit, form: int, value: int) -> _Ranges:
+        if unit.version < 5:
+            return tuple((low, high) for low, high, _ in self._pairs(self.ranges, ".debug_ranges", unit, value,
+                                                                    expressions=False))
+        data, what = self.rnglists, ".debug_rnglists"
+        if form == _RNGLISTX:
+            if unit.rnglists_base is None:
+                raise DwarfFormatError("a range list index without DW_AT_rnglists_base")
+            at = unit.rnglists_base + value * unit.offset_size
+            value = unit.rnglists_base + _int(data, at, unit.offset_size, len(data), f"{what} offsets")
+        at, end, size = value, len(data), unit.address_size
+        if at >= end:
+            raise DwarfFormatError(f"{what}: a list at {at:#x} lies past the end ({end:#x})")
+        base = unit.base
+        out: list[tuple[int, int]] = []
+        while True:
+            kind = _int(data, at, 1, end, what)
+            at += 1
+            if kind == _RLE_END:
+                return tuple(out)
+            if kind == _RLE_BASE_ADDRESSX:
+                index, at = _uleb(data, at, end, what)
+                base = self._indexed_address(unit, index)
+                continue
+            if kind == _RLE_BASE_ADDRESS:
+                base, at = _int(data, at, size, end, what), at + size
+                continue
+            if kind == _RLE_STARTX_ENDX:
+                first, at = _uleb(data, at, end, what)
+                second, at = _uleb(data, at, end, what)
+                low, high = self._indexed_address(unit, first), self._indexed_address(unit, second)
+            elif kind == _RLE_STARTX_LENGTH:
+                first, at = _uleb(data, at, end, what)
+                length, at = _uleb(data, at, end, what)
+                low = self._indexed_address(unit, first)
+                high = low + length
+            elif kind == _RLE_OFFSET_PAIR:
+                low, at = _uleb(data, at, end, what)
+                high, at = _uleb(data, at, end, what)
+                low, high = low + base, high + base
+            elif kind == _RLE_START_END:
+                low, high = _int(data, at, size, end, what), _int(data, at + size, size, end, what)
+                at += 2 * size
+            elif kind == _RLE_START_LENGTH:
+                low, at = _int(data, at, size, end, what), at + size
+                length, at = _uleb(data, at, end, what)
+                high = low + length
+            else:
+                raise DwarfFormatError(f"{what}: entry kind {kind:#x} at {at - 1:#x} is not a DW_RLE code")
+            out.append((low, high))
 
     def _variable(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]],
-                  enclosing: tuple[int, int] | None) -> VariableLocation | None:
-        if _AT_LOCATION not in found or _AT_NAME not in found:
+                  enclosing: _Ranges | None) -> VariableLocation | None:
+        if _AT_LOCATION not in found:
             return None
-        raw = self._string(unit, *found[_AT_NAME])
+        if _AT_NAME in found:
+            raw = self._string(unit, *found[_AT_NAME])
+        elif _AT_ABSTRACT_ORIGIN in found:
+            try:
+                raw = self._origin_name(unit, *found[_AT_ABSTRACT_ORIGIN])
+            except DwarfFormatError as exc:  # a bad reference costs this variable only, as a bad location list
+                return VariableLocation("(abstract origin)", (), str(exc))
+        else:
+            return None
         if raw is None:
             return None
         name = raw.decode("utf-8", "replace")
@@ -497,7 +577,7 @@ class _Reader:
         if isinstance(value, bytes):
             # an expression: DW_FORM_exprloc, or a block before DWARF 4 (later a block is a constant)
             if form == _EXPRLOC or (unit.version < 4 and form in _BLOCK_FORMS):
-                spans = ((enclosing[0], enclosing[1], value),) if enclosing is not None else ()
+                spans = tuple((low, high, value) for low, high in enclosing or ())
                 return VariableLocation(name, spans)
             return None
         if unit.version >= 5:
@@ -509,6 +589,36 @@ class _Reader:
             return VariableLocation(name, tuple(self._location_list(unit, form, value)))
         except DwarfFormatError as exc:
             return VariableLocation(name, (), str(exc))
+
+    def _origin_name(self, unit: _Unit, form: int, value: int | bytes, depth: int = 0) -> bytes | None:
+        """The ``DW_AT_name`` of the DIE a ``DW_AT_abstract_origin`` refers to (in the same unit: LLVM's
+        ``DW_FORM_ref4``), following its own abstract origin a few levels; None for another form or no name."""
+        if isinstance(value, bytes) or form not in (_REF1, _REF2, _REF4, _REF8, _REF_UDATA) \
+                or depth >= _INDIRECT_LIMIT:
+            return None
+        key = (unit.offset, value)
+        if key in self._origin_names:
+            return self._origin_names[key]
+        what = f".debug_info unit at {unit.offset:#x}"
+        at = unit.offset + value
+        if not unit.dies <= at < unit.end:
+            raise DwarfFormatError(f"{what}: an abstract origin at {at:#x} lies outside its unit")
+        code, at = _uleb(self.info, at, unit.end, what)
+        if code not in unit.abbrevs:
+            raise DwarfFormatError(f"{what}: abbreviation code {code} is not in its table")
+        name: bytes | None = None
+        origin: tuple[int, int | bytes] | None = None
+        for attribute, attribute_form, implicit in unit.abbrevs[code].attributes:
+            raw, at = self._value(unit, at, attribute_form, implicit)
+            if attribute == _AT_NAME:
+                name = self._string(unit, attribute_form, raw)
+                break
+            if attribute == _AT_ABSTRACT_ORIGIN:
+                origin = (attribute_form, raw)
+        if name is None and origin is not None:
+            name = self._origin_name(unit, *origin, depth + 1)
+        self._origin_names[key] = name
+        return name
 
     # -- location lists ------------------------------------------------------------------------------------------
 
@@ -573,8 +683,14 @@ class _Reader:
             at += length
 
     def _loc(self, unit: _Unit, at: int) -> Iterator[tuple[int, int, bytes]]:
-        data, end, size = self.loc, len(self.loc), unit.address_size
-        what = ".debug_loc"
+        for low, high, expression in self._pairs(self.loc, ".debug_loc", unit, at, expressions=True):
+            yield low, high, expression or b""
+
+    def _pairs(self, data: bytes, what: str, unit: _Unit, at: int, *, expressions: bool
+               ) -> Iterator[tuple[int, int, bytes | None]]:
+        """The address pairs of a DWARF 2-4 list (``.debug_loc`` with an expression after each, ``.debug_ranges``
+        without)."""
+        end, size = len(data), unit.address_size
         if at >= end:
             raise DwarfFormatError(f"{what}: a list at {at:#x} lies past the end ({end:#x})")
         all_ones = (1 << (8 * size)) - 1
@@ -586,6 +702,9 @@ class _Reader:
                 return
             if low == all_ones:
                 base = high
+                continue
+            if not expressions:
+                yield low + base, high + base, None
                 continue
             length = _int(data, at, 2, end, what)
             at += 2

@@ -37,6 +37,7 @@ _OBJDUMP_RE = LazyPattern(r"^; (.+):(\d+)(?::(\d+))?\s*$")
 #: ``;DEBUG_VALUE: func:var <- [DW_OP_..., DW_OP_LLVM_fragment 32 16] $vgpr5`` (LLVM's AsmPrinter comment)
 _DEBUG_VALUE_RE = LazyPattern(r"^\s*;\s*DEBUG_VALUE:\s*(?:[^:\s]+:)?(\S+)\s*<-\s*(?:\[([^\]]*)\]\s*)?(\S+)")
 _FRAGMENT_RE = LazyPattern(r"DW_OP_LLVM_fragment\s+(\d+)\s+(\d+)")
+_BLOCK_MARKER_RE = LazyPattern(r"^\s*(?:;\s*%bb\.\d+:|\.LBB\w+:)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,9 @@ class LineDirectives:
     problems: tuple[tuple[int, str], ...] = ()
     #: ``;DEBUG_VALUE:`` comments: (input line, variable[piece], register units; 0: in no register)
     values: tuple[tuple[int, str, int], ...] = ()
+    #: input lines of the machine-block markers (``; %bb.N:``, ``.LBB<f>_N:``), read with the comments: a comment
+    #: above a block's marker is the previous block's last
+    block_lines: tuple[int, ...] = ()
 
     def at(self, line: int) -> SourceLoc | None:
         i = bisect.bisect_right(self.lines, line) - 1
@@ -70,6 +74,7 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
     problems: list[tuple[int, str]] = []
     comp_dir = ""
     values: list[tuple[int, str, int]] = []
+    block_lines: list[int] = []
     with_values = "DEBUG_VALUE" in text
     # a -g kernel repeats the same comments (the dense benchmark: 242k comments, 18 per instruction): each
     # distinct text is read once
@@ -86,6 +91,9 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
                 known = seen[stripped] = _debug_value(stripped, number, problems)
             if known is not None:
                 values.append((number, *known))
+            continue
+        if with_values and stripped.startswith((";", ".LBB")) and _BLOCK_MARKER_RE.match(stripped):
+            block_lines.append(number)
             continue
         if not stripped.startswith((".file", ".loc")):
             continue
@@ -119,7 +127,7 @@ def read_llvm_lines(text: str) -> LineDirectives | None:
     if not lines and not problems and not values:
         return None
     return LineDirectives(tuple(lines), tuple(locs), tuple(files[k] for k in sorted(files)), ".loc",
-                          tuple(problems), tuple(values))
+                          tuple(problems), tuple(values), tuple(block_lines))
 
 
 #: a line that may be a directive read here: ``.file``/``.loc`` after any white space but a line end
@@ -144,7 +152,8 @@ def _candidate_lines(text: str, every: bool) -> Iterator[tuple[int, str]]:
 
 def _debug_value(comment: str, line: int, problems: list[tuple[int, str]]) -> tuple[str, int] | None:
     """One ``;DEBUG_VALUE:`` comment: the variable (with its fragment in bits) and the register units holding
-    it (0 for a constant, ``undef`` or a value in memory: the variable is in no register from here on)."""
+    it (0 for a constant, ``undef``, a value in memory or one computed from a register: the variable is in no
+    register from here on)."""
     match = _DEBUG_VALUE_RE.match(comment)
     if match is None:
         problems.append((line, "cannot read this DEBUG_VALUE comment: it is ignored"))
@@ -154,7 +163,9 @@ def _debug_value(comment: str, line: int, problems: list[tuple[int, str]]) -> tu
     if fragment:
         first = int(fragment.group(1))
         name += f"[{first}:{first + int(fragment.group(2))}]"
-    if not where.startswith("$") or "DW_OP_deref" in expression:
+    if not where.startswith("$") or "DW_OP_deref" in expression or "DW_OP_stack_value" in expression:
+        # a constant, undef, a value in memory, or one computed from the register (``DW_OP_stack_value``: the
+        # register holds something else, e.g. the 32-bit half a 64-bit variable was converted from)
         return (name, 0)
     regs = parse_mir_register(where)
     if regs is None:
@@ -194,7 +205,7 @@ def attach(kernel: Kernel, directives: LineDirectives, after: int = 0, skip: fro
 
     found = carry_forward([directives.at(ins.line) for ins in kernel.instructions])
     values = tuple(v for v in directives.values if v[0] not in skip) if skip else directives.values
-    variables = variable_ranges(kernel, values, after) if values else ()
+    variables = variable_ranges(kernel, values, after, directives.block_lines) if values else ()
     kind = "lines+variables" if variables else "lines" if any(loc is not None for loc in found) else "none"
     return records.replace(kernel, source=SourceMap(tuple(found), kind, directives.origin, directives.files,
                                                         variables))
@@ -227,16 +238,21 @@ def unheld_values(kernel: Kernel, values: tuple[tuple[int, str, int], ...],
 
 
 def variable_ranges(kernel: Kernel, values: tuple[tuple[int, str, int], ...],
-                    after: int = 0) -> tuple[VariableLoc, ...]:
+                    after: int = 0, block_lines: tuple[int, ...] = ()) -> tuple[VariableLoc, ...]:
     """Where each variable lives, from the DEBUG_VALUE comments inside ``kernel``: from the first instruction
     after a comment until the next comment for the same variable (or piece), an instruction that writes one of
-    its registers (included: it still reads the old value), or the next labelled instruction (control may
-    enter there from elsewhere; LLVM prints the variables live into a block again at its start)."""
+    its registers (included: it still reads the old value), or the start of the next block (LLVM ends every
+    location at the end of its machine block, DbgEntityHistoryCalculator.cpp, and prints the variables live into
+    a block again at its start). A block starts at a ``; %bb.N:`` / ``.LBB`` marker or at a label some branch
+    targets; the ``.Ltmp`` labels the line table puts between the instructions of one block start none. A comment
+    above a block's marker (``block_lines``) is the previous block's last: the location it gives ends with that
+    block, before any instruction."""
     ins = kernel.instructions
     if not ins:
         return ()
     last = ins[-1].line
-    starts = set(kernel.labels.values())
+    targets = {instruction.target for instruction in ins if instruction.target is not None}
+    starts = set(kernel.block_starts.values()) | {at for name, at in kernel.labels.items() if name in targets}
     out: list[VariableLoc] = []
     held: dict[str, tuple[int, int]] = {}  # variable -> (register units, first instruction)
 
@@ -257,6 +273,10 @@ def variable_ranges(kernel: Kernel, values: tuple[tuple[int, str, int], ...],
     p = 0
     for i, instruction in enumerate(ins):
         if i in starts:
+            k = bisect.bisect_left(block_lines, instruction.line) - 1
+            if k >= 0 and i > 0 and block_lines[k] > ins[i - 1].line:
+                while p < len(pending) and pending[p][0] < block_lines[k]:
+                    p += 1  # the previous block's last comments: their locations end before any instruction
             for name in list(held):
                 close(name, i - 1)
         while p < len(pending) and pending[p][0] < instruction.line:
