@@ -1,12 +1,13 @@
-"""Our reader of ``.debug_info`` variable locations (binary/dwarf_info.py) against two oracles: pyelftools' DIE
-and location-list parsers, walked the way isalens walked them before it had its own reader (every named
+"""Our reader of ``.debug_info`` variable locations (binary/dwarf_info.py) against two oracles: pyelftools' DIE and
+location-list parsers, walked the way isalens walked them before it had its own reader (every named
 ``DW_TAG_variable``/``DW_TAG_formal_parameter`` with ``DW_AT_location``; a single expression covers the address
-ranges of the innermost enclosing DIE that has any, ``DW_AT_low_pc`` and ``DW_AT_high_pc`` or ``DW_AT_ranges``), and ``llvm-dwarfdump-19``'s own reading of the
-location lists. On clang-19 ``-g`` builds of our kernels (OpenCL for wave64 and wave32 targets, HIP) and on every
-code object with variable locations among a sample of Debian's librocsparse (clang 15), when it is unpacked.
+ranges of the innermost enclosing DIE that has any, ``DW_AT_low_pc`` and ``DW_AT_high_pc`` or ``DW_AT_ranges``), and
+``llvm-dwarfdump-19``'s own reading of the location lists. On clang-19 ``-g`` builds of our kernels (OpenCL for
+wave64 and wave32 targets, HIP) and on every code object with variable locations among a sample of Debian's
+librocsparse (clang 15), when it is unpacked.
 
-Damaged input: the reader raises only :class:`DwarfFormatError` (one line saying what is damaged), whatever bytes
-of its sections are overwritten or cut (tests/property/test_dwarf_damage_property.py checks the figures stay).
+Damaged input: the reader raises only :class:`DwarfFormatError` (one line saying what is damaged), whatever bytes of
+its sections are overwritten or cut (tests/property/test_dwarf_damage_property.py checks the figures stay).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The walk of ``.debug_info`` for variable locations (binary/dwarf_info.py) skips the DIEs it needs nothing from
-without decoding them: a parent without a pc range of its own and a variable without a name or a location of its
-own (the copy of an inlined helper's variable takes its name from its abstract origin). These tests build a DWARF 4 unit by hand (DWARF 4 standard, 7.5: unit header, abbreviations, DIEs) whose
-expected readings follow from the standard by hand, not from our reader: a variable whose location is one
-expression (not a list) is valid over its innermost enclosing DIE with ``DW_AT_low_pc`` and ``DW_AT_high_pc``
-(pyelftools-walk rule of tests/oracle/test_dwarf_info.py), a DWARF 4 ``DW_AT_high_pc`` of a constant form is an
-offset from ``DW_AT_low_pc`` (7.5.4 / 2.17.2)."""
+without decoding them: a parent without a pc range of its own and a variable without a name or a location of its own
+(the copy of an inlined helper's variable takes its name from its abstract origin). These tests build a DWARF 4 unit
+by hand (DWARF 4 standard, 7.5: unit header, abbreviations, DIEs) whose expected readings follow from the standard
+by hand, not from our reader: a variable whose location is one expression (not a list) is valid over its innermost
+enclosing DIE with ``DW_AT_low_pc`` and ``DW_AT_high_pc`` (pyelftools-walk rule of tests/oracle/test_dwarf_info.py),
+a DWARF 4 ``DW_AT_high_pc`` of a constant form is an offset from ``DW_AT_low_pc`` (7.5.4 / 2.17.2)."""
 
 from __future__ import annotations
 
