@@ -6,6 +6,7 @@ from); the two give identical per-source-line tables; and ``-g`` changes no byte
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -310,3 +311,39 @@ def test_loops_are_named_by_their_source_lines() -> None:
         (collatz,) = named["collatz_steps"]
         low, high = (int(x) for x in collatz.split(":")[1].split("-"))
         assert low <= 9 and high == 11, (target, collatz)  # hoisted copies of line 7's value may join the loop
+
+
+def test_a_header_outside_the_sources_directory_is_named_without_a_line_of_the_source(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a kernel whose helper comes from a header in another directory (-I): its lines are shown without text,
+    # one warning names the header. isalens compiled the source: the instructions' lines are those of its
+    # temporary assembly, no line of k.cl, so the warning names k.cl and no line (it named "k.cl:16" of a
+    # 7-line file); with --keep-asm the lines are the kept file's, and the warning names its line
+    require_tool("clang-19")
+    from isalens.cli import main
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "helper.h").write_text("static inline float twice(float x)\n{\n    return x * 2.0f;\n}\n")
+    source = tmp_path / "src" / "k.cl"
+    source.write_text('#include "helper.h"\n\n__kernel void k(__global float *p)\n{\n'
+                      "    p[get_global_id(0)] = twice(p[get_global_id(0)]);\n}\n\n")
+
+    def warnings(*extra: str) -> list[dict[str, Any]]:
+        assert main(["livereg", str(source), "--arch", "gfx902", "-I", str(tmp_path / "inc"), "--json",
+                     *extra]) == 0
+        doc = json.loads(capsys.readouterr().out)["files"][0]
+        return [d for d in doc["diagnostics"] if d["code"] == "source-text"]
+
+    (found,) = warnings()
+    assert "helper.h is not found" in found["message"]
+    assert (found["file"], found["line"]) == (str(source), None)
+    kept = tmp_path / "k.s"
+    (found,) = warnings("--keep-asm", str(kept))
+    assert found["file"] == str(kept) and isinstance(found["line"], int)
+    # that line of the kept assembly is an instruction whose .loc above it names helper.h
+    lines = kept.read_text().splitlines()
+    number = next(re.match(r"\s*\.file\s+(\d+)", t).group(1) for t in lines  # type: ignore[union-attr]
+                  if t.lstrip().startswith(".file") and "helper.h" in t)
+    loc = next(t for t in reversed(lines[:found["line"] - 1]) if t.lstrip().startswith(".loc"))
+    assert loc.split()[1] == number and not lines[found["line"] - 1].lstrip().startswith((".", ";"))

@@ -38,7 +38,8 @@ file. A damaged location list costs only its variable (a problem line), not the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 
 from isalens.binary.elf64 import Elf64
@@ -59,9 +60,12 @@ class VariableLocation:
     name: str
     spans: tuple[tuple[int, int, bytes], ...]
     problem: str | None = None
+    #: the ``.debug_info`` offset of the outermost ``DW_TAG_subprogram`` it lies in (its function; a C++ function's
+    #: may sit in namespaces and classes), -1 outside any
+    function: int = -1
 
 
-_TAG_FORMAL_PARAMETER, _TAG_VARIABLE = 0x05, 0x34
+_TAG_FORMAL_PARAMETER, _TAG_VARIABLE, _TAG_SUBPROGRAM = 0x05, 0x34, 0x2E
 _AT_LOCATION, _AT_NAME, _AT_STMT_LIST, _AT_LOW_PC, _AT_HIGH_PC = 0x02, 0x03, 0x10, 0x11, 0x12
 _AT_STR_OFFSETS_BASE, _AT_ADDR_BASE, _AT_LOCLISTS_BASE = 0x72, 0x73, 0x8C
 _AT_RANGES, _AT_RNGLISTS_BASE, _AT_ABSTRACT_ORIGIN = 0x55, 0x74, 0x31
@@ -101,6 +105,17 @@ _RLE_END, _RLE_BASE_ADDRESSX, _RLE_STARTX_ENDX, _RLE_STARTX_LENGTH, _RLE_OFFSET_
 _RLE_BASE_ADDRESS, _RLE_START_END, _RLE_START_LENGTH = 5, 6, 7
 #: a scope's address ranges, (low, high exclusive) each
 _Ranges = tuple[tuple[int, int], ...]
+
+
+class _RangeList:
+    """A scope's ``DW_AT_ranges``, read when a variable first needs it (a library's -g code object has tens of
+    thousands of lexical blocks and inlined calls with range lists, most holding no variable of one location)."""
+
+    __slots__ = ("form", "ranges", "value")
+
+    def __init__(self, form: int, value: int) -> None:
+        self.form, self.value = form, value
+        self.ranges: _Ranges | None = None
 
 
 def _uleb(data: bytes, at: int, end: int, what: str) -> tuple[int, int]:
@@ -430,11 +445,11 @@ class _Reader:
 
     # -- the walk ------------------------------------------------------------------------------------------------
 
-    def variables(self) -> Iterator[VariableLocation]:
+    def variables(self, done: Container[int] = ()) -> Iterator[VariableLocation]:
         for unit in self.units():
-            yield from self._unit_variables(unit)
+            yield from self._unit_variables(unit, done)
 
-    def _unit_variables(self, unit: _Unit) -> Iterator[VariableLocation]:
+    def _unit_variables(self, unit: _Unit, done: Container[int]) -> Iterator[VariableLocation]:
         data, end = self.info, unit.end
         what = f".debug_info unit at {unit.offset:#x}"
         plans = unit.plans
@@ -442,9 +457,12 @@ class _Reader:
         abbrevs = unit.abbrevs
         at = unit.dies
         #: the effective scope (address ranges) of each open parent DIE: its own, or the one around it
-        scopes: list[_Ranges | None] = []
+        scopes: list[_Ranges | _RangeList | None] = []
+        #: per open parent DIE, the outermost subprogram it lies in (-1: none)
+        owners: list[int] = []
         top = True
         while at < end:
+            start = at
             byte = data[at]
             if byte < 0x80:
                 code, at = byte, at + 1
@@ -453,14 +471,17 @@ class _Reader:
             if code == 0:
                 if scopes:
                     scopes.pop()
+                    owners.pop()
                 continue
             plan = plans[code] if code in plans else self._plan(unit, code)
+            function = owners[-1] if owners else -1
             if plan is not None and not top:
                 at = self._skip(unit, at, plan)
                 if at > end:
                     raise DwarfFormatError(f"{what}: a DIE runs past the unit's end ({end:#x})")
                 if abbrevs[code].children:  # no range of its own (_plan): its children's scope is the enclosing
                     scopes.append(scopes[-1] if scopes else None)
+                    owners.append(start if function < 0 and abbrevs[code].tag == _TAG_SUBPROGRAM else function)
                 continue
             abbrev = abbrevs[code]  # known: _plan checked the code
             steps, tail = reads[code] if code in reads else self._reads(unit, code)
@@ -478,10 +499,11 @@ class _Reader:
             enclosing = scopes[-1] if scopes else None
             if abbrev.children:
                 scopes.append(self._scope(unit, found) or enclosing)
-            if abbrev.tag in (_TAG_VARIABLE, _TAG_FORMAL_PARAMETER):
+                owners.append(start if function < 0 and abbrev.tag == _TAG_SUBPROGRAM else function)
+            if abbrev.tag in (_TAG_VARIABLE, _TAG_FORMAL_PARAMETER) and function not in done:
                 variable = self._variable(unit, found, enclosing)
                 if variable is not None:
-                    yield variable
+                    yield dataclasses.replace(variable, function=function) if function >= 0 else variable
 
     def _unit_bases(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]]) -> None:
         for attribute, slot in ((_AT_STR_OFFSETS_BASE, "str_offsets_base"), (_AT_ADDR_BASE, "addr_base"),
@@ -491,7 +513,7 @@ class _Reader:
         if _AT_LOW_PC in found:
             unit.base = self._address(unit, *found[_AT_LOW_PC]) or 0
 
-    def _scope(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]]) -> _Ranges | None:
+    def _scope(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]]) -> _Ranges | _RangeList | None:
         if _AT_LOW_PC in found and _AT_HIGH_PC in found:
             low = self._address(unit, *found[_AT_LOW_PC])
             form, value = found[_AT_HIGH_PC]
@@ -501,9 +523,7 @@ class _Reader:
             return ((low, high),) if high is not None else None
         if _AT_RANGES in found:
             form, value = found[_AT_RANGES]
-            if isinstance(value, bytes):
-                return None
-            return self._range_list(unit, form, value)
+            return None if isinstance(value, bytes) else _RangeList(form, value)
         return None
 
     def _range_list(self, unit: _Unit, form: int, value: int) -> _Ranges:
@@ -558,7 +578,7 @@ class _Reader:
             out.append((low, high))
 
     def _variable(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]],
-                  enclosing: _Ranges | None) -> VariableLocation | None:
+                  enclosing: _Ranges | _RangeList | None) -> VariableLocation | None:
         if _AT_LOCATION not in found:
             return None
         if _AT_NAME in found:
@@ -577,6 +597,13 @@ class _Reader:
         if isinstance(value, bytes):
             # an expression: DW_FORM_exprloc, or a block before DWARF 4 (later a block is a constant)
             if form == _EXPRLOC or (unit.version < 4 and form in _BLOCK_FORMS):
+                if isinstance(enclosing, _RangeList):
+                    if enclosing.ranges is None:
+                        try:
+                            enclosing.ranges = self._range_list(unit, enclosing.form, enclosing.value)
+                        except DwarfFormatError as exc:  # a damaged range list costs its variables only
+                            return VariableLocation(name, (), str(exc))
+                    enclosing = enclosing.ranges
                 spans = tuple((low, high, value) for low, high in enclosing or ())
                 return VariableLocation(name, spans)
             return None
@@ -725,13 +752,15 @@ def _cstring(table: bytes, offset: int, what: str) -> bytes:
     return table[offset:stop if stop >= 0 else len(table)]
 
 
-def iter_variable_locations(elf: Elf64) -> Iterator[VariableLocation]:
+def iter_variable_locations(elf: Elf64, done: Container[int] = ()) -> Iterator[VariableLocation]:
     """Every named variable and parameter of ``elf``'s ``.debug_info`` with a location, in DIE order; none when
-    the file has no ``.debug_info``. Raises :class:`DwarfFormatError` when the sections are damaged."""
+    the file has no ``.debug_info``. Raises :class:`DwarfFormatError` when the sections are damaged. ``done``:
+    functions (:attr:`VariableLocation.function`) whose further variables are not wanted; the caller may add to
+    it between two variables, and the walk passes over the rest of that function's without reading them."""
     reader = _Reader(elf)
     if not reader.info:
         return iter(())
-    return reader.variables()
+    return reader.variables(done)
 
 
 def line_program_offsets(elf: Elf64) -> list[tuple[int, int]]:

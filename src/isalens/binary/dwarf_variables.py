@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import itertools
 from dataclasses import dataclass
 
 from isalens.binary.dwarf_info import DwarfFormatError, iter_variable_locations, read_sleb, read_uleb
@@ -25,7 +26,8 @@ from isalens.ir.program import Kernel
 from isalens.ir.registers import Reg, RegFile
 from isalens.ir.source import SourceMap, VariableLoc
 
-__all__ = ["VariableRange", "attach_variables", "dwarf_register", "read_variable_ranges"]
+__all__ = ["VariableRange", "attach_variables", "attach_variables_to_each", "dwarf_register",
+           "read_variable_ranges"]
 
 _OP_REG0, _OP_REG31, _OP_REGX, _OP_BREGX, _OP_PIECE = 0x50, 0x6F, 0x90, 0x92, 0x93
 _OP_LIT0, _OP_LIT31, _OP_SWAP, _OP_XDEREF = 0x30, 0x4F, 0x16, 0x18
@@ -105,36 +107,69 @@ def _pieces(expr: bytes, wave_size: int) -> list[tuple[Reg, int, int | None]]:
     return out
 
 
-def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int) -> tuple[list[VariableRange],
-                                                                                      list[str]]:
-    """Every register location of every named variable and parameter, and what could not be read."""
+def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int,
+                         first_only: bool = False) -> tuple[list[VariableRange], list[str]]:
+    """Every register location of every named variable and parameter, and what could not be read.
+    ``first_only``: per function, only the first variable with a register location over some address (a scan
+    row says only whether any variable covers its kernel; a library's -g code object has ~200,000 locations)."""
     try:
         elf = Elf64(data)
         out: list[VariableRange] = []
         problems: list[str] = []
-        for variable in iter_variable_locations(elf):
+        # a library's -g code object repeats a few hundred distinct expressions over ~200,000 locations
+        known: dict[bytes, list[tuple[Reg, int, int | None]] | None] = {}
+        done: set[int] = set()
+        for variable in iter_variable_locations(elf, done):
             if variable.problem is not None:
                 problems.append(f"location of '{variable.name}' unreadable ({variable.problem}): dropped")
                 continue
-            out += _ranges(variable.name, variable.spans, wave_size, problems)
+            found = _ranges(variable.name, variable.spans, wave_size, problems, known)
+            out += found
+            if first_only and variable.function >= 0 and any(r.low < r.high for r in found):
+                done.add(variable.function)
         return out, problems
     except (DwarfFormatError, ElfFormatError) as exc:
         raise InputError(f"{where}: DWARF variable locations: damaged ({exc})", file=file, code="damaged") from None
 
 
-def _ranges(name: str, spans: tuple[tuple[int, int, bytes], ...], wave_size: int,
-            problems: list[str]) -> list[VariableRange]:
+def _ranges(name: str, spans: tuple[tuple[int, int, bytes], ...], wave_size: int, problems: list[str],
+            known: dict[bytes, list[tuple[Reg, int, int | None]] | None] | None = None) -> list[VariableRange]:
     out: list[VariableRange] = []
+    known = {} if known is None else known
     for low, high, expr in spans:
-        try:
-            pieces = _pieces(expr, wave_size)
-        except DwarfFormatError:
+        if expr in known:
+            pieces = known[expr]
+        else:
+            try:
+                pieces = known[expr] = _pieces(expr, wave_size)
+            except DwarfFormatError:
+                pieces = known[expr] = None
+        if pieces is None:
             problems.append(f"location of '{name}' is cut short: dropped")
             continue
         for reg, bit, bits in pieces:
             piece = f"{name}[{bit}:{bit + bits}]" if bits is not None and (bit or len(pieces) > 1) else name
             out.append(VariableRange(piece, low, high, reg))
     return out
+
+
+def attach_variables_to_each(kernels: tuple[Kernel, ...], ranges: list[VariableRange]) -> tuple[Kernel, ...]:
+    """:func:`attach_variables` for every kernel of one code object, each given only the ranges that overlap its
+    addresses: a library's ``-g`` code object has tens of thousands of ranges (every inlined copy of a template's
+    variables) over hundreds of kernels, and each kernel looking through all of them took minutes."""
+    spans = sorted((k.instructions[0].address, k.instructions[-1].address, i) for i, k in enumerate(kernels)
+                   if k.instructions and k.instructions[0].address is not None
+                   and k.instructions[-1].address is not None)
+    firsts = [first for first, _last, _i in spans]
+    reach = list(itertools.accumulate((last for _first, last, _i in spans), max))  # the furthest end so far
+    buckets: dict[int, list[VariableRange]] = {}
+    for r in ranges:
+        j = bisect.bisect_right(firsts, r.high - 1) - 1  # the last kernel starting before the range ends
+        while j >= 0 and reach[j] >= r.low:  # no kernel before j reaches the range: stop
+            if spans[j][1] >= r.low:
+                buckets.setdefault(spans[j][2], []).append(r)
+            j -= 1
+    return tuple(attach_variables(k, buckets[i]) if i in buckets else k for i, k in enumerate(kernels))
 
 
 def attach_variables(kernel: Kernel, ranges: list[VariableRange]) -> Kernel:

@@ -253,8 +253,9 @@ def report_of(module: LoadedModule, kernels: Sequence[LoadedKernel], compiler_st
                       for k in report.kernels)
     missing: list[Diagnostic] = []
     for k, loaded in zip(with_text, kernels, strict=True):
-        missing.extend(missing_text_diagnostics(k.source_lines, k.source_text, source_dirs, module.ir.file,
-                                                tuple(ins.line for ins in loaded.ir.instructions)))
+        # a compiled source's instruction lines are its temporary assembly's: no line of the file named
+        lines = () if module.compiled else tuple(ins.line for ins in loaded.ir.instructions)
+        missing.extend(missing_text_diagnostics(k.source_lines, k.source_text, source_dirs, module.ir.file, lines))
     return records.replace(report, kernels=with_text, diagnostics=(*report.diagnostics, *missing))
 
 

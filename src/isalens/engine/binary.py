@@ -230,16 +230,23 @@ def _with_line_table(module: Module, co: CodeObject, file: str, inlines: bool = 
         except IsalensError as exc:
             problems.append(f"{exc.message}: no inlining call chains")
     if co.debug_info == "lines+variables":  # location lists (-g): which registers hold which variables
-        from isalens.binary.dwarf_variables import attach_variables, read_variable_ranges
+        from isalens.binary.dwarf_variables import attach_variables_to_each, read_variable_ranges
 
         waves = {k.wave_size for k in kernels} or {64}
         try:
-            by_wave = {w: _read_once(read_variable_ranges, co, file, wave_size=w) for w in waves}
+            # without locations only whether a variable covers each kernel is shown: one per function will do
+            by_wave = {w: _read_once(read_variable_ranges, co, file, wave_size=w, first_only=not locations)
+                       for w in waves}
         except IsalensError as exc:
             problems.append(f"{exc.message}: no variables")
             by_wave = {}
         if by_wave:
-            kernels = tuple(attach_variables(k, by_wave[k.wave_size][0]) for k in kernels)
+            attached: dict[int, Kernel] = {}
+            for wave in waves:
+                chosen = [i for i, k in enumerate(kernels) if k.wave_size == wave]
+                found = attach_variables_to_each(tuple(kernels[i] for i in chosen), by_wave[wave][0])
+                attached.update(zip(chosen, found, strict=True))
+            kernels = tuple(attached.get(i, k) for i, k in enumerate(kernels))
             problems += next(iter(by_wave.values()))[1]
     notes = [Diagnostic(Severity.WARNING, "debug-info", f"{co.source}: {p}", file, None) for p in problems[:5]]
     return dataclasses.replace(module, kernels=kernels, diagnostics=(*module.diagnostics, *notes))

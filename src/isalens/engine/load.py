@@ -105,6 +105,9 @@ class LoadedModule:
     #: entry holds that very kernel object starts its passes from them. Handed to :attr:`kernels` when they are
     #: made, and emptied then: each :class:`LoadedKernel` holds its own until its first analysis
     solved: Solved = field(default_factory=dict, repr=False, compare=False)
+    #: the instructions' lines are those of an assembly isalens compiled from ``ir.file`` (a source), not lines
+    #: of that file: a message about them names no line of it
+    compiled: bool = False
 
     @cached_property
     def kernels(self) -> tuple[LoadedKernel, ...]:
@@ -137,7 +140,7 @@ def with_launch_size(module: LoadedModule, workgroup: tuple[int, int, int]) -> L
                            f"maximum workgroup of {module.arch.max_workgroup_size}", code="usage")
     kernels = tuple(records.replace(k, declared=records.replace(k.declared, launch_workgroup_size=workgroup))
                     for k in module.ir.kernels)
-    return LoadedModule(records.replace(module.ir, kernels=kernels), module.arch)
+    return LoadedModule(records.replace(module.ir, kernels=kernels), module.arch, compiled=module.compiled)
 
 
 def read_file_bytes(path: Path) -> bytes:

@@ -71,7 +71,7 @@ def _named_after_source(module: LoadedModule, asm: Path, source: Path) -> Loaded
     kernels = tuple(dataclasses.replace(k, file=name) if k.file == temp else k for k in ir.kernels)
     ir = dataclasses.replace(ir, file=name if ir.file == temp else ir.file, kernels=kernels,
                              diagnostics=tuple(renamed(d) for d in ir.diagnostics))
-    return dataclasses.replace(module, ir=ir)
+    return dataclasses.replace(module, ir=ir, compiled=True)
 
 
 def _load_clang(path: Path, arch: str | None, defines: Sequence[str], include_dirs: Sequence[str | Path],
