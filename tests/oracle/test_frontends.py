@@ -124,6 +124,25 @@ def test_hip_device_code(clang_ok: None, tmp_path: Path) -> None:
             load_source(src, unsupported[0])
 
 
+def test_hip_with_debug_variables(clang_ok: None, tmp_path: Path) -> None:
+    # --debug-variables (-g): LLVM writes each byte of a DW_OP_implicit_value (a variable with a constant value,
+    # here s = 0.0f before the loop) as ".byte 0 ; " followed by that byte itself, a NUL in a comment; the
+    # assembly was refused as a binary file ("h.s:1: binary file", every HIP kernel built with -g)
+    if cc.find_hip_headers() is None or cc.find_rocm_device_libs() is None:
+        pytest.skip(f"HIP headers or ROCm device libraries are not installed ({cc.HIP_INSTALL})")
+    src = tmp_path / "norm.hip"
+    src.write_text("#include <hip/hip_runtime.h>\n__global__ void norm(float *out, const float *in, int n) {\n"
+                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
+                   "    float s = 0.0f;\n    for (int k = 0; k < 8; ++k) s += in[i * 8 + k] * in[i * 8 + k];\n"
+                   "    out[i] = sqrtf(s);\n}\n")
+    kept = tmp_path / "norm.s"
+    module, _stats = load_source(src, "gfx90a", debug_info="full", keep_asm=kept)
+    assert b"\0" in kept.read_bytes()  # the case: without it the test proves nothing
+    (kernel,) = module.kernels
+    assert kernel.ir.source is not None and kernel.ir.source.debug_info == "lines+variables"
+    assert "s" in {v.name for v in kernel.ir.source.variables}
+
+
 def test_missing_clang_gives_the_install_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no compiler can be found on an empty PATH
     src = tmp_path / "k.cl"

@@ -272,3 +272,17 @@ def test_lines_without_text_are_one_warning_per_file(tmp_path: Path, capsys: Any
     for doc in (whole, short):
         for key in ("vgpr", "sgpr", "occupancy", "lines"):
             assert doc["kernels"][0][key] == none_found["kernels"][0][key], key
+
+
+def test_a_nul_byte_in_a_comment_is_text_and_before_one_is_binary(tmp_path: Path, capsys: Any) -> None:
+    # LLVM writes each byte of a DW_OP_implicit_value as ".byte 0 ; " and the byte itself: a NUL in a comment is
+    # still assembly; a NUL before any comment on its line (an ELF header, any binary) is a binary file
+    from isalens.cli import main
+
+    path = tmp_path / "k.s"
+    path.write_bytes(VARS.encode().replace(b"\ts_endpgm\n", b"\ts_endpgm\n\t.byte\t0 ; \0\n\t.byte\t0 // \0\n"))
+    assert main(["livereg", str(path), "--summary"]) == 0
+    assert "peak" in capsys.readouterr().out
+    path.write_bytes(VARS.encode().replace(b"\ts_endpgm\n", b"\ts_endpgm\0 ; \0\n"))
+    assert main(["livereg", str(path), "--summary"]) == 2
+    assert f"{path}:1: error: binary file" in capsys.readouterr().err

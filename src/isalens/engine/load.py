@@ -171,7 +171,7 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
             except UnicodeDecodeError:
                 raise InputError("UTF-16 byte-order mark but not valid UTF-16 text", file=str(path), line=1,
                                  code="binary") from None
-        if b"\0" in data[:65536]:
+        if _binary(data[:65536]):
             raise InputError("binary file: expected ISA text (disassemble it with llvm-objdump -d first)",
                              file=str(path), line=1, code="binary")
         try:
@@ -190,6 +190,21 @@ def read_input(path_or_text: str | Path) -> tuple[str, str]:
         raise InputError(f"'{name}' is a file name, but a str is read as ISA text: pass pathlib.Path('{name}') "
                          "or path=... to read the file", file="<text>", code="text-names-file")
     return path_or_text.removeprefix("\ufeff"), text_name(path_or_text)
+
+
+def _binary(head: bytes) -> bool:
+    """Whether the first bytes of a file are binary data: a NUL byte before any comment on its line. LLVM's own
+    assembly has NUL bytes in comments: ``.byte 0 ; \\0`` (each byte of a ``DW_OP_implicit_value`` of a
+    ``-g`` build, printed as the character it is)."""
+    at = head.find(b"\0")
+    for _ in range(64):  # a binary file has a NUL before any comment at once; text, a few in comments
+        if at < 0:
+            return False
+        line = head[head.rfind(b"\n", 0, at) + 1:at]
+        if b";" not in line and b"//" not in line and b"#" not in line:
+            return True
+        at = head.find(b"\0", at + 1)
+    return False
 
 
 def text_name(text: str) -> str:
