@@ -4,9 +4,12 @@ LLVM 19 writes them with ``-g`` and with ``-gline-tables-only`` alike (checked w
 --debug-info``: the helpers of ``examples/kernels/source/inlined.cl`` appear as inlined subroutines with
 ``DW_AT_call_file``/``DW_AT_call_line`` under the kernel's subprogram).
 
-Read with pyelftools. An inlined subroutine's name is its abstract origin's ``DW_AT_name``; its code is
-``DW_AT_low_pc``/``DW_AT_high_pc`` or ``DW_AT_ranges``; ``DW_AT_call_file`` indexes the CU's line-table files.
-Each address takes the innermost entry covering it. A damaged entry is skipped and said once, never guessed.
+Read with pyelftools. A function's name is as LLVM's symbolizer gives it: the demangled ``DW_AT_linkage_name``
+(a C++ function's, ``int clampv<int>(int, int, int)``), else ``DW_AT_name`` (C and OpenCL), on the entry itself
+or its abstract origin or specification; its code is ``DW_AT_low_pc``/``DW_AT_high_pc`` or ``DW_AT_ranges``;
+``DW_AT_call_file`` indexes the CU's line-table files. A C++ function's subprogram may sit in namespaces (and a
+class's in its type). Each address takes the innermost entry covering it. A damaged entry is skipped and said
+once, never guessed.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from isalens.binary.dwarf_lines import file_names
 from isalens.errors import guarded
 from isalens.ir.program import Kernel
 from isalens.ir.source import Frame, SourceLoc
+from isalens.names import demangled
 
 __all__ = ["FrameRange", "attach_frames", "read_frames"]
 
@@ -40,16 +44,40 @@ class FrameRange:
 
 
 def _name(die: Any) -> str | None:
-    for _ in range(4):  # the name may sit on the abstract origin or a specification, a step or two away
+    plain: str | None = None
+    for _ in range(4):  # the names may sit on the abstract origin or a specification, a step or two away
+        for key in ("DW_AT_linkage_name", "DW_AT_MIPS_linkage_name"):
+            attr = die.attributes.get(key)
+            if attr is not None and isinstance(attr.value, bytes):
+                return demangled(attr.value.decode("utf-8", "replace"))
         attr = die.attributes.get("DW_AT_name")
-        if attr is not None:
+        if attr is not None and plain is None:
             value = attr.value
-            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+            plain = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
         ref = next((a for a in ("DW_AT_abstract_origin", "DW_AT_specification") if a in die.attributes), None)
         if ref is None:
-            return None
+            return plain
         die = die.get_DIE_from_attribute(ref)
-    return None
+    return plain
+
+
+#: entries whose children may hold a function's subprogram: C++ namespaces, and types (a member function
+#: defined in its class)
+_CONTAINERS = frozenset({"DW_TAG_namespace", "DW_TAG_module", "DW_TAG_class_type", "DW_TAG_structure_type",
+                         "DW_TAG_union_type"})
+
+
+def _subprograms(top: Any) -> list[Any]:
+    """The subprograms among ``top``'s children and inside its namespaces and types, at any depth."""
+    out = []
+    open_ = [top]
+    while open_:
+        for child in open_.pop().iter_children():
+            if child.tag == "DW_TAG_subprogram":
+                out.append(child)
+            elif child.tag in _CONTAINERS and len(open_) < _MAX_DEPTH:
+                open_.append(child)
+    return out
 
 
 def _int(attr: Any) -> int | None:
@@ -95,8 +123,7 @@ def read_frames(data: bytes, *, file: str, where: str) -> tuple[list[FrameRange]
             program = dwarf.line_program_for_CU(cu)
             names = file_names(program.header, int(program.header["version"])) if program is not None else []
             # (entry, call chain of its caller, depth): iterative, so a damaged tree cannot exhaust the stack
-            work: list[tuple[Any, tuple[SourceLoc, ...], int]] = [
-                (die, (), 0) for die in top.iter_children() if die.tag == "DW_TAG_subprogram"]
+            work: list[tuple[Any, tuple[SourceLoc, ...], int]] = [(die, (), 0) for die in _subprograms(top)]
             while work:
                 die, chain, depth = work.pop()
                 name = _name(die) or "?"
@@ -143,7 +170,7 @@ def attach_frames(kernel: Kernel, ranges: list[FrameRange]) -> Kernel:
     if not ins or ins[0].address is None or not kernel.source.locs:
         return kernel
     addresses = [i.address if i.address is not None else -1 for i in ins]
-    own = Frame(kernel.name)
+    own = Frame(demangled(kernel.name))  # as the symbolizer names an ELF symbol
     frames: list[Frame] = [own] * len(ins)
     # only the ranges reaching into the kernel's addresses (the others cover no instruction of it): a code object
     # of a library holds ten thousand ranges and a hundred kernels, each looked up by two bisections per kernel
@@ -152,5 +179,7 @@ def attach_frames(kernel: Kernel, ranges: list[FrameRange]) -> Kernel:
     for r in sorted(inside, key=lambda r: r.depth):  # deeper ranges overwrite their callers'
         start = bisect.bisect_left(addresses, r.low)
         end = bisect.bisect_left(addresses, r.high)
-        frames[start:end] = [r.frame] * (end - start)
+        # the function itself is named by its symbol, as the symbolizer does (-gline-tables-only gives a C++
+        # function's entry only its short name, "blur" for img::blur(float const*, float*, int))
+        frames[start:end] = [r.frame if r.depth else own] * (end - start)
     return dataclasses.replace(kernel, source=dataclasses.replace(kernel.source, frames=tuple(frames)))
