@@ -64,13 +64,18 @@ def peak_holders(k: KernelReport) -> str:
     return "; ".join(parts)
 
 
+def _n(count: int, word: str) -> str:
+    """``count`` and ``word``, plural but for one: "1 loop", "3 loops"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def source_table(k: KernelReport, limit: int | None) -> Iterator[str]:
     """The per-source-line table, costliest first (issue cycles where the timing model ran, else instructions)."""
     rows = sorted(k.source_lines, key=lambda r: (-(r.issue_cycles if r.issue_cycles is not None else 0),
                                                  -r.instructions, r.first_index))
     shown = rows if limit is None else rows[:limit]
     more = f", {len(rows) - len(shown)} more with --by-source" if len(shown) < len(rows) else ""
-    yield (f"source lines by cost  ({len(rows)} lines{more}; issue/stall cycles: one execution of each "
+    yield (f"source lines by cost  ({_n(len(rows), 'line')}{more}; issue/stall cycles: one execution of each "
            "instruction, before trip counts)")
     yield f"  {'line':>18} {'instr':>5} {'bytes':>6} {'issue':>6} {'stall':>6} {'vgpr':>4} {'lds':>4} {'glob':>4} " \
           f"{'spill':>5}  source"
@@ -99,7 +104,7 @@ def function_table(k: KernelReport) -> Iterator[str]:
         chains = list(dict.fromkeys(c for r in rows for c in r.call_chains if c))
         issue = sum(r.issue_cycles or 0 for r in rows)
         called = f"  inlined at {'; '.join(_chain_text(c) for c in chains)}" if chains else ""
-        yield (f"  {function}: {len(rows)} lines, {sum(r.instructions for r in rows)} instructions, "
+        yield (f"  {function}: {_n(len(rows), 'line')}, {_n(sum(r.instructions for r in rows), 'instruction')}, "
                f"{sum(r.code_bytes for r in rows)} bytes, {issue} issue cycles{called}")
         for r in sorted(rows, key=lambda r: (r.file, r.line)):
             text = (k.source_text.get((r.file, r.line)) or "").strip()
@@ -115,8 +120,8 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
     kind = "kernel" if k.is_kernel else "function"
     readable = demangled(k.name)
     title = readable if readable == k.name else f"{readable}  [{k.name}]"
-    yield (style(f"{kind} {title}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {k.instructions} instructions, "
-           f"{k.cfg.blocks} blocks, {k.cfg.loops} loops)")
+    yield (style(f"{kind} {title}", _BOLD) + f"  ({k.arch}, wave{k.wave_size}, {_n(k.instructions, 'instruction')}, "
+           f"{_n(k.cfg.blocks, 'block')}, {_n(k.cfg.loops, 'loop')})")
     if listing:
         width = map_width(k, file)
         summary = k.summary(file)
@@ -182,7 +187,8 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
         yield ""
         yield style("longest live ranges", _BOLD) + "  (instructions from write to last read)"
         for r in k.longest_lived:
-            yield f"  {r.reg:>5}: {r.span:6d} instructions, line {r.def_line} -> {r.last_use_line}"
+            yield f"  {r.reg:>5}: {r.span:6d} {'instruction, ' if r.span == 1 else 'instructions,'} line " \
+                  f"{r.def_line} -> {r.last_use_line}"
     entry = [n for f in ("vgpr", "sgpr") for n in k.entry.names.get(f, ())]
     if entry:
         yield ""
