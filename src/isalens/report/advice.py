@@ -91,7 +91,8 @@ def render_advice_text(advice: KernelAdvice) -> str:
         out.append("  none: no detector found anything to change")
     for n, item in enumerate(advice.items, 1):
         lines = ", ".join(str(x) for x in item.lines[:12]) + (" ..." if len(item.lines) > 12 else "")
-        out.append(f"  {n}. [{item.kind}]" + (f" lines {lines}" if lines else ""))
+        word = "line" if len(item.lines) == 1 else "lines"
+        out.append(f"  {n}. [{item.kind}]" + (f" {word} {lines}" if lines else ""))
         out.append(f"     {item.message}")
         out.extend(_source_text(item))
         effect = "; ".join(f"{k} {_number(a)} -> {_number(b)}" for k, (a, b) in item.effect.items())
