@@ -268,3 +268,18 @@ def test_a_location_cut_short_is_reported_not_read() -> None:
     problems: list[str] = []
     assert _ranges("x", ((0, 4, bytes([0x90, 0x80])),), 64, problems) == []
     assert problems == ["location of 'x' is cut short: dropped"]
+
+
+def test_too_many_locations_are_cut_with_a_problem(code_objects: list[tuple[str, bytes, int]],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # a single location holds over every range of its scope: a hand-made unit could multiply a scope's ranges by
+    # its variables, so one code object's locations are capped, and the cut is said (a warning), never silent
+    import isalens.binary.dwarf_variables as dv
+
+    label, data, wave = next(c for c in code_objects if c[0].startswith("fp32 gfx902"))
+    every, problems = read_variable_ranges(data, file=label, where="code object", wave_size=wave)
+    assert len(every) > 10 and not problems
+    monkeypatch.setattr(dv, "MAX_VARIABLE_RANGES", 10)
+    cut, problems = read_variable_ranges(data, file=label, where="code object", wave_size=wave)
+    assert cut == every[:10]
+    assert problems == ["more than 10 variable locations: the rest are not read"]

@@ -107,6 +107,12 @@ def _pieces(expr: bytes, wave_size: int) -> list[tuple[Reg, int, int | None]]:
     return out
 
 
+#: more register locations than this in one code object are not read: a single location holds over every range of
+#: its scope, so a hand-made unit with a scope of many ranges and many variables in it would multiply them
+#: (librocsparse's largest -g code object has 197,808)
+MAX_VARIABLE_RANGES = 1_000_000
+
+
 def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int,
                          first_only: bool = False) -> tuple[list[VariableRange], list[str]]:
     """Every register location of every named variable and parameter, and what could not be read.
@@ -125,6 +131,10 @@ def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int,
                 continue
             found = _ranges(variable.name, variable.spans, wave_size, problems, known)
             out += found
+            if len(out) > MAX_VARIABLE_RANGES:
+                del out[MAX_VARIABLE_RANGES:]
+                problems.append(f"more than {MAX_VARIABLE_RANGES:,} variable locations: the rest are not read")
+                break
             if first_only and variable.function >= 0 and any(r.low < r.high for r in found):
                 done.add(variable.function)
         return out, problems
