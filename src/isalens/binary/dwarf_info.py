@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 
 from isalens.binary.elf64 import Elf64
 
-__all__ = ["DwarfFormatError", "VariableLocation", "iter_variable_locations", "line_program_offsets", "read_sleb",
-           "read_uint", "read_uleb"]
+__all__ = ["DwarfFormatError", "Spans", "VariableLocation", "iter_variable_locations", "line_program_offsets",
+           "read_sleb", "read_uint", "read_uleb"]
 
 
 class DwarfFormatError(ValueError):
@@ -105,6 +105,8 @@ _RLE_END, _RLE_BASE_ADDRESSX, _RLE_STARTX_ENDX, _RLE_STARTX_LENGTH, _RLE_OFFSET_
 _RLE_BASE_ADDRESS, _RLE_START_END, _RLE_START_LENGTH = 5, 6, 7
 #: a scope's address ranges, (low, high exclusive) each
 _Ranges = tuple[tuple[int, int], ...]
+#: address spans a caller wants, (low, high exclusive) each
+Spans = tuple[tuple[int, int], ...]
 
 
 class _RangeList:
@@ -445,11 +447,12 @@ class _Reader:
 
     # -- the walk ------------------------------------------------------------------------------------------------
 
-    def variables(self, done: Container[int] = ()) -> Iterator[VariableLocation]:
+    def variables(self, done: Container[int] = (), within: Spans | None = None) -> Iterator[VariableLocation]:
         for unit in self.units():
-            yield from self._unit_variables(unit, done)
+            yield from self._unit_variables(unit, done, within)
 
-    def _unit_variables(self, unit: _Unit, done: Container[int]) -> Iterator[VariableLocation]:
+    def _unit_variables(self, unit: _Unit, done: Container[int], within: Spans | None
+                        ) -> Iterator[VariableLocation]:
         data, end = self.info, unit.end
         what = f".debug_info unit at {unit.offset:#x}"
         plans = unit.plans
@@ -460,6 +463,8 @@ class _Reader:
         scopes: list[_Ranges | _RangeList | None] = []
         #: per open parent DIE, the outermost subprogram it lies in (-1: none)
         owners: list[int] = []
+        #: subprograms whose code lies outside ``within``: their variables are passed over
+        outside: set[int] = set()
         top = True
         while at < end:
             start = at
@@ -498,12 +503,30 @@ class _Reader:
                 top = False
             enclosing = scopes[-1] if scopes else None
             if abbrev.children:
-                scopes.append(self._scope(unit, found) or enclosing)
+                scope = self._scope(unit, found)
+                scopes.append(scope or enclosing)
                 owners.append(start if function < 0 and abbrev.tag == _TAG_SUBPROGRAM else function)
-            if abbrev.tag in (_TAG_VARIABLE, _TAG_FORMAL_PARAMETER) and function not in done:
+                if within is not None and function < 0 and abbrev.tag == _TAG_SUBPROGRAM \
+                        and not self._overlaps(unit, scope, within):
+                    outside.add(start)
+            if abbrev.tag in (_TAG_VARIABLE, _TAG_FORMAL_PARAMETER) and function not in done \
+                    and function not in outside:
                 variable = self._variable(unit, found, enclosing)
                 if variable is not None:
                     yield dataclasses.replace(variable, function=function) if function >= 0 else variable
+
+    def _overlaps(self, unit: _Unit, scope: _Ranges | _RangeList | None, within: Spans) -> bool:
+        """Whether a function's code may reach into ``within`` (a function without readable ranges may)."""
+        if isinstance(scope, _RangeList):
+            try:
+                scope.ranges = scope.ranges if scope.ranges is not None else \
+                    self._range_list(unit, scope.form, scope.value)
+            except DwarfFormatError:
+                return True  # its variables will say what is damaged
+            scope = scope.ranges
+        if scope is None:
+            return True
+        return any(low < end and start < high for low, high in scope for start, end in within)
 
     def _unit_bases(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]]) -> None:
         for attribute, slot in ((_AT_STR_OFFSETS_BASE, "str_offsets_base"), (_AT_ADDR_BASE, "addr_base"),
@@ -752,15 +775,18 @@ def _cstring(table: bytes, offset: int, what: str) -> bytes:
     return table[offset:stop if stop >= 0 else len(table)]
 
 
-def iter_variable_locations(elf: Elf64, done: Container[int] = ()) -> Iterator[VariableLocation]:
+def iter_variable_locations(elf: Elf64, done: Container[int] = (), within: Spans | None = None
+                            ) -> Iterator[VariableLocation]:
     """Every named variable and parameter of ``elf``'s ``.debug_info`` with a location, in DIE order; none when
     the file has no ``.debug_info``. Raises :class:`DwarfFormatError` when the sections are damaged. ``done``:
     functions (:attr:`VariableLocation.function`) whose further variables are not wanted; the caller may add to
-    it between two variables, and the walk passes over the rest of that function's without reading them."""
+    it between two variables, and the walk passes over the rest of that function's without reading them.
+    ``within``: (low, high exclusive) address spans; the variables of functions whose code lies outside all of
+    them are passed over (one kernel of a library's code object needs its own function's, not ~200,000)."""
     reader = _Reader(elf)
     if not reader.info:
         return iter(())
-    return reader.variables(done)
+    return reader.variables(done, within)
 
 
 def line_program_offsets(elf: Elf64) -> list[tuple[int, int]]:

@@ -4,12 +4,11 @@ LLVM 19 writes them with ``-g`` and with ``-gline-tables-only`` alike (checked w
 --debug-info``: the helpers of ``examples/kernels/source/inlined.cl`` appear as inlined subroutines with
 ``DW_AT_call_file``/``DW_AT_call_line`` under the kernel's subprogram).
 
-Read with pyelftools. A function's name is as LLVM's symbolizer gives it: the demangled ``DW_AT_linkage_name``
-(a C++ function's, ``int clampv<int>(int, int, int)``), else ``DW_AT_name`` (C and OpenCL), on the entry itself
-or its abstract origin or specification; its code is ``DW_AT_low_pc``/``DW_AT_high_pc`` or ``DW_AT_ranges``;
-``DW_AT_call_file`` indexes the CU's line-table files. A C++ function's subprogram may sit in namespaces (and a
-class's in its type). Each address takes the innermost entry covering it. A damaged entry is skipped and said
-once, never guessed.
+Read with pyelftools. A function's name is as LLVM's symbolizer gives it: the demangled ``DW_AT_linkage_name`` (a
+C++ function's, ``int clampv<int>(int, int, int)``), else ``DW_AT_name`` (C and OpenCL), on the entry itself or its
+abstract origin or specification; its code is ``DW_AT_low_pc``/``DW_AT_high_pc`` or ``DW_AT_ranges``;
+``DW_AT_call_file`` indexes the CU's line-table files. A C++ function's subprogram may sit in namespaces. Each
+address takes the innermost entry covering it. A damaged entry is skipped and said once, never guessed.
 """
 
 from __future__ import annotations
@@ -61,10 +60,10 @@ def _name(die: Any) -> str | None:
     return plain
 
 
-#: entries whose children may hold a function's subprogram: C++ namespaces, and types (a member function
-#: defined in its class)
-_CONTAINERS = frozenset({"DW_TAG_namespace", "DW_TAG_module", "DW_TAG_class_type", "DW_TAG_structure_type",
-                         "DW_TAG_union_type"})
+#: entries whose children may hold a function's subprogram: C++ namespaces (clang writes a member function's
+#: definition beside its class's, with DW_AT_specification naming the declaration inside the class: the types,
+#: most of a template library's entries, need not be walked)
+_CONTAINERS = frozenset({"DW_TAG_namespace", "DW_TAG_module"})
 
 
 def _subprograms(top: Any) -> list[Any]:
@@ -108,8 +107,10 @@ def _ranges(die: Any, dwarf: Any, cu: Any, base: int) -> list[tuple[int, int]]:
 _MAX_DEPTH = 64
 
 
-def read_frames(data: bytes, *, file: str, where: str) -> tuple[list[FrameRange], list[str]]:
-    """Every function's and inlined subroutine's address ranges with its frame, and what could not be read."""
+def read_frames(data: bytes, *, file: str, where: str, within: tuple[tuple[int, int], ...] | None = None
+                ) -> tuple[list[FrameRange], list[str]]:
+    """Every function's and inlined subroutine's address ranges with its frame, and what could not be read;
+    ``within``: only the functions whose code reaches into these (low, high exclusive) address spans."""
     with guarded(file, f"{where}: DWARF inlined subroutines", code="dwarf"):
         elf = ELFFile(io.BytesIO(data))
         if not elf.has_dwarf_info() or elf.get_section_by_name(".debug_info") is None:
@@ -133,8 +134,11 @@ def read_frames(data: bytes, *, file: str, where: str) -> tuple[list[FrameRange]
                         problems.append(f"inlined '{name}' names no readable call site: its call chain is dropped")
                         continue
                     chain = (site, *chain)
-                out += [FrameRange(low, high, depth, Frame(name, chain))
-                        for low, high in _ranges(die, dwarf, cu, base) if low < high]
+                spans = _ranges(die, dwarf, cu, base)
+                if not depth and within is not None and spans and \
+                        not any(low < end and start < high for low, high in spans for start, end in within):
+                    continue  # a function not asked for: its inlined subroutines are not walked
+                out += [FrameRange(low, high, depth, Frame(name, chain)) for low, high in spans if low < high]
                 if depth < _MAX_DEPTH:
                     work += [(child, chain, depth + 1) for child in _inlined_children(die)]
         return out, problems

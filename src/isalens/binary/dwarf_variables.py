@@ -19,7 +19,7 @@ import dataclasses
 import itertools
 from dataclasses import dataclass
 
-from isalens.binary.dwarf_info import DwarfFormatError, iter_variable_locations, read_sleb, read_uleb
+from isalens.binary.dwarf_info import DwarfFormatError, Spans, iter_variable_locations, read_sleb, read_uleb
 from isalens.binary.elf64 import Elf64, ElfFormatError
 from isalens.errors import InputError
 from isalens.ir.program import Kernel
@@ -113,11 +113,12 @@ def _pieces(expr: bytes, wave_size: int) -> list[tuple[Reg, int, int | None]]:
 MAX_VARIABLE_RANGES = 1_000_000
 
 
-def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int,
-                         first_only: bool = False) -> tuple[list[VariableRange], list[str]]:
+def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int, first_only: bool = False,
+                         within: Spans | None = None) -> tuple[list[VariableRange], list[str]]:
     """Every register location of every named variable and parameter, and what could not be read.
     ``first_only``: per function, only the first variable with a register location over some address (a scan
-    row says only whether any variable covers its kernel; a library's -g code object has ~200,000 locations)."""
+    row says only whether any variable covers its kernel; a library's -g code object has ~200,000 locations).
+    ``within``: only the functions whose code reaches into these address spans (the kernels asked for)."""
     try:
         elf = Elf64(data)
         out: list[VariableRange] = []
@@ -125,7 +126,7 @@ def read_variable_ranges(data: bytes, *, file: str, where: str, wave_size: int,
         # a library's -g code object repeats a few hundred distinct expressions over ~200,000 locations
         known: dict[bytes, list[tuple[Reg, int, int | None]] | None] = {}
         done: set[int] = set()
-        for variable in iter_variable_locations(elf, done):
+        for variable in iter_variable_locations(elf, done, within):
             if variable.problem is not None:
                 problems.append(f"location of '{variable.name}' unreadable ({variable.problem}): dropped")
                 continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import mmap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,7 +183,7 @@ def read_all(co: CodeObject, file: str, disassembler: str = "ours") -> CodeReadi
 _DEBUG_READ: dict[tuple[object, ...], tuple[bytes, object]] = {}
 
 
-def _read_once(reader: Callable[..., T], co: CodeObject, file: str, **keywords: int) -> T:
+def _read_once(reader: Callable[..., T], co: CodeObject, file: str, **keywords: Hashable) -> T:
     key = (reader, file, co.source, *sorted(keywords.items()))
     cached = _DEBUG_READ.get(key)
     if cached is not None and cached[0] is co.data:  # the same bytes object: the same code object
@@ -199,6 +199,17 @@ def _read_once(reader: Callable[..., T], co: CodeObject, file: str, **keywords: 
     if isinstance(result, IsalensError):
         raise result
     return cast(T, result)
+
+
+def _spans(kernels: tuple[Kernel, ...]) -> tuple[tuple[int, int], ...] | None:
+    """Each kernel's (first address, last address + 1); None when some kernel has no addresses."""
+    out = []
+    for k in kernels:
+        first, last = (k.instructions[0].address, k.instructions[-1].address) if k.instructions else (None, None)
+        if first is None or last is None:
+            return None
+        out.append((first, last + 1))
+    return tuple(out)
 
 
 def _with_line_table(module: Module, co: CodeObject, file: str, inlines: bool = True,
@@ -220,11 +231,13 @@ def _with_line_table(module: Module, co: CodeObject, file: str, inlines: bool = 
     problems = list(table.problems)
     attach = attach_line_table if locations else attach_line_kind
     kernels = tuple(attach(k, table) for k in module.kernels)
+    # the DWARF of the functions asked for only (a scan's passes read whole objects once, so only with locations)
+    within = _spans(kernels) if locations else None
     if inlines:
         from isalens.binary.dwarf_inlines import attach_frames, read_frames
 
         try:  # which function each instruction is, and the call sites that inlined it
-            frames, frame_problems = _read_once(read_frames, co, file)
+            frames, frame_problems = _read_once(read_frames, co, file, within=within)
             problems += frame_problems
             kernels = tuple(attach_frames(k, frames) for k in kernels)
         except IsalensError as exc:
@@ -235,8 +248,8 @@ def _with_line_table(module: Module, co: CodeObject, file: str, inlines: bool = 
         waves = {k.wave_size for k in kernels} or {64}
         try:
             # without locations only whether a variable covers each kernel is shown: one per function will do
-            by_wave = {w: _read_once(read_variable_ranges, co, file, wave_size=w, first_only=not locations)
-                       for w in waves}
+            by_wave = {w: _read_once(read_variable_ranges, co, file, wave_size=w, first_only=not locations,
+                                     within=within) for w in waves}
         except IsalensError as exc:
             problems.append(f"{exc.message}: no variables")
             by_wave = {}
