@@ -10,6 +10,7 @@ from typing import Any
 
 import isalens
 from isalens.ir.source import SourceLoc, carry_forward
+from tests.conftest import EXAMPLES
 
 ASM = """\
 \t.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
@@ -286,3 +287,16 @@ def test_a_nul_byte_in_a_comment_is_text_and_before_one_is_binary(tmp_path: Path
     path.write_bytes(VARS.encode().replace(b"\ts_endpgm\n", b"\ts_endpgm\0 ; \0\n"))
     assert main(["livereg", str(path), "--summary"]) == 2
     assert f"{path}:1: error: binary file" in capsys.readouterr().err
+
+
+def test_asking_for_source_lines_of_an_input_without_them_says_so(capsys: Any) -> None:
+    # --source (the listing with source lines) and --by-source on text without .loc/.file: one line says the
+    # input carries none, rather than a listing that silently has no source in it
+    from isalens.cli import main
+
+    text = EXAMPLES / "isa" / "fp16_fp32.gfx902.s"
+    for flag in ("--source", "--by-source"):
+        assert main(["livereg", str(text), flag, "--summary"]) == 0
+        assert "source lines: the input carries none" in capsys.readouterr().out, flag
+    assert main(["livereg", str(text), "--summary"]) == 0
+    assert "source lines:" not in capsys.readouterr().out

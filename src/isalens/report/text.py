@@ -176,7 +176,7 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
         if by_source and any(r.function for r in k.source_lines):
             yield ""
             yield from function_table(k)
-    elif by_source:
+    elif by_source or source:  # asked for: say why nothing of the source is shown
         yield ""
         yield "source lines: the input carries none (compile with -gline-tables-only or -g; see docs/source.md)"
     if k.classes:
