@@ -151,10 +151,10 @@ def parse_register(text: str) -> Reg | None:
         # compare digit counts first: int() of a 5,000-digit index is itself an error in Python
         if len(last.lstrip("0")) > 4 or len(first.lstrip("0")) > 4 or int(last) >= limit:
             name = "ttmp" if prefix == "ttmp" else prefix[0]
-            raise SyntaxProblem(f"register {text!r} is out of range ({name}0-{name}{limit - 1})")
+            raise SyntaxProblem(f"register {t} is out of range ({name}0-{name}{limit - 1})")
         lo, hi = int(first), int(last)
         if hi < lo:
-            raise SyntaxProblem(f"register range {text!r} ends before it starts")
+            raise SyntaxProblem(f"register range {t} ends before it starts")
         halves = HALF_BOTH
         if m.group("half"):
             halves = HALF_LO if m.group("half") == ".l" else HALF_HI
