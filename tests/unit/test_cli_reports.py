@@ -276,3 +276,19 @@ def test_agpr_column_on_a_target_without_agprs_is_noted(capsys: pytest.CaptureFi
     assert "note: gfx902 has no AGPRs (CDNA targets have them)" in capsys.readouterr().err
     assert main(["livereg", str(EXAMPLE), "--reg", "vgpr", "--summary"]) == 0
     assert "AGPR" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["analyze", "compare", "advise", "timing"])
+def test_keep_asm_of_several_compiled_sources_is_refused(command: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # each compile wrote the one --keep-asm file, the last to finish winning (compare compiles in parallel); with
+    # one source among ISA text the file is that source's assembly and stays allowed. Refused before any compile
+    # (no compiler is needed here)
+    one, two = tmp_path / "a.cl", tmp_path / "b.cl"
+    for f in (one, two):
+        f.write_text("__kernel void k(__global float *p) { p[0] = 1.0f; }\n")
+    kept = tmp_path / "kept.s"
+    assert main([command, str(one), str(two), "--arch", "gfx1030", "--keep-asm", str(kept)]) == 2
+    err = capsys.readouterr().err
+    assert f"{kept}: error: --keep-asm keeps one assembly, and 2 source files are compiled here" in err
+    assert err.count("\n") == 1 and not kept.exists()

@@ -31,7 +31,8 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--entry", default="main", help="shader entry point (default main)")
     g.add_argument("--lang", choices=("glsl", "hlsl"), help="shader language (default: from the suffix; *.frag "
                                                             "etc. are GLSL)")
-    g.add_argument("--keep-asm", type=Path, metavar="FILE", help="save the assembly that was analysed")
+    g.add_argument("--keep-asm", type=Path, metavar="FILE",
+                   help="save the assembly that was analysed (of one compiled source file)")
     debug = g.add_mutually_exclusive_group()
     debug.add_argument("--no-debug-info", dest="debug_info", action="store_const", const="none", default="lines",
                        help="compile without source lines (by default clang adds -gline-tables-only, which maps "
@@ -157,6 +158,15 @@ def load_options(args: argparse.Namespace) -> LoadOptions:
     options = _load_options(args)
     files = getattr(args, "files", None) or ([args.file] if isinstance(getattr(args, "file", None), str) else [])
     note_unused_compile_flags(options, files)
+    if options.keep_asm is not None and len(files) > 1:
+        from isalens.engine.sources import is_source
+        compiled = [f for f in files if f != "-" and is_source(f)]
+        if len(compiled) > 1:  # each compile would overwrite the one file, the last to finish winning
+            from isalens.errors import IsalensError
+            raise IsalensError(f"--keep-asm keeps one assembly, and {len(compiled)} source files are compiled here "
+                               f"({', '.join(compiled[:3])}{' ...' if len(compiled) > 3 else ''}): keep each with "
+                               "its own run (isalens livereg FILE --keep-asm OUT.s)", file=str(options.keep_asm),
+                               code="usage")
     return options
 
 
