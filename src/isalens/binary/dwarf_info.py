@@ -100,9 +100,10 @@ _INDIRECT_LIMIT = 4
 # location list entries (§7.7.3)
 _LLE_END, _LLE_BASE_ADDRESSX, _LLE_STARTX_ENDX, _LLE_STARTX_LENGTH, _LLE_OFFSET_PAIR = 0, 1, 2, 3, 4
 _LLE_DEFAULT, _LLE_BASE_ADDRESS, _LLE_START_END, _LLE_START_LENGTH = 5, 6, 7, 8
-# range list entries (§7.25)
-_RLE_END, _RLE_BASE_ADDRESSX, _RLE_STARTX_ENDX, _RLE_STARTX_LENGTH, _RLE_OFFSET_PAIR = 0, 1, 2, 3, 4
-_RLE_BASE_ADDRESS, _RLE_START_END, _RLE_START_LENGTH = 5, 6, 7
+#: range list entries (§7.25, ``DW_RLE_*`` 0-7) as the location list entries of the same meaning: a range list is
+#: a location list without expressions and without a default entry
+_RLE_AS_LLE = {0: _LLE_END, 1: _LLE_BASE_ADDRESSX, 2: _LLE_STARTX_ENDX, 3: _LLE_STARTX_LENGTH, 4: _LLE_OFFSET_PAIR,
+               5: _LLE_BASE_ADDRESS, 6: _LLE_START_END, 7: _LLE_START_LENGTH}
 #: a scope's address ranges, (low, high exclusive) each
 _Ranges = tuple[tuple[int, int], ...]
 #: address spans a caller wants, (low, high exclusive) each
@@ -559,46 +560,7 @@ class _Reader:
                 raise DwarfFormatError("a range list index without DW_AT_rnglists_base")
             at = unit.rnglists_base + value * unit.offset_size
             value = unit.rnglists_base + _int(data, at, unit.offset_size, len(data), f"{what} offsets")
-        at, end, size = value, len(data), unit.address_size
-        if at >= end:
-            raise DwarfFormatError(f"{what}: a list at {at:#x} lies past the end ({end:#x})")
-        base = unit.base
-        out: list[tuple[int, int]] = []
-        while True:
-            kind = _int(data, at, 1, end, what)
-            at += 1
-            if kind == _RLE_END:
-                return tuple(out)
-            if kind == _RLE_BASE_ADDRESSX:
-                index, at = _uleb(data, at, end, what)
-                base = self._indexed_address(unit, index)
-                continue
-            if kind == _RLE_BASE_ADDRESS:
-                base, at = _int(data, at, size, end, what), at + size
-                continue
-            if kind == _RLE_STARTX_ENDX:
-                first, at = _uleb(data, at, end, what)
-                second, at = _uleb(data, at, end, what)
-                low, high = self._indexed_address(unit, first), self._indexed_address(unit, second)
-            elif kind == _RLE_STARTX_LENGTH:
-                first, at = _uleb(data, at, end, what)
-                length, at = _uleb(data, at, end, what)
-                low = self._indexed_address(unit, first)
-                high = low + length
-            elif kind == _RLE_OFFSET_PAIR:
-                low, at = _uleb(data, at, end, what)
-                high, at = _uleb(data, at, end, what)
-                low, high = low + base, high + base
-            elif kind == _RLE_START_END:
-                low, high = _int(data, at, size, end, what), _int(data, at + size, size, end, what)
-                at += 2 * size
-            elif kind == _RLE_START_LENGTH:
-                low, at = _int(data, at, size, end, what), at + size
-                length, at = _uleb(data, at, end, what)
-                high = low + length
-            else:
-                raise DwarfFormatError(f"{what}: entry kind {kind:#x} at {at - 1:#x} is not a DW_RLE code")
-            out.append((low, high))
+        return tuple((low, high) for low, high, _ in self._v5_entries(unit, data, what, value, ranges=True))
 
     def _variable(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]],
                   enclosing: _Ranges | _RangeList | None) -> VariableLocation | None:
@@ -685,14 +647,21 @@ class _Reader:
         yield from self._loclists(unit, value)
 
     def _loclists(self, unit: _Unit, at: int) -> Iterator[tuple[int, int, bytes]]:
-        data, end, size = self.loclists, len(self.loclists), unit.address_size
-        what = ".debug_loclists"
+        for low, high, expression in self._v5_entries(unit, self.loclists, ".debug_loclists", at, ranges=False):
+            yield low, high, expression or b""
+
+    def _v5_entries(self, unit: _Unit, data: bytes, what: str, at: int, *, ranges: bool
+                    ) -> Iterator[tuple[int, int, bytes | None]]:
+        """The entries of a DWARF 5 list: a location list's (``DW_LLE_*``, each with its expression) or, with
+        ``ranges``, a range list's (``DW_RLE_*``: the same entries without expressions or a default)."""
+        end, size = len(data), unit.address_size
         if at >= end:
             raise DwarfFormatError(f"{what}: a list at {at:#x} lies past the end ({end:#x})")
         base = unit.base
         while True:
-            kind = _int(data, at, 1, end, what)
+            raw = _int(data, at, 1, end, what)
             at += 1
+            kind = _RLE_AS_LLE.get(raw, -1) if ranges else raw
             if kind == _LLE_END:
                 return
             if kind == _LLE_BASE_ADDRESSX:
@@ -725,7 +694,11 @@ class _Reader:
                 length, at = _uleb(data, at, end, what)
                 high = low + length
             else:
-                raise DwarfFormatError(f"{what}: entry kind {kind:#x} at {at - 1:#x} is not a DW_LLE code")
+                code = "DW_RLE" if ranges else "DW_LLE"
+                raise DwarfFormatError(f"{what}: entry kind {raw:#x} at {at - 1:#x} is not a {code} code")
+            if ranges:
+                yield low, high, None
+                continue
             length, at = _uleb(data, at, end, what)
             if at + length > end:
                 raise DwarfFormatError(f"{what}: expression of {length:,} bytes at {at:#x} runs past the end")

@@ -64,17 +64,19 @@ def _name(die: Any) -> str | None:
 #: definition beside its class's, with DW_AT_specification naming the declaration inside the class: the types,
 #: most of a template library's entries, need not be walked)
 _CONTAINERS = frozenset({"DW_TAG_namespace", "DW_TAG_module"})
+_BLOCKS = frozenset({"DW_TAG_lexical_block"})
 
 
-def _subprograms(top: Any) -> list[Any]:
-    """The subprograms among ``top``'s children and inside its namespaces and types, at any depth."""
+def _found_through(die: Any, wanted: str, through: frozenset[str]) -> list[Any]:
+    """The entries tagged ``wanted`` among ``die``'s children and inside the children tagged one of ``through``,
+    at any depth (not inside the wanted ones)."""
     out = []
-    open_ = [top]
+    open_ = [die]
     while open_:
         for child in open_.pop().iter_children():
-            if child.tag == "DW_TAG_subprogram":
+            if child.tag == wanted:
                 out.append(child)
-            elif child.tag in _CONTAINERS and len(open_) < _MAX_DEPTH:
+            elif child.tag in through and len(open_) < _MAX_DEPTH:
                 open_.append(child)
     return out
 
@@ -124,7 +126,8 @@ def read_frames(data: bytes, *, file: str, where: str, within: tuple[tuple[int, 
             program = dwarf.line_program_for_CU(cu)
             names = file_names(program.header, int(program.header["version"])) if program is not None else []
             # (entry, call chain of its caller, depth): iterative, so a damaged tree cannot exhaust the stack
-            work: list[tuple[Any, tuple[SourceLoc, ...], int]] = [(die, (), 0) for die in _subprograms(top)]
+            work: list[tuple[Any, tuple[SourceLoc, ...], int]] = [
+                (die, (), 0) for die in _found_through(top, "DW_TAG_subprogram", _CONTAINERS)]
             while work:
                 die, chain, depth = work.pop()
                 name = _name(die) or "?"
@@ -155,15 +158,7 @@ def _call_site(die: Any, names: list[str]) -> SourceLoc | None:
 def _inlined_children(die: Any) -> list[Any]:
     """The inlined subroutines directly called from ``die``'s code: its children, and those inside its lexical
     blocks (a block is a scope, not a call)."""
-    out = []
-    blocks = [die]
-    while blocks:
-        for child in blocks.pop().iter_children():
-            if child.tag == "DW_TAG_inlined_subroutine":
-                out.append(child)
-            elif child.tag == "DW_TAG_lexical_block":
-                blocks.append(child)
-    return out
+    return _found_through(die, "DW_TAG_inlined_subroutine", _BLOCKS)
 
 
 def attach_frames(kernel: Kernel, ranges: list[FrameRange]) -> Kernel:
