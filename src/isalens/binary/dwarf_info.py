@@ -644,16 +644,13 @@ class _Reader:
                 raise DwarfFormatError("a location list index without DW_AT_loclists_base")
             at = unit.loclists_base + value * unit.offset_size
             value = unit.loclists_base + _int(data, at, unit.offset_size, len(data), ".debug_loclists offsets")
-        yield from self._loclists(unit, value)
-
-    def _loclists(self, unit: _Unit, at: int) -> Iterator[tuple[int, int, bytes]]:
-        for low, high, expression in self._v5_entries(unit, self.loclists, ".debug_loclists", at, ranges=False):
-            yield low, high, expression or b""
+        yield from self._v5_entries(unit, data, ".debug_loclists", value, ranges=False)
 
     def _v5_entries(self, unit: _Unit, data: bytes, what: str, at: int, *, ranges: bool
-                    ) -> Iterator[tuple[int, int, bytes | None]]:
+                    ) -> Iterator[tuple[int, int, bytes]]:
         """The entries of a DWARF 5 list: a location list's (``DW_LLE_*``, each with its expression) or, with
-        ``ranges``, a range list's (``DW_RLE_*``: the same entries without expressions or a default)."""
+        ``ranges``, a range list's (``DW_RLE_*``: the same entries without expressions or a default; their
+        expression is empty)."""
         end, size = len(data), unit.address_size
         if at >= end:
             raise DwarfFormatError(f"{what}: a list at {at:#x} lies past the end ({end:#x})")
@@ -697,7 +694,7 @@ class _Reader:
                 code = "DW_RLE" if ranges else "DW_LLE"
                 raise DwarfFormatError(f"{what}: entry kind {raw:#x} at {at - 1:#x} is not a {code} code")
             if ranges:
-                yield low, high, None
+                yield low, high, b""
                 continue
             length, at = _uleb(data, at, end, what)
             if at + length > end:
