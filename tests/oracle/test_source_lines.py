@@ -347,3 +347,19 @@ def test_a_header_outside_the_sources_directory_is_named_without_a_line_of_the_s
                   if t.lstrip().startswith(".file") and "helper.h" in t)
     loc = next(t for t in reversed(lines[:found["line"] - 1]) if t.lstrip().startswith(".loc"))
     assert loc.split()[1] == number and not lines[found["line"] - 1].lstrip().startswith((".", ";"))
+
+
+def test_objdump_with_source_text_gives_the_same_lines(tmp_path: Path) -> None:
+    # `llvm-objdump -d -S -l` interleaves the source text with the file:line annotations of `-d -l`: the text lines
+    # (comments) change nothing; `-S` alone has no file and line, so no source line is read (and the text says so)
+    objdump = require_tool("llvm-objdump-19")
+    co = _build(EXAMPLES / "kernels" / "source" / "inlined.cl", "gfx902", tmp_path / "inlined.co", "-g")
+    dumps = {}
+    for flags in (("-d", "-l"), ("-d", "-S", "-l"), ("-d", "-S")):
+        path = tmp_path / f"dump{''.join(flags)}.txt"
+        path.write_text(subprocess.run([objdump, *flags, "--mcpu=gfx902", str(co)], check=True, capture_output=True,
+                                       text=True).stdout)
+        (kernel,) = load_input(path, LoadOptions(arch="gfx902"))[1]
+        dumps[flags] = [None if loc is None else (loc.file, loc.line) for loc in kernel.ir.source.locs]
+    assert dumps[("-d", "-S", "-l")] == dumps[("-d", "-l")] and any(dumps[("-d", "-l")])
+    assert not any(dumps[("-d", "-S")])

@@ -178,7 +178,9 @@ def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool =
             yield from function_table(k)
     elif by_source or source:  # asked for: say why nothing of the source is shown
         yield ""
-        yield "source lines: the input carries none (compile with -gline-tables-only or -g; see docs/source.md)"
+        yield ("source lines: the input carries none (compile with -gline-tables-only or -g; a listing of "
+               "llvm-objdump needs -l: -S alone prints the source text without its file and line; see "
+               "docs/source.md)")
     if k.classes:
         yield ""
         by_count = sorted(k.classes.items(), key=lambda item: -item[1])
