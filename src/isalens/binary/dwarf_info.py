@@ -39,13 +39,13 @@ file. A damaged location list costs only its variable (a problem line), not the 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from isalens.binary.elf64 import Elf64
 
 __all__ = ["DwarfFormatError", "Spans", "VariableLocation", "iter_variable_locations", "line_program_offsets",
-           "read_sleb", "read_uint", "read_uleb"]
+           "reaches", "read_sleb", "read_uint", "read_uleb"]
 
 
 class DwarfFormatError(ValueError):
@@ -108,6 +108,11 @@ _RLE_AS_LLE = {0: _LLE_END, 1: _LLE_BASE_ADDRESSX, 2: _LLE_STARTX_ENDX, 3: _LLE_
 _Ranges = tuple[tuple[int, int], ...]
 #: address spans a caller wants, (low, high exclusive) each
 Spans = tuple[tuple[int, int], ...]
+
+
+def reaches(ranges: Iterable[tuple[int, int]], within: Spans) -> bool:
+    """Whether any of ``ranges`` overlaps any of the spans ``within`` (each (low, high exclusive))."""
+    return any(low < end and start < high for low, high in ranges for start, end in within)
 
 
 class _RangeList:
@@ -527,7 +532,7 @@ class _Reader:
             scope = scope.ranges
         if scope is None:
             return True
-        return any(low < end and start < high for low, high in scope for start, end in within)
+        return reaches(scope, within)
 
     def _unit_bases(self, unit: _Unit, found: dict[int, tuple[int, int | bytes]]) -> None:
         for attribute, slot in ((_AT_STR_OFFSETS_BASE, "str_offsets_base"), (_AT_ADDR_BASE, "addr_base"),

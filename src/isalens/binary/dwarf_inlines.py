@@ -22,6 +22,7 @@ from typing import Any
 from elftools.dwarf.ranges import BaseAddressEntry, RangeEntry
 from elftools.elf.elffile import ELFFile
 
+from isalens.binary.dwarf_info import Spans, reaches
 from isalens.binary.dwarf_lines import file_names
 from isalens.errors import guarded
 from isalens.ir.program import Kernel
@@ -109,7 +110,7 @@ def _ranges(die: Any, dwarf: Any, cu: Any, base: int) -> list[tuple[int, int]]:
 _MAX_DEPTH = 64
 
 
-def read_frames(data: bytes, *, file: str, where: str, within: tuple[tuple[int, int], ...] | None = None
+def read_frames(data: bytes, *, file: str, where: str, within: Spans | None = None
                 ) -> tuple[list[FrameRange], list[str]]:
     """Every function's and inlined subroutine's address ranges with its frame, and what could not be read;
     ``within``: only the functions whose code reaches into these (low, high exclusive) address spans."""
@@ -138,8 +139,7 @@ def read_frames(data: bytes, *, file: str, where: str, within: tuple[tuple[int, 
                         continue
                     chain = (site, *chain)
                 spans = _ranges(die, dwarf, cu, base)
-                if not depth and within is not None and spans and \
-                        not any(low < end and start < high for low, high in spans for start, end in within):
+                if not depth and within is not None and spans and not reaches(spans, within):
                     continue  # a function not asked for: its inlined subroutines are not walked
                 out += [FrameRange(low, high, depth, Frame(name, chain)) for low, high in spans if low < high]
                 if depth < _MAX_DEPTH:
