@@ -8,7 +8,7 @@ import pytest
 
 from isalens.arch import check as check_mod
 from isalens.arch.check import check_arch_data
-from isalens.arch.devices import DeviceSpec, _device, get_device, load_devices
+from isalens.arch.devices import DeviceSpec, _device, check_dies, get_device, load_devices
 from isalens.arch.loader import all_archs, get_arch
 
 # --- consistency rules ------------------------------------------------------------------------------
@@ -200,3 +200,18 @@ def test_device_validation_missing_field() -> None:
     with pytest.raises(ValueError, match="missing fields"):
         _device("x", table)
     assert isinstance(_device("x", BASE), DeviceSpec)
+
+
+@pytest.mark.parametrize(("die", "change"), [
+    ("mi210", {}),  # another product: 104 compute units do not divide 220
+    ("mi100", {}),  # another target
+    ("mi250x-gcd", {"compute_units": 220}),  # the whole product again
+    ("gone", {}),
+])
+def test_one_die_must_be_a_die_of_the_product(die: str, change: dict[str, int]) -> None:
+    devices = dict(load_devices())
+    check_dies(devices)  # the data as shipped passes
+    devices["mi250x"] = dataclasses.replace(devices["mi250x"], one_die=die)
+    devices["mi250x-gcd"] = dataclasses.replace(devices["mi250x-gcd"], **change)
+    with pytest.raises(ValueError, match="one_die must name a one-die device"):
+        check_dies(devices)

@@ -236,6 +236,17 @@ def test_a_device_of_another_target_of_the_family_is_named_in_the_assumptions(
     assert [v["device"] for v in both["what_if"]] == ["ryzen-5-2400g", "rx-vega-64"]
 
 
+def test_a_multi_die_device_says_a_kernel_runs_on_one_die(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # ROCm lists each MI250X GCD as a device of its own ("Each GCD ... appears as a separate GPU", ROCm MI250
+    # microarchitecture page): 220 / 2 = 110 CUs, 8192-bit / 2 x 3.2 Gbit/s / 8 = 1638.4 GB/s per die
+    both = _json(tmp_path, capsys, LOOP, "--arch", "gfx90a", "--device", "mi250x")
+    (note,) = [a for a in both["assumptions"] if a.startswith("device mi250x ")]
+    assert "2 dies" in note and "one die (110 compute units, 1638.4 GB/s)" in note and "--device mi250x-gcd" in note
+    one = _json(tmp_path, capsys, LOOP, "--arch", "gfx90a", "--device", "mi250x-gcd")
+    assert not any(a.startswith("device ") for a in one["assumptions"])
+
+
 def test_classes_come_from_the_class_table() -> None:
     kernel = isalens.load("v_pk_add_f16 v0, v0, v1\ns_endpgm\n", "gfx902").kernels[0]
     assert instruction_classes(kernel) == ["valu.pk.f16", "end"]

@@ -80,6 +80,9 @@ class DeviceSpec:
     #: random (representative) operands and low-toggle ones (zeros, constants); both or neither (issue 29)
     matrix_clock_random_mhz: int | None = None
     matrix_clock_low_toggle_mhz: int | None = None
+    #: a multi-die product's one-die device (``mi250x`` -> ``mi250x-gcd``): a program runs on one die, which the
+    #: runtime lists as a device of its own, so whole-product rates overstate what one kernel can reach
+    one_die: str | None = None
     sources: tuple[str, ...] = ()
 
     @property
@@ -120,7 +123,7 @@ _INT_FIELDS = {
 }
 _FLOAT_FIELDS = {"memory_bandwidth_gbs", "fp32_gflops", "fp16_gflops", "fp64_gflops", "tex_fetch_gbs",
                  "fp32_packed_gflops", "matrix_fp16_gflops", "matrix_int8_gops", "achievable_bandwidth_gbs"}
-_STR_FIELDS = {"name", "marketing_name", "target", "isa"}
+_STR_FIELDS = {"name", "marketing_name", "target", "isa", "one_die"}
 
 
 def _convert(where: str, key: str, value: Any) -> Any:
@@ -178,7 +181,22 @@ def load_devices() -> dict[str, DeviceSpec]:
     extra = set(doc) - {"devices"}
     if extra:
         raise ValueError(f"devices.toml: unknown top-level keys {sorted(extra)}")
-    return {name: _device(name, table) for name, table in doc.get("devices", {}).items()}
+    devices = {name: _device(name, table) for name, table in doc.get("devices", {}).items()}
+    check_dies(devices)
+    return devices
+
+
+def check_dies(devices: dict[str, DeviceSpec]) -> None:
+    """Raise :class:`ValueError` unless every ``one_die`` names a one-die device of the product's target whose
+    compute units divide the product's."""
+    for dev in devices.values():
+        if dev.one_die is None:
+            continue
+        die = devices.get(dev.one_die)
+        if die is None or die.target != dev.target or die.one_die is not None or die.compute_units <= 0 \
+                or dev.compute_units % die.compute_units or die.compute_units == dev.compute_units:
+            raise ValueError(f"devices.toml [devices.{dev.name}]: one_die must name a one-die device of the same "
+                             f"target with a part of its compute units, not {dev.one_die!r}")
 
 
 def _squash(text: str) -> str:

@@ -40,9 +40,10 @@ def _family_of(target: str) -> str | None:
 def device_for_kernel(arch: ArchSpec, spec: DeviceSpec, flag: str = "--device") -> str | None:
     """Refuse a device of another generation than the kernel's target (its CU count, clocks and bandwidth would
     be applied to rates of another timing family); for another target of the same family, the assumption that
-    says so; None for a device of the kernel's own target."""
+    says so, and for a multi-die product (``mi250x``), that a kernel runs on one die; else None."""
+    die = _one_die_note(spec)
     if spec.target == arch.name:
-        return None
+        return die
     family = timing_family(arch)
     if _family_of(spec.target) != family or family is None:
         same = sorted(d.name for d in load_devices().values() if family and _family_of(d.target) == family)
@@ -53,5 +54,17 @@ def device_for_kernel(arch: ArchSpec, spec: DeviceSpec, flag: str = "--device") 
         raise InputError(f"{flag} {spec.name} is a {spec.target} device and the kernel is {arch.name} ({family}): "
                          f"timing one generation's code with another's figures describes neither; compile for "
                          f"{spec.target}, or {choose}", code="usage")
-    return (f"device {spec.name} is {spec.target}, the kernel {arch.name}: its {family} rates are timed with the "
-            "device's compute units, clocks and bandwidth")
+    other = (f"device {spec.name} is {spec.target}, the kernel {arch.name}: its {family} rates are timed with the "
+             "device's compute units, clocks and bandwidth")
+    return f"{other}; {die}" if die else other
+
+
+def _one_die_note(spec: DeviceSpec) -> str | None:
+    """What a multi-die product's figures mean for one kernel, which runs on one of its dies."""
+    if spec.one_die is None:
+        return None
+    die = load_devices()[spec.one_die]
+    return (f"device {spec.name} counts all {spec.compute_units} compute units of the {spec.marketing_name}'s "
+            f"{spec.compute_units // die.compute_units} dies; a kernel runs on one die ({die.compute_units} compute "
+            f"units, {die.memory_bandwidth_gbs:g} GB/s), which the runtime lists as a device of its own: "
+            f"--device {die.name} for one kernel's roofs")
