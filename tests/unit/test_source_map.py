@@ -300,3 +300,18 @@ def test_asking_for_source_lines_of_an_input_without_them_says_so(capsys: Any) -
         assert "source lines: the input carries none" in capsys.readouterr().out, flag
     assert main(["livereg", str(text), "--summary"]) == 0
     assert "source lines:" not in capsys.readouterr().out
+
+
+def test_source_table_columns_line_up_with_a_long_file_name() -> None:
+    from isalens.report.text import source_table
+
+    long_name = ASM.replace('"helper.h"', '"amd_device_functions_helper.h"')
+    report = isalens.analyze(long_name).files[0].report
+    assert report is not None
+    (kernel,) = report.kernels
+    header, *rows = list(source_table(kernel, None))[1:]
+    # every row's instruction count ends where the header's "instr" does: the file column is as wide as its
+    # widest name (amd_device_functions_helper.h:7, 31 characters), not a fixed 18
+    end = header.index("instr") + len("instr")
+    assert [r[end - 1] for r in rows] == ["3", "1", "1"]  # costliest first: helper.h:7's three instructions
+    assert rows[0].split()[:3] == ["amd_device_functions_helper.h:7", "3", "12"]

@@ -77,14 +77,15 @@ def source_table(k: KernelReport, limit: int | None) -> Iterator[str]:
     more = f", {len(rows) - len(shown)} more with --by-source" if len(shown) < len(rows) else ""
     yield (f"source lines by cost  ({_n(len(rows), 'line')}{more}; issue/stall cycles: one execution of each "
            "instruction, before trip counts)")
-    yield f"  {'line':>18} {'instr':>5} {'bytes':>6} {'issue':>6} {'stall':>6} {'vgpr':>4} {'lds':>4} {'glob':>4} " \
+    wheres = [f"{r.file.rsplit('/', 1)[-1]}:{r.line}" for r in shown]
+    w = max([18, *map(len, wheres)])  # a header's name (amd_device_functions.h:891) widens the column
+    yield f"  {'line':>{w}} {'instr':>5} {'bytes':>6} {'issue':>6} {'stall':>6} {'vgpr':>4} {'lds':>4} {'glob':>4} " \
           f"{'spill':>5}  source"
-    for r in shown:
+    for r, where in zip(shown, wheres, strict=True):
         issue = "-" if r.issue_cycles is None else str(r.issue_cycles)
         stall = "-" if r.stall_cycles is None else str(r.stall_cycles)
-        where = f"{r.file.rsplit('/', 1)[-1]}:{r.line}"
         text = (k.source_text.get((r.file, r.line)) or "").strip()
-        yield (f"  {where:>18} {r.instructions:5d} {r.code_bytes:6d} {issue:>6} {stall:>6} {r.max_live_vgpr:4d} "
+        yield (f"  {where:>{w}} {r.instructions:5d} {r.code_bytes:6d} {issue:>6} {stall:>6} {r.max_live_vgpr:4d} "
                f"{r.lds_ops:4d} {r.global_ops:4d} {r.spill_ops:5d}  {text}")
 
 
@@ -99,6 +100,7 @@ def function_table(k: KernelReport) -> Iterator[str]:
     for r in k.source_lines:
         groups.setdefault(r.function or "?", []).append(r)
     yield "source lines by function  (inlined helpers: where they were called from, innermost call first)"
+    w = max([18, *(len(f"{r.file.rsplit('/', 1)[-1]}:{r.line}") for r in k.source_lines)])
     for function, rows in sorted(groups.items(), key=lambda g: -sum(r.issue_cycles or r.instructions
                                                                      for r in g[1])):
         chains = list(dict.fromkeys(c for r in rows for c in r.call_chains if c))
@@ -109,7 +111,7 @@ def function_table(k: KernelReport) -> Iterator[str]:
         for r in sorted(rows, key=lambda r: (r.file, r.line)):
             text = (k.source_text.get((r.file, r.line)) or "").strip()
             where = f"{r.file.rsplit('/', 1)[-1]}:{r.line}"
-            yield f"    {where:>18} {r.instructions:5d} {r.code_bytes:6d}  {text}"
+            yield f"    {where:>{w}} {r.instructions:5d} {r.code_bytes:6d}  {text}"
 
 
 def kernel_lines(k: KernelReport, file: RegFile, *, color: bool, listing: bool = True, source: bool = False,
