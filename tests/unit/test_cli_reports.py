@@ -292,3 +292,19 @@ def test_keep_asm_of_several_compiled_sources_is_refused(command: str, tmp_path:
     err = capsys.readouterr().err
     assert f"{kept}: error: --keep-asm keeps one assembly, and 2 source files are compiled here" in err
     assert err.count("\n") == 1 and not kept.exists()
+
+
+def test_sweep_table_names_kernels_demangled_and_in_full() -> None:
+    from isalens.report.sweep import SweepRow, render_sweep_text
+
+    short, long = "_Z9transposePfPKfi", "_Z6reduceILi256EEvPKfPfiiiS1_"
+    rows = [SweepRow({"TILE": "16"}, "gfx90a", short, instructions=88),
+            SweepRow({"TILE": "16"}, "gfx90a", long, instructions=90)]
+    head, _rule, first, second, *_ = render_sweep_text(rows).splitlines()
+    # demangled by hand: transpose(float*, float const*, int) (36 characters, shown whole, not cut at 16), and
+    # void reduce<256>(float const*, float*, int, int, int, float*) (61: past 40, shortened with "...")
+    assert "transpose(float*, float const*, int) " in first
+    assert "void reduce<256>(float const*, float*... " in second  # its first 37 characters and "..."
+    # the columns after the name line up with the header's
+    end = head.index("instrs") + len("instrs")
+    assert (first[end - 2:end], second[end - 2:end]) == ("88", "90")

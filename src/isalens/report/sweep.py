@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from isalens.analysis.tiles import TilePlan
+from isalens.names import demangled
 from isalens.report.csv import SafeWriter
 
 
@@ -104,11 +105,13 @@ def render_sweep_text(rows: Sequence[SweepRow]) -> str:
     """One row per variant and kernel; ``*`` marks the best variant per target (the most useful work per
     instruction per SIMD, :attr:`SweepRow.work_score`); failed compiles show their error."""
     width = max([len("variant"), *(len(_label(r)) for r in rows)])
-    head = (f"  {'variant':{width}} {'arch':>8} {'kernel':16} {'VGPR peak':>9} {'req':>5} {'alloc':>5} {'SGPR':>5} "
-            f"{'waves':>6} {'LLVM':>5} {'instrs':>7} {'bytes':>7} {'LDS':>7} {'scratch':>7} {'tile':>10} "
+    names = [_kernel_name(r.kernel) for r in rows]
+    name_width = max([len("kernel"), *map(len, names)])
+    head = (f"  {'variant':{width}} {'arch':>8} {'kernel':{name_width}} {'VGPR peak':>9} {'req':>5} {'alloc':>5} "
+            f"{'SGPR':>5} {'waves':>6} {'LLVM':>5} {'instrs':>7} {'bytes':>7} {'LDS':>7} {'scratch':>7} {'tile':>10} "
             f"{'+border':>7} {'work':>7}")
     out = [head, "-" * len(head)]
-    for r in rows:
+    for r, name in zip(rows, names, strict=True):
         mark = "*" if r.best else " "
         if r.error:
             out.append(f"{mark} {_label(r):{width}} {r.arch:>8} error: {r.error}")
@@ -118,12 +121,23 @@ def render_sweep_text(rows: Sequence[SweepRow]) -> str:
         border = "-" if r.tile is None else f"{r.tile.overhead_vs_useful_pct:.1f}%"
         score = r.work_score
         work = "-" if score is None else f"{1000 * score:.1f}"
-        out.append(f"{mark} {_label(r):{width}} {r.arch:>8} {(r.kernel or '')[:16]:16} {cells[0]:>9} {cells[1]:>5} "
+        out.append(f"{mark} {_label(r):{width}} {r.arch:>8} {name:{name_width}} {cells[0]:>9} {cells[1]:>5} "
                    f"{cells[2]:>5} {cells[3]:>5} {cells[4]:>6} {cells[5]:>5} {cells[6]:>7} {cells[7]:>7} "
                    f"{cells[8]:>7} {cells[9]:>7} {tile:>10} {border:>7} {work:>7}")
     out.append(f"* best variant per target, weighing {WEIGHED}")
     out.append("  work = 1000 x waves x useful / loads / instructions; +border = border items per useful item")
     return "\n".join(out) + "\n"
+
+
+#: longest kernel name the table shows in full: a C++ kernel's demangled name with its parameter list
+_NAME_WIDTH = 40
+
+
+def _kernel_name(name: str | None) -> str:
+    """A kernel as the table names it: demangled (``_Z9transposePfPKfi`` -> ``transpose(float*, float const*,
+    int)``), shortened with ``...`` past :data:`_NAME_WIDTH` characters (the JSON and CSV keep the full name)."""
+    readable = demangled(name or "")
+    return readable if len(readable) <= _NAME_WIDTH else readable[:_NAME_WIDTH - 3] + "..."
 
 
 def _cell(value: object) -> str:
