@@ -308,3 +308,19 @@ def test_sweep_table_names_kernels_demangled_and_in_full() -> None:
     # the columns after the name line up with the header's
     end = head.index("instrs") + len("instrs")
     assert (first[end - 2:end], second[end - 2:end]) == ("88", "90")
+
+
+def test_sweep_notes_variants_that_write_different_numbers_of_values() -> None:
+    from isalens.report.sweep import SweepRow, render_sweep_text, sweep_dict
+
+    def row(tile: str, stores: int, instructions: int) -> SweepRow:
+        return SweepRow({"TILE": tile}, "gfx90a", "_Z9transposePfPKfi", instructions=instructions,
+                        waves_per_simd=8, stores=stores)
+
+    # a transpose tile of TILE x TILE covered by TILE x 8 threads: each work-item writes TILE / 8 values
+    differ = [row("16", 2, 88), row("32", 4, 150)]
+    text = render_sweep_text(differ)
+    assert "store instructions: TILE=16: 2, TILE=32: 4" in text and "compare instructions per store" in text
+    assert [k["stores"] for f in sweep_dict(differ)["files"] for k in f["kernels"]] == [2, 4]
+    same = [row("16", 2, 88), row("32", 2, 150)]
+    assert "note:" not in render_sweep_text(same)

@@ -47,6 +47,10 @@ def _flags(defines: dict[str, str]) -> list[str]:
     return [f"{k}={v}" if v else k for k, v in defines.items()]
 
 
+#: the instruction classes that write a kernel's outputs to memory (``scratch.store`` is a spill)
+_STORES = ("global.store", "flat.store", "vmem.store", "image.store")
+
+
 def compile_one(source: str, defines: dict[str, str], arch: str) -> list[SweepRow]:
     """Compile and analyse one variant; a failed compile is one row with its error."""
     try:
@@ -64,7 +68,8 @@ def compile_one(source: str, defines: dict[str, str], arch: str) -> list[SweepRo
                 len(kernel.instructions), stats.code_bytes, d.lds_bytes, d.scratch_bytes,
                 result.pressure.vgpr.counts,
                 tile=tile_of_workgroup(d.workgroup_size, d.lds_bytes or 0, kernel.arch)
-                if d.workgroup_size else None))
+                if d.workgroup_size else None,
+                stores=sum(stats.classes.get(c, 0) for c in _STORES)))
         return rows or [SweepRow(defines, arch, error="no kernel in the output")]
     except IsalensError as exc:
         return [SweepRow(defines, arch, error=str(exc))]

@@ -34,6 +34,9 @@ class SweepRow:
     best: bool = False
     #: the staged tile the workgroup shape and LDS size describe (the model of `isalens tile`), if any
     tile: TilePlan | None = None
+    #: memory store instructions in the code (global, flat, buffer, image; not spills): how many outputs a
+    #: work-item writes, where no loop repeats them
+    stores: int | None = None
 
     @property
     def useful_share(self) -> float:
@@ -76,7 +79,8 @@ def _kernel_dict(r: SweepRow) -> dict[str, Any]:
     return {"name": r.kernel, "arch": r.arch, "best": r.best, "instructions": r.instructions,
             "vgpr": {"peak_live": r.vgpr_peak, "requested": r.vgprs, "allocated": r.vgprs_allocated},
             "sgpr": {"requested": r.sgprs}, "occupancy": occ, "stats": {"code_bytes": r.code_bytes},
-            "lds_bytes": r.lds_bytes, "scratch_bytes": r.scratch_bytes, "pressure": list(r.pressure),
+            "lds_bytes": r.lds_bytes, "scratch_bytes": r.scratch_bytes, "stores": r.stores,
+            "pressure": list(r.pressure),
             # what "best" weighed, beside the figures it came from
             "work": {"tile": tile, "useful_share": round(r.useful_share, 6),
                      "score": None if score is None else round(score, 6), "weighed": WEIGHED}}
@@ -126,7 +130,26 @@ def render_sweep_text(rows: Sequence[SweepRow]) -> str:
                    f"{cells[8]:>7} {cells[9]:>7} {tile:>10} {border:>7} {work:>7}")
     out.append(f"* best variant per target, weighing {WEIGHED}")
     out.append("  work = 1000 x waves x useful / loads / instructions; +border = border items per useful item")
+    out.extend(f"  note: {n}" for n in unequal_work_notes(rows))
     return "\n".join(out) + "\n"
+
+
+def unequal_work_notes(rows: Sequence[SweepRow]) -> list[str]:
+    """Per target and kernel whose variants store different numbers of values, that "work" does not weigh it:
+    the score counts one output per work-item, so a define that makes each work-item write more (a transpose
+    tile covered by fewer threads) looks worse per instruction while it may be better per output."""
+    groups: dict[tuple[str, str], list[SweepRow]] = {}
+    for r in rows:
+        if not r.error and r.kernel is not None and r.stores is not None:
+            groups.setdefault((r.arch, r.kernel), []).append(r)
+    notes = []
+    for (arch, kernel), group in groups.items():
+        if len({r.stores for r in group}) > 1:
+            each = ", ".join(f"{_label(r)}: {r.stores}" for r in group)
+            notes.append(f"{_kernel_name(kernel)} on {arch}: the variants write different numbers of values per "
+                         f"work-item (store instructions: {each}); work assumes the same work per work-item, so "
+                         f"compare instructions per store")
+    return notes
 
 
 #: longest kernel name the table shows in full: a C++ kernel's demangled name with its parameter list
