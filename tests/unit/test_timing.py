@@ -490,3 +490,27 @@ def test_listing_loops_have_no_source_key(tmp_path: Path, capsys: pytest.Capture
     text = "s_mov_b32 s0, 4\nBB0:\nv_add_f32 v0, v1, v0\ns_sub_u32 s0, s0, 1\ns_cbranch_scc1 BB0\ns_endpgm\n"
     (loop,) = _json(tmp_path, capsys, text, "--arch", "gfx902")["loops"]
     assert "source" not in loop
+
+
+@pytest.mark.parametrize(("line", "lane_bytes"), [
+    # register data per lane, by hand from the ISA guides' field descriptions: 4 bytes per dmask channel, 2 with
+    # D16 (16-bit data); a gather4 returns one channel of each of four texels; a format op's x/xy/xyz/xyzw
+    ("image_load v[0:3], v[4:5], s[8:15] dmask:0xf unorm", 16),
+    ("image_load v[0:1], v[4:5], s[8:15] dmask:0xf unorm d16", 8),
+    ("image_load v[0:1], v[4:5], s[8:15] dmask:0x3 unorm", 8),
+    ("image_gather4 v[0:3], v[4:5], s[8:15], s[16:19] dmask:0x1", 16),
+    ("buffer_load_format_xyzw v[0:3], off, s[8:11], 0", 16),
+    ("buffer_load_format_d16_xy v0, off, s[8:11], 0", 4),
+    ("buffer_load_format_d16_hi_x v0, off, s[8:11], 0", 2),
+])
+def test_image_and_format_bytes_are_their_register_data(line: str, lane_bytes: int) -> None:
+    t = _timing(line + "\ns_waitcnt vmcnt(0)\ns_endpgm\n", "gfx900", waves=1)
+    assert t.kernel.work.bytes_global == 64 * lane_bytes
+    # and the report says these bytes are not the memory format's (the descriptor holds it)
+    assert any(a.startswith("image and format buffer accesses count their register data") for a in t.assumptions)
+
+
+def test_plain_loads_state_no_format_assumption() -> None:
+    t = _timing("global_load_dwordx4 v[0:3], v[4:5], off\ns_waitcnt vmcnt(0)\ns_endpgm\n", "gfx900", waves=1)
+    assert t.kernel.work.bytes_global == 64 * 16
+    assert not any(a.startswith("image and format") for a in t.assumptions)

@@ -38,6 +38,8 @@ class InstructionCosts:
     barrier: bool = False
     #: its class has no timing entry: timed as a full-rate VALU op (the kernel's assumptions say so)
     untimed: bool = False
+    #: its bytes are register data of a format conversion (:attr:`TimingFacts.converted`)
+    converted: bool = False
     # copies of hot fields for the simulation loop
     unit: str = ""
     latency: int = 0
@@ -173,7 +175,8 @@ def instruction_costs(instructions: Sequence[Instruction], classes: Sequence[str
                 st = shapes[shape] = InstructionCosts(
                     klass, timing, _issue(facts, klass, timing, table, wave_size, lds_per_simd), uses, defs,
                     facts.waits, _work(facts, wave_size), bool(timing.counters),
-                    *_hazard_facts(facts, klass, uses, table.hazards, by_kind), facts.barrier, untimed)
+                    *_hazard_facts(facts, klass, uses, table.hazards, by_kind), facts.barrier, untimed,
+                    facts.converted)
             memo[(ins.text, klass, ins.uses, ins.defs)] = st
         missing, untimed_at = _core.keyed_costs(instructions, classes, memo, costs)
         assert not missing

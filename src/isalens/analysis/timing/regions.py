@@ -281,6 +281,10 @@ def profile(instructions: Sequence[Instruction], cfg: CFG, classes: Sequence[str
     distinct = k.by_id.values()  # the kernel's costs objects, each once (instructions of one text share one)
     if any(c.barrier for c in distinct):
         assumptions.append("s_barrier waits for the other waves of the workgroup: not modelled (0 cycles)")
+    if any(c.converted for c in distinct):
+        assumptions.append("image and format buffer accesses count their register data as global bytes (4 per "
+                           "channel, 2 with d16): the memory format is in the resource descriptor, not the code "
+                           "(an rgba8 texel is 4 bytes in memory, 16 in registers), so their bytes are approximate")
     return KernelProfile(table.family, wave_size, timing_lines, blocks, loops, whole, occupancy_waves,
                          tuple(assumptions),
                          has_vector_loads=any(c.memory and c.unit == "vmem" and not c.klass.endswith(".store")

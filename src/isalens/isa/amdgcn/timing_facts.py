@@ -19,6 +19,9 @@ _WIDTH = (("dwordx4", 16), ("b128", 16), ("dwordx3", 12), ("b96", 12), ("dwordx2
           ("i64", 8), ("f64", 8), ("x2", 8), ("dword", 4), ("b32", 4), ("u32", 4), ("i32", 4), ("f32", 4),
           ("short", 2), ("b16", 2), ("u16", 2), ("i16", 2), ("d16", 2), ("f16", 2), ("byte", 1), ("b8", 1),
           ("u8", 1), ("i8", 1))
+#: a format buffer access (``buffer_load_format_d16_hi_x``, ``tbuffer_store_format_xyzw``): its 16-bit form
+#: and its channels
+_FORMAT = re.compile(r"_format_(d16_)?(?:hi_)?(xyzw|xyz|xy|x)$")
 _GLOBAL_PREFIXES = ("vmem.", "image.", "flat.", "global.", "scratch.")
 _TWO_ADDRESS = ("ds.read2", "ds.read2st64", "ds.write2", "ds.write2st64")
 #: LDS classes that move no data per lane (global wave sync, append counters, lane permutes)
@@ -55,16 +58,27 @@ class TimingFacts:
     nop_count: int
     #: ``s_barrier*``: waits for the other waves of the workgroup
     barrier: bool
+    #: an image or format buffer access: ``lane_bytes`` are its register data, converted from or to a memory
+    #: format that the resource descriptor holds, not the code (an rgba8 texel is 4 bytes in memory, 16 in VGPRs)
+    converted: bool = False
 
 
 def _lane_bytes(mnemonic: str, klass: str, ins: Instruction) -> int:
-    """Bytes one lane moves: from the width suffix; x2 for two-address LDS forms; image: dmask x 4."""
+    """Bytes one lane moves: from the width suffix; x2 for two-address LDS forms. Images and format buffer
+    accesses: their register data, 4 bytes per channel, 2 with ``d16`` (dmask's channels; a gather4 returns one
+    channel of four texels; a format op's ``x``/``xy``/``xyz``/``xyzw``)."""
     if klass.startswith("image."):
+        per_channel = 2 if ins.modifier("d16") is not None or "_d16" in mnemonic else 4
+        if mnemonic.startswith("image_gather4"):
+            return 4 * per_channel
         dmask = ins.modifier("dmask")
         try:
-            return 4 * bin(int(dmask, 0)).count("1") if dmask else 16
+            return per_channel * (bin(int(dmask, 0)).count("1") if dmask else 4)
         except ValueError:
-            return 16
+            return 4 * per_channel
+    fmt = _FORMAT.search(mnemonic)
+    if fmt:
+        return (2 if fmt.group(1) else 4) * len(fmt.group(2))
     tail = mnemonic.split("_", 1)[1] if "_" in mnemonic else mnemonic
     width = next((nbytes for suffix, nbytes in _WIDTH if suffix in tail), 4)
     return 2 * width if klass in _TWO_ADDRESS else width
@@ -181,7 +195,8 @@ def describe_timing(ins: Instruction, klass: str, generation: int) -> TimingFact
                        _lane_bytes(mnemonic, klass, ins) if memory else 0, traffic, tuple(flops.items()), fma,
                        per_wave, tuple(_wait_limits(ins, mnemonic, generation).items()),
                        f"{shape.group(1)}x{shape.group(2)}" if shape else "",
-                       count if isinstance(count, int) else 0, mnemonic.startswith("s_barrier"))
+                       count if isinstance(count, int) else 0, mnemonic.startswith("s_barrier"),
+                       memory and (klass.startswith("image.") or bool(_FORMAT.search(mnemonic))))
 
 
 #: classes whose facts read an instruction's operands, text or modifiers beyond DPP: ``s_nop``'s count, an image's
