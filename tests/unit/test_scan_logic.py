@@ -85,6 +85,31 @@ def test_budget(tmp_path: Path) -> None:
         read_budget(path)
 
 
+def test_a_limit_whose_figure_the_input_does_not_give_is_not_kept(tmp_path: Path) -> None:
+    """ISA text without metadata gives no LDS size or spill count: such a row has None there, and a limit on it
+    was passed silently; now it breaks the budget (value None), or with ``allow_unanalysed`` is listed apart."""
+    path = tmp_path / "isalens.toml"
+    path.write_text("[defaults]\nspills = 0\nlds = 1024\n")
+    budget = read_budget(path)
+    rows = [row("text", spills=None, lds_bytes=None), row("meta", lds_bytes=512)]
+    doc = check_rows(rows, budget)
+    assert sorted((v["kernel"], v["metric"], v["value"]) for v in doc["violations"]) == [
+        ("text", "lds_bytes", None), ("text", "spills", None)]
+    assert [(u["kernel"], u["metric"]) for u in doc["unmeasured"]] == [("text", "spills"), ("text", "lds_bytes")]
+    allowed = check_rows(rows, budget, allow_unanalysed=True)
+    assert allowed["violations"] == [] and len(allowed["unmeasured"]) == 2
+
+
+def test_radv_statistics_fill_lds_scratch_and_spills() -> None:
+    """A RADV dump has no code-object metadata; ACO's statistics give the same figures (Mesa: "LDS size in bytes
+    per workgroup", "Private memory in bytes per subgroup", registers "spilled per subgroup")."""
+    kernel = {"name": "main", "wave_size": 64, "declared_raw": {
+        "LDS size": "5632", "Scratch size": "1024", "Spilled VGPRs": "3", "Spilled SGPRs": "2"}}
+    r = rows_from_document({"kernels": [{**kernel, "is_kernel": True}]}, file="f", source="s")[0]
+    # 1024 bytes per wave64 / 64 lanes = 16 bytes per work-item
+    assert (r["lds_bytes"], r["scratch_bytes"], r["vgpr_spills"], r["sgpr_spills"], r["spills"]) == (5632, 16, 3, 2, 5)
+
+
 # ------------------------------------------------------------------------------------ the pool's workers
 
 

@@ -66,13 +66,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         lines = [f"not analysed (allowed)  {e['where']}: {e['error']}"
                  for e in (doc["unanalysed"] if args.allow_unanalysed else ())]
+        lines += [f"not measured (allowed)  {u['target']}  {u['kernel']}: {u['metric']} ({u['kind']} {u['limit']:g})"
+                  for u in (doc["unmeasured"] if args.allow_unanalysed else ())]
         for v in doc["violations"]:
             if v["metric"] == "error":
                 lines.append(f"FAIL  {v['where']}: could not be analysed (--allow-unanalysed to accept): {v['value']}")
+            elif v["value"] is None:
+                lines.append(f"FAIL  {v['target']}  {v['kernel']}: {v['metric']} not known: the input does not give "
+                             f"it ({v['kind']} {v['limit']:g}; --allow-unanalysed to accept)")
             else:
                 lines.append(f"FAIL  {v['target']}  {v['kernel']}: {v['metric']} {v['value']:g} "
                              f"({v['kind']} {v['limit']:g})")
-        lines.append(f"{doc['kernels']} kernel(s) checked, {len(doc['unanalysed'])} not analysed, "
+        unmeasured = f", {len(doc['unmeasured'])} limit(s) not measurable" if doc["unmeasured"] else ""
+        lines.append(f"{doc['kernels']} kernel(s) checked, {len(doc['unanalysed'])} not analysed{unmeasured}, "
                      f"{len(doc['violations'])} budget(s) broken")
         # one line each whatever the rows hold: their names and messages may come from a result someone else made
         sys.stdout.write("".join(printable(line) + "\n" for line in lines))

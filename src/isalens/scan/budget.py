@@ -230,9 +230,11 @@ def read_budget(path: Path, *, paths_needed: bool = True) -> Budget:
 def check_rows(rows: list[dict[str, Any]], budget: Budget, *, allow_unanalysed: bool = False) -> dict[str, Any]:
     """The check document: every limit a kernel breaks, the kernels checked and those that could not be analysed
     (each a violation, metric ``error``, unless ``allow_unanalysed``: a budget nothing was measured against is
-    not kept)."""
+    not kept), and the limits whose figure a kernel's input does not give (``unmeasured``; each a violation with
+    ``value`` None unless ``allow_unanalysed``)."""
     violations = []
     unanalysed = []
+    unmeasured = []
     checked = 0
     for row in rows:
         if row.get("error"):
@@ -247,11 +249,20 @@ def check_rows(rows: list[dict[str, Any]], budget: Budget, *, allow_unanalysed: 
         checked += 1
         for metric, limit in budget.limits(str(row.get("kernel")), str(row.get("target"))).items():
             value = row.get(metric)
-            if not isinstance(value, int | float):
+            if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+                # the input does not give this figure (ISA text without metadata has no LDS size): a limit
+                # nothing was measured against is not kept, as a kernel that could not be analysed
+                kind = "at least" if metric in _AT_LEAST else "at most"
+                miss = {"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
+                        "metric": metric, "limit": limit, "kind": kind}
+                unmeasured.append(miss)
+                if not allow_unanalysed:
+                    violations.append({**miss, "value": None})
                 continue
             broken = value < limit if metric in _AT_LEAST else value > limit
             if broken:
                 violations.append({"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
                                    "metric": metric, "limit": limit, "value": value,
                                    "kind": "at least" if metric in _AT_LEAST else "at most"})
-    return {"schema": 1, "kernels": checked, "unanalysed": unanalysed, "violations": violations}
+    return {"schema": 1, "kernels": checked, "unanalysed": unanalysed, "unmeasured": unmeasured,
+            "violations": violations}

@@ -38,8 +38,8 @@ METRICS = {
     "sgpr_requested": "SGPRs the code uses, with those LLVM reserves",
     "agpr_requested": "AGPRs the code uses",
     "occupancy_waves": "waves per SIMD (whole workgroups)",
-    "spills": "VGPRs + SGPRs spilled (compiler metadata)",
-    "scratch_bytes": "private segment bytes per work-item",
+    "spills": "VGPRs + SGPRs spilled (compiler metadata; RADV: ACO's statistics)",
+    "scratch_bytes": "private segment bytes per work-item (RADV: its per-wave figure / wave size)",
     "lds_bytes": "LDS bytes per workgroup",
     "code_bytes": "bytes of machine code",
     "instructions": "instructions",
@@ -102,6 +102,15 @@ def _declared_int(raw: dict[str, str], key: str) -> int | None:
         return None
 
 
+def _first_int(raw: dict[str, str], *keys: str) -> int | None:
+    """The first of ``keys`` that ``raw`` holds as an integer."""
+    for key in keys:
+        value = _declared_int(raw, key)
+        if value is not None:
+            return value
+    return None
+
+
 def kernel_row(kernel: dict[str, Any], flatten: Callable[[Any, str, dict[str, Any]], None] = _flatten
                ) -> dict[str, Any]:
     """The columns of one kernel object of the analyze document (``flatten``: :func:`_flatten_direct` for the
@@ -111,15 +120,23 @@ def kernel_row(kernel: dict[str, Any], flatten: Callable[[Any, str, dict[str, An
     occ = kernel.get("occupancy") or {}
     raw = kernel.get("declared_raw") or {}
     stats = kernel.get("stats") or {}
-    vspill, sspill = _declared_int(raw, ".vgpr_spill_count"), _declared_int(raw, ".sgpr_spill_count")
+    # LLVM's code-object metadata, else RADV/ACO's statistics (Mesa's pipeline executable statistics: "LDS size
+    # in bytes per workgroup", "Private memory in bytes per subgroup", registers "spilled per subgroup")
+    vspill = _first_int(raw, ".vgpr_spill_count", "Spilled VGPRs")
+    sspill = _first_int(raw, ".sgpr_spill_count", "Spilled SGPRs")
+    scratch = _declared_int(raw, ".private_segment_fixed_size")
+    per_wave = _declared_int(raw, "Scratch size")
+    wave = kernel.get("wave_size")
+    if scratch is None and per_wave is not None and isinstance(wave, int) and wave > 0:
+        scratch = -(-per_wave // wave)
     row.update({
         "occupancy_waves": occ.get("waves_per_simd"),
         "occupancy_limiter": ",".join(occ.get("limited_by") or []) or None,
         "vgpr_spills": vspill,
         "sgpr_spills": sspill,
         "spills": None if vspill is None and sspill is None else (vspill or 0) + (sspill or 0),
-        "scratch_bytes": _declared_int(raw, ".private_segment_fixed_size"),
-        "lds_bytes": _declared_int(raw, ".group_segment_fixed_size"),
+        "scratch_bytes": scratch,
+        "lds_bytes": _first_int(raw, ".group_segment_fixed_size", "LDS size"),
         "code_bytes": stats.get("code_bytes"),
         "vgpr_peak_lines": json.dumps(kernel.get("vgpr", {}).get("peak_lines", [])),
         "declared_raw": json.dumps(raw, sort_keys=True),
