@@ -100,6 +100,21 @@ def test_a_limit_whose_figure_the_input_does_not_give_is_not_kept(tmp_path: Path
     assert allowed["violations"] == [] and len(allowed["unmeasured"]) == 2
 
 
+def test_a_diff_rule_whose_figure_the_input_does_not_give_is_not_kept() -> None:
+    """``spills>0`` on kernels without a spill count passed silently (``crossed`` is false without a figure); an
+    absolute rule needs the new figure, a rule against the base both."""
+    rules = parse_fail_on("spills>0,vgpr>+2,lds<")
+    base = [row("a", lds_bytes=None), row("b", lds_bytes=64)]
+    new = [row("a", spills=None, lds_bytes=None), row("b", lds_bytes=64), row("c", spills=None)]
+    doc = diff_rows(base, new, rules)
+    assert sorted((u["kernel"], u["rule"]) for u in doc["unmeasured"]) == [
+        ("a", "lds<"), ("a", "spills>0"), ("c", "spills>0")]
+    assert sorted((f["kernel"], f["rule"]) for f in doc["failures"] if f.get("measured") is False) == [
+        ("a", "lds<"), ("a", "spills>0"), ("c", "spills>0")]
+    # "b" has every figure and crosses nothing; allowed, nothing fails
+    assert diff_rows(base, new, rules, allow_unanalysed=True)["failures"] == []
+
+
 def test_radv_statistics_fill_lds_scratch_and_spills() -> None:
     """A RADV dump has no code-object metadata; ACO's statistics give the same figures (Mesa: "LDS size in bytes
     per workgroup", "Private memory in bytes per subgroup", registers "spilled per subgroup")."""

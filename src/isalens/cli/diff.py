@@ -56,8 +56,15 @@ def render_diff_text(doc: dict[str, Any]) -> str:
     for f in doc["failures"]:
         if f["rule"] == UNANALYSED:
             lines.append(f"FAIL     {f['side']}: {f['where']}: could not be analysed (--allow-unanalysed to accept)")
+        elif f.get("measured") is False:
+            lines.append(f"FAIL     {f['rule']}: {f['target']}  {f['kernel']}: {f['metric']} not known: the input "
+                         "does not give it (--allow-unanalysed to accept)")
         else:
             lines.append(f"FAIL     {f['rule']}: {f['target']}  {f['kernel']} ({_fmt(f['base'])} -> {_fmt(f['new'])})")
+    if doc.get("unmeasured"):
+        allowed = not any(f.get("measured") is False for f in doc["failures"])
+        lines += [f"not measured (allowed)  {u['rule']}: {u['target']}  {u['kernel']}: {u['metric']}"
+                  for u in (doc["unmeasured"] if allowed else ())]
     lines.append(f"{len(doc['changed'])} changed, {len(doc['added'])} added, {len(doc['removed'])} removed, "
                  f"{doc['unchanged']} unchanged; {len(doc['failures'])} threshold(s) crossed")
     # one line each whatever the rows hold: their names and messages may come from a result someone else made

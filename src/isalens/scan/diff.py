@@ -48,6 +48,13 @@ class Rule:
     value: float | None
     relative: bool
 
+    def measurable(self, base: float | None, new: float | None, *, added: bool = False) -> bool:
+        """Whether the figures this rule compares are there: the new one, and the base one for a rule against
+        the base (``vgpr>`` or ``vgpr>+8``; an added kernel has none and meets only absolute rules)."""
+        if new is None:
+            return False
+        return added or not (self.value is None or self.relative) or base is not None
+
     def crossed(self, base: float | None, new: float | None) -> bool:
         """Whether this kernel's change crosses the rule."""
         compare = _OPS[self.op]
@@ -119,14 +126,19 @@ def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequ
               allow_unanalysed: bool = False) -> dict[str, Any]:
     """The diff document: changed, added and removed kernels, errors, and the rules crossed. A kernel that could
     not be analysed, on either side, is a failure (rule ``unanalysed``) unless ``allow_unanalysed``: a gate
-    that compared nothing must not pass (issue 28: 460 of 580 kernels unanalysed and exit code 0)."""
+    that compared nothing must not pass (issue 28: 460 of 580 kernels unanalysed and exit code 0). So is a rule
+    whose figures a kernel's input does not give (``unmeasured``; in ``failures`` with ``measured`` false)."""
     # one file against one file (two builds of a library, renamed or not): kernels match whatever the files are
     # called; otherwise by file name. Decided for both sides at once: one side's single file keyed by "" never
     # met the same file keyed by its name on a side of several files (every kernel was added and removed)
     by_name = len({r.get("file") for r in base}) > 1 or len({r.get("file") for r in new}) > 1
     good_base = _keys([r for r in base if not r.get("error")], by_name)
     good_new = _keys([r for r in new if not r.get("error")], by_name)
-    changed, failures = [], []
+    changed: list[dict[str, Any]] = []
+    failures: list[dict[str, Any]] = []
+    # a rule whose figure a kernel's input does not give (ISA text without metadata has no spill count): not
+    # kept, so a failure unless allow_unanalysed, as a kernel that could not be analysed
+    unmeasured: list[dict[str, Any]] = []
     for key in sorted(good_base.keys() & good_new.keys()):
         b, n = good_base[key], good_new[key]
         metrics = {}
@@ -137,20 +149,28 @@ def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequ
         if metrics:
             changed.append({**_ident(key, n), "metrics": metrics})
         for rule in rules:
-            if rule.crossed(_number(b.get(rule.metric)), _number(n.get(rule.metric))):
-                failures.append({**_ident(key, n), "rule": rule.text, "base": _number(b.get(rule.metric)),
-                                 "new": _number(n.get(rule.metric))})
+            vb, vn = _number(b.get(rule.metric)), _number(n.get(rule.metric))
+            if not rule.measurable(vb, vn):
+                unmeasured.append({**_ident(key, n), "rule": rule.text, "metric": rule.metric, "base": vb, "new": vn})
+            elif rule.crossed(vb, vn):
+                failures.append({**_ident(key, n), "rule": rule.text, "base": vb, "new": vn})
     added = sorted(good_new.keys() - good_base.keys())
     for key in added:  # a new kernel can break only absolute rules ("spills>0")
         value = {rule.metric: _number(good_new[key].get(rule.metric)) for rule in rules}
         for rule in rules:
-            if rule.value is not None and not rule.relative and rule.crossed(None, value[rule.metric]):
+            if rule.value is None or rule.relative:
+                continue
+            if not rule.measurable(None, value[rule.metric], added=True):
+                unmeasured.append({**_ident(key, good_new[key]), "rule": rule.text, "metric": rule.metric,
+                                   "base": None, "new": None})
+            elif rule.crossed(None, value[rule.metric]):
                 failures.append({**_ident(key, good_new[key]), "rule": rule.text, "base": None,
                                  "new": value[rule.metric]})
     removed = sorted(good_base.keys() - good_new.keys())
     errors = [_unanalysed("base", r) for r in base if r.get("error")] + [
         _unanalysed("new", r) for r in new if r.get("error")]
     if not allow_unanalysed:
+        failures += [{**u, "measured": False} for u in unmeasured]
         failures += [{"file": e["file"], "target": e["target"], "kernel": e["kernel"], "rule": UNANALYSED,
                       "side": e["side"], "where": e["where"], "error": e["error"], "base": None, "new": None}
                      for e in errors]
@@ -161,5 +181,6 @@ def diff_rows(base: list[dict[str, Any]], new: list[dict[str, Any]], rules: Sequ
         "removed": [_ident(k, good_base[k]) for k in removed],
         "unchanged": len(good_base.keys() & good_new.keys()) - len(changed),
         "errors": errors,
+        "unmeasured": unmeasured,
         "failures": failures,
     }
