@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import isalens
-from isalens.ir.registers import RegFile, registers_in
+from isalens.ir.registers import RegFile, registers_in, special_pair
 
 LOOP = """\
     s_mov_b32 s0, 0
@@ -558,3 +558,19 @@ def test_an_implicit_def_in_an_empty_block_keeps_the_register_the_other_way_read
     and 3 (4 writes it before any read), live after 4-8 as before."""
     assert _s4_live_after(EMPTY_BLOCK.format(fall="s_mov_b64 s[10:11], s[4:5]")) == \
         [True, True, False, False] + [True] * 5 + [False] * 2
+
+
+def test_exec_is_live_from_a_kernels_entry() -> None:
+    """EXEC holds the launched lanes at a kernel's entry (AMDGPUUsage, "Initial Kernel Execution State": the
+    hardware sets it), and every VALU instruction reads it: in SCRATCH_OFFSET_NOT_ENABLED, which never writes
+    EXEC, it is live from the entry through the last vector instruction (the store, index 4) and is no undefined
+    read. It was left out of every line's live set, as a read of no value."""
+    kernel = isalens.load(SCRATCH_OFFSET_NOT_ENABLED).kernels[0]
+    live = kernel.liveness()
+    exec_units = special_pair("exec").mask()
+    assert live.entry & exec_units == exec_units
+    assert all(live.live_in[i] & exec_units == exec_units for i in range(5))
+    assert not live.live_out[4] & exec_units  # s_endpgm reads no EXEC
+    assert not live.undefined_reads & exec_units
+    doc = isalens.analyze(SCRATCH_OFFSET_NOT_ENABLED).to_dict()["files"][0]["kernels"][0]
+    assert [line["live_special"] for line in doc["lines"]][3] == ["exec_lo", "exec_hi"]

@@ -242,9 +242,8 @@ def _keep_defined(kernel: Kernel, graph: CFG, entry_live_in: int, lanes: list[Ha
     for i, d in reads:
         # read where no write (and no hardware initialisation) can reach along any path; a source half that
         # only feeds a dead result half is not needed. The needed units are some of ``uses``: a read whose
-        # undefined units are all known already adds nothing (a kernel that never writes EXEC reads it
-        # undefined at every vector instruction: 77k of 100k in benchmarks/calls_kernel.py; reads in a row
-        # share ``d``, the compiled core's one int)
+        # undefined units are all known already adds nothing (a unit read undefined once is often read so at
+        # many lines after; reads in a row share ``d``, the compiled core's one int)
         if d is not last_d:
             last_d, outside = d, ~(d | undefined_reads)
         if not instructions[i].uses & outside:
@@ -302,8 +301,8 @@ def _read_as_inputs(instructions: tuple[Instruction, ...], reads: list[tuple[int
         if units is None:
             units = operand_units[id(ops)] = _operand_units(ops)
         # a unit found here is read (the needed units are some of ``uses``), outside ``d``, in a register
-        # operand and not found yet: a read with none such adds nothing (a kernel that never writes EXEC reads
-        # it undefined, implicitly, at 77k of its 100k lines: benchmarks/calls_kernel.py)
+        # operand and not found yet: a read with none such adds nothing (an implicit read, of M0 or VCC
+        # say, is in no operand)
         if d is not last_d:
             last_d, outside = d, ~(d | found)
         if not ins.uses & units & outside:

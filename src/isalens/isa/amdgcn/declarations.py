@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from isalens.errors import ParseError
 from isalens.ir.program import DeclaredResources, TargetInfo
-from isalens.ir.registers import Reg, RegFile
+from isalens.ir.registers import Reg, RegFile, special_pair
 from isalens.isa.amdgcn.drafts import Draft
 from isalens.lazyre import LazyPattern
 from isalens.records import fields as record_fields
@@ -82,7 +82,9 @@ def entry_live_in(draft: Draft, target: TargetInfo, packed_tid: bool, file: str)
     mask = Reg(RegFile.SGPR, 0, enabled).mask() if enabled else 0
     mask |= Reg(RegFile.SGPR, user, system).mask() if system else 0
     mask |= Reg(RegFile.VGPR, 0, 1 if packed_tid else ids + 1).mask()
-    return mask
+    # EXEC holds the wave's active lanes at launch (AMDGPUUsage, "Initial Kernel Execution State"): a vector
+    # instruction's implicit read of it is not an undefined read
+    return mask | special_pair("exec").mask()
 
 
 #: the user SGPRs a kernel descriptor can enable, in load order, with their sizes (LLVM AMDGPUUsage,
