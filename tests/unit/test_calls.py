@@ -111,6 +111,21 @@ def test_function_return_address_and_reserved_registers_are_not_live() -> None:
     assert registers_in(live.entry, RegFile.VGPR) == [0, 1]
 
 
+def test_a_call_address_set_up_far_before_the_call_is_resolved() -> None:
+    """clang hoists a callee's address into an SGPR pair once and calls through it from far below in
+    straight-line code (benchmarks/calls_kernel.py: thousands of lines). With 300 lines and a call to
+    another function between the set-up and the call, the closest write of s[4:5] is still the set-up: the
+    call is helper's, as its first. The search once stopped after 256 lines and called it unknown."""
+    far = "".join(f"\tv_mov_b32_e32 v{7 + i % 8}, {i % 60}\n" for i in range(300))
+    text = MODULE.replace("\ts_swappc_b64 s[30:31], s[4:5]\n",
+                          "\ts_swappc_b64 s[30:31], s[4:5]\n" + far + "\ts_swappc_b64 s[30:31], s[4:5]\n")
+    module = isalens.load(text)
+    k = module.kernel("k")
+    assert k.ir.calls is not None and k.ir.calls.sites == ((6, "helper"), (307, "helper"))
+    assert not module.kernel("k").analyze().resources.lower_bound
+    assert not [d for d in module.diagnostics if d.code == "unknown-call"]
+
+
 def test_unknown_call_warns_and_marks_a_lower_bound() -> None:
     """The target of ``s_swappc_b64 s[30:31], s[8:9]`` is loaded from memory: unknown. LLVM then assumes
     the largest non-kernel function of the module (helper, 41 VGPRs); a warning names the line and the

@@ -36,8 +36,6 @@ from isalens.ir.registers import Reg, RegFile, highest_register, registers_in, s
 from isalens.lazyre import LazyPattern
 
 _SYMBOL = LazyPattern(r"^([.A-Za-z_$][\w.$]*)@(rel32|gotpcrel32)@lo(?:[+-]\d+)?$")
-#: how far back from a call to look for the instructions that build its target address
-_WINDOW = 256
 _FILES = ("v", "a", "s")
 _DEFS = attrgetter("defs")
 _USES = attrgetter("uses")
@@ -77,11 +75,12 @@ def _address_register(ins: Instruction) -> int | None:
 class _Writers:
     """Answers "the closest instruction before ``before`` that writes SGPR ``sgpr``" for one function.
 
-    Each answer equals a walk back from ``before`` over at most :data:`_WINDOW` lines that stops at a
-    branch other than a call; per call site that walk made resolving a function's calls cost (calls x window)
-    (19,584 walks, 1.3 s on the 100k straight-line kernel of ``benchmarks/calls_kernel.py``). Here the
-    writes of each SGPR asked about and the function's branches are listed once, and an answer is two
-    binary searches."""
+    Each answer equals a walk back from ``before`` that stops at a branch other than a call: in straight-line
+    code the closest write is the value the register holds (a callee that clobbered it would have made the
+    compiler write it again before the next use). The walk once stopped after 256 lines, which bounded its cost
+    (calls x lines walked) but left the calls of ``benchmarks/calls_kernel.py``, through SGPR pairs set up once at
+    its top, unknown. Here the writes of each SGPR asked about and the function's branches are listed once, and
+    an answer is two binary searches, whatever the distance."""
 
     __slots__ = ("_branches", "_instructions", "_writes", "resolved")
 
@@ -94,8 +93,7 @@ class _Writers:
         self.resolved: dict[int, str | None] = {}
 
     def before(self, before: int, sgpr: int) -> Instruction | None:
-        """The writer of ``sgpr`` closest before line ``before`` in the same straight-line code and within
-        the window, or None."""
+        """The writer of ``sgpr`` closest before line ``before`` in the same straight-line code, or None."""
         instructions = self._instructions
         if self._branches is None:
             self._branches = list(compress(range(len(instructions)),
@@ -106,13 +104,12 @@ class _Writers:
             # the running core's loop: the 16 SGPRs asked about in benchmarks/calls_kernel.py's 100k kernel
             # took 71 ms as compress() over map()s
             writes = self._writes[sgpr] = _core.rows_masked(instructions, _DEFS_AT, mask)
-        lowest = max(before - _WINDOW, 0)  # the walk's last line
         k = bisect_left(writes, before)
         written = writes[k - 1] if k else -1
         k = bisect_left(self._branches, before)
         branch = self._branches[k - 1] if k else -1
         # the walk checks a line's branch before its writes: a branch at the writer's own line stops it too
-        if written < lowest or branch >= written:
+        if written < 0 or branch >= written:
             return None
         return instructions[written]
 
