@@ -122,7 +122,7 @@ def _resolve(kernel: Kernel, ins: Instruction, pair: int | None, by_address: dic
         return None
     writer = writers.before(ins.index, pair)
     # the rest depends on the writer alone: calls whose address one instruction wrote share its answer (the
-    # 16,830 unknown calls of benchmarks/calls_kernel.py go through one pair set up at the top)
+    # 19,584 calls of benchmarks/calls_kernel.py go through four pairs set up at its top)
     key = -1 if writer is None else writer.index
     if key in writers.resolved:
         return writers.resolved[key]
@@ -386,8 +386,8 @@ def _summary(k: Kernel, sites: list[tuple[int, str | None]], usage: _Usage, func
             Severity.NOTE, "callee-registers",
             f"requested registers of {k.name} include its callees' ({said} sets the figure)", k.file,
             k.instructions[0].line if k.instructions else None))
-    # one message text per callee, shared by its calls' warnings (a text per call was 3.4 MB for the 16,830
-    # unknown calls of the 100k kernel of benchmarks/calls_kernel.py, ten times that at 1M)
+    # one message text per callee, shared by its calls' warnings (a text per call was 3.4 MB for 16,830 unknown
+    # calls, what benchmarks/calls_kernel.py's 100k kernel had while call targets were looked for 256 lines back)
     messages: dict[str | None, str] = {}
     for index, callee in sites:
         if callee is None or callee not in functions:
@@ -666,8 +666,9 @@ def _set_up_before(kernel: Kernel, index: int, registers: int, graph: CFG | None
         ins = instructions[i]
         if ins.branch is not none:
             return found  # an earlier call: what it leaves in the registers is its own business
-        # :func:`_last_write_sets_up` written out: this loop runs over every line before each of the 16,830
-        # unknown calls of benchmarks/calls_kernel.py, and most lines write no argument register
+        # :func:`_last_write_sets_up` written out: this loop runs over every line before each unknown call (16,830
+        # in benchmarks/calls_kernel.py while call targets were looked for 256 lines back), and most lines write
+        # no argument register
         if ins.defs & registers & ~written:
             found |= _last_write_sets_up(ins, registers & ~written, read_after)
         written |= ins.defs
