@@ -249,20 +249,15 @@ def check_rows(rows: list[dict[str, Any]], budget: Budget, *, allow_unanalysed: 
         checked += 1
         for metric, limit in budget.limits(str(row.get("kernel")), str(row.get("target"))).items():
             value = row.get(metric)
+            entry = {"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
+                     "metric": metric, "limit": limit, "kind": "at least" if metric in _AT_LEAST else "at most"}
             if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
                 # the input does not give this figure (ISA text without metadata has no LDS size): a limit
                 # nothing was measured against is not kept, as a kernel that could not be analysed
-                kind = "at least" if metric in _AT_LEAST else "at most"
-                miss = {"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
-                        "metric": metric, "limit": limit, "kind": kind}
-                unmeasured.append(miss)
+                unmeasured.append(entry)
                 if not allow_unanalysed:
-                    violations.append({**miss, "value": None})
-                continue
-            broken = value < limit if metric in _AT_LEAST else value > limit
-            if broken:
-                violations.append({"file": row.get("file"), "target": row.get("target"), "kernel": row.get("kernel"),
-                                   "metric": metric, "limit": limit, "value": value,
-                                   "kind": "at least" if metric in _AT_LEAST else "at most"})
+                    violations.append({**entry, "value": None})
+            elif value < limit if metric in _AT_LEAST else value > limit:
+                violations.append({**entry, "value": value})
     return {"schema": 1, "kernels": checked, "unanalysed": unanalysed, "unmeasured": unmeasured,
             "violations": violations}
